@@ -1,0 +1,15 @@
+"""The game protocol shared by every engine: state, actions, events with visibility, views, records."""
+
+from .actions import Action, expect_arity, parse_choice, parse_int, words
+from .bots import Bot, RandomBot, play_game, play_turn
+from .errors import IllegalAction, RulesError
+from .events import Event, Seat, Source, log_for
+from .rules import rules_from_dict, rules_to_dict
+from .state import GameState, load, player_names
+from .view import View, generic_view_html, render_view_html
+
+__all__ = [
+    "Action", "Bot", "Event", "GameState", "IllegalAction", "RandomBot", "RulesError", "Seat", "Source", "View",
+    "expect_arity", "generic_view_html", "load", "log_for", "parse_choice", "parse_int", "play_game",
+    "play_turn", "player_names", "render_view_html", "rules_from_dict", "rules_to_dict", "words",
+]

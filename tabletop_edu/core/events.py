@@ -1,0 +1,71 @@
+"""Events: what happened, who did it, and who saw what.
+
+Every event carries its own visibility, so a seat's log, its view and every drawing of information flow are
+computed from the same fact. There is no second path to hidden data: `Event.seen_by(seat)` is the only way
+an event reaches a seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+Seat = int
+Source = int | str  # a seat number, or an object of the table such as "box" or "deck"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One observable happening of a game.
+
+    - `step`: the index of the action that produced it (0 for the set-up, i + 1 after the i-th action).
+    - `kind`: a short machine name ("take", "testimony", "reveal").
+    - `text`: the full description, as the observers see it.
+    - `actor`: the seat that did it, or None for the game itself (dealing, scoring).
+    - `source`: where the information comes from: a seat, or an object like "box"; defaults to the actor.
+    - `observers`: the seats that see the full event; None means everyone (a public event).
+    - `redacted`: what every other seat sees instead ("Seat 3 took something"), or None: they see nothing.
+    - `data`: machine-readable details for the observers; `redacted_data` those for everyone else.
+    """
+
+    step: int
+    kind: str
+    text: str
+    actor: Seat | None = None
+    source: Source | None = None
+    observers: frozenset[Seat] | None = None
+    redacted: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    redacted_data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_public(self) -> bool:
+        return self.observers is None
+
+    @property
+    def origin(self) -> Source | None:
+        """The node information flows from: the source if given, else the actor."""
+        return self.source if self.source is not None else self.actor
+
+    def sees_all(self, seat: Seat | None) -> bool:
+        """True if `seat` (None: a spectator) sees the full event."""
+        return self.observers is None or (seat is not None and seat in self.observers)
+
+    def seen_by(self, seat: Seat | None) -> Event | None:
+        """The event as `seat` sees it: itself, its redacted public form, or None if invisible."""
+        if self.sees_all(seat):
+            return self
+        if self.redacted is None:
+            return None
+        return replace(self, text=self.redacted, data=self.redacted_data, redacted=None,
+                       redacted_data={}, observers=None)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
+    """The events as `seat` saw them, in order: the single gate from a game's log to a seat."""
+    seen = (event.seen_by(seat) for event in events)
+    return tuple(event for event in seen if event is not None)

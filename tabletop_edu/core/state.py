@@ -1,0 +1,281 @@
+"""The game protocol: one base class that every engine in the package follows.
+
+A game is a `GameState` subclass that deals in `_setup`, says whose turn it is, lists and validates legal
+actions, plays them, and tells each seat what it may know (`_facts`). Everything else is shared here and so
+behaves the same in every game: applying actions atomically, the event log and its visibility, views,
+records (rules + seed + actions) and replay, cloning.
+
+All randomness comes from `self.rng`, a `random.Random` seeded from `seed` and owned by the state: the same
+seed and the same actions give the same game, event for event.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .actions import Action
+from .errors import IllegalAction, RulesError
+from .events import Event, Seat, Source, log_for
+from .rules import rules_from_dict, rules_to_dict
+from .view import View
+
+RulesT = TypeVar("RulesT")
+StateT = TypeVar("StateT", bound="GameState[Any]")
+
+RECORD_FORMAT = 1
+
+
+def player_names(players: int | Sequence[str], low: int, high: int, game: str) -> tuple[str, ...]:
+    """Seat names from a count ("Seat 0", ...) or a list of names, checked against the game's limits."""
+    if isinstance(players, bool) or not isinstance(players, (int, Sequence)) or isinstance(players, str):
+        raise RulesError(f"players must be a number or a list of names, not {players!r}.")
+    names = tuple(f"Seat {i}" for i in range(players)) if isinstance(players, int) else tuple(players)
+    if not low <= len(names) <= high:
+        raise RulesError(f"{game} is played by {low} to {high} players, not {len(names)}.")
+    if any(not isinstance(name, str) or not name.strip() for name in names) or len(set(names)) != len(names):
+        raise RulesError(f"Player names must be distinct, non-empty texts: {list(names)!r}.")
+    return names
+
+
+class GameState(ABC, Generic[RulesT]):
+    """A game in progress: the omniscient state. Seats see it only through `view(seat)`."""
+
+    #: The game package ("tabletop_edu.mafia_de_cuba"), used to find renderers and to load records.
+    game: ClassVar[str]
+    #: The game's name for people.
+    title: ClassVar[str]
+    rules_class: ClassVar[type]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def __init__(self, players: int | Sequence[str], *, seed: int | None = None,
+                 rules: RulesT | None = None) -> None:
+        self.players: tuple[str, ...] = player_names(players, self.min_players, self.max_players, self.title)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RulesError(f"A seed is a whole number, not {seed!r}.")
+        self.seed: int = seed
+        if rules is None:
+            rules = self.rules_class()
+        elif not isinstance(rules, self.rules_class):
+            raise RulesError(f"rules must be a {self.rules_class.__name__}, not {type(rules).__name__}.")
+        self.rules: RulesT = rules
+        self.rng = random.Random(seed)
+        self.history: list[tuple[Seat, str]] = []
+        self.events: list[Event] = []
+        self._step = 0
+        self._setup()
+
+    # ----------------------------------------------------------------- what each game defines
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """Deal and prepare the table with `self.rng`, emitting set-up events (step 0)."""
+
+    @property
+    @abstractmethod
+    def current_player(self) -> Seat | tuple[Seat, ...] | None:
+        """The seat to act, a tuple of seats acting secretly at once, or None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, player: Seat | None = None) -> list[Action]:
+        """The actions `player` may take now (default: the single seat to act); [] if it may not act."""
+
+    @abstractmethod
+    def _validate(self, seat: Seat, action: Action) -> None:
+        """Raise `IllegalAction` saying why `seat` may not play `action` now. Must not change anything."""
+
+    @abstractmethod
+    def _play(self, seat: Seat, action: Action) -> None:
+        """Carry out a validated action, emitting events with `emit`."""
+
+    @abstractmethod
+    def _facts(self, seat: Seat | None) -> dict[str, Any]:
+        """What `seat` may know now (None: a spectator), as plain values documented by the game."""
+
+    @abstractmethod
+    def resample(self: StateT, player: Seat | None, rng: random.Random) -> StateT:
+        """A full state drawn from those consistent with `view(player)`: a determinization."""
+
+    @classmethod
+    @abstractmethod
+    def parse_action(cls, text: str) -> Action:
+        """Read an action from its text notation; raise `IllegalAction` for text that names none."""
+
+    @property
+    @abstractmethod
+    def winners(self) -> tuple[Seat, ...]:
+        """The winning seats once the game is over (empty before)."""
+
+    @property
+    @abstractmethod
+    def max_steps(self) -> int:
+        """A documented upper bound on the number of actions of any game with these players and rules."""
+
+    # ----------------------------------------------------------------- shared behaviour
+
+    @property
+    def is_over(self) -> bool:
+        return self.current_player is None
+
+    @property
+    def acting_seats(self) -> tuple[Seat, ...]:
+        """The seats that may act now, as a tuple (empty at the end)."""
+        current = self.current_player
+        if current is None:
+            return ()
+        return current if isinstance(current, tuple) else (current,)
+
+    def returns(self) -> list[float]:
+        """1 for each winner and 0 for the others once over; all 0 before. Games may refine it."""
+        won = set(self.winners) if self.is_over else set()
+        return [1.0 if seat in won else 0.0 for seat in range(len(self.players))]
+
+    def _acting_seat(self, player: Seat | None) -> Seat:
+        """The seat an action is for, checked against whose turn it is."""
+        if self.is_over:
+            raise IllegalAction("The game is over: no more actions.")
+        seats = self.acting_seats
+        if player is None:
+            if len(seats) > 1:
+                names = ", ".join(str(seat) for seat in seats)
+                raise IllegalAction(f"Seats {names} act at the same time: say which one, with player=.")
+            return seats[0]
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.players):
+            raise IllegalAction(f"There is no seat {player!r} at this table of {len(self.players)}.")
+        if player not in seats:
+            turn = " or ".join(f"{self.players[s]} (seat {s})" for s in seats)
+            raise IllegalAction(f"It is not {self.players[player]}'s turn: waiting for {turn}.")
+        return player
+
+    def to_action(self, action: Action | str) -> Action:
+        """An action from its text, or the action itself if it already is one."""
+        if isinstance(action, Action):
+            return action
+        return self.parse_action(action)
+
+    def apply(self, action: Action | str, *, player: Seat | None = None) -> list[Event]:
+        """Play `action` (or its text) for `player` (default: the seat to act) and return the new events.
+
+        An illegal action raises `IllegalAction` and leaves the state exactly as it was.
+        """
+        seat = self._acting_seat(player)
+        move = self.to_action(action)
+        self._validate(seat, move)
+        first_new = len(self.events)
+        self._step = len(self.history) + 1
+        self._play(seat, move)
+        self.history.append((seat, str(move)))
+        return self.events[first_new:]
+
+    def emit(self, kind: str, text: str, *, actor: Seat | None = None, source: Source | None = None,
+             observers: Sequence[Seat] | frozenset[Seat] | None = None, redacted: str | None = None,
+             redacted_data: Mapping[str, Any] | None = None, **data: Any) -> Event:
+        """Record an event of the current step; `observers=None` makes it public."""
+        event = Event(self._step, kind, text, actor=actor, source=source,
+                      observers=None if observers is None else frozenset(observers), redacted=redacted,
+                      data=data, redacted_data=dict(redacted_data or {}))
+        self.events.append(event)
+        return event
+
+    def log(self, player: Seat | None) -> tuple[Event, ...]:
+        """The events as `player` (None: a spectator) observed them."""
+        return log_for(self.events, player)
+
+    def view(self, player: Seat | None) -> View:
+        """What `player` may know: its secrets, public facts and its own observations (None: spectator)."""
+        if player is not None and not (isinstance(player, int) and 0 <= player < len(self.players)):
+            raise IllegalAction(f"There is no seat {player!r} at this table of {len(self.players)}.")
+        return View(self.game, player, self.players, self.current_player, self.is_over,
+                    self._facts(player), self.log(player))
+
+    def clone(self: StateT) -> StateT:
+        """An independent copy: playing on it never changes this state."""
+        return copy.deepcopy(self)
+
+    # ----------------------------------------------------------------- records and replay
+
+    def record(self) -> dict[str, Any]:
+        """Everything needed to replay this game: game, players, seed, rules and actions."""
+        return {"format": RECORD_FORMAT, "game": self.game, "players": list(self.players), "seed": self.seed,
+                "rules": rules_to_dict(self.rules), "actions": [list(entry) for entry in self.history]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.record())
+
+    @classmethod
+    def from_record(cls: type[StateT], record: Mapping[str, Any]) -> StateT:
+        """Replay a record: the same events, in the same order, as the original game."""
+        if record.get("game") != cls.game:
+            raise RulesError(f"This record is of {record.get('game')!r}, not of {cls.game!r}.")
+        rules = rules_from_dict(cls.rules_class, dict(record["rules"]))
+        state = cls(list(record["players"]), seed=record["seed"], rules=rules)
+        for seat, text in record["actions"]:
+            state.apply(text, player=seat)
+        return state
+
+    @classmethod
+    def from_json(cls: type[StateT], text: str) -> StateT:
+        return cls.from_record(json.loads(text))
+
+    def fingerprint(self) -> str:
+        """A text that changes whenever anything of the state changes (used to prove atomicity)."""
+        def plain(value: Any) -> Any:
+            if isinstance(value, random.Random):
+                return repr(value.getstate())
+            if isinstance(value, dict):
+                return {repr(k): plain(v) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return [plain(item) for item in value]
+            if isinstance(value, (set, frozenset)):
+                return sorted(repr(item) for item in value)
+            return repr(value)
+        return json.dumps(plain(vars(self)), sort_keys=True)
+
+    # ----------------------------------------------------------------- display
+
+    def __str__(self) -> str:
+        status = "over, won by " + ", ".join(self.players[s] for s in self.winners) if self.is_over \
+            else f"to play: {self.acting_seats}"
+        return f"{self.title} with {len(self.players)} players, seed {self.seed}, {len(self.history)} actions, {status}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_json({self.to_json()!r})"
+
+    def _repr_html_(self) -> str:
+        """The omniscient table (for a teacher): every seat's view side by side would leak nothing new."""
+        try:
+            render = importlib.import_module(f"{self.game}.render")
+        except ModuleNotFoundError:
+            render = None
+        if render is not None and hasattr(render, "state_html"):
+            return str(render.state_html(self))
+        facts = "".join(f"<tr><th>{escape(str(k))}</th><td>{escape(str(v))}</td></tr>"
+                        for k, v in self._facts_omniscient().items())
+        return f"<div class='tabletop-state'><b>{escape(str(self))}</b><table>{facts}</table></div>"
+
+    def _facts_omniscient(self) -> dict[str, Any]:
+        """Everything about the table, for the omniscient display; games may override."""
+        facts = self._facts(None)
+        for seat in range(len(self.players)):
+            facts[f"seat {seat}"] = self._facts(seat)
+        return facts
+
+
+def load(record: str | Mapping[str, Any]) -> GameState[Any]:
+    """Replay a record of any game (JSON text or dict), finding the game from the record itself."""
+    data = json.loads(record) if isinstance(record, str) else record
+    game = str(data.get("game", ""))
+    if not game.startswith("tabletop_edu."):
+        raise RulesError(f"{game!r} is not a tabletop_edu game.")
+    module = importlib.import_module(game)
+    state: GameState[Any] = module.State.from_record(data)
+    return state

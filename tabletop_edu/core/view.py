@@ -1,0 +1,72 @@
+"""Views: what one seat may know, and nothing else.
+
+`State.view(seat)` is the single gate from a game's hidden state to a seat (boardgame.io's player view).
+A view holds the seat's own secrets, the public facts, and the seat's own past observations; bots, renderers
+and widgets only ever receive views. `seat=None` is a spectator, who sees public facts only.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from .events import Event, Seat
+
+
+@dataclass(frozen=True)
+class View:
+    """A seat's information state.
+
+    - `game`: the game's module ("tabletop_edu.mafia_de_cuba").
+    - `seat`: whose view it is (None: a spectator).
+    - `players`: the names at the table, by seat.
+    - `current_player`: whose turn it is (a tuple when several seats act secretly at once; None at the end).
+    - `is_over`: whether the game has ended.
+    - `facts`: game-specific knowledge of this seat, documented field by field in each game's module.
+    - `log`: the events as this seat observed them, in order.
+    """
+
+    game: str
+    seat: Seat | None
+    players: tuple[str, ...]
+    current_player: Seat | tuple[Seat, ...] | None
+    is_over: bool
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    log: tuple[Event, ...] = ()
+
+    def seat_name(self, seat: Seat) -> str:
+        return self.players[seat]
+
+    def __str__(self) -> str:
+        who = "spectator" if self.seat is None else f"seat {self.seat} ({self.players[self.seat]})"
+        lines = [f"View of {who}"]
+        lines += [f"  {key}: {value}" for key, value in self.facts.items()]
+        lines += [f"  [{event.step}] {event.text}" for event in self.log]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return render_view_html(self)
+
+
+def render_view_html(view: View) -> str:
+    """The game's own HTML for a view if its package has a `render.view_html`, else a generic table."""
+    try:
+        render = importlib.import_module(f"{view.game}.render")
+    except ModuleNotFoundError:
+        render = None
+    if render is not None and hasattr(render, "view_html"):
+        return str(render.view_html(view))
+    return generic_view_html(view)
+
+
+def generic_view_html(view: View) -> str:
+    """A plain HTML table of a view's facts and log, escaped: good enough for any game."""
+    who = "Spectator" if view.seat is None else f"Seat {view.seat}: {escape(view.players[view.seat])}"
+    rows = "".join(f"<tr><th>{escape(str(key))}</th><td>{escape(str(value))}</td></tr>"
+                   for key, value in view.facts.items())
+    log = "".join(f"<li>{escape(event.text)}</li>" for event in view.log)
+    return (f"<div class='tabletop-view'><b>{who}</b><table>{rows}</table>"
+            f"<ol class='tabletop-log'>{log}</ol></div>")
