@@ -1,0 +1,117 @@
+"""check_game passes on a correct engine and catches each kind of broken engine."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tabletop_edu.core import Action, IllegalAction, Seat
+from tabletop_edu.examples import peek
+from tabletop_edu.testing import CheckReport, GameCheckFailed, check_game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_peek_passes_and_reports_what_it_checked(players: int) -> None:
+    report = check_game(peek, players=players, games=10, seed=3)
+    assert isinstance(report, CheckReport)
+    assert report.games == 10
+    assert report.steps == 10 * players * peek.Rules().rounds
+    assert report.illegal_rejected >= report.steps
+    assert report.resamples_checked == report.views_checked > 0
+    assert report.replays_checked == 20
+    assert "passed" in str(report)
+
+
+class LeakyPeek(peek.PeekState):
+    """Shows every seat all the cards: a leak."""
+
+    def _facts(self, seat: Seat | None) -> dict[str, Any]:
+        return {**super()._facts(seat), "all_cards": list(self.cards)}
+
+
+class LoudPeek(peek.PeekState):
+    """Announces the peeked card publicly: a leak through the log rather than the facts."""
+
+    def _play(self, seat: Seat, action: Action) -> None:
+        if isinstance(action, peek.Peek):
+            self.emit("peek", f"seat {seat} sees a {self.cards[action.target]}", actor=seat)
+            self.turn += 1
+        else:
+            super()._play(seat, action)
+
+
+class GlobalRandomPeek(peek.PeekState):
+    """Deals with the global random module instead of the state's own rng: not deterministic."""
+
+    def _setup(self) -> None:
+        super()._setup()
+        self.cards = random.sample(range(1, self.rules.highest_card + 1), len(self.players))
+
+
+class SloppyPeek(peek.PeekState):
+    """Counts the turn before checking the action: an illegal action changes the state."""
+
+    def _validate(self, seat: Seat, action: Action) -> None:
+        self.scores[seat] += 0 if isinstance(action, peek.Pass) else 1
+        super()._validate(seat, action)
+        self.scores[seat] -= 0 if isinstance(action, peek.Pass) else 1
+
+
+class EndlessPeek(peek.PeekState):
+    """Claims a bound it does not keep."""
+
+    @property
+    def max_steps(self) -> int:
+        return 1
+
+
+class LaxPeek(peek.PeekState):
+    """Accepts guesses of impossible card values."""
+
+    def _validate(self, seat: Seat, action: Action) -> None:
+        if isinstance(action, peek.Guess) and not 1 <= action.value <= self.rules.highest_card:
+            return
+        super()._validate(seat, action)
+
+
+def module_of(state_class: type[peek.PeekState]) -> Any:
+    """A stand-in game module whose new_game builds the broken class."""
+    state_class.game = peek.PeekState.game
+
+    class Module:
+        __name__ = state_class.__name__
+        parse_action = staticmethod(peek.parse_action)
+        Rules = peek.Rules
+
+        @staticmethod
+        def new_game(players: int, *, seed: int | None = None, rules: Any = None) -> peek.PeekState:
+            return state_class(players, seed=seed, rules=rules)
+
+    return Module
+
+
+@pytest.mark.parametrize(("broken", "complaint"), [
+    (LeakyPeek, "resample"),
+    (LoudPeek, "resample"),
+    (GlobalRandomPeek, "same seed"),
+    (SloppyPeek, "atomic"),
+    (EndlessPeek, "bound"),
+    (LaxPeek, "accepted"),
+])
+def test_check_game_catches_a_broken_engine(broken: type[peek.PeekState], complaint: str) -> None:
+    with pytest.raises(GameCheckFailed, match=complaint) as failure:
+        check_game(module_of(broken), players=3, games=10, seed=0, illegal_per_step=50)
+    assert "record:" in str(failure.value)
+
+
+def test_a_refused_action_leaves_the_state_unchanged() -> None:
+    state = peek.new_game(3, seed=5)
+    before = state.fingerprint()
+    for bad, player in [("peek 0", None), ("peek 7", None), ("guess 1 0", None), ("jump", None), ("", None),
+                        ("pass", 2), ("pass", 9)]:
+        with pytest.raises(IllegalAction):
+            state.apply(bad, player=player)
+    assert state.fingerprint() == before
+    assert state.history == []
