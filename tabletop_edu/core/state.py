@@ -24,7 +24,7 @@ from .actions import Action
 from .errors import IllegalAction, RulesError
 from .events import Event, Seat, Source, log_for
 from .rules import rules_from_dict, rules_to_dict
-from .view import View
+from .view import View, render_state_html
 
 RulesT = TypeVar("RulesT")
 StateT = TypeVar("StateT", bound="GameState[Any]")
@@ -251,13 +251,11 @@ class GameState(ABC, Generic[RulesT]):
         return f"{type(self).__name__}.from_json({self.to_json()!r})"
 
     def _repr_html_(self) -> str:
-        """The omniscient table (for a teacher): every seat's view side by side would leak nothing new."""
-        try:
-            render = importlib.import_module(f"{self.game}.render")
-        except ModuleNotFoundError:
-            render = None
-        if render is not None and hasattr(render, "state_html"):
-            return str(render.state_html(self))
+        """The omniscient table, for a teacher: the game's own rendering if it has one."""
+        return render_state_html(self)
+
+    def generic_html(self) -> str:
+        """A plain table of everything about the state, for games without their own renderer."""
         facts = "".join(f"<tr><th>{escape(str(k))}</th><td>{escape(str(v))}</td></tr>"
                         for k, v in self._facts_omniscient().items())
         return f"<div class='tabletop-state'><b>{escape(str(self))}</b><table>{facts}</table></div>"

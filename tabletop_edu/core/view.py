@@ -8,7 +8,8 @@ and widgets only ever receive views. `seat=None` is a spectator, who sees public
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -51,15 +52,32 @@ class View:
         return render_view_html(self)
 
 
-def render_view_html(view: View) -> str:
-    """The game's own HTML for a view if its package has a `render.view_html`, else a generic table."""
+def game_renderer(game: str, name: str) -> Callable[..., str] | None:
+    """The function `name` of the game's `render` module, if the game has one."""
     try:
-        render = importlib.import_module(f"{view.game}.render")
+        render = importlib.import_module(f"{game}.render")
     except ModuleNotFoundError:
-        render = None
-    if render is not None and hasattr(render, "view_html"):
-        return str(render.view_html(view))
-    return generic_view_html(view)
+        return None
+    return getattr(render, name, None)
+
+
+def call_renderer(function: Callable[..., str], subject: Any, language: str) -> str:
+    """Call a renderer, passing `language` only to renderers that take one."""
+    if "language" in inspect.signature(function).parameters:
+        return str(function(subject, language=language))
+    return str(function(subject))
+
+
+def render_view_html(view: View, language: str = "en") -> str:
+    """The game's own HTML for a view (its `render.view_html`), else a generic table."""
+    function = game_renderer(view.game, "view_html")
+    return generic_view_html(view) if function is None else call_renderer(function, view, language)
+
+
+def render_state_html(state: Any, language: str = "en") -> str:
+    """The game's own omniscient HTML for a state (its `render.state_html`), else a generic table."""
+    function = game_renderer(state.game, "state_html")
+    return state.generic_html() if function is None else call_renderer(function, state, language)
 
 
 def generic_view_html(view: View) -> str:

@@ -1,0 +1,82 @@
+"""The shared widget, driven from Python as a notebook user would: clicks, choices, the timeline."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from tabletop_edu.core import RandomBot
+from tabletop_edu.examples import peek
+from tabletop_edu.i18n import tr
+from tabletop_edu.widgets import OMNISCIENT, GameWidget
+
+
+def table(seed: int = 1) -> GameWidget:
+    return GameWidget(peek.new_game(["Ana", "Ben", "Chloé"], seed=seed), bots={1: RandomBot(), 2: RandomBot()})
+
+
+def test_a_human_move_is_played_and_the_bots_answer() -> None:
+    widget = table()
+    assert widget.action_picker.options[0] == "peek 1"
+    widget.action_picker.value = "peek 2"
+    widget.play_button.click()
+    state = widget.state
+    assert state.history[0] == (0, "peek 2")
+    assert [seat for seat, _ in state.history] == [0, 1, 2]  # both bots answered, Ana to play again
+    assert state.current_player == 0
+    assert widget.timeline.value == widget.timeline.max == 3
+    assert f"holds the {state.cards[2]}" in widget.log_panel.value
+
+
+def test_an_illegal_typed_move_shows_the_reason_and_changes_nothing() -> None:
+    widget = table()
+    before = widget.state.fingerprint()
+    widget.action_text.value = "guess 1 42"
+    widget.play_button.click()
+    assert "Cards go from 1 to 6" in widget.message.value
+    assert widget.state.fingerprint() == before
+
+
+def test_a_seat_sees_only_its_own_card() -> None:
+    widget = table(seed=3)
+    cards = widget.state.cards
+    widget.perspective_picker.value = 1
+    assert f"dealt the {cards[1]}" in widget.table.value + widget.log_panel.value
+    page = widget.table.value + widget.log_panel.value
+    assert f"dealt the {cards[0]}" not in page and f"dealt the {cards[2]}" not in page
+    assert widget.action_picker.disabled  # not Ben's turn: no controls
+    widget.perspective_picker.value = OMNISCIENT
+    assert all(f"dealt the {card}" in widget.log_panel.value for card in cards)
+
+
+def test_playing_out_of_turn_or_in_the_past_is_refused() -> None:
+    widget = table()
+    widget.perspective_picker.value = 1
+    widget.play("pass")
+    assert html.escape(tr("not_your_turn")) in widget.message.value and widget.state.history == []
+    widget.perspective_picker.value = 0
+    widget.play("pass")
+    widget.timeline.value = 1
+    widget.play("pass")
+    assert "earlier step" in widget.message.value and len(widget.state.history) == 3
+
+
+def test_the_timeline_replays_earlier_steps() -> None:
+    widget = table()
+    widget.play("peek 1")
+    widget.timeline.value = 0
+    assert widget.shown_state.history == [] and "peeks" not in widget.log_panel.value
+    widget.timeline.value = widget.timeline.max
+    assert "peeks" in widget.log_panel.value
+
+
+def test_french_labels_and_the_flow_drawing() -> None:
+    widget = table()
+    widget.language_picker.value = "fr"
+    assert widget.play_button.description == "Jouer"
+    assert widget.perspective_picker.options[0][0] == "Omniscient (enseignant)"
+    widget.flow_button.click()
+    assert widget.flow.value.startswith("<img") and "base64," in widget.flow.value
+    with pytest.raises(ValueError, match="Language"):
+        GameWidget(peek.new_game(2, seed=0), language="de")
