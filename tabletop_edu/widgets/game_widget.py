@@ -181,6 +181,7 @@ class GameWidget(widgets.VBox):
         seat = perspective if isinstance(perspective, int) else None
         legal = state.legal_actions(seat) if live and seat is not None and seat in state.acting_seats else []
         self.action_picker.options = [str(action) for action in legal]
+        self.action_picker.value = str(legal[0]) if legal else None
         self.action_picker.disabled = self.play_button.disabled = self.action_text.disabled = not legal
 
     def _status(self, state: GameState) -> str:

@@ -18,7 +18,7 @@ def table(seed: int = 1) -> GameWidget:
 
 def test_a_human_move_is_played_and_the_bots_answer() -> None:
     widget = table()
-    assert widget.action_picker.options[0] == "peek 1"
+    assert widget.action_picker.options[0] == widget.action_picker.value == "peek 1"
     widget.action_picker.value = "peek 2"
     widget.play_button.click()
     state = widget.state

@@ -1,0 +1,13 @@
+"""Commissario: arrest bandits, not innocents; an all-pay auction for turn order and a secret simultaneous pick.
+
+Rules: seeds/commissario.md. Engine: `engine.py`; rule options: `rules.py`; bots: `bots.py`;
+game theory of one round: `strategy.py`; HTML: `render.py`.
+"""
+
+from __future__ import annotations
+
+from .engine import CommissarioState, Pick, Release, Reveal, State, new_game, parse_action, world_from_view
+from .rules import COLOURS, Rules
+
+__all__ = ["COLOURS", "CommissarioState", "Pick", "Release", "Reveal", "Rules", "State", "new_game", "parse_action",
+           "world_from_view"]

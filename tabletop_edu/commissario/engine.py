@@ -1,0 +1,555 @@
+"""Commissario: the engine (rules in our words: seeds/commissario.md; rule ids R1.1... cited below).
+
+Six families (colours) of bandits (+1..+5) and innocents (-1..-5). Each round 2N characters are laid out
+face up; players bid for turn order by releasing one of their own prisoners (an all-pay auction, played in
+the open, starting at the handcuffs); then they secretly and simultaneously pick two commissaires (two
+colours, or one colour and the 2x card); then they reveal one commissaire each in turn order, arresting the
+highest character of that colour, and the second one each in reverse order. When the pile is empty the round
+ends the game; each colour's best total earns that colour's bonus card (none on a tie).
+
+Hidden information: the order of the draw pile, and each seat's pick until it is revealed. A pick is a
+private event (`observers=[seat]`, the others read "X has chosen two commissaires"); releases, arrests and
+commissaires in hand (everyone always holds all six and the 2x) are public.
+
+View facts (`view.facts`), seat None being a spectator:
+
+- `round`: the round number, from 1.
+- `phase`: "release", "pick", "first_reveal", "second_reveal" or "over".
+- `handcuffs`: the seat holding the handcuffs (first to release this round).
+- `pile_size`: characters left in the draw pile.
+- `table`: colour -> values of the characters laid out, highest first (the next arrest is the first).
+- `arrested`: per seat, the characters it holds ("red+3"), in arrest order.
+- `releases`: seat -> the character released this round ("red-3"), or None for "release none";
+  only seats that already released.
+- `order`: the turn order of this round (seats, first first) once all have released, else None.
+- `picked`: seats that have chosen their commissaires this round (not what they chose).
+- `my_pick`: this seat's own two colours this round (["green", "green"] with the 2x), else None.
+- `revealed`: seat -> colours it revealed this round, in order.
+- `colour_scores`: per seat, colour -> points (bandits minus innocents) so far.
+- `scores`: per seat, total points so far (bonuses included once the game is over).
+- `bonuses`: colour -> seat that won the bonus card (None: a tie or no bonus card); {} until the end.
+- `bonus_values`: colour -> value of its bonus card (the rule option).
+- `rules`: the rule options as a dict (public: everyone at the table knows the rules).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import (Action, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
+                    rules_from_dict, rules_to_dict, words)
+from .rules import COLOURS, DEAL_COLOUR, VALUES, Card, Rules, card_text
+
+PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
+DOUBLE = "2x"
+
+# ---------------------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Release(Action):
+    """Release one of your prisoners to bid for turn order (`release red-3`); `card` None: `release none`."""
+
+    card: Card | None
+
+    def __str__(self) -> str:
+        return "release none" if self.card is None else f"release {card_text(self.card)}"
+
+
+@dataclass(frozen=True)
+class Pick(Action):
+    """Secretly choose two commissaires: `pick red blue`, or `pick green 2x` (both colours equal).
+
+    `colours` is kept in `COLOURS` order, so `pick blue red` and `pick red blue` are the same pick.
+    """
+
+    colours: tuple[str, str]
+
+    @property
+    def double(self) -> bool:
+        return self.colours[0] == self.colours[1]
+
+    def __str__(self) -> str:
+        first, second = self.colours
+        return f"pick {first} {DOUBLE}" if self.double else f"pick {first} {second}"
+
+
+@dataclass(frozen=True)
+class Reveal(Action):
+    """Show one of your picked commissaires and arrest in its colour: `reveal blue`."""
+
+    colour: str
+
+    def __str__(self) -> str:
+        return f"reveal {self.colour}"
+
+
+NOTATION = "'release red-3', 'release none', 'pick red blue', 'pick green 2x' or 'reveal blue'"
+_CARD = re.compile(r"^([a-z]+)([+-])(\d+)$")
+
+
+def parse_card(word: str) -> Card:
+    """`red+3` -> ("red", 3); `red-3` -> ("red", -3)."""
+    match = _CARD.match(word)
+    if match is None:
+        raise IllegalAction(f"'{word}' is not a character: write a colour and a signed value, like red+3 or red-3.")
+    colour = parse_choice(match.group(1), COLOURS, "colour")
+    size = int(match.group(3))
+    if not 1 <= size <= 5:
+        raise IllegalAction(f"'{word}': characters are worth +1 to +5 (bandits) or -1 to -5 (innocents).")
+    return colour, size if match.group(2) == "+" else -size
+
+
+def make_pick(first: str, second: str) -> Pick:
+    """A pick with its colours in `COLOURS` order."""
+    ordered = sorted((first, second), key=COLOURS.index)
+    return Pick((ordered[0], ordered[1]))
+
+
+def parse_action(text: str) -> Action:
+    """Read one of the notations in `NOTATION`."""
+    parts = words(text)
+    if parts[0] == "release":
+        expect_arity(parts, 2, "release red-3' or 'release none")
+        return Release(None if parts[1] == "none" else parse_card(parts[1]))
+    if parts[0] == "pick":
+        expect_arity(parts, 3, "pick red blue' or 'pick green 2x")
+        if parts[1] == DOUBLE:  # 'pick 2x green' is read as 'pick green 2x'
+            parts = [parts[0], parts[2], parts[1]]
+        first = parse_choice(parts[1], COLOURS, "colour")
+        if parts[2] == DOUBLE:
+            return Pick((first, first))
+        second = parse_choice(parts[2], COLOURS, "colour")
+        if first == second:
+            raise IllegalAction(f"You have only one {first} commissaire: to arrest twice in {first}, "
+                                f"write 'pick {first} 2x' (your 2x card).")
+        return make_pick(first, second)
+    if parts[0] == "reveal":
+        expect_arity(parts, 2, "reveal blue")
+        return Reveal(parse_choice(parts[1], COLOURS, "colour"))
+    raise IllegalAction(f"'{text}' is not a Commissario action: write {NOTATION}.")
+
+
+ALL_PICKS: tuple[Pick, ...] = tuple(
+    [make_pick(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1:]] + [Pick((c, c)) for c in COLOURS])
+
+
+def arrest_rank(value: int) -> int:
+    """Higher is arrested first: +5 ... +1, then -1 ... -5 (R4.3: 'the most value')."""
+    return value
+
+
+# ---------------------------------------------------------------------------------------- state
+
+
+class CommissarioState(GameState[Rules]):
+    """A game of Commissario: the omniscient state (seats see it only through `view`)."""
+
+    game = "tabletop_edu.commissario"
+    title = "Commissario"
+    rules_class = Rules
+    min_players = 2
+    max_players = 5
+
+    # ------------------------------------------------------------------ set-up (R1, R2)
+
+    def _setup(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise RulesError("rules must be a commissario Rules.")
+        n = len(self.players)
+        deal = list(range(1, n + 1))
+        self.rng.shuffle(deal)  # R1.3: the purple +1..+N dealt at random
+        pile = full_pile(n)
+        self.rng.shuffle(pile)  # R1.6
+        self._begin(deal, pile)
+
+    def _begin(self, deal: list[int], pile: list[Card]) -> None:
+        """Lay the table from a purple deal and a pile order (the only random parts of a game)."""
+        n = len(self.players)
+        self.events = []
+        self.arrested: list[list[Card]] = [[] for _ in range(n)]
+        self.purple_deal: list[int] = list(deal)
+        self.pile: list[Card] = list(pile)
+        self.drawn: list[Card] = []
+        self.table: dict[str, list[int]] = {c: [] for c in COLOURS}
+        self.handcuffs: Seat = deal.index(n)  # R1.4: to the highest purple
+        self.round = 0
+        self.over = False
+        self.final_scores: list[int] | None = None
+        self.bonus_winners: dict[str, Seat | None] = {}
+        self._deal_events()
+        self._start_round()
+
+    def _deal_events(self) -> None:
+        for seat, value in enumerate(self.purple_deal):
+            self.arrested[seat] += [(DEAL_COLOUR, value), (DEAL_COLOUR, -value)]
+            self.emit("deal", f"{self.players[seat]} is dealt {DEAL_COLOUR}+{value} and {DEAL_COLOUR}-{value} "
+                      "as first arrests.", seat=seat, cards=[f"{DEAL_COLOUR}+{value}", f"{DEAL_COLOUR}-{value}"])
+        self.emit("handcuffs", f"{self.players[self.handcuffs]} holds the handcuffs (highest {DEAL_COLOUR}).",
+                  seat=self.handcuffs)
+
+    def _start_round(self) -> None:
+        """R2.1: lay out 2N characters (or what remains), then the release step starts at the handcuffs."""
+        n = len(self.players)
+        self.round += 1
+        count = min(2 * n, len(self.pile))
+        laid, self.pile = self.pile[:count], self.pile[count:]
+        self.drawn += laid
+        for colour, value in laid:
+            self.table[colour].append(value)
+        for colour in COLOURS:
+            self.table[colour].sort(key=arrest_rank, reverse=True)
+        self.emit("layout", f"Round {self.round}: laid out " + ", ".join(card_text(c) for c in laid) + ".",
+                  round=self.round, cards=[card_text(c) for c in laid])
+        self.phase = "release"
+        self.release_turn: list[Seat] = [(self.handcuffs + k) % n for k in range(n)]
+        self.releases: dict[Seat, Card | None] = {}
+        self.order: list[Seat] | None = None
+        self.picks: dict[Seat, tuple[str, str]] = {}
+        self.pick_index: dict[Seat, int] = {}
+        self.revealed: dict[Seat, list[str]] = {}
+        self.reveal_pos = 0
+
+    # ------------------------------------------------------------------ turn structure
+
+    @property
+    def current_player(self) -> Seat | tuple[Seat, ...] | None:
+        if self.over:
+            return None
+        if self.phase == "release":
+            return self.release_turn[len(self.releases)]
+        if self.phase == "pick":
+            return tuple(s for s in range(len(self.players)) if s not in self.picks)
+        assert self.order is not None
+        sequence = self.order if self.phase == "first_reveal" else self.order[::-1]
+        return sequence[self.reveal_pos]
+
+    @property
+    def max_steps(self) -> int:
+        """Rounds (at most ceil((60 - 2N) / 2N)) times 4N actions: N releases, N picks, 2N reveals."""
+        n = len(self.players)
+        return math.ceil((60 - 2 * n) / (2 * n)) * 4 * n
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return parse_action(text)
+
+    def _remaining_pick(self, seat: Seat) -> list[str]:
+        """The colours of `seat`'s pick not revealed yet."""
+        left = list(self.picks.get(seat, ()))
+        for colour in self.revealed.get(seat, []):
+            left.remove(colour)
+        return left
+
+    def _reveal_options(self, seat: Seat) -> list[str]:
+        left = self._remaining_pick(seat)
+        if not left:
+            return []
+        if not self.rules.reveal_choice:
+            return [left[0]]
+        return sorted(set(left), key=COLOURS.index)
+
+    def legal_actions(self, player: Seat | None = None) -> list[Action]:
+        seats = self.acting_seats
+        if player is None:
+            if len(seats) != 1:
+                return []
+            player = seats[0]
+        if player not in seats:
+            return []
+        if self.phase == "release":
+            held = sorted(set(self.arrested[player]), key=lambda c: (COLOURS.index(c[0]), -c[1]))
+            return [Release(None)] + [Release(card) for card in held]
+        if self.phase == "pick":
+            return list(ALL_PICKS)
+        return [Reveal(colour) for colour in self._reveal_options(player)]
+
+    def _validate(self, seat: Seat, action: Action) -> None:
+        if isinstance(action, Release):
+            if self.phase != "release":
+                raise IllegalAction(f"Releasing is done at the start of a round; now is the {self._phase_words()}.")
+            if action.card is not None and action.card not in self.arrested[seat]:
+                raise IllegalAction(f"You cannot release {card_text(action.card)}: you do not hold it. "
+                                    "You can only release a character you arrested.")
+        elif isinstance(action, Pick):
+            if self.phase != "pick":
+                raise IllegalAction(f"Commissaires are picked after the releases; now is the {self._phase_words()}.")
+            if action not in ALL_PICKS:
+                raise IllegalAction(f"{action} is not a pick: choose two different colours, or one colour and 2x.")
+        elif isinstance(action, Reveal):
+            if self.phase not in ("first_reveal", "second_reveal"):
+                raise IllegalAction(f"Commissaires are revealed after everyone picked; now is the {self._phase_words()}.")
+            options = self._reveal_options(seat)
+            if action.colour not in options:
+                if action.colour in self._remaining_pick(seat):
+                    raise IllegalAction(f"With reveal_choice off you must reveal {options[0]} first.")
+                raise IllegalAction(f"You cannot reveal {action.colour}: you did not pick a {action.colour} "
+                                    f"commissaire (still hidden: {', '.join(self._remaining_pick(seat))}).")
+        else:
+            raise IllegalAction(f"{action} is not a Commissario action: write {NOTATION}.")
+
+    def _phase_words(self) -> str:
+        return {"release": "release step", "pick": "secret pick", "first_reveal": "first reveal",
+                "second_reveal": "second reveal", "over": "end of the game"}[self.phase]
+
+    # ------------------------------------------------------------------ playing
+
+    def _play(self, seat: Seat, action: Action) -> None:
+        if isinstance(action, Release):
+            self._play_release(seat, action)
+        elif isinstance(action, Pick):
+            self._play_pick(seat, action)
+        elif isinstance(action, Reveal):
+            self._play_reveal(seat, action)
+
+    def _play_release(self, seat: Seat, action: Release) -> None:
+        """R3: the release is public; its value is the seat's bid for turn order (none: 0)."""
+        name = self.players[seat]
+        self.releases[seat] = action.card
+        if action.card is None:
+            self.emit("release", f"{name} releases no one (bid 0).", actor=seat, seat=seat, card=None, bid=0)
+        else:
+            self.arrested[seat].remove(action.card)
+            where = "back to the table" if self.rules.released_go_to == "table" else "out of the game"
+            if self.rules.released_go_to == "table":
+                self.table[action.card[0]].append(action.card[1])
+                self.table[action.card[0]].sort(key=arrest_rank, reverse=True)
+            self.emit("release", f"{name} releases {card_text(action.card)} (bid {action.card[1]:+d}), {where}.",
+                      actor=seat, seat=seat, card=card_text(action.card), bid=action.card[1])
+        if len(self.releases) == len(self.players):
+            self.order = turn_order(self.release_turn, {s: (c[1] if c else 0) for s, c in self.releases.items()})
+            self.emit("order", "Turn order: " + ", ".join(self.players[s] for s in self.order) + ".",
+                      order=list(self.order))
+            self.phase = "pick"
+
+    def _play_pick(self, seat: Seat, action: Pick) -> None:
+        """R4.1: a secret, simultaneous choice: only the seat sees what it picked."""
+        name = self.players[seat]
+        self.picks[seat] = action.colours
+        self.pick_index[seat] = len(self.history)
+        what = f"{action.colours[0]} and the 2x card" if action.double else " and ".join(action.colours)
+        self.emit("pick", f"{name} secretly picks {what}.", actor=seat, observers=[seat],
+                  redacted=f"{name} has chosen two commissaires.", redacted_data={"seat": seat},
+                  seat=seat, colours=list(action.colours))
+        if len(self.picks) == len(self.players):
+            self.phase = "first_reveal"
+            self.emit("reveals", "Everyone has chosen: commissaires are revealed in turn order.")
+
+    def _play_reveal(self, seat: Seat, action: Reveal) -> None:
+        """R4.2-R4.5: arrest the highest character of the colour, if any is left."""
+        name = self.players[seat]
+        second = self.phase == "second_reveal"
+        double = second and self.picks[seat][0] == self.picks[seat][1]
+        self.revealed.setdefault(seat, []).append(action.colour)
+        shown = f"the 2x card ({action.colour} again)" if double else f"the {action.colour} commissaire"
+        column = self.table[action.colour]
+        if column:
+            value = column.pop(0)
+            self.arrested[seat].append((action.colour, value))
+            kind = "bandit" if value > 0 else "innocent"
+            self.emit("reveal", f"{name} reveals {shown} and arrests {action.colour}{value:+d} ({kind}).",
+                      actor=seat, seat=seat, colour=action.colour, double=double, arrest=f"{action.colour}{value:+d}")
+        else:
+            self.emit("reveal", f"{name} reveals {shown}: no {action.colour} character left, no arrest.",
+                      actor=seat, seat=seat, colour=action.colour, double=double, arrest=None)
+        self.reveal_pos += 1
+        if self.reveal_pos == len(self.players):
+            self.reveal_pos = 0
+            if self.phase == "first_reveal":
+                self.phase = "second_reveal"
+            else:
+                self._end_round()
+
+    def _end_round(self) -> None:
+        """R5: the handcuffs pass left; the game ends when the pile is used up."""
+        n = len(self.players)
+        if not self.pile or (not self.rules.partial_last_layout and len(self.pile) < 2 * n):
+            self._end_game()
+            return
+        self.handcuffs = (self.handcuffs + 1) % n
+        self.emit("handcuffs", f"The handcuffs pass to {self.players[self.handcuffs]}.", seat=self.handcuffs)
+        self._start_round()
+
+    def _end_game(self) -> None:
+        """R6: points by colour, bonus card to the single best total of each colour, ranking."""
+        self.over = True
+        self.phase = "over"
+        totals = [sum(v for _, v in cards) for cards in self.arrested]
+        for colour in COLOURS:
+            bonus = self.rules.bonus(colour)
+            points = [colour_points(cards, colour) for cards in self.arrested]
+            best = max(points)
+            leaders = [s for s, p in enumerate(points) if p == best]
+            winner = leaders[0] if len(leaders) == 1 and bonus else None
+            self.bonus_winners[colour] = winner
+            if winner is not None:
+                totals[winner] += bonus
+                self.emit("bonus", f"{self.players[winner]} has the most {colour} points ({best:+d}) and takes "
+                          f"the {colour} bonus card ({bonus}).", colour=colour, seat=winner, bonus=bonus)
+            elif bonus:
+                self.emit("bonus", f"Tie for the most {colour} points ({best:+d}): nobody takes the {colour} "
+                          "bonus card.", colour=colour, seat=None, bonus=bonus)
+        self.final_scores = totals
+        self.emit("end", "Game over. Scores: " + ", ".join(f"{self.players[s]} {t}" for s, t in enumerate(totals))
+                  + ". Winner(s): " + ", ".join(self.players[s] for s in self.winners) + ".",
+                  scores=list(totals), winners=list(self.winners))
+
+    # ------------------------------------------------------------------ results
+
+    @property
+    def scores(self) -> list[int]:
+        """Points per seat: characters' values, plus bonus cards once the game is over."""
+        if self.final_scores is not None:
+            return list(self.final_scores)
+        return [sum(v for _, v in cards) for cards in self.arrested]
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        if not self.over:
+            return ()
+        scores = self.scores
+        best = max(scores)
+        leaders = [s for s, score in enumerate(scores) if score == best]
+        if self.rules.tie_break == "fewest_innocents" and len(leaders) > 1:
+            innocents = {s: sum(1 for _, v in self.arrested[s] if v < 0) for s in leaders}
+            fewest = min(innocents.values())
+            leaders = [s for s in leaders if innocents[s] == fewest]
+        return tuple(leaders)
+
+    # ------------------------------------------------------------------ knowledge
+
+    def _facts(self, seat: Seat | None) -> dict[str, Any]:
+        my_pick = None
+        if seat is not None and seat in self.picks and not self.over:
+            my_pick = list(self.picks[seat])
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "handcuffs": self.handcuffs,
+            "pile_size": len(self.pile),
+            "table": {c: list(vs) for c, vs in self.table.items()},
+            "arrested": [[card_text(c) for c in cards] for cards in self.arrested],
+            "releases": {s: (None if c is None else card_text(c)) for s, c in self.releases.items()},
+            "order": None if self.order is None else list(self.order),
+            "picked": sorted(self.picks),
+            "my_pick": my_pick,
+            "revealed": {s: list(cs) for s, cs in sorted(self.revealed.items())},
+            "colour_scores": [{c: colour_points(cards, c) for c in COLOURS} for cards in self.arrested],
+            "scores": self.scores,
+            "bonuses": dict(self.bonus_winners),
+            "bonus_values": {c: self.rules.bonus(c) for c in COLOURS},
+            "rules": rules_to_dict(self.rules),
+        }
+
+    def _facts_omniscient(self) -> dict[str, Any]:
+        facts = super()._facts_omniscient()
+        facts["picks"] = {s: list(p) for s, p in self.picks.items()}
+        facts["pile"] = [card_text(c) for c in self.pile]
+        return facts
+
+    def hidden_picks(self, player: Seat | None) -> list[Seat]:
+        """Seats whose current pick `player` does not fully know (picked, not all revealed, not player)."""
+        return [s for s in sorted(self.picks) if s != player and self._remaining_pick(s)]
+
+    def resample(self, player: Seat | None, rng: random.Random) -> CommissarioState:
+        """Reshuffle the undrawn pile and redraw the others' unrevealed picks, keeping all that is public."""
+        world = CommissarioState(list(self.players), seed=self.seed, rules=self.rules)
+        rest = list(self.pile)
+        rng.shuffle(rest)
+        world._begin(self.purple_deal, list(self.drawn) + rest)  # the drawn prefix (public) is unchanged
+        history = list(self.history)
+        for seat in self.hidden_picks(player):
+            shown = self.revealed.get(seat, [])
+            candidates = [p for p in ALL_PICKS if not shown or self._first_reveal_fits(p, shown[0])]
+            history[self.pick_index[seat]] = (seat, str(rng.choice(candidates)))
+        for seat, text in history:
+            world.apply(text, player=seat)
+        return world
+
+    def _first_reveal_fits(self, pick: Pick, colour: str) -> bool:
+        """Whether `colour` could have been revealed first from `pick` under these rules."""
+        if not self.rules.reveal_choice:
+            return pick.colours[0] == colour
+        return colour in pick.colours
+
+
+def full_pile(players: int) -> list[Card]:
+    """The 60 characters minus the purple pairs dealt at set-up, in a fixed order (R1.1, R1.3)."""
+    return [(c, v) for c in COLOURS for v in VALUES if not (c == DEAL_COLOUR and abs(v) <= players)]
+
+
+def world_from_view(view: View, rng: random.Random) -> CommissarioState:
+    """A full state consistent with `view`, built from the view alone (for bots, which never see states).
+
+    The public log gives the purple deal, every layout, release and reveal; the seat's own picks are in
+    its log. What it cannot see is drawn from `rng`: the order of the rest of the pile, and each other
+    seat's unrevealed pick (uniformly among the picks that fit what it revealed), as `resample` does.
+    `world.view(view.seat) == view` holds.
+    """
+    rules = rules_from_dict(Rules, dict(view.facts["rules"]))
+    n = len(view.players)
+    world = CommissarioState(list(view.players), seed=rng.randrange(2**32), rules=rules)
+    deal = [0] * n
+    laid: list[Card] = []
+    for event in view.log:
+        if event.kind == "deal" and event.step == 0:
+            deal[event.data["seat"]] = parse_card(event.data["cards"][0])[1]
+        elif event.kind == "layout":
+            laid += [parse_card(text) for text in event.data["cards"]]
+    rest = [card for card in full_pile(n) if card not in laid]
+    rng.shuffle(rest)
+    world._begin(deal, laid + rest)
+    for seat, text in _history_from_log(view, world, rng):
+        world.apply(text, player=seat)
+    return world
+
+
+def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -> list[tuple[Seat, str]]:
+    """The actions behind a view's log, with a consistent random pick where a pick is hidden."""
+    actions = [event for event in view.log if event.step > 0 and event.actor is not None
+               and event.kind in ("release", "pick", "reveal")]
+    history: list[tuple[Seat, str]] = []
+    for index, event in enumerate(actions):
+        seat = event.actor
+        if event.kind == "release":
+            card = event.data["card"]
+            history.append((seat, "release none" if card is None else f"release {card}"))
+        elif event.kind == "reveal":
+            history.append((seat, f"reveal {event.data['colour']}"))
+        elif "colours" in event.data:
+            history.append((seat, str(Pick(tuple(event.data["colours"])))))  # type: ignore[arg-type]
+        else:
+            shown: list[str] = []
+            for later in actions[index + 1:]:
+                if later.actor == seat and later.kind == "pick":
+                    break
+                if later.actor == seat and later.kind == "reveal":
+                    shown.append(later.data["colour"])
+            if len(shown) == 2:
+                pick = make_pick(shown[0], shown[1]) if shown[0] != shown[1] else Pick((shown[0], shown[0]))
+            else:
+                pick = rng.choice([p for p in ALL_PICKS if not shown or world._first_reveal_fits(p, shown[0])])
+            history.append((seat, str(pick)))
+    return history
+
+
+def colour_points(cards: list[Card], colour: str) -> int:
+    """A seat's points in one colour: its bandits minus its innocents there."""
+    return sum(v for c, v in cards if c == colour)
+
+
+def turn_order(release_turn: list[Seat], bids: dict[Seat, int]) -> list[Seat]:
+    """R3.3: highest bid first; ties go to the handcuffs, then clockwise (the release order)."""
+    return sorted(release_turn, key=lambda s: (-bids[s], release_turn.index(s)))
+
+
+State = CommissarioState
+
+
+def new_game(players: int | list[str] = 3, *, seed: int | None = None, rules: Rules | None = None) -> CommissarioState:
+    """A new game of Commissario, dealt with `seed`."""
+    return CommissarioState(players, seed=seed, rules=rules)

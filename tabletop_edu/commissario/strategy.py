@@ -1,0 +1,296 @@
+"""Game theory of one Commissario round: the secret pick as a normal-form game, and the order auction.
+
+The secret pick (R4.1) is a simultaneous game: every seat chooses one of 21 picks (15 pairs of colours and
+6 "colour + 2x"), and the round's arrests follow from the picks, the turn order and the layout. Here:
+
+- `play_out` plays the arrests of one round for a profile of picks (reveals: each seat shows first the colour
+  whose top character is worth most now, a greedy but natural reveal policy);
+- `payoff_table` builds the two-player payoff matrices (points gained this round, optionally plus the change
+  in bonus cards the seat would hold if the game ended now: the colour-majority effect);
+- `best_responses`, `dominated_strategies`, `reduce_game` and `equilibrium` (nashpy) analyse it. The game is
+  usually *degenerate*: many picks give the same payoffs (a colour with nothing on the table is worth 0 to
+  everyone), so equilibria come in continua and support enumeration would list many. We first merge
+  identical strategies and remove strictly dominated ones, then solve the reduced game;
+- `regret_matching` approximates an equilibrium for 3 to 5 players by sampled regret matching
+  (its average play converges to a coarse correlated equilibrium);
+- `position_values` and `best_release` treat the release step (R3) as an all-pay auction: what going first,
+  second, ... is worth in this layout, and which release gives the best value net of what it costs.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .engine import ALL_PICKS, Pick
+from .rules import COLOURS
+
+Table = Mapping[str, Sequence[int]]
+PICK_NAMES: tuple[str, ...] = tuple(str(p).removeprefix("pick ") for p in ALL_PICKS)
+
+
+def _top(table: Mapping[str, list[int]], colour: str) -> int:
+    return table[colour][0] if table[colour] else 0
+
+
+def play_out(table: Table, order: Sequence[int], picks: Mapping[int, Pick]) -> dict[int, list[tuple[str, int]]]:
+    """The characters each seat arrests this round (R4.2-R4.6), with the greedy reveal policy."""
+    board = {c: sorted(table.get(c, []), reverse=True) for c in COLOURS}
+    left = {seat: list(picks[seat].colours) for seat in order}
+    caught: dict[int, list[tuple[str, int]]] = {seat: [] for seat in order}
+    for seat in list(order) + list(order)[::-1]:
+        colour = max(left[seat], key=lambda c: (_top(board, c), -COLOURS.index(c)))
+        left[seat].remove(colour)
+        if board[colour]:
+            caught[seat].append((colour, board[colour].pop(0)))
+    return caught
+
+
+def bonus_holdings(colour_scores: Sequence[Mapping[str, int]], bonus_values: Mapping[str, int]) -> list[int]:
+    """The bonus points each seat would hold if the game ended now (R6.2, R6.3)."""
+    held = [0] * len(colour_scores)
+    for colour in COLOURS:
+        points = [scores.get(colour, 0) for scores in colour_scores]
+        leaders = [s for s, p in enumerate(points) if p == max(points)]
+        if len(leaders) == 1:
+            held[leaders[0]] += bonus_values.get(colour, 0)
+    return held
+
+
+def round_gains(facts: Mapping[str, Any], order: Sequence[int], picks: Mapping[int, Pick],
+                majority: bool = False) -> dict[int, float]:
+    """Points each seat gains this round (plus the change in bonus holdings when `majority`)."""
+    caught = play_out(facts["table"], order, picks)
+    gains = {seat: float(sum(v for _, v in cards)) for seat, cards in caught.items()}
+    if majority:
+        before_scores = [dict(s) for s in facts["colour_scores"]]
+        after_scores = [dict(s) for s in facts["colour_scores"]]
+        for seat, cards in caught.items():
+            for colour, value in cards:
+                after_scores[seat][colour] = after_scores[seat].get(colour, 0) + value
+        before = bonus_holdings(before_scores, facts["bonus_values"])
+        after = bonus_holdings(after_scores, facts["bonus_values"])
+        for seat in gains:
+            gains[seat] += after[seat] - before[seat]
+    return gains
+
+
+# ------------------------------------------------------------------------------------ two-player game
+
+@dataclass(frozen=True)
+class RoundGame:
+    """A two-player normal-form game: row player `seats[0]`, column player `seats[1]`."""
+
+    seats: tuple[int, int]
+    row_picks: tuple[Pick, ...]
+    col_picks: tuple[Pick, ...]
+    row_payoffs: np.ndarray
+    col_payoffs: np.ndarray
+
+    def labels(self) -> tuple[list[str], list[str]]:
+        return ([str(p).removeprefix("pick ") for p in self.row_picks],
+                [str(p).removeprefix("pick ") for p in self.col_picks])
+
+
+def payoff_table(facts: Mapping[str, Any], seats: tuple[int, int] | None = None, *,
+                 others: Mapping[int, Pick] | None = None, majority: bool = False) -> RoundGame:
+    """Payoffs of every pair of picks of two seats (others, if any, play the fixed `others` picks).
+
+    `facts` are a view's facts once the turn order is known (the pick phase).
+    """
+    order = list(facts["order"])
+    if seats is None:
+        seats = (order[0], order[1])
+    others = dict(others or {})
+    for seat in order:
+        if seat not in seats and seat not in others:
+            others[seat] = ALL_PICKS[0]
+    rows = np.zeros((len(ALL_PICKS), len(ALL_PICKS)))
+    cols = np.zeros_like(rows)
+    for i, a in enumerate(ALL_PICKS):
+        for j, b in enumerate(ALL_PICKS):
+            gains = round_gains(facts, order, {**others, seats[0]: a, seats[1]: b}, majority)
+            rows[i, j], cols[i, j] = gains[seats[0]], gains[seats[1]]
+    return RoundGame(seats, ALL_PICKS, ALL_PICKS, rows, cols)
+
+
+def best_responses(game: RoundGame) -> tuple[list[list[int]], list[list[int]]]:
+    """Row's best replies to each column pick, and column's best replies to each row pick (indices)."""
+    rows = [list(np.flatnonzero(np.isclose(col, col.max()))) for col in game.row_payoffs.T]
+    cols = [list(np.flatnonzero(np.isclose(row, row.max()))) for row in game.col_payoffs]
+    return rows, cols
+
+
+def dominated_strategies(payoffs: np.ndarray) -> list[int]:
+    """Rows strictly dominated by another pure row (payoffs[i] < payoffs[k] everywhere)."""
+    return [i for i in range(payoffs.shape[0])
+            if any(np.all(payoffs[i] < payoffs[k]) for k in range(payoffs.shape[0]) if k != i)]
+
+
+def reduce_game(game: RoundGame) -> RoundGame:
+    """Merge picks with identical payoffs, then iteratively remove strictly dominated picks."""
+    rows, cols = list(range(len(game.row_picks))), list(range(len(game.col_picks)))
+    changed = True
+    while changed:
+        a = game.row_payoffs[np.ix_(rows, cols)]
+        b = game.col_payoffs[np.ix_(rows, cols)]
+        keep_r = _distinct(np.hstack([a, b]))
+        keep_c = _distinct(np.vstack([a, b]).T)
+        a, b = a[np.ix_(keep_r, keep_c)], b[np.ix_(keep_r, keep_c)]
+        rows, cols = [rows[i] for i in keep_r], [cols[j] for j in keep_c]
+        drop_r, drop_c = set(dominated_strategies(a)), set(dominated_strategies(b.T))
+        rows = [r for i, r in enumerate(rows) if i not in drop_r]
+        cols = [c for j, c in enumerate(cols) if j not in drop_c]
+        changed = bool(drop_r or drop_c)
+    return RoundGame(game.seats, tuple(game.row_picks[i] for i in rows), tuple(game.col_picks[j] for j in cols),
+                     game.row_payoffs[np.ix_(rows, cols)], game.col_payoffs[np.ix_(rows, cols)])
+
+
+def _distinct(matrix: np.ndarray) -> list[int]:
+    seen: set[bytes] = set()
+    keep = []
+    for i, row in enumerate(matrix):
+        key = np.round(row, 9).tobytes()
+        if key not in seen:
+            seen.add(key)
+            keep.append(i)
+    return keep
+
+
+def equilibrium(game: RoundGame, *, rng: random.Random | None = None) -> tuple[dict[Pick, float], dict[Pick, float]]:
+    """One mixed Nash equilibrium of the (reduced) game via nashpy, as pick -> probability for each seat.
+
+    Small reduced games use support enumeration (all equilibria; the first is returned); larger ones use
+    Lemke-Howson from each starting label until one gives a valid equilibrium; regret matching is the fallback.
+    """
+    import nashpy
+
+    small = reduce_game(game)
+    nash = nashpy.Game(small.row_payoffs, small.col_payoffs)
+    candidates: list[tuple[np.ndarray, np.ndarray]] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if min(small.row_payoffs.shape) <= 6:
+            for pair in nash.support_enumeration():
+                candidates.append(pair)
+                break
+        else:
+            for label in range(sum(small.row_payoffs.shape)):
+                try:
+                    pair = nash.lemke_howson(initial_dropped_label=label)
+                except Exception:  # noqa: BLE001 - nashpy can fail on degenerate games
+                    continue
+                if all(np.all(np.isfinite(p)) and np.isclose(p.sum(), 1) and np.all(p >= -1e-9) for p in pair):
+                    candidates.append(pair)
+                    break
+    if candidates:
+        sigma_r, sigma_c = candidates[0]
+    else:
+        sigma_r, sigma_c = _two_player_regret(small, rng or random.Random(0))
+    return (_mix(small.row_picks, sigma_r), _mix(small.col_picks, sigma_c))
+
+
+def explain(game: RoundGame) -> str:
+    """A few sentences on the game's structure, for a tutorial: duplicates, dominance, one equilibrium."""
+    small = reduce_game(game)
+    rows, cols = equilibrium(game)
+    def show(mix: Mapping[Pick, float]) -> str:
+        return ", ".join(f"{str(p).removeprefix('pick ')} {q:.2f}" for p, q in sorted(mix.items(), key=lambda x: -x[1]))
+    a, b = game.seats
+    return (f"{len(game.row_picks)} x {len(game.col_picks)} picks reduce to {len(small.row_picks)} x "
+            f"{len(small.col_picks)} after merging picks with identical payoffs and removing strictly dominated "
+            f"ones. Many picks tie (a colour with nothing on the table is worth 0 to everyone), so the game is "
+            f"degenerate and equilibria can come in continua; one equilibrium: seat {a} plays {show(rows)}; "
+            f"seat {b} plays {show(cols)}.")
+
+
+def _mix(picks: Sequence[Pick], sigma: np.ndarray) -> dict[Pick, float]:
+    return {pick: float(p) for pick, p in zip(picks, sigma) if p > 1e-9}
+
+
+def _two_player_regret(game: RoundGame, rng: random.Random, iterations: int = 2000) -> tuple[np.ndarray, np.ndarray]:
+    mats = (game.row_payoffs, game.col_payoffs.T)
+    regrets = [np.zeros(m.shape[0]) for m in mats]
+    totals = [np.zeros(m.shape[0]) for m in mats]
+    for _ in range(iterations):
+        sigmas = [_regret_policy(r) for r in regrets]
+        for me in (0, 1):
+            values = mats[me] @ sigmas[1 - me]
+            regrets[me] += values - sigmas[me] @ values
+            totals[me] += sigmas[me]
+    return totals[0] / totals[0].sum(), totals[1] / totals[1].sum()
+
+
+def _regret_policy(regret: np.ndarray) -> np.ndarray:
+    positive = np.maximum(regret, 0)
+    return positive / positive.sum() if positive.sum() > 0 else np.full(len(regret), 1 / len(regret))
+
+
+# ------------------------------------------------------------------------------------ 3 to 5 players
+
+def regret_matching(facts: Mapping[str, Any], *, iterations: int = 300, rng: random.Random | None = None,
+                    majority: bool = False) -> dict[int, dict[Pick, float]]:
+    """Sampled regret matching over every seat's 21 picks: the average strategies (any player count).
+
+    Each iteration samples a profile from the current strategies and, for each seat, adds the regret of
+    every alternative pick against the others' sampled picks.
+    """
+    rng = rng or random.Random(0)
+    order = list(facts["order"])
+    regrets = {s: np.zeros(len(ALL_PICKS)) for s in order}
+    totals = {s: np.zeros(len(ALL_PICKS)) for s in order}
+    for _ in range(iterations):
+        sigmas = {s: _regret_policy(regrets[s]) for s in order}
+        profile = {s: ALL_PICKS[rng.choices(range(len(ALL_PICKS)), weights=list(sigmas[s]))[0]] for s in order}
+        for seat in order:
+            values = np.array([round_gains(facts, order, {**profile, seat: p}, majority)[seat] for p in ALL_PICKS])
+            regrets[seat] += values - values[ALL_PICKS.index(profile[seat])]
+            totals[seat] += sigmas[seat]
+    return {s: _mix(ALL_PICKS, totals[s] / totals[s].sum()) for s in order}
+
+
+# ------------------------------------------------------------------------------------ the order auction
+
+def position_values(facts: Mapping[str, Any], players: int, *, samples: int = 200,
+                    rng: random.Random | None = None) -> list[float]:
+    """Expected points of turn positions 1..N this round when every seat picks uniformly at random."""
+    rng = rng or random.Random(0)
+    order = list(range(players))
+    totals = [0.0] * players
+    for _ in range(samples):
+        picks = {s: rng.choice(ALL_PICKS) for s in order}
+        gains = round_gains(facts, order, picks)
+        for position, seat in enumerate(order):
+            totals[position] += gains[seat]
+    return [t / samples for t in totals]
+
+
+def most_worth_paying(values: Sequence[float]) -> float:
+    """The most a rational seat pays (in points released) to move from the worst position to the best."""
+    return max(values) - min(values)
+
+
+def best_release(held: Sequence[str], earlier_bids: Sequence[int], later: int, values: Sequence[float]) -> tuple[str | None, float]:
+    """The release with the best net value: position value minus the card's value (R3.2), myopically.
+
+    `earlier_bids` are the bids of the seats before us in release order (they win ties), `later` the number
+    of seats after us, assumed to bid 0 (they win no tie against us). Returns (card text or None, net value).
+    """
+    options: list[tuple[str | None, int]] = [(None, 0)] + [(card, _value(card)) for card in held]
+    best: tuple[str | None, float] = (None, float("-inf"))
+    for card, bid in options:
+        ahead = sum(1 for b in earlier_bids if b >= bid) + (later if bid < 0 else 0)
+        net = values[ahead] - bid
+        if net > best[1] + 1e-9:
+            best = (card, net)
+    return best
+
+
+def _value(card: str) -> int:
+    colour = card.rstrip("+-0123456789")
+    return int(card[len(colour):])

@@ -1,0 +1,167 @@
+"""Deduction in Get Adler: possible worlds for identities, candidate sets, the value of a question.
+
+A world assigns one character to each seat. Public facts cut worlds down: a hero's answer binds only in the
+worlds where the answering seat is *not* Adler (Adler may lie, R4.3), and a wrong arrest shows the accused is
+not Adler (R5.3). Each seat also knows its own character. The "candidate set" of a seat is the set of seats
+that are Adler in some world that seat cannot rule out.
+
+Everything here works from public facts plus one seat's own character, so bots can call it on a View.
+Drawings import matplotlib lazily and return Figures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..core import GameState, View
+from .rules import ADLER, TRAIT_COLOURS, TRAITS, cast_for, has_trait
+
+World = tuple[str, ...]
+AnswerFact = Sequence[Any]  # [asker, target, trait, colour, yes]
+
+
+def possible_worlds(players: int, answers: Iterable[AnswerFact] = (), not_adler: Iterable[int] = (),
+                    known: Mapping[int, str] | None = None) -> list[World]:
+    """All character assignments consistent with the answers, the cleared seats and the `known` seats."""
+    known = dict(known or {})
+    answers = [tuple(a) for a in answers]
+    cleared = set(not_adler)
+    worlds = []
+    for world in itertools.permutations(cast_for(players)):
+        if any(world[seat] != character for seat, character in known.items()):
+            continue
+        if any(world[seat] == ADLER for seat in cleared):
+            continue
+        if all(world[t] == ADLER or has_trait(world[t], trait, colour) == bool(yes)
+               for _, t, trait, colour, yes in answers):
+            worlds.append(world)
+    return worlds
+
+
+def worlds_for_view(view: View) -> list[World]:
+    """The worlds the owner of `view` cannot rule out (a spectator: the public worlds)."""
+    facts = view.facts
+    known = {int(seat): character for seat, character in (facts.get("revealed") or {}).items()}
+    if view.seat is not None:
+        known[view.seat] = facts["my_character"]
+    return possible_worlds(len(view.players), facts["answers"], facts["not_adler"], known)
+
+
+def adler_candidates(worlds: Iterable[World]) -> list[int]:
+    """The seats that are Adler in at least one of `worlds`."""
+    return sorted({world.index(ADLER) for world in worlds})
+
+
+def adler_distribution(worlds: Sequence[World]) -> dict[int, float]:
+    """P(seat is Adler), counting every world as equally likely."""
+    counts = Counter(world.index(ADLER) for world in worlds)
+    return {seat: count / len(worlds) for seat, count in sorted(counts.items())}
+
+
+def candidate_sets(state: GameState[Any]) -> dict[int, list[int]]:
+    """For each seat, the seats it cannot rule out as Adler now."""
+    return {seat: adler_candidates(worlds_for_view(state.view(seat))) for seat in range(len(state.players))}
+
+
+def candidate_history(state: GameState[Any]) -> list[dict[int, list[int]]]:
+    """Candidate sets of every seat after the set-up and after each action (replaying the record)."""
+    replay = type(state)(list(state.players), seed=state.seed, rules=state.rules)
+    history = [candidate_sets(replay)]
+    for seat, text in state.history:
+        replay.apply(text, player=seat)
+        history.append(candidate_sets(replay))
+    return history
+
+
+def _entropy(probabilities: Iterable[float]) -> float:
+    return -sum(p * math.log2(p) for p in probabilities if p > 0)
+
+
+def information_gain(worlds: Sequence[World], target: int, trait: str, colour: str, *,
+                     adler_yes: float = 0.5) -> float:
+    """Expected bits of information about "which seat is Adler" from asking `target` about `colour` `trait`.
+
+    Worlds are equally likely; in a world where `target` is Adler he answers yes with probability
+    `adler_yes` (he may lie, so his answer carries no information about his character)."""
+    if not worlds:
+        return 0.0
+    before = _entropy(adler_distribution(worlds).values())
+    joint: dict[bool, Counter[int]] = {True: Counter(), False: Counter()}
+    weight = 1 / len(worlds)
+    for world in worlds:
+        adler = world.index(ADLER)
+        if world[target] == ADLER:
+            joint[True][adler] += weight * adler_yes
+            joint[False][adler] += weight * (1 - adler_yes)
+        else:
+            joint[has_trait(world[target], trait, colour)][adler] += weight
+    after = 0.0
+    for counts in joint.values():
+        mass = sum(counts.values())
+        if mass > 0:
+            after += mass * _entropy(value / mass for value in counts.values())
+    return before - after
+
+
+def question_values(worlds: Sequence[World], asker: int) -> list[tuple[float, int, str, str]]:
+    """(gain, target, trait, colour) for every question `asker` could ask, best first."""
+    players = len(worlds[0]) if worlds else 0
+    values = [(information_gain(worlds, target, trait, colour), target, trait, colour)
+              for target in range(players) if target != asker
+              for trait in TRAITS for colour in TRAIT_COLOURS[trait]]
+    return sorted(values, key=lambda v: (-v[0], v[1], v[2], v[3]))
+
+
+def best_question(view: View) -> tuple[int, str, str, float] | None:
+    """The most informative question for the owner of `view`: (target, trait, colour, bits), or None."""
+    worlds = worlds_for_view(view)
+    if view.seat is None or not worlds:
+        return None
+    out = set(view.facts.get("out", ()))
+    for gain, target, trait, colour in question_values(worlds, view.seat):
+        if target not in out:
+            return target, trait, colour, gain
+    return None
+
+
+def knowledge_model(state: GameState[Any]):  # -> tabletop_edu.knowledge.Worlds
+    """The identities as an S5 model: the public worlds, each seat observing its own character."""
+    from ..knowledge import Worlds
+
+    facts = state.view(None).facts
+    known = {int(s): c for s, c in facts["revealed"].items()}
+    worlds = possible_worlds(len(state.players), facts["answers"], facts["not_adler"], known)
+    observations = {seat: (lambda world, seat=seat: world[seat]) for seat in range(len(state.players))}
+    return Worlds(worlds, observations)
+
+
+FLOW_KINDS = ("ask", "answer", "magnify", "binoculars", "binoculars_given")
+
+
+def question_flow(state: GameState[Any]):  # -> networkx.MultiDiGraph
+    """The information-flow graph restricted to questions, answers, magnifying glasses and binoculars."""
+    from ..knowledge import information_flow
+
+    graph = information_flow(state)
+    drop = [(u, v, k) for u, v, k, kind in graph.edges(keys=True, data="kind") if kind not in FLOW_KINDS]
+    graph.remove_edges_from(drop)
+    return graph
+
+
+def draw_candidates(state: GameState[Any]):  # -> matplotlib Figure
+    """How many seats each seat still suspects, action by action."""
+    from matplotlib.figure import Figure
+
+    history = candidate_history(state)
+    figure = Figure(figsize=(6, 3))
+    axes = figure.add_subplot()
+    for seat in range(len(state.players)):
+        axes.step(range(len(history)), [len(h[seat]) for h in history], where="post", label=state.players[seat])
+    axes.set_xlabel("action")
+    axes.set_ylabel("Adler candidates")
+    axes.legend(fontsize=7)
+    return figure

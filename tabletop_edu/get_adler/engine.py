@@ -1,0 +1,755 @@
+"""Get Adler: the engine (state, actions, notation). Numbered rules: seeds/get_adler.md.
+
+Rules in short. 4 to 6 players each get a secret character; one is Adler, the double agent. Everyone holds
+7 action cards. A turn is: draw one card, then discard one, either as a plain discard or for its action:
+`ask` a public yes/no question about a trait colour (heroes answer truly, Adler may lie), `magnify` (look at
+a hand), `binoculars` (take a random card from a hand and give one back), `arrest` (from hour 4). A right
+arrest reveals every character and starts a confrontation: Adler answers with escape (a hero may stop it
+with an arrest card), disguise (he escapes), bomb (every hero skips a turn) or pistol (a duel with the
+arresting hero), or surrenders. Heroes win by arresting or shooting Adler; after seven hours Adler wins if
+he holds a top-secret document.
+
+View facts (every key, for seat k; a spectator gets the public ones and None for the private ones):
+- `my_character`: k's character (None for a spectator); `my_traits`: its trait colours.
+- `hand`: k's cards, sorted (None for a spectator).
+- `hand_sizes`: number of cards of each seat; `deck_size`; `discards`: card -> count in the discard pile.
+- `hour` (1..hours), `turn_seat` (whose turn it is), `phase`: "turn", "skip", "answer", "confront",
+  "escape", "duel" or "over".
+- `question`: the pending question [asker, target, trait, colour] or None.
+- `answers`: every answered question as [asker, target, trait, colour, answer] (answer a bool).
+- `not_adler`: seats publicly cleared by a wrong arrest.
+- `revealed`: seat -> character, for every seat once Adler is caught (all reveal, R5.2), else {}.
+- `adler_seat`: the revealed Adler's seat or None.
+- `skips`: turns each seat must still skip; `out`: seats out of the game (shot in a duel).
+- `confrontation`: {"accuser", "responders" (heroes who stopped an escape), "duel_turn"} or None.
+- `known_cards`: seat -> cards k knows are in that seat's hand now (from magnifying glasses and binoculars;
+  a sound lower bound, forgotten when a random card of that hand moves out of k's sight).
+- `winner`: "heroes", "adler" or None.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import Action, GameState, IllegalAction, RulesError, Seat, expect_arity, parse_choice, parse_int, words
+from .rules import ADLER, ADLER_RESPONSES, CARDS, TRAIT_COLOURS, TRAIT_TABLE, TRAITS, Rules, cast_for, has_trait
+
+# ---------------------------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    """Discard a card for no effect (a document discarded this way is a signal to the table)."""
+    card: str
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True)
+class Ask(Action):
+    """Play a question mark: ask `target` whether it has a `colour` `trait`."""
+    target: int
+    trait: str
+    colour: str
+
+    def __str__(self) -> str:
+        return f"ask {self.target} {self.trait} {self.colour}"
+
+
+@dataclass(frozen=True)
+class Answer(Action):
+    """Answer the question asked of you."""
+    yes: bool
+
+    def __str__(self) -> str:
+        return "answer yes" if self.yes else "answer no"
+
+
+@dataclass(frozen=True)
+class Magnify(Action):
+    """Play a magnifying glass: look at `target`'s whole hand."""
+    target: int
+
+    def __str__(self) -> str:
+        return f"magnify {self.target}"
+
+
+@dataclass(frozen=True)
+class Binoculars(Action):
+    """Play binoculars: take a random card from `target`, then give it `give` from your hand."""
+    target: int
+    give: str
+
+    def __str__(self) -> str:
+        return f"binoculars {self.target} give {self.give}"
+
+
+@dataclass(frozen=True)
+class Arrest(Action):
+    """Play an arrest card in front of `target`."""
+    target: int
+
+    def __str__(self) -> str:
+        return f"arrest {self.target}"
+
+
+@dataclass(frozen=True)
+class Respond(Action):
+    """Play a card in a confrontation: Adler's escape/disguise/bomb/pistol, a hero's arrest or pistol."""
+    card: str
+
+    def __str__(self) -> str:
+        return f"respond {self.card}"
+
+
+@dataclass(frozen=True)
+class Surrender(Action):
+    """Adler gives himself up: the heroes win."""
+
+    def __str__(self) -> str:
+        return "surrender"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Decline: let an escape happen, or give up a pistol duel."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
+class Skip(Action):
+    """Miss this turn (stunned by a bomb or after a wrong arrest)."""
+
+    def __str__(self) -> str:
+        return "skip"
+
+
+NOTATION = ("'discard CARD', 'ask K TRAIT COLOUR', 'answer yes|no', 'magnify K', 'binoculars K give CARD', "
+            "'arrest K', 'respond CARD', 'surrender', 'pass' or 'skip'")
+
+
+def parse_action(text: str) -> Action:
+    """Read an action of Get Adler from its notation (see NOTATION)."""
+    parts = words(text)
+    head = parts[0]
+    if head == "discard":
+        expect_arity(parts, 2, "discard CARD")
+        return Discard(parse_choice(parts[1], CARDS, "card"))
+    if head == "ask":
+        expect_arity(parts, 4, "ask K TRAIT COLOUR")
+        trait = parse_choice(parts[2], TRAITS, "trait")
+        return Ask(parse_int(parts[1], "a seat"), trait, parse_choice(parts[3], TRAIT_COLOURS[trait],
+                                                                       f"{trait} colour"))
+    if head == "answer":
+        expect_arity(parts, 2, "answer yes|no")
+        return Answer(parse_choice(parts[1], ("yes", "no"), "answer") == "yes")
+    if head == "magnify":
+        expect_arity(parts, 2, "magnify K")
+        return Magnify(parse_int(parts[1], "a seat"))
+    if head == "binoculars":
+        expect_arity(parts, 4, "binoculars K give CARD")
+        if parts[2] != "give":
+            raise IllegalAction("Binoculars are written 'binoculars K give CARD'.")
+        return Binoculars(parse_int(parts[1], "a seat"), parse_choice(parts[3], CARDS, "card"))
+    if head == "arrest":
+        expect_arity(parts, 2, "arrest K")
+        return Arrest(parse_int(parts[1], "a seat"))
+    if head == "respond":
+        expect_arity(parts, 2, "respond CARD")
+        return Respond(parse_choice(parts[1], CARDS, "card"))
+    if parts == ["surrender"]:
+        return Surrender()
+    if parts == ["pass"]:
+        return Pass()
+    if parts == ["skip"]:
+        return Skip()
+    raise IllegalAction(f"'{text}' is not a Get Adler action: write {NOTATION}.")
+
+
+# ---------------------------------------------------------------------------------------------- state
+
+
+class GetAdlerState(GameState[Rules]):
+    """A game of Get Adler. `characters[seat]` and `hands[seat]` are the secrets; `deck[-1]` is drawn next."""
+
+    game = "tabletop_edu.get_adler"
+    title = "Get Adler"
+    rules_class = Rules
+    min_players = 4
+    max_players = 6
+
+    # -------------------------------------------------------------------------------- set-up
+
+    def _setup(self) -> None:
+        rules, n = self.rules, len(self.players)
+        if rules.hours < 1 or rules.hand_size < 2 or rules.first_arrest_hour < 1:
+            raise RulesError("Get Adler needs at least one hour and hands of at least two cards.")
+        if rules.escape_answer_card not in CARDS:
+            raise RulesError(f"escape_answer_card must be one of {CARDS}.")
+        self.characters: list[str] = self.rng.sample(list(cast_for(n)), n)
+        deck = rules.deck(n)
+        if len(deck) < n * rules.hand_size + 1 or any(card not in CARDS for card in deck):
+            raise RulesError("The deck must hold known cards, more than the players' hands.")
+        self.rng.shuffle(deck)
+        self.deck: list[str] = deck
+        self.hands: list[list[str]] = [[self.deck.pop() for _ in range(rules.hand_size)] for _ in range(n)]
+        self.discard_pile: list[str] = []
+        self.known: list[list[Counter[str]]] = [[Counter() for _ in range(n)] for _ in range(n)]
+        self.turn_index = 0
+        self.phase = "turn"
+        self.question: tuple[int, int, str, str] | None = None
+        self.answers: list[tuple[int, int, str, str, bool]] = []
+        self.not_adler: set[int] = set()
+        self.revealed = False
+        self.skips = [0] * n
+        self.out: set[int] = set()
+        self.accuser: int | None = None
+        self.responders: list[int] = []
+        self.escape_pending: list[int] = []
+        self.duel_turn: int | None = None
+        self.winner: str | None = None
+        self._deal_events()
+        self._start_turn()
+
+    def _deal_events(self) -> None:
+        for seat, character in enumerate(self.characters):
+            self.emit("character", f"{self.players[seat]} is {character}.", source="deck", observers=[seat],
+                      redacted=f"{self.players[seat]} gets a secret character.", seat=seat, character=character)
+        for seat, hand in enumerate(self.hands):
+            self.emit("deal", f"{self.players[seat]} is dealt {', '.join(sorted(hand))}.", source="deck",
+                      observers=[seat], redacted=f"{self.players[seat]} is dealt {len(hand)} cards.",
+                      redacted_data={"seat": seat, "count": len(hand)}, seat=seat, cards=sorted(hand))
+
+    # -------------------------------------------------------------------------------- helpers
+
+    @property
+    def adler(self) -> int:
+        return self.characters.index(ADLER)
+
+    @property
+    def turn_seat(self) -> int:
+        return self.turn_index % len(self.players)
+
+    @property
+    def hour(self) -> int:
+        return min(self.turn_index // len(self.players) + 1, self.rules.hours)
+
+    def _heroes(self) -> list[int]:
+        return [seat for seat in range(len(self.players)) if seat != self.adler]
+
+    def _draw(self, seat: int) -> str | None:
+        """Draw the top card for `seat` (R3.4: shuffle the discards in when the deck is empty)."""
+        if not self.deck and self.rules.reshuffle_discards and self.discard_pile:
+            self.deck = self.discard_pile
+            self.discard_pile = []
+            self.rng.shuffle(self.deck)
+            self.emit("reshuffle", f"The discard pile is shuffled into a new deck of {len(self.deck)} cards.",
+                      source="deck", size=len(self.deck))
+        if not self.deck:
+            return None
+        card = self.deck.pop()
+        self.hands[seat].append(card)
+        self.emit("draw", f"{self.players[seat]} draws {card}.", source="deck", observers=[seat],
+                  redacted=f"{self.players[seat]} draws a card.", redacted_data={"seat": seat},
+                  seat=seat, card=card)
+        return card
+
+    def _lose_card(self, seat: int, card: str, *, public: bool) -> None:
+        """Take `card` out of `seat`'s hand, keeping every seat's known cards sound."""
+        self.hands[seat].remove(card)
+        if public:
+            self.discard_pile.append(card)
+            for knower in range(len(self.players)):
+                if self.known[knower][seat][card] > 0:
+                    self.known[knower][seat][card] -= 1
+
+    def _start_turn(self) -> None:
+        """Begin the turn of `turn_seat`, passing over seats out of the game; end after the last hour."""
+        n = len(self.players)
+        while self.turn_index < self.rules.hours * n and self.turn_seat in self.out:
+            self.turn_index += 1
+        if self.turn_index >= self.rules.hours * n:
+            self._end_of_time()
+            return
+        seat = self.turn_seat
+        if self.skips[seat] > 0:
+            self.phase = "skip"
+            return
+        self.phase = "turn"
+        self._draw(seat)
+
+    def _next_turn(self) -> None:
+        self.turn_index += 1
+        self._start_turn()
+
+    def _end_of_time(self) -> None:
+        """R7.2: after the last hour, Adler wins if he holds enough top-secret documents."""
+        adler = self.adler
+        documents = self.hands[adler].count("document")
+        self.winner = "adler" if documents >= self.rules.documents_to_win else "heroes"
+        self.phase = "over"
+        self.emit("end", f"The {self.rules.hours}th hour ends. {self.players[adler]} was Adler and holds "
+                  f"{documents} top-secret document(s): {'Adler' if self.winner == 'adler' else 'the heroes'} "
+                  "win.", adler=adler, documents=documents, winner=self.winner,
+                  characters=list(self.characters))
+
+    def _finish(self, winner: str, text: str) -> None:
+        self.winner = winner
+        self.phase = "over"
+        self.emit("end", text, winner=winner, adler=self.adler)
+
+    # -------------------------------------------------------------------------------- protocol
+
+    @property
+    def current_player(self) -> Seat | tuple[Seat, ...] | None:
+        if self.phase == "over":
+            return None
+        if self.phase == "answer":
+            assert self.question is not None
+            return self.question[1]
+        if self.phase == "confront":
+            return self.adler
+        if self.phase == "escape":
+            return self.escape_pending[0] if len(self.escape_pending) == 1 else tuple(self.escape_pending)
+        if self.phase == "duel":
+            assert self.duel_turn is not None
+            return self.duel_turn
+        return self.turn_seat
+
+    @property
+    def max_steps(self) -> int:
+        """Each turn is at most 2 actions (a question and its answer) or a confrontation: Adler plays at
+        most hand_size + 1 responses, each followed by at most one pass per hero or 2 * hand_size + 2 duel
+        shots, since nobody draws during a confrontation."""
+        n, hand = len(self.players), self.rules.hand_size + 1
+        confrontation = 1 + (hand + 1) * (1 + max(n, 2 * hand + 2))
+        return self.rules.hours * n * max(2, confrontation)
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        if self.winner == "adler":
+            return (self.adler,)
+        if self.winner == "heroes":
+            return tuple(self._heroes())
+        return ()
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return parse_action(text)
+
+    def legal_actions(self, player: Seat | None = None) -> list[Action]:
+        seat = self.current_player if player is None else player
+        if seat is None or isinstance(seat, tuple) or seat not in self.acting_seats:
+            return []
+        hand = self.hands[seat]
+        if self.phase == "skip":
+            return [Skip()]
+        if self.phase == "answer":
+            if self._may_lie(seat):
+                return [Answer(True), Answer(False)]
+            assert self.question is not None
+            _, _, trait, colour = self.question
+            return [Answer(has_trait(self.characters[seat], trait, colour))]
+        if self.phase == "confront":
+            return [Respond(card) for card in ADLER_RESPONSES if card in hand] + [Surrender()]
+        if self.phase == "escape":
+            card = self.rules.escape_answer_card
+            return [Pass()] + ([Respond(card)] if card in hand else [])
+        if self.phase == "duel":
+            return [Pass()] + ([Respond("pistol")] if "pistol" in hand else [])
+        actions: list[Action] = [Discard(card) for card in sorted(set(hand))]
+        others = [other for other in range(len(self.players)) if other != seat and other not in self.out]
+        for other in others:
+            if "question" in hand:
+                actions += [Ask(other, trait, colour) for trait in TRAITS for colour in TRAIT_COLOURS[trait]]
+            if "magnify" in hand:
+                actions.append(Magnify(other))
+            if "binoculars" in hand and self.hands[other]:
+                rest = list(hand)
+                rest.remove("binoculars")
+                actions += [Binoculars(other, card) for card in sorted(set(rest))]
+            if "arrest" in hand and self.hour >= self.rules.first_arrest_hour:
+                actions.append(Arrest(other))
+        return actions
+
+    def _may_lie(self, seat: int) -> bool:
+        return seat == self.adler and self.rules.adler_may_lie
+
+    def _check_target(self, seat: int, target: int) -> None:
+        if not 0 <= target < len(self.players):
+            raise IllegalAction(f"There is no seat {target} at this table of {len(self.players)}.")
+        if target == seat:
+            raise IllegalAction("You cannot target yourself: choose another player.")
+        if target in self.out:
+            raise IllegalAction(f"{self.players[target]} is out of the game.")
+
+    def _need(self, seat: int, card: str, why: str) -> None:
+        if card not in self.hands[seat]:
+            raise IllegalAction(f"You have no {card} card in hand to {why}.")
+
+    def _validate(self, seat: Seat, action: Action) -> None:
+        phase = self.phase
+        if phase == "skip":
+            if not isinstance(action, Skip):
+                raise IllegalAction("You are stunned this turn: you can only 'skip'.")
+            return
+        if isinstance(action, Skip):
+            raise IllegalAction("You are not stunned: you cannot skip your turn.")
+        if phase == "answer":
+            if not isinstance(action, Answer):
+                raise IllegalAction("You were asked a question: reply 'answer yes' or 'answer no'.")
+            assert self.question is not None
+            _, _, trait, colour = self.question
+            if not self._may_lie(seat) and action.yes != has_trait(self.characters[seat], trait, colour):
+                raise IllegalAction("Heroes must tell the truth: that answer is a lie.")
+            return
+        if isinstance(action, Answer):
+            raise IllegalAction("Nobody asked you a question: there is nothing to answer.")
+        if phase in ("confront", "escape", "duel"):
+            self._validate_confrontation(seat, action)
+            return
+        if isinstance(action, (Respond, Surrender, Pass)):
+            raise IllegalAction(f"'{action}' is only for a confrontation; now play or discard a card.")
+        self._validate_turn(seat, action)
+
+    def _validate_confrontation(self, seat: int, action: Action) -> None:
+        hand = self.hands[seat]
+        if self.phase == "confront":
+            if isinstance(action, Surrender):
+                return
+            if not isinstance(action, Respond) or action.card not in ADLER_RESPONSES:
+                raise IllegalAction("Adler is being arrested: 'respond escape|disguise|bomb|pistol' or "
+                                    "'surrender'.")
+            self._need(seat, action.card, "respond with")
+            return
+        needed = self.rules.escape_answer_card if self.phase == "escape" else "pistol"
+        if isinstance(action, Pass):
+            return
+        if not isinstance(action, Respond) or action.card != needed:
+            what = "stop the escape" if self.phase == "escape" else "shoot back"
+            raise IllegalAction(f"Now you may only 'respond {needed}' (to {what}) or 'pass'.")
+        if needed not in hand:
+            raise IllegalAction(f"You have no {needed} card in hand.")
+
+    def _validate_turn(self, seat: int, action: Action) -> None:
+        hand = self.hands[seat]
+        if isinstance(action, Discard):
+            if action.card not in hand:
+                raise IllegalAction(f"You have no {action.card} card in hand to discard.")
+            return
+        if isinstance(action, Ask):
+            self._need(seat, "question", "ask a question")
+            self._check_target(seat, action.target)
+            if action.trait not in TRAIT_COLOURS or action.colour not in TRAIT_COLOURS[action.trait]:
+                raise IllegalAction(f"No character has a {action.colour} {action.trait}.")
+            return
+        if isinstance(action, Magnify):
+            self._need(seat, "magnify", "look at a hand")
+            self._check_target(seat, action.target)
+            return
+        if isinstance(action, Binoculars):
+            self._need(seat, "binoculars", "use binoculars")
+            self._check_target(seat, action.target)
+            if action.give not in CARDS or hand.count(action.give) < 1 + (action.give == "binoculars"):
+                raise IllegalAction(f"You have no {action.give} card in hand to give.")
+            if not self.hands[action.target]:
+                raise IllegalAction(f"{self.players[action.target]} has no card to take.")
+            return
+        if isinstance(action, Arrest):
+            self._need(seat, "arrest", "arrest someone")
+            self._check_target(seat, action.target)
+            if self.hour < self.rules.first_arrest_hour:
+                raise IllegalAction(f"No arrests before hour {self.rules.first_arrest_hour}: it is hour "
+                                    f"{self.hour}.")
+            return
+        raise IllegalAction(f"'{action}' is not a Get Adler action.")
+
+    # -------------------------------------------------------------------------------- playing
+
+    def _play(self, seat: Seat, action: Action) -> None:
+        name = self.players[seat]
+        if isinstance(action, Skip):
+            self.skips[seat] -= 1
+            self.emit("skip", f"{name} skips this turn.", actor=seat, seat=seat)
+            self._next_turn()
+        elif isinstance(action, Answer):
+            self._answer(seat, action.yes)
+        elif self.phase in ("confront", "escape", "duel"):
+            self._confrontation(seat, action)
+        elif isinstance(action, Discard):
+            self._lose_card(seat, action.card, public=True)
+            self.emit("discard", f"{name} discards {action.card}.", actor=seat, seat=seat, card=action.card)
+            self._next_turn()
+        elif isinstance(action, Ask):
+            self._lose_card(seat, "question", public=True)
+            self.question = (seat, action.target, action.trait, action.colour)
+            self.phase = "answer"
+            self.emit("ask", f"{name} asks {self.players[action.target]}: do you have a {action.colour} "
+                      f"{action.trait}?", actor=seat, seat=seat, target=action.target, trait=action.trait,
+                      colour=action.colour)
+        elif isinstance(action, Magnify):
+            self._magnify(seat, action.target)
+        elif isinstance(action, Binoculars):
+            self._binoculars(seat, action.target, action.give)
+        elif isinstance(action, Arrest):
+            self._arrest(seat, action.target)
+
+    def _answer(self, seat: int, yes: bool) -> None:
+        assert self.question is not None
+        asker, target, trait, colour = self.question
+        self.answers.append((asker, target, trait, colour, yes))
+        self.question = None
+        self.emit("answer", f"{self.players[seat]} answers {'yes' if yes else 'no'} ({colour} {trait}).",
+                  actor=seat, seat=seat, asker=asker, trait=trait, colour=colour, answer=yes)
+        self.turn_index += 1
+        self._start_turn()
+
+    def _magnify(self, seat: int, target: int) -> None:
+        self._lose_card(seat, "magnify", public=True)
+        hand = sorted(self.hands[target])
+        self.known[seat][target] = Counter(hand)
+        self.emit("magnify", f"{self.players[seat]} looks at {self.players[target]}'s hand: {', '.join(hand)}.",
+                  actor=seat, source=target, observers=[seat],
+                  redacted=f"{self.players[seat]} looks at {self.players[target]}'s hand with a magnifying glass.",
+                  redacted_data={"seat": seat, "target": target}, seat=seat, target=target, cards=hand)
+        self._next_turn()
+
+    def _binoculars(self, seat: int, target: int, give: str) -> None:
+        self._lose_card(seat, "binoculars", public=True)
+        taken = self.rng.choice(self.hands[target])
+        self.hands[target].remove(taken)
+        self.hands[seat].append(taken)
+        self.hands[seat].remove(give)
+        self.hands[target].append(give)
+        for knower in range(len(self.players)):
+            if knower == seat:
+                mine = self.known[seat][target]
+                mine[taken] = max(0, mine[taken] - 1)
+                mine[give] += 1
+            elif knower == target:
+                theirs = self.known[target][seat]
+                theirs[give] = max(0, theirs[give] - 1)
+                theirs[taken] += 1
+            else:  # an unseen card moved each way: forget rather than guess
+                self.known[knower][target] = Counter()
+                self.known[knower][seat] = Counter()
+        who, whom = self.players[seat], self.players[target]
+        self.emit("binoculars", f"{who} takes {taken} from {whom} with binoculars and gives {give}.",
+                  actor=seat, source=target, observers=[seat],
+                  redacted=f"{who} uses binoculars on {whom}: one card changes hands each way.",
+                  redacted_data={"seat": seat, "target": target}, seat=seat, target=target, taken=taken, given=give)
+        self.emit("binoculars_given", f"{who} took {taken} from you and gave you {give}.", actor=seat,
+                  source=seat, observers=[target], seat=seat, target=target, taken=taken, given=give)
+        self._next_turn()
+
+    def _arrest(self, seat: int, target: int) -> None:
+        self._lose_card(seat, "arrest", public=True)
+        who, whom = self.players[seat], self.players[target]
+        if target != self.adler:
+            self.not_adler.add(target)
+            for loser in (seat, target):
+                self.skips[loser] += self.rules.wrong_arrest_skips
+            self.emit("arrest", f"{who} arrests {whom}: a wrong arrest! Both skip their next turn.", actor=seat,
+                      seat=seat, target=target, right=False)
+            self._next_turn()
+            return
+        self.emit("arrest", f"{who} arrests {whom}: it is Adler! Everyone shows their character.", actor=seat,
+                  seat=seat, target=target, right=True)
+        if not self.revealed:
+            self.revealed = True
+            listing = ", ".join(f"{self.players[s]} is {c}" for s, c in enumerate(self.characters))
+            self.emit("reveal", f"Characters revealed: {listing}.", characters=list(self.characters))
+        self.accuser = seat
+        self.responders = []
+        self.phase = "confront"
+
+    def _confrontation(self, seat: int, action: Action) -> None:
+        name = self.players[seat]
+        if self.phase == "confront":
+            if isinstance(action, Surrender):
+                self._finish("heroes", f"{name} (Adler) surrenders: the heroes win.")
+                return
+            assert isinstance(action, Respond)
+            card = action.card
+            self._lose_card(seat, card, public=True)
+            self.emit("respond", f"{name} (Adler) plays {card}.", actor=seat, seat=seat, card=card)
+            if card == "escape":
+                self.escape_pending = [h for h in self._heroes() if h not in self.out
+                                       and (self.rules.stunned_can_respond or self.skips[h] == 0)]
+                self.phase = "escape"
+                if not self.escape_pending:
+                    self._escaped("no hero can stop the escape")
+            elif card == "disguise":
+                self._escaped("he slips away in disguise")
+            elif card == "bomb":
+                for hero in self._heroes():
+                    if hero not in self.out:
+                        self.skips[hero] += self.rules.bomb_skips
+                self._escaped("a bomb goes off and stuns every hero")
+            else:
+                self.phase = "duel"
+                assert self.accuser is not None
+                self.duel_turn = self.accuser
+            return
+        if self.phase == "escape":
+            if isinstance(action, Pass):
+                self.escape_pending.remove(seat)
+                self.emit("pass", f"{name} does not stop the escape.", actor=seat, seat=seat)
+                if not self.escape_pending:
+                    self._escaped("nobody stops him")
+                return
+            card = self.rules.escape_answer_card
+            self._lose_card(seat, card, public=True)
+            self.responders.append(seat)
+            self.escape_pending = []
+            self.phase = "confront"
+            self.emit("respond", f"{name} stops the escape with {card}: Adler must answer again.", actor=seat,
+                      seat=seat, card=card)
+            return
+        # a pistol duel: the seat to shoot either shoots back or gives up
+        adler, accuser = self.adler, self.accuser
+        assert accuser is not None
+        if isinstance(action, Respond):
+            self._lose_card(seat, "pistol", public=True)
+            self.emit("respond", f"{name} shoots back with a pistol.", actor=seat, seat=seat, card="pistol")
+            self.duel_turn = accuser if seat == adler else adler
+            return
+        if seat == adler:
+            self._finish("heroes", f"{name} (Adler) cannot shoot back and is taken down: the heroes win.")
+            return
+        if self.rules.shot_hero_out:
+            self.out.add(seat)
+            self.skips[seat] = 0
+            outcome = "is out of the game"
+        else:
+            self.skips[seat] += 1
+            outcome = "skips a turn"
+        self.emit("shot", f"{name} loses the duel and {outcome}.", actor=seat, seat=seat, out=self.rules.shot_hero_out)
+        self._escaped("he wins the duel")
+
+    def _escaped(self, how: str) -> None:
+        """The confrontation ends with Adler free: those involved refill, play goes on after the accuser."""
+        adler, accuser = self.adler, self.accuser
+        assert accuser is not None
+        self.emit("escape", f"{self.players[adler]} (Adler) escapes: {how}.", seat=adler)
+        for seat in dict.fromkeys([adler, accuser, *self.responders]):
+            if seat in self.out:
+                continue
+            while len(self.hands[seat]) < self.rules.hand_size:
+                if self._draw(seat) is None:
+                    break
+        self.accuser, self.responders, self.escape_pending, self.duel_turn = None, [], [], None
+        self._next_turn()
+
+    # -------------------------------------------------------------------------------- views
+
+    def _facts(self, seat: Seat | None) -> dict[str, Any]:
+        n = len(self.players)
+        confrontation = None
+        if self.phase in ("confront", "escape", "duel"):
+            confrontation = {"accuser": self.accuser, "responders": list(self.responders),
+                             "duel_turn": self.duel_turn}
+        return {
+            "my_character": None if seat is None else self.characters[seat],
+            "my_traits": None if seat is None else dict(TRAIT_TABLE[self.characters[seat]]),
+            "hand": None if seat is None else sorted(self.hands[seat]),
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "deck_size": len(self.deck),
+            "discards": dict(sorted(Counter(self.discard_pile).items())),
+            "hour": self.hour,
+            "turn_seat": None if self.phase == "over" else self.turn_seat,
+            "phase": self.phase,
+            "question": None if self.question is None else list(self.question),
+            "answers": [list(answer) for answer in self.answers],
+            "not_adler": sorted(self.not_adler),
+            "revealed": {s: self.characters[s] for s in range(n)} if self.revealed or self.phase == "over" else {},
+            "adler_seat": self.adler if self.revealed or self.phase == "over" else None,
+            "skips": list(self.skips),
+            "out": sorted(self.out),
+            "confrontation": confrontation,
+            "known_cards": {} if seat is None else {other: sorted(self.known[seat][other].elements())
+                                                    for other in range(n) if +self.known[seat][other]},
+            "winner": self.winner,
+        }
+
+    # -------------------------------------------------------------------------------- worlds
+
+    def clone(self) -> GetAdlerState:
+        """A fast independent copy (events are immutable and shared)."""
+        world = object.__new__(type(self))
+        world.__dict__.update(self.__dict__)
+        world.rng = random.Random()
+        world.rng.setstate(self.rng.getstate())
+        world.history = list(self.history)
+        world.events = list(self.events)
+        world.characters = list(self.characters)
+        world.deck = list(self.deck)
+        world.hands = [list(hand) for hand in self.hands]
+        world.discard_pile = list(self.discard_pile)
+        world.known = [[Counter(c) for c in row] for row in self.known]
+        world.answers = list(self.answers)
+        world.not_adler = set(self.not_adler)
+        world.skips = list(self.skips)
+        world.out = set(self.out)
+        world.responders = list(self.responders)
+        world.escape_pending = list(self.escape_pending)
+        return world
+
+    def consistent_identities(self, player: Seat | None) -> list[tuple[str, ...]]:
+        """Every assignment of characters to seats that `player` cannot rule out (R4.3: a hero's answers
+        bind only in worlds where that seat is not Adler)."""
+        n = len(self.players)
+        if self.revealed or self.phase == "over":
+            return [tuple(self.characters)]
+        fixed = {} if player is None else {player: self.characters[player]}
+        free_seats = [s for s in range(n) if s not in fixed]
+        free_chars = [c for c in cast_for(n) if c not in fixed.values()]
+        worlds = []
+        for perm in itertools.permutations(free_chars):
+            world = dict(fixed)
+            world.update(zip(free_seats, perm))
+            if any(world[s] == ADLER for s in self.not_adler):
+                continue
+            if all(world[t] == ADLER or has_trait(world[t], trait, colour) == yes
+                   for _, t, trait, colour, yes in self.answers):
+                worlds.append(tuple(world[s] for s in range(n)))
+        return worlds
+
+    def resample(self, player: Seat | None, rng: random.Random) -> GetAdlerState:
+        """A world `player` cannot tell from this one: characters drawn among the consistent assignments,
+        the cards `player` has not seen dealt again into other hands and the deck, and a fresh future.
+
+        Other seats' logs are kept as they are (only `player`'s view is guaranteed to be consistent)."""
+        world = self.clone()
+        world.characters = list(rng.choice(self.consistent_identities(player)))
+        others = [s for s in range(len(self.players)) if s != player]
+        pool = list(self.deck)
+        kept: dict[int, list[str]] = {}
+        for other in others:
+            known = self.known[player][other] if player is not None else Counter()
+            hand = Counter(self.hands[other])
+            assert not known - hand, "known cards must be in the hand"
+            kept[other] = list(known.elements())
+            pool += list((hand - known).elements())
+        rng.shuffle(pool)
+        for other in others:
+            missing = len(self.hands[other]) - len(kept[other])
+            world.hands[other] = kept[other] + [pool.pop() for _ in range(missing)]
+        world.deck = pool
+        world.rng = random.Random(rng.random())
+        return world
+
+
+State = GetAdlerState
+
+
+def new_game(players: int | list[str] = 4, *, seed: int | None = None, rules: Rules | None = None) -> GetAdlerState:
+    """A new game of Get Adler, dealt with `seed`."""
+    return GetAdlerState(players, seed=seed, rules=rules)

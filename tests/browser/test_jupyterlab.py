@@ -1,0 +1,34 @@
+"""Tutorials in a real JupyterLab: run every cell, click a widget, see the Python handler's effect."""
+
+from __future__ import annotations
+
+
+def open_and_run_all(page, lab: str, path: str) -> None:
+    workspace = path.replace("/", "-").replace(".", "-")  # a fresh workspace: no tab restored from another test
+    page.goto(f"{lab}/lab/workspaces/{workspace}/tree/{path}?reset")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    page.get_by_text("| Idle").wait_for(timeout=90_000)  # the kernel is connected, not just announced
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+
+
+def test_welcome_tutorial_runs_without_errors(page, lab: str, screenshot) -> None:
+    open_and_run_all(page, lab, "00_welcome.ipynb")
+    last_prompt = page.locator(".jp-CodeCell .jp-InputPrompt").last
+    page.wait_for_function("document.querySelectorAll('.jp-CodeCell .jp-InputPrompt').length > 0 && "
+                           "[...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
+                           ".every(p => /\\[\\d+\\]/.test(p.textContent))", timeout=120_000)
+    assert "[" in last_prompt.inner_text()
+    assert page.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+    assert "passed" in page.locator(".jp-CodeCell").last.inner_text()
+    screenshot("lab-welcome")
+
+
+def test_widget_click_reaches_python_in_jupyterlab(page, lab: str, screenshot) -> None:
+    open_and_run_all(page, lab, "classroom/peek.ipynb")
+    page.wait_for_selector(".tabletop-widget", timeout=120_000)
+    before = page.locator(".tabletop-widget .widget-tab .tabletop-log li").count()
+    page.locator(".tabletop-widget").get_by_role("button", name="Play").click()
+    page.wait_for_function(f"document.querySelectorAll('.tabletop-widget .widget-tab .tabletop-log li').length > {before}")
+    assert "peeks" in page.locator(".tabletop-widget .widget-tab .tabletop-log").inner_text()
+    screenshot("lab-peek-widget")

@@ -1,0 +1,101 @@
+"""Possible worlds, candidate sets, information gain and the knowledge model of Get Adler."""
+
+from __future__ import annotations
+
+import math
+
+from tabletop_edu.get_adler import new_game
+from tabletop_edu.get_adler.deduction import (adler_candidates, best_question, candidate_history, candidate_sets,
+                                              draw_candidates, information_gain, knowledge_model, possible_worlds,
+                                              question_flow, question_values, worlds_for_view)
+from tabletop_edu.get_adler.rules import CAST, TRAIT_TABLE
+
+
+def asking_state(helpers, players=4):
+    return helpers.find_state(players, lambda s: "question" in s.hands[s.current_player]
+                              and s.current_player != s.adler)
+
+
+def test_no_facts_every_assignment():
+    assert len(possible_worlds(4)) == math.factorial(4)
+    assert len(possible_worlds(6)) == math.factorial(6)
+
+
+def test_hero_answer_binds_only_where_seat_is_not_adler():
+    # seat 1 says it has no black hat: worlds where seat 1 is Adler survive, Gold (black hat) at seat 1 does not
+    worlds = possible_worlds(4, [[0, 1, "hat", "black", False]])
+    assert any(w[1] == "Adler" for w in worlds)
+    assert not any(w[1] == "Gold" for w in worlds)
+    assert all(w[1] == "Adler" or TRAIT_TABLE[w[1]]["hat"] != "black" for w in worlds)
+
+
+def test_own_character_and_cleared_seats_prune():
+    worlds = possible_worlds(4, not_adler=[2], known={0: "Gold"})
+    assert adler_candidates(worlds) == [1, 3]
+
+
+def test_candidate_sets_shrink_and_contain_truth(helpers):
+    state = asking_state(helpers)
+    asker = state.current_player
+    target = next(s for s in range(4) if s not in (asker, state.adler))
+    before = candidate_sets(state)
+    state.apply(f"ask {target} hat black")
+    state.apply(state.legal_actions()[0])
+    after = candidate_sets(state)
+    for seat in range(4):
+        assert set(after[seat]) <= set(before[seat])
+        assert state.adler in after[seat] or seat == state.adler
+    history = candidate_history(state)
+    assert len(history) == len(state.history) + 1 and history[-1] == after
+
+
+def test_information_gain_and_the_limits_of_lies():
+    worlds = possible_worlds(4, known={0: "Adler"})
+    # Adler knows everything about who is Adler: no question can tell him more
+    assert all(value[0] == 0 for value in question_values(worlds, 0))
+    fresh = possible_worlds(4, known={0: "Gold"})
+    gains = question_values(fresh, 0)
+    assert gains[0][0] > 0 and gains[0][0] <= math.log2(3)
+    # nobody wears a grey hat with 4 players: only a lying Adler could say yes, so the question has value
+    # exactly as far as Adler might give himself away; an Adler who never says yes makes it worthless
+    assert information_gain(fresh, 1, "hat", "grey") > 0
+    assert information_gain(fresh, 1, "hat", "grey", adler_yes=0.0) == 0
+
+
+def test_best_question_from_a_view():
+    state = new_game(4, seed=2)
+    hero = next(s for s in range(4) if s != state.adler)
+    target, trait, colour, bits = best_question(state.view(hero))
+    assert target != hero and bits > 0
+
+
+def test_knowledge_model_for_four_players(helpers):
+    state = new_game(4, seed=2)
+    model = knowledge_model(state)
+    truth = tuple(state.characters)
+    assert len(model.worlds) == 24
+    adler = state.adler
+    assert model.knows(adler, lambda w: w[adler] == "Adler", truth)
+    hero = (adler + 1) % 4
+    assert not model.knows_whether(hero, lambda w: w[adler] == "Adler", truth)
+    assert model.to_networkx().number_of_nodes() == 24
+
+
+def test_question_flow_and_drawing(helpers):
+    state = asking_state(helpers)
+    asker = state.current_player
+    state.apply(f"ask {(asker + 1) % 4} eyes blue")
+    state.apply(state.legal_actions()[0])
+    graph = question_flow(state)
+    kinds = {kind for _, _, kind in graph.edges(data="kind")}
+    assert kinds == {"ask", "answer"}
+    figure = draw_candidates(state)
+    assert figure.axes
+
+
+def test_spectator_worlds_hold_the_truth(helpers):
+    state = asking_state(helpers, players=6)
+    state.apply(f"ask {state.adler} coat grey")
+    state.apply("answer no")  # a lie
+    assert tuple(state.characters) in worlds_for_view(state.view(None))
+    assert sorted(CAST) == sorted(state.characters)

@@ -1,0 +1,327 @@
+"""One scenario per numbered rule of seeds/get_adler.md, played from seeded starts with action texts."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from tabletop_edu.core import IllegalAction
+from tabletop_edu.get_adler import Rules, new_game
+from tabletop_edu.get_adler.rules import CAST, TRAIT_COLOURS, TRAIT_TABLE, TRAITS, has_trait
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_R1_1_cast_by_player_count(players):
+    state = new_game(players, seed=3)
+    assert sorted(state.characters) == sorted(CAST[:players])
+    assert ("Agent Tarasov" in state.characters) == (players == 6)
+
+
+def test_R1_2_R1_3_R7_2_seven_hours_then_documents_decide(helpers):
+    for seed in range(6):
+        state = new_game(4, seed=seed)
+        turns = 0
+        while not state.is_over:
+            helpers.plain_turn(state, keep=("document",))
+            turns += 1
+        assert turns == 7 * 4
+        documents = state.hands[state.adler].count("document")
+        assert state.winner == ("adler" if documents >= 1 else "heroes")
+        expected = (state.adler,) if documents else tuple(s for s in range(4) if s != state.adler)
+        assert state.winners == expected
+
+
+def test_R1_3_turns_go_round_in_seat_order(helpers):
+    state = new_game(5, seed=1)
+    seats = []
+    for _ in range(10):
+        seats.append(state.current_player)
+        helpers.plain_turn(state)
+    assert seats == [0, 1, 2, 3, 4] * 2 and state.hour == 3
+
+
+def test_R2_1_character_is_secret():
+    state = new_game(4, seed=5)
+    for seat in range(4):
+        facts = state.view(seat).facts
+        assert facts["my_character"] == state.characters[seat] and facts["revealed"] == {}
+    assert state.view(None).facts["my_character"] is None
+
+
+def test_R2_2_traits_identify_characters_and_questions_split_differently():
+    assert len({tuple(TRAIT_TABLE[c][t] for t in TRAITS) for c in CAST}) == len(CAST)
+    splits = [frozenset(c for c in CAST if has_trait(c, t, col)) for t in TRAITS for col in TRAIT_COLOURS[t]]
+    assert len(set(splits)) == len(splits) and all(len(s) == 2 for s in splits)
+
+
+@pytest.mark.parametrize("players,total", [(4, 64), (5, 77), (6, 90)])
+def test_R3_1_R3_2_hands_of_seven_and_deck_sizes(players, total):
+    state = new_game(players, seed=2)
+    sizes = [len(hand) for hand in state.hands]
+    assert sizes[0] == 8 and sizes[1:] == [7] * (players - 1)  # seat 0 has drawn for its turn
+    assert len(state.deck) + sum(sizes) == total == len(Rules().deck(players))
+
+
+def test_R3_3_draw_then_discard():
+    state = new_game(4, seed=4)
+    card = state.hands[0][0]
+    before = Counter(state.hands[1])
+    state.apply(f"discard {card}")
+    assert len(state.hands[0]) == 7 and state.discard_pile == [card]
+    assert len(state.hands[1]) == 8 and sum((Counter(state.hands[1]) - before).values()) == 1
+    assert state.view(2).log[-1].text == "Seat 1 draws a card."
+
+
+def test_R3_4_empty_deck_is_reshuffled(helpers):
+    state = new_game(4, seed=0, rules=Rules(hours=12))
+    while not any(e.kind == "reshuffle" for e in state.events):
+        helpers.plain_turn(state)
+    assert len(state.deck) + len(state.discard_pile) + sum(map(len, state.hands)) == 64
+
+
+def test_R3_4_without_reshuffle_hands_shrink(helpers):
+    state = new_game(4, seed=0, rules=Rules(hours=12, reshuffle_discards=False))
+    while state.deck:
+        helpers.plain_turn(state)
+    helpers.plain_turn(state)
+    helpers.plain_turn(state)
+    assert min(map(len, state.hands)) < 7 and not any(e.kind == "reshuffle" for e in state.events)
+
+
+def test_R4_1_R4_2_questions_are_public_and_heroes_tell_the_truth(helpers):
+    state = helpers.find_state(4, lambda s: "question" in s.hands[s.current_player]
+                               and s.current_player != s.adler)
+    asker = state.current_player
+    target = next(s for s in range(4) if s not in (asker, state.adler))
+    state.apply(f"ask {target} eyes blue")
+    assert state.current_player == target
+    truth = has_trait(state.characters[target], "eyes", "blue")
+    assert [str(a) for a in state.legal_actions()] == [f"answer {'yes' if truth else 'no'}"]
+    with pytest.raises(IllegalAction, match="truth"):
+        state.apply(f"answer {'no' if truth else 'yes'}")
+    state.apply(f"answer {'yes' if truth else 'no'}")
+    for seat in [None, 0, 1, 2, 3]:
+        assert state.view(seat).facts["answers"] == [[asker, target, "eyes", "blue", truth]]
+
+
+def test_R4_2_adler_may_lie(helpers):
+    state = helpers.find_state(4, lambda s: "question" in s.hands[s.current_player]
+                               and s.current_player != s.adler)
+    state.apply(f"ask {state.adler} hat black")  # Adler's hat is black
+    assert {str(a) for a in state.legal_actions()} == {"answer yes", "answer no"}
+    state.apply("answer no")
+    assert state.answers[-1][-1] is False and state.phase in ("turn", "skip")
+
+
+def test_R4_2_option_adler_tells_the_truth(helpers):
+    state = helpers.find_state(4, lambda s: "question" in s.hands[s.current_player]
+                               and s.current_player != s.adler, rules=Rules(adler_may_lie=False))
+    state.apply(f"ask {state.adler} hat black")
+    assert [str(a) for a in state.legal_actions()] == ["answer yes"]
+
+
+def test_R4_3_lies_keep_adler_possible(helpers):
+    state = helpers.find_state(4, lambda s: "question" in s.hands[s.current_player]
+                               and s.current_player != s.adler)
+    asker = state.current_player
+    state.apply(f"ask {state.adler} hat black")
+    state.apply("answer no")
+    worlds = state.consistent_identities(asker)
+    assert tuple(state.characters) in worlds
+    assert all(w[state.adler] == "Adler" or TRAIT_TABLE[w[state.adler]]["hat"] != "black" for w in worlds)
+
+
+def test_R4_4_magnifying_glass_is_private(helpers):
+    state = helpers.find_state(4, lambda s: "magnify" in s.hands[s.current_player])
+    seat = state.current_player
+    target = (seat + 2) % 4
+    hand = sorted(state.hands[target])
+    state.apply(f"magnify {target}")
+    assert state.view(seat).log[-2].data["cards"] == hand  # then the next seat's redacted draw
+    assert state.view(seat).facts["known_cards"][target] == hand
+    other = (seat + 1) % 4
+    seen = [e for e in state.view(other).log if e.kind == "magnify"]
+    assert seen[-1].data == {"seat": seat, "target": target} and "cards" not in seen[-1].data
+    assert state.view(other).facts["known_cards"].get(target) is None
+
+
+def test_R4_5_binoculars_one_card_each_way(helpers):
+    state = helpers.find_state(4, lambda s: "binoculars" in s.hands[s.current_player]
+                               and "pistol" in s.hands[s.current_player])
+    seat = state.current_player
+    target = (seat + 1) % 4
+    sizes = [len(h) for h in state.hands]
+    state.apply(f"binoculars {target} give pistol")
+    event = next(e for e in reversed(state.events) if e.kind == "binoculars")
+    taken = event.data["taken"]
+    assert [len(h) for h in state.hands][seat] == sizes[seat] - 2 + 1  # binoculars gone, one out one in
+    assert "pistol" in state.hands[target] and taken in state.hands[seat]
+    assert state.view(target).facts["known_cards"][seat] == [taken]
+    third = (seat + 2) % 4
+    assert all("taken" not in e.data for e in state.view(third).log)
+
+
+def test_R4_6_documents_are_discarded_as_signals(helpers):
+    state = helpers.find_state(4, lambda s: "document" in s.hands[s.current_player])
+    before = state.view(None).facts["discards"].get("document", 0)
+    state.apply("discard document")
+    assert state.view(None).facts["discards"]["document"] == before + 1
+    assert state.view(2).log[-2].text.endswith("discards document.")
+
+
+def test_R5_1_no_arrest_before_hour_four(helpers):
+    state = helpers.find_state(4, lambda s: "arrest" in s.hands[s.current_player])
+    assert state.hour < 4
+    with pytest.raises(IllegalAction, match="hour"):
+        state.apply(f"arrest {(state.current_player + 1) % 4}")
+    later = helpers.find_state(4, lambda s: "arrest" in s.hands[s.current_player], hour=4)
+    assert any(str(a).startswith("arrest") for a in later.legal_actions())
+
+
+def test_R5_2_right_arrest_reveals_everyone(helpers):
+    state = helpers.find_state(4, helpers.hero_to_arrest_adler_holding("disguise"), hour=4)
+    state.apply(f"arrest {state.adler}")
+    assert state.phase == "confront" and state.current_player == state.adler
+    assert state.view(None).facts["revealed"] == dict(enumerate(state.characters))
+    state.apply("respond disguise")
+    assert state.view(1).facts["adler_seat"] == state.adler  # stays revealed (R5.2)
+
+
+def test_R5_3_R5_4_wrong_arrest_both_skip(helpers):
+    state = helpers.find_state(4, lambda s: "arrest" in s.hands[s.current_player], hour=4)
+    seat = state.current_player
+    target = next(s for s in range(4) if s not in (seat, state.adler))
+    state.apply(f"arrest {target}")
+    assert state.skips[seat] == 1 and state.skips[target] == 1 and state.not_adler == {target}
+    assert state.view(None).facts["revealed"] == {}
+    while state.current_player != target:
+        helpers.plain_turn(state)
+    hand = len(state.hands[target])
+    assert [str(a) for a in state.legal_actions()] == ["skip"]
+    with pytest.raises(IllegalAction, match="stunned"):
+        state.apply("discard plain")
+    state.apply("skip")
+    assert len(state.hands[target]) == hand and state.skips[target] == 0
+
+
+def test_R6_1_R7_1_surrender_heroes_win(helpers):
+    state = helpers.find_state(4, helpers.hero_to_arrest_adler_holding(None), hour=4)
+    state.apply(f"arrest {state.adler}")
+    state.apply("surrender")
+    assert state.is_over and state.winner == "heroes" and state.adler not in state.winners
+
+
+def test_R6_2_escape_all_pass(helpers):
+    state = helpers.find_state(5, helpers.hero_to_arrest_adler_holding("escape"), hour=4)
+    accuser = state.current_player
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond escape")
+    heroes = tuple(s for s in range(5) if s != state.adler and state.skips[s] == 0)
+    assert state.current_player == heroes
+    for hero in heroes:
+        state.apply("pass", player=hero)
+    assert state.turn_seat == (accuser + 1) % 5 and state.phase in ("turn", "skip")
+    assert any(e.kind == "escape" for e in state.events)
+
+
+def test_R6_2_escape_stopped_by_an_arrest(helpers):
+    def situation(s):
+        return helpers.hero_to_arrest_adler_holding("escape")(s) and any(
+            "arrest" in s.hands[h] for h in range(5) if h not in (s.adler, s.current_player))
+    state = helpers.find_state(5, situation, hour=4)
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond escape")
+    stopper = next(h for h in state.acting_seats if "arrest" in state.hands[h])
+    state.apply("respond arrest", player=stopper)
+    assert state.phase == "confront" and state.current_player == state.adler
+    assert state.responders == [stopper]
+
+
+def test_R6_3_duel_shots_alternate_and_adler_giving_up_loses(helpers):
+    def situation(s):
+        return helpers.hero_to_arrest_adler_holding("pistol")(s) and "pistol" in s.hands[s.current_player]
+    state = helpers.find_state(4, situation, hour=4)
+    accuser, adler = state.current_player, state.adler
+    state.apply(f"arrest {adler}")
+    state.apply("respond pistol")
+    assert state.current_player == accuser and state.phase == "duel"
+    state.apply("respond pistol")
+    assert state.current_player == adler
+    state.apply("pass")
+    assert state.winner == "heroes" and state.is_over
+
+
+def test_R6_3_R6_7_R7_3_hero_shot_is_out_but_still_wins_with_the_team(helpers):
+    state = helpers.find_state(4, helpers.hero_to_arrest_adler_holding("pistol"), hour=4)
+    accuser = state.current_player
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond pistol")
+    state.apply("pass")
+    assert state.out == {accuser} and state.phase in ("turn", "skip")
+    seats = []
+    while not state.is_over:
+        seats.append(state.current_player)
+        helpers.plain_turn(state)
+    assert accuser not in seats
+    if state.winner == "heroes":
+        assert accuser in state.winners
+
+
+def test_R6_4_bomb_stuns_every_hero(helpers):
+    state = helpers.find_state(4, helpers.hero_to_arrest_adler_holding("bomb"), hour=4)
+    before = list(state.skips)
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond bomb")
+    for seat in range(4):
+        assert state.skips[seat] == before[seat] + (seat != state.adler)
+
+
+def test_R6_5_R6_6_disguise_escape_refill_and_resume_after_accuser(helpers):
+    state = helpers.find_state(4, helpers.hero_to_arrest_adler_holding("disguise"), hour=4)
+    accuser = state.current_player
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond disguise")
+    assert len(state.hands[state.adler]) == 7 + (state.current_player == state.adler)
+    assert len(state.hands[accuser]) == 7
+    assert state.turn_seat == (accuser + 1) % 4
+
+
+def test_R5_2_second_arrest_of_revealed_adler_starts_a_new_confrontation(helpers):
+    state = helpers.find_state(4, helpers.hero_to_arrest_adler_holding("disguise"), hour=4)
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond disguise")
+    for _ in range(8):
+        seat = state.current_player
+        if state.phase == "turn" and seat != state.adler and "arrest" in state.hands[seat]:
+            state.apply(f"arrest {state.adler}")
+            assert state.phase == "confront"
+            return
+        helpers.plain_turn(state)
+    pytest.skip("no second arrest card in reach for this seed")
+
+
+def test_R1_4_no_table_talk_only_actions():
+    state = new_game(4, seed=0)
+    before = state.fingerprint()
+    with pytest.raises(IllegalAction, match="not a Get Adler action"):
+        state.apply("say I am Gold")
+    assert state.fingerprint() == before
+
+
+def test_R6_2_option_stunned_heroes_may_respond(helpers):
+    rules = Rules(stunned_can_respond=True)
+    state = helpers.find_state(4, helpers.hero_to_arrest_adler_holding("escape"), hour=4, rules=rules)
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond escape")
+    assert set(state.acting_seats) == {s for s in range(4) if s != state.adler}
+
+
+def test_R6_3_option_shot_hero_only_skips(helpers):
+    rules = Rules(shot_hero_out=False)
+    state = helpers.find_state(4, helpers.hero_to_arrest_adler_holding("pistol"), hour=4, rules=rules)
+    accuser = state.current_player
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond pistol")
+    state.apply("pass")
+    assert state.out == set() and state.skips[accuser] >= 1
