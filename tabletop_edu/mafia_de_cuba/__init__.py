@@ -1,0 +1,10 @@
+"""Mafia de Cuba: the cigar box, the diamonds and the Godfather's interrogation (spec: seeds/mafia_de_cuba.md)."""
+
+from __future__ import annotations
+
+from .engine import (Accuse, Ask, Floor, Hide, Hold, MafiaState, Saw, SetAside, Shoot, Silent, State, Suspect,
+                     TakeFromBox, Took, new_game, parse_action, role_of, take_text)
+from .rules import Rules
+
+__all__ = ["Accuse", "Ask", "Floor", "Hide", "Hold", "MafiaState", "Rules", "Saw", "SetAside", "Shoot", "Silent",
+           "State", "Suspect", "TakeFromBox", "Took", "new_game", "parse_action", "role_of", "take_text"]
