@@ -16,12 +16,12 @@ import base64
 import html
 import io
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
 
-from ..core import Bot, GameState, IllegalAction, Seat, log_for, play_turn
+from ..core import Bot, GameState, IllegalAction, Seat, View, log_for, play_turn
 from ..core.view import render_state_html, render_view_html
 from ..i18n import LANGUAGES, check_language, tr
 
@@ -58,12 +58,16 @@ class GameWidget(widgets.VBox):
     """A playable, replayable table for any `GameState`.
 
     `bots` maps seats to bots; every other seat is played by people through the widget (hot-seat).
-    Bots move by themselves until a human seat is to act.
+    Bots move by themselves until a human seat is to act. `knowledge` adds a game's own panel (who knows
+    what, posteriors...): it receives the perspective's view (the state itself for the omniscient
+    perspective) and the language, and returns HTML.
     """
 
     def __init__(self, state: GameState, *, bots: Mapping[Seat, Bot] | None = None,
-                 perspective: Perspective = 0, language: str = "en") -> None:
+                 perspective: Perspective = 0, language: str = "en",
+                 knowledge: Callable[[View | GameState, str], str] | None = None) -> None:
         self.state = state
+        self.knowledge = knowledge
         self.bots: dict[Seat, Bot] = dict(bots or {})
         self.language = check_language(language)
         self.rng = random.Random(f"bots-{state.seed}")
@@ -81,6 +85,7 @@ class GameWidget(widgets.VBox):
         self.log_panel = widgets.HTML()
         self.flow_button = widgets.Button(description=tr("show_flow", language))
         self.flow = widgets.HTML()
+        self.knowledge_panel = widgets.HTML()
         self._set_perspective_options(perspective)
         self.perspective_picker.observe(lambda _: self.refresh(), names="value")
         self.language_picker.observe(self._on_language, names="value")
@@ -88,7 +93,7 @@ class GameWidget(widgets.VBox):
         self.play_button.on_click(lambda _: self.play(self.action_text.value.strip() or self.action_picker.value))
         self.flow_button.on_click(lambda _: self.draw_flow())
         controls = widgets.HBox([self.action_picker, self.action_text, self.play_button])
-        knowledge = widgets.VBox([self.flow_button, self.flow])
+        knowledge = widgets.VBox([self.knowledge_panel, self.flow_button, self.flow])
         self.tabs = widgets.Tab(children=[self.log_panel, knowledge])
         self.tabs.set_title(0, tr("log", language))
         self.tabs.set_title(1, tr("knowledge", language))
@@ -176,6 +181,9 @@ class GameWidget(widgets.VBox):
         self.table.value = perspective_html(state, perspective, self.language)
         self.log_panel.value = log_html(state, perspective)
         self.flow.value = ""
+        if self.knowledge is not None:
+            subject = state if perspective == OMNISCIENT else state.view(perspective)  # type: ignore[arg-type]
+            self.knowledge_panel.value = self.knowledge(subject, self.language)
         self.status.value = f"<b>{html.escape(self._status(state))}</b>"
         live = state is self.state
         seat = perspective if isinstance(perspective, int) else None
@@ -195,3 +203,11 @@ class GameWidget(widgets.VBox):
         """Draw the information flow the current perspective can know of, as an inline PNG."""
         png = base64.b64encode(flow_png(self.shown_state, self.perspective)).decode("ascii")
         self.flow.value = f"<img alt='{html.escape(tr('knowledge', self.language))}' src='data:image/png;base64,{png}'/>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, plus a static HTML picture of the table for pages that do not run widgets."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle = dict(bundle[0]) if isinstance(bundle, tuple) else dict(bundle or {})
+        bundle["text/html"] = (f"<div class='tabletop-static'>{self.status.value}{self.table.value}"
+                               f"{self.log_panel.value}</div>")
+        return bundle
