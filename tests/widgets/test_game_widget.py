@@ -80,3 +80,26 @@ def test_french_labels_and_the_flow_drawing() -> None:
     assert widget.flow.value.startswith("<img") and "base64," in widget.flow.value
     with pytest.raises(ValueError, match="Language"):
         GameWidget(peek.new_game(2, seed=0), language="de")
+
+
+def test_static_fallback_shows_the_seat_table_without_other_secrets() -> None:
+    widget = table(seed=3)
+    bundle = widget._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    static = bundle["text/html"]
+    cards = widget.state.cards
+    assert f"Ana is dealt the {cards[0]}" in static
+    assert f"dealt the {cards[1]}" not in static and f"dealt the {cards[2]}" not in static
+
+
+def test_a_game_knowledge_panel_gets_the_view_not_the_state() -> None:
+    seen: list[object] = []
+
+    def panel(subject: object, language: str) -> str:
+        seen.append(subject)
+        return f"<p>{type(subject).__name__} {language}</p>"
+
+    widget = GameWidget(peek.new_game(2, seed=0), knowledge=panel, perspective=1)
+    assert widget.knowledge_panel.value == "<p>View en</p>" and seen[-1].seat == 1
+    widget.perspective_picker.value = OMNISCIENT
+    assert widget.knowledge_panel.value == "<p>PeekState en</p>"
