@@ -53,7 +53,11 @@ class View:
 
 
 def game_renderer(game: str, name: str) -> Callable[..., str] | None:
-    """The function `name` of the game's `render` module, if the game has one."""
+    """The function `name` of the game's `render` module, if the game has one.
+
+    A game's `render` may offer `view_html(view, language=)`, `state_html(state, language=)` and
+    `event_text(event, players, language)`; whatever it lacks falls back to the generic forms.
+    """
     try:
         render = importlib.import_module(f"{game}.render")
     except ModuleNotFoundError:

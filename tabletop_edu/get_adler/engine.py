@@ -173,6 +173,34 @@ def parse_action(text: str) -> Action:
     raise IllegalAction(f"'{text}' is not a Get Adler action: write {NOTATION}.")
 
 
+_DISCARDS: dict[str, Discard] = {card: Discard(card) for card in CARDS}
+
+
+@dataclass(frozen=True)
+class _TargetActions:
+    """Every action aimed at one seat, built once (actions are immutable values, safe to share)."""
+    asks: tuple[Ask, ...]
+    magnify: Magnify
+    binoculars: dict[str, Binoculars]
+    arrest: Arrest
+
+
+_TARGET_ACTIONS: dict[int, _TargetActions] = {}
+#: legal_actions of ordinary turns, by (seat, kinds of cards held, two binoculars?, arrests open?, table size,
+#: which seats cannot be targeted or robbed): at most a few thousand keys, each a tuple of shared values.
+_TURN_ACTIONS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
+
+def _actions_for(target: int) -> _TargetActions:
+    """The shared action values aimed at `target`."""
+    found = _TARGET_ACTIONS.get(target)
+    if found is None:
+        found = _TargetActions(tuple(Ask(target, trait, colour) for trait in TRAITS for colour in TRAIT_COLOURS[trait]),
+                               Magnify(target), {card: Binoculars(target, card) for card in CARDS}, Arrest(target))
+        _TARGET_ACTIONS[target] = found
+    return found
+
+
 # ---------------------------------------------------------------------------------------------- state
 
 
@@ -221,7 +249,8 @@ class GetAdlerState(GameState[Rules]):
     def _deal_events(self) -> None:
         for seat, character in enumerate(self.characters):
             self.emit("character", f"{self.players[seat]} is {character}.", source="deck", observers=[seat],
-                      redacted=f"{self.players[seat]} gets a secret character.", seat=seat, character=character)
+                      redacted=f"{self.players[seat]} gets a secret character.", redacted_data={"seat": seat},
+                      seat=seat, character=character)
         for seat, hand in enumerate(self.hands):
             self.emit("deal", f"{self.players[seat]} is dealt {', '.join(sorted(hand))}.", source="deck",
                       observers=[seat], redacted=f"{self.players[seat]} is dealt {len(hand)} cards.",
@@ -266,9 +295,10 @@ class GetAdlerState(GameState[Rules]):
         self.hands[seat].remove(card)
         if public:
             self.discard_pile.append(card)
-            for knower in range(len(self.players)):
-                if self.known[knower][seat][card] > 0:
-                    self.known[knower][seat][card] -= 1
+            for row in self.known:
+                known = row[seat]
+                if card in known and known[card] > 0:  # `in` first: a Counter miss is a slow __missing__ call
+                    known[card] -= 1
 
     def _start_turn(self) -> None:
         """Begin the turn of `turn_seat`, passing over seats out of the game; end after the last hour."""
@@ -300,10 +330,11 @@ class GetAdlerState(GameState[Rules]):
                   "win.", adler=adler, documents=documents, winner=self.winner,
                   characters=list(self.characters))
 
-    def _finish(self, winner: str, text: str) -> None:
+    def _finish(self, winner: str, text: str, how: str) -> None:
+        """End the game at once; `how` ("surrender", "shot") lets renderers word it in any language."""
         self.winner = winner
         self.phase = "over"
-        self.emit("end", text, winner=winner, adler=self.adler)
+        self.emit("end", text, winner=winner, adler=self.adler, how=how)
 
     # -------------------------------------------------------------------------------- protocol
 
@@ -364,19 +395,38 @@ class GetAdlerState(GameState[Rules]):
             return [Pass()] + ([Respond(card)] if card in hand else [])
         if self.phase == "duel":
             return [Pass()] + ([Respond("pistol")] if "pistol" in hand else [])
-        actions: list[Action] = [Discard(card) for card in sorted(set(hand))]
-        others = [other for other in range(len(self.players)) if other != seat and other not in self.out]
-        for other in others:
-            if "question" in hand:
-                actions += [Ask(other, trait, colour) for trait in TRAITS for colour in TRAIT_COLOURS[trait]]
-            if "magnify" in hand:
-                actions.append(Magnify(other))
-            if "binoculars" in hand and self.hands[other]:
-                rest = list(hand)
-                rest.remove("binoculars")
-                actions += [Binoculars(other, card) for card in sorted(set(rest))]
-            if "arrest" in hand and self.hour >= self.rules.first_arrest_hour:
-                actions.append(Arrest(other))
+        # Actions are frozen values, so the same objects are handed out every time (_actions_for): building
+        # dozens of dataclasses per step was half of the cost of a random game. A turn's list depends only on
+        # the kinds of cards held and on who can be targeted, so it is also remembered under that key.
+        held = frozenset(hand)
+        arrest_open = self.hour >= self.rules.first_arrest_hour
+        key = (seat, held, hand.count("binoculars") > 1, arrest_open, len(self.players),
+               tuple((other in self.out, not self.hands[other]) for other in range(len(self.players))))
+        cached = _TURN_ACTIONS.get(key)
+        if cached is None:
+            cached = _TURN_ACTIONS[key] = tuple(self._turn_actions(seat, hand, held, arrest_open))
+        return list(cached)
+
+    def _turn_actions(self, seat: int, hand: list[str], held: frozenset[str], arrest_open: bool) -> list[Action]:
+        """Every action of an ordinary turn for `seat` holding `hand` (see legal_actions)."""
+        actions: list[Action] = [_DISCARDS[card] for card in sorted(held)]
+        asks, magnify = "question" in held, "magnify" in held
+        arrest = "arrest" in held and arrest_open
+        gifts: list[str] = []
+        if "binoculars" in held:
+            gifts = sorted(card for card in held if card != "binoculars" or hand.count("binoculars") > 1)
+        for other in range(len(self.players)):
+            if other == seat or other in self.out:
+                continue
+            if asks:
+                actions += _actions_for(other).asks
+            if magnify:
+                actions.append(_actions_for(other).magnify)
+            if gifts and self.hands[other]:
+                binoculars = _actions_for(other).binoculars
+                actions += [binoculars[card] for card in gifts]
+            if arrest:
+                actions.append(_actions_for(other).arrest)
         return actions
 
     def _may_lie(self, seat: int) -> bool:
@@ -574,25 +624,26 @@ class GetAdlerState(GameState[Rules]):
         name = self.players[seat]
         if self.phase == "confront":
             if isinstance(action, Surrender):
-                self._finish("heroes", f"{name} (Adler) surrenders: the heroes win.")
+                self._finish("heroes", f"{name} (Adler) surrenders: the heroes win.", "surrender")
                 return
             assert isinstance(action, Respond)
             card = action.card
             self._lose_card(seat, card, public=True)
-            self.emit("respond", f"{name} (Adler) plays {card}.", actor=seat, seat=seat, card=card)
+            self.emit("respond", f"{name} (Adler) plays {card}.", actor=seat, seat=seat, card=card,
+                      role="adler")
             if card == "escape":
                 self.escape_pending = [h for h in self._heroes() if h not in self.out
                                        and (self.rules.stunned_can_respond or self.skips[h] == 0)]
                 self.phase = "escape"
                 if not self.escape_pending:
-                    self._escaped("no hero can stop the escape")
+                    self._escaped("no hero can stop the escape", "unstoppable")
             elif card == "disguise":
-                self._escaped("he slips away in disguise")
+                self._escaped("he slips away in disguise", "disguise")
             elif card == "bomb":
                 for hero in self._heroes():
                     if hero not in self.out:
                         self.skips[hero] += self.rules.bomb_skips
-                self._escaped("a bomb goes off and stuns every hero")
+                self._escaped("a bomb goes off and stuns every hero", "bomb")
             else:
                 self.phase = "duel"
                 assert self.accuser is not None
@@ -603,7 +654,7 @@ class GetAdlerState(GameState[Rules]):
                 self.escape_pending.remove(seat)
                 self.emit("pass", f"{name} does not stop the escape.", actor=seat, seat=seat)
                 if not self.escape_pending:
-                    self._escaped("nobody stops him")
+                    self._escaped("nobody stops him", "escape")
                 return
             card = self.rules.escape_answer_card
             self._lose_card(seat, card, public=True)
@@ -611,18 +662,19 @@ class GetAdlerState(GameState[Rules]):
             self.escape_pending = []
             self.phase = "confront"
             self.emit("respond", f"{name} stops the escape with {card}: Adler must answer again.", actor=seat,
-                      seat=seat, card=card)
+                      seat=seat, card=card, role="stop")
             return
         # a pistol duel: the seat to shoot either shoots back or gives up
         adler, accuser = self.adler, self.accuser
         assert accuser is not None
         if isinstance(action, Respond):
             self._lose_card(seat, "pistol", public=True)
-            self.emit("respond", f"{name} shoots back with a pistol.", actor=seat, seat=seat, card="pistol")
+            self.emit("respond", f"{name} shoots back with a pistol.", actor=seat, seat=seat, card="pistol",
+                      role="shoot")
             self.duel_turn = accuser if seat == adler else adler
             return
         if seat == adler:
-            self._finish("heroes", f"{name} (Adler) cannot shoot back and is taken down: the heroes win.")
+            self._finish("heroes", f"{name} (Adler) cannot shoot back and is taken down: the heroes win.", "shot")
             return
         if self.rules.shot_hero_out:
             self.out.add(seat)
@@ -632,13 +684,14 @@ class GetAdlerState(GameState[Rules]):
             self.skips[seat] += 1
             outcome = "skips a turn"
         self.emit("shot", f"{name} loses the duel and {outcome}.", actor=seat, seat=seat, out=self.rules.shot_hero_out)
-        self._escaped("he wins the duel")
+        self._escaped("he wins the duel", "duel")
 
-    def _escaped(self, how: str) -> None:
-        """The confrontation ends with Adler free: those involved refill, play goes on after the accuser."""
+    def _escaped(self, how: str, reason: str) -> None:
+        """The confrontation ends with Adler free: those involved refill, play goes on after the accuser.
+        `reason` is `how` as a code ("disguise", "bomb", "escape", "unstoppable", "duel") for renderers."""
         adler, accuser = self.adler, self.accuser
         assert accuser is not None
-        self.emit("escape", f"{self.players[adler]} (Adler) escapes: {how}.", seat=adler)
+        self.emit("escape", f"{self.players[adler]} (Adler) escapes: {how}.", seat=adler, how=reason)
         for seat in dict.fromkeys([adler, accuser, *self.responders]):
             if seat in self.out:
                 continue

@@ -22,10 +22,11 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..core import Bot, GameState, IllegalAction, Seat, View, log_for, play_turn
-from ..core.view import render_state_html, render_view_html
+from ..core.view import game_renderer, render_state_html, render_view_html
 from ..i18n import LANGUAGES, check_language, tr
 
 OMNISCIENT = "omniscient"
+LABEL_STYLE = {"description_width": "initial"}  # labels in full, in either language
 Perspective = Seat | None | str  # a seat, None for a spectator, or OMNISCIENT
 
 
@@ -36,10 +37,13 @@ def perspective_html(state: GameState, perspective: Perspective, language: str =
     return render_view_html(state.view(perspective), language)  # type: ignore[arg-type]
 
 
-def log_html(state: GameState, perspective: Perspective) -> str:
-    """The log as `perspective` observed it (the omniscient log shows every event in full)."""
+def log_html(state: GameState, perspective: Perspective, language: str = "en") -> str:
+    """The log as `perspective` observed it (the omniscient log shows every event in full), worded by the
+    game's `render.event_text(event, players, language)` when it has one."""
     events = state.events if perspective == OMNISCIENT else log_for(state.events, perspective)  # type: ignore[arg-type]
-    items = "".join(f"<li value='{event.step}'>{html.escape(event.text)}</li>" for event in events)
+    event_text = game_renderer(state.game, "event_text")
+    texts = [event.text if event_text is None else event_text(event, state.players, language) for event in events]
+    items = "".join(f"<li value='{event.step}'>{html.escape(text)}</li>" for event, text in zip(events, texts))
     return f"<ol class='tabletop-log'>{items}</ol>"
 
 
@@ -71,14 +75,17 @@ class GameWidget(widgets.VBox):
         self.bots: dict[Seat, Bot] = dict(bots or {})
         self.language = check_language(language)
         self.rng = random.Random(f"bots-{state.seed}")
-        self.perspective_picker = widgets.Dropdown(description=tr("perspective", language))
+        if perspective not in (OMNISCIENT, None, *range(len(state.players))):
+            raise ValueError(f"perspective is {OMNISCIENT!r}, None (a spectator) or a seat from 0 to "
+                             f"{len(state.players) - 1}, not {perspective!r}.")
+        self.perspective_picker = self._perspective_dropdown(perspective)
         self.language_picker = widgets.ToggleButtons(options=list(LANGUAGES), value=language,
-                                                     description=tr("language", language))
+                                                     description=tr("language", language), style=LABEL_STYLE)
         self.timeline = widgets.IntSlider(min=0, max=0, value=0, description=tr("timeline", language),
-                                          continuous_update=False)
+                                          continuous_update=False, style=LABEL_STYLE)
         self.table = widgets.HTML()
         self.status = widgets.HTML()
-        self.action_picker = widgets.Dropdown(options=[], description=tr("your_move", language))
+        self.action_picker = widgets.Dropdown(options=[], description=tr("your_move", language), style=LABEL_STYLE)
         self.action_text = widgets.Text(placeholder=tr("type_action", language))
         self.play_button = widgets.Button(description=tr("play", language), button_style="primary")
         self.message = widgets.HTML()
@@ -86,8 +93,6 @@ class GameWidget(widgets.VBox):
         self.flow_button = widgets.Button(description=tr("show_flow", language))
         self.flow = widgets.HTML()
         self.knowledge_panel = widgets.HTML()
-        self._set_perspective_options(perspective)
-        self.perspective_picker.observe(lambda _: self.refresh(), names="value")
         self.language_picker.observe(self._on_language, names="value")
         self.timeline.observe(lambda _: self.refresh(), names="value")
         self.play_button.on_click(lambda _: self.play(self.action_text.value.strip() or self.action_picker.value))
@@ -97,7 +102,8 @@ class GameWidget(widgets.VBox):
         self.tabs = widgets.Tab(children=[self.log_panel, knowledge])
         self.tabs.set_title(0, tr("log", language))
         self.tabs.set_title(1, tr("knowledge", language))
-        super().__init__([widgets.HBox([self.perspective_picker, self.language_picker]), self.timeline,
+        self.header = widgets.HBox([self.perspective_picker, self.language_picker])
+        super().__init__([self.header, self.timeline,
                           self.status, self.table, controls, self.message, self.tabs])
         self.add_class("tabletop-widget")
         self._let_bots_play()
@@ -118,17 +124,23 @@ class GameWidget(widgets.VBox):
         record["actions"] = record["actions"][:self.timeline.value]
         return type(self.state).from_record(record)
 
-    def _set_perspective_options(self, value: Perspective) -> None:
+    def _perspective_dropdown(self, value: Perspective) -> widgets.Dropdown:
+        """A perspective picker labelled in the current language, already set to `value`.
+
+        Changing the language builds a new picker rather than relabelling the old one: relabelling resets the
+        choice for a moment, and the page must never show another perspective, not even for a moment.
+        """
         options: list[tuple[str, Perspective]] = [(tr("omniscient", self.language), OMNISCIENT),
                                                   (tr("spectator", self.language), None)]
         options += [(f"{tr('seat', self.language)} {seat}: {name}", seat)
                     for seat, name in enumerate(self.state.players)]
-        self.perspective_picker.options = options
-        self.perspective_picker.value = value
+        picker = widgets.Dropdown(options=options, value=value, description=tr("perspective", self.language),
+                                  style=LABEL_STYLE)
+        picker.observe(lambda _: self.refresh(), names="value")
+        return picker
 
     def _on_language(self, change: dict[str, Any]) -> None:
         self.language = change["new"]
-        self.perspective_picker.description = tr("perspective", self.language)
         self.language_picker.description = tr("language", self.language)
         self.timeline.description = tr("timeline", self.language)
         self.action_picker.description = tr("your_move", self.language)
@@ -137,7 +149,8 @@ class GameWidget(widgets.VBox):
         self.flow_button.description = tr("show_flow", self.language)
         self.tabs.set_title(0, tr("log", self.language))
         self.tabs.set_title(1, tr("knowledge", self.language))
-        self._set_perspective_options(self.perspective)
+        self.perspective_picker = self._perspective_dropdown(self.perspective)
+        self.header.children = (self.perspective_picker, self.language_picker)
         self.refresh()
 
     # ---------------------------------------------------------------- playing
@@ -179,7 +192,7 @@ class GameWidget(widgets.VBox):
         state = self.shown_state
         perspective = self.perspective
         self.table.value = perspective_html(state, perspective, self.language)
-        self.log_panel.value = log_html(state, perspective)
+        self.log_panel.value = log_html(state, perspective, self.language)
         self.flow.value = ""
         if self.knowledge is not None:
             subject = state if perspective == OMNISCIENT else state.view(perspective)  # type: ignore[arg-type]

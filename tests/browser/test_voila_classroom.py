@@ -45,8 +45,15 @@ def twin_log(widget: GameWidget) -> list[str]:
 
 
 def wait_for_log(page: Any, expected: list[str]) -> None:
-    page.wait_for_function("n => document.querySelectorAll(" + json.dumps(LOG) + ").length === n", arg=len(expected))
-    assert log_lines(page) == [html.unescape(line) for line in expected]
+    """Wait until the page's log reads exactly `expected` (the twin widget's log), then check it."""
+    lines = [html.unescape(line) for line in expected]
+    try:
+        page.wait_for_function(
+            "lines => { const items = [...document.querySelectorAll(" + json.dumps(LOG) + ")];"
+            " return items.length === lines.length && items.every((li, i) => li.innerText.trim() === lines[i]); }",
+            arg=lines, timeout=30_000)
+    finally:
+        assert log_lines(page) == lines
 
 
 @pytest.mark.parametrize("name", classroom_pages())
@@ -76,6 +83,14 @@ def test_classroom_page(page: Any, voila: str, screenshot: Any, name: str) -> No
                 assert event.text not in text and html.escape(event.text, quote=False) not in dom, \
                     f"seat {seat}'s page shows a secret: {event.text!r}"
         screenshot(f"voila-{name}-seat{seat}")
+
+    page.locator(".tabletop-widget").get_by_role("button", name="fr", exact=True).click()
+    twin.language_picker.value = "fr"
+    page.get_by_text("Point de vue").wait_for()
+    page.locator(".tabletop-widget").get_by_role("button", name="Jouer").wait_for()
+    page.locator(".tabletop-widget").get_by_text("Journal").wait_for()
+    wait_for_log(page, twin_log(twin))
+    screenshot(f"voila-{name}-fr")
 
     page.locator(".tabletop-widget .noUi-handle").first.focus()
     page.keyboard.press("Home")

@@ -103,3 +103,24 @@ def test_a_game_knowledge_panel_gets_the_view_not_the_state() -> None:
     assert widget.knowledge_panel.value == "<p>View en</p>" and seen[-1].seat == 1
     widget.perspective_picker.value = OMNISCIENT
     assert widget.knowledge_panel.value == "<p>PeekState en</p>"
+
+
+def test_switching_language_never_renders_another_perspective() -> None:
+    widget = table(seed=3)
+    widget.perspective_picker.value = 1
+    rendered: list[object] = []
+    refresh = widget.refresh
+
+    def recording_refresh() -> None:
+        rendered.append(widget.perspective)
+        refresh()
+
+    widget.refresh = recording_refresh  # type: ignore[method-assign]
+    widget.language_picker.value = "fr"
+    assert rendered == [1] and widget.perspective == 1
+
+
+@pytest.mark.parametrize("perspective", [3, -1, "teacher", 1.5])
+def test_an_unknown_perspective_is_refused(perspective: object) -> None:
+    with pytest.raises(ValueError, match="perspective"):
+        GameWidget(peek.new_game(3, seed=0), perspective=perspective)  # type: ignore[arg-type]
