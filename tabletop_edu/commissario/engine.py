@@ -34,6 +34,7 @@ View facts (`view.facts`), seat None being a spectator:
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -138,6 +139,36 @@ ALL_PICKS: tuple[Pick, ...] = tuple(
     [make_pick(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1:]] + [Pick((c, c)) for c in COLOURS])
 
 
+#: "red+3" for every character, written once (the reveal log uses it at every arrest).
+CARD_TEXT: dict[Card, str] = {(c, v): card_text((c, v)) for c in COLOURS for v in VALUES}
+
+#: Legal releases are listed by colour, then highest value first.
+CARD_ORDER: dict[Card, tuple[int, int]] = {(c, v): (COLOURS.index(c), -v) for c in COLOURS for v in VALUES}
+#: One Release per character (and one for "release none"), shared by every legal-action list.
+RELEASES: dict[Card, Release] = {card: Release(card) for card in CARD_TEXT}
+RELEASE_NONE = Release(None)
+
+#: One Reveal per colour, shared by every legal-action list.
+REVEALS: dict[str, Reveal] = {colour: Reveal(colour) for colour in COLOURS}
+
+
+@functools.lru_cache(maxsize=None)
+def _reveal_options(pick: tuple[str, ...], shown: tuple[str, ...], reveal_choice: bool) -> tuple[str, ...]:
+    """The colours that may be revealed from `pick` after `shown` (R4.2, option `reveal_choice`)."""
+    left = list(pick)
+    for colour in shown:
+        left.remove(colour)
+    if not left:
+        return ()
+    if not reveal_choice:
+        return (left[0],)
+    return tuple(sorted(set(left), key=COLOURS.index))
+
+
+#: The same picks as a set, for a constant-time legality check.
+PICK_SET: frozenset[Pick] = frozenset(ALL_PICKS)
+
+
 def arrest_rank(value: int) -> int:
     """Higher is arrested first: +5 ... +1, then -1 ... -5 (R4.3: 'the most value')."""
     return value
@@ -183,6 +214,7 @@ class CommissarioState(GameState[Rules]):
         self.bonus_winners: dict[str, Seat | None] = {}
         self._deal_events()
         self._start_round()
+        self._update_turn()
 
     def _deal_events(self) -> None:
         for seat, value in enumerate(self.purple_deal):
@@ -201,10 +233,10 @@ class CommissarioState(GameState[Rules]):
         self.drawn += laid
         for colour, value in laid:
             self.table[colour].append(value)
-        for colour in COLOURS:
+        for colour in {colour for colour, _ in laid}:  # only the columns that received characters
             self.table[colour].sort(key=arrest_rank, reverse=True)
-        self.emit("layout", f"Round {self.round}: laid out " + ", ".join(card_text(c) for c in laid) + ".",
-                  round=self.round, cards=[card_text(c) for c in laid])
+        cards = [CARD_TEXT[c] for c in laid]
+        self.emit("layout", f"Round {self.round}: laid out " + ", ".join(cards) + ".", round=self.round, cards=cards)
         self.phase = "release"
         self.release_turn: list[Seat] = [(self.handcuffs + k) % n for k in range(n)]
         self.releases: dict[Seat, Card | None] = {}
@@ -216,17 +248,48 @@ class CommissarioState(GameState[Rules]):
 
     # ------------------------------------------------------------------ turn structure
 
+    def _update_turn(self) -> None:
+        """Work out whose turn it is once per change of state, so the many reads of it cost nothing.
+
+        Random self-play asks `is_over`, `acting_seats` and `current_player` several times per action;
+        computing them here, after every action and at every new layout, keeps the engine fast.
+        """
+        if self.over:
+            current: Seat | tuple[Seat, ...] | None = None
+        elif self.phase == "release":
+            current = self.release_turn[len(self.releases)]
+        else:
+            current = self._turn()
+        self._current = current
+        self._acting: tuple[Seat, ...] = () if current is None else (
+            current if isinstance(current, tuple) else (current,))
+
     @property
     def current_player(self) -> Seat | tuple[Seat, ...] | None:
+        return self._current
+
+    @property
+    def acting_seats(self) -> tuple[Seat, ...]:
+        """The seats that may act now (cached by `_update_turn`)."""
+        return self._acting
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def _turn(self) -> Seat | tuple[Seat, ...] | None:
+        """Whose turn it is, from the phase: the release order, every seat not yet picked, or the reveal order."""
         if self.over:
             return None
         if self.phase == "release":
             return self.release_turn[len(self.releases)]
         if self.phase == "pick":
-            return tuple(s for s in range(len(self.players)) if s not in self.picks)
+            picks = self.picks
+            return tuple([s for s in range(len(self.players)) if s not in picks])
         assert self.order is not None
-        sequence = self.order if self.phase == "first_reveal" else self.order[::-1]
-        return sequence[self.reveal_pos]
+        if self.phase == "first_reveal":
+            return self.order[self.reveal_pos]
+        return self.order[-1 - self.reveal_pos]  # the second reveal goes in reverse order (R4.6)
 
     @property
     def max_steps(self) -> int:
@@ -245,13 +308,9 @@ class CommissarioState(GameState[Rules]):
             left.remove(colour)
         return left
 
-    def _reveal_options(self, seat: Seat) -> list[str]:
-        left = self._remaining_pick(seat)
-        if not left:
-            return []
-        if not self.rules.reveal_choice:
-            return [left[0]]
-        return sorted(set(left), key=COLOURS.index)
+    def _reveal_options(self, seat: Seat) -> tuple[str, ...]:
+        """The colours `seat` may reveal now (memoised: a pick and its reveals so far decide them)."""
+        return _reveal_options(self.picks.get(seat, ()), tuple(self.revealed.get(seat, ())), self.rules.reveal_choice)
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
         seats = self.acting_seats
@@ -262,11 +321,11 @@ class CommissarioState(GameState[Rules]):
         if player not in seats:
             return []
         if self.phase == "release":
-            held = sorted(set(self.arrested[player]), key=lambda c: (COLOURS.index(c[0]), -c[1]))
-            return [Release(None)] + [Release(card) for card in held]
+            held = sorted(set(self.arrested[player]), key=CARD_ORDER.__getitem__)
+            return [RELEASE_NONE] + [RELEASES[card] for card in held]
         if self.phase == "pick":
             return list(ALL_PICKS)
-        return [Reveal(colour) for colour in self._reveal_options(player)]
+        return [REVEALS[colour] for colour in self._reveal_options(player)]
 
     def _validate(self, seat: Seat, action: Action) -> None:
         if isinstance(action, Release):
@@ -278,7 +337,7 @@ class CommissarioState(GameState[Rules]):
         elif isinstance(action, Pick):
             if self.phase != "pick":
                 raise IllegalAction(f"Commissaires are picked after the releases; now is the {self._phase_words()}.")
-            if action not in ALL_PICKS:
+            if action not in PICK_SET:
                 raise IllegalAction(f"{action} is not a pick: choose two different colours, or one colour and 2x.")
         elif isinstance(action, Reveal):
             if self.phase not in ("first_reveal", "second_reveal"):
@@ -298,13 +357,24 @@ class CommissarioState(GameState[Rules]):
 
     # ------------------------------------------------------------------ playing
 
+    def _acting_seat(self, player: Seat | None) -> Seat:
+        """A fast path for the common case (a seat number whose turn it is); every other case, with its
+        explanations, is the protocol's own check."""
+        if type(player) is int and player in self._acting:
+            return player
+        return super()._acting_seat(player)
+
     def _play(self, seat: Seat, action: Action) -> None:
-        if isinstance(action, Release):
+        kind = type(action)
+        if kind is Reveal:  # the commonest action first: half of all actions are reveals
+            self._play_reveal(seat, action)  # type: ignore[arg-type]
+        elif isinstance(action, Release):
             self._play_release(seat, action)
         elif isinstance(action, Pick):
             self._play_pick(seat, action)
         elif isinstance(action, Reveal):
             self._play_reveal(seat, action)
+        self._update_turn()
 
     def _play_release(self, seat: Seat, action: Release) -> None:
         """R3: the release is public; its value is the seat's bid for turn order (none: 0)."""
@@ -318,8 +388,9 @@ class CommissarioState(GameState[Rules]):
             if self.rules.released_go_to == "table":
                 self.table[action.card[0]].append(action.card[1])
                 self.table[action.card[0]].sort(key=arrest_rank, reverse=True)
-            self.emit("release", f"{name} releases {card_text(action.card)} (bid {action.card[1]:+d}), {where}.",
-                      actor=seat, seat=seat, card=card_text(action.card), bid=action.card[1])
+            text = CARD_TEXT[action.card]
+            self.emit("release", f"{name} releases {text} (bid {action.card[1]:+d}), {where}.",
+                      actor=seat, seat=seat, card=text, bid=action.card[1])
         if len(self.releases) == len(self.players):
             self.order = turn_order(self.release_turn, {s: (c[1] if c else 0) for s, c in self.releases.items()})
             self.emit("order", "Turn order: " + ", ".join(self.players[s] for s in self.order) + ".",
@@ -351,8 +422,9 @@ class CommissarioState(GameState[Rules]):
             value = column.pop(0)
             self.arrested[seat].append((action.colour, value))
             kind = "bandit" if value > 0 else "innocent"
-            self.emit("reveal", f"{name} reveals {shown} and arrests {action.colour}{value:+d} ({kind}).",
-                      actor=seat, seat=seat, colour=action.colour, double=double, arrest=f"{action.colour}{value:+d}")
+            arrest = CARD_TEXT[action.colour, value]
+            self.emit("reveal", f"{name} reveals {shown} and arrests {arrest} ({kind}).",
+                      actor=seat, seat=seat, colour=action.colour, double=double, arrest=arrest)
         else:
             self.emit("reveal", f"{name} reveals {shown}: no {action.colour} character left, no arrest.",
                       actor=seat, seat=seat, colour=action.colour, double=double, arrest=None)

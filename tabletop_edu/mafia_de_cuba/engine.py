@@ -334,14 +334,13 @@ class MafiaState(GameState[Rules]):
         return parse_action(text)
 
     def _take_options(self) -> list[Action]:
-        last = self.box_index == len(self.order) - 1
-        if self.box_diamonds == 0 and not any(self.box_tokens.values()):
-            return [TakeFromBox()]
-        options: list[Action] = [TakeFromBox(d) for d in range(1, self.box_diamonds + 1)]
-        options += [TakeFromBox(0, name) for name in TOKEN_ORDER if self.box_tokens.get(name)]
-        if last and self.rules.last_may_take_nothing:
-            options.append(TakeFromBox())
-        return options
+        return list(self._take_menu())
+
+    def _take_menu(self) -> tuple[Action, ...]:
+        """The legal takes, shared between states with the same box (they depend on nothing else)."""
+        present = tuple(name for name in TOKEN_ORDER if self.box_tokens.get(name))
+        may_take_nothing = self.box_index == len(self.order) - 1 and self.rules.last_may_take_nothing
+        return _take_menu(self.box_diamonds, present, may_take_nothing)
 
     def _testimonies(self, kind: str | None, seat: Seat) -> list[Action]:
         """Every testimony of `kind` (None: any kind) that `seat` may give; lies included, never hidden data."""
@@ -360,11 +359,8 @@ class MafiaState(GameState[Rules]):
         if phase == "take":
             return self._take_options()
         if phase == "question":
-            actions: list[Action] = []
-            if self.questions_left > 0:
-                actions += [Ask(target, kind) for target in self.living_takers() for kind in KINDS]
-                actions.append(Floor())
-            return actions + [Accuse(target) for target in self.accusable()]
+            return list(_question_menu(tuple(self.living_takers()) if self.questions_left > 0 else None,
+                                       tuple(self.accusable())))
         if phase == "answer":
             assert self.pending is not None
             return self._testimonies(self.pending[1], seat)
@@ -398,7 +394,7 @@ class MafiaState(GameState[Rules]):
                 raise IllegalAction(f"There is no {action.token} token in the box.")
             if action.diamonds > self.box_diamonds:
                 raise IllegalAction(f"The box holds {self.box_diamonds} diamonds, not {action.diamonds}.")
-            if action not in self._take_options():
+            if action not in _take_menu_set(self._take_menu()):
                 raise IllegalAction("You must take something: at least 1 diamond or one token (only an empty box,"
                                     " or the last taker, may take nothing).")
             return
@@ -769,6 +765,33 @@ def _diamonds_removed(action: Action) -> int | None:
     if isinstance(action, TakeFromBox) and action.token is None:
         return action.diamonds
     return None
+
+
+@lru_cache(maxsize=1024)
+def _take_menu(diamonds: int, present: tuple[str, ...], may_take_nothing: bool) -> tuple[Action, ...]:
+    """Legal takes from a box of `diamonds` and the `present` tokens: cached, since actions are immutable."""
+    if diamonds == 0 and not present:
+        return (TakeFromBox(),)
+    options: list[Action] = [TakeFromBox(d) for d in range(1, diamonds + 1)]
+    options += [TakeFromBox(0, name) for name in present]
+    if may_take_nothing:
+        options.append(TakeFromBox())
+    return tuple(options)
+
+
+@lru_cache(maxsize=1024)
+def _take_menu_set(menu: tuple[Action, ...]) -> frozenset[Action]:
+    return frozenset(menu)
+
+
+@lru_cache(maxsize=1024)
+def _question_menu(askable: tuple[Seat, ...] | None, accusable: tuple[Seat, ...]) -> tuple[Action, ...]:
+    """The Godfather's options: questions to `askable` seats (None: no question left), floor, accusations."""
+    actions: list[Action] = []
+    if askable is not None:
+        actions += [Ask(target, kind) for target in askable for kind in KINDS]
+        actions.append(Floor())
+    return (*actions, *(Accuse(target) for target in accusable))
 
 
 @lru_cache(maxsize=512)

@@ -86,7 +86,7 @@ def test_classroom_page(page: Any, voila: str, screenshot: Any, name: str) -> No
 
     page.locator(".tabletop-widget").get_by_role("button", name="fr", exact=True).click()
     twin.language_picker.value = "fr"
-    page.get_by_text("Point de vue").wait_for()
+    page.get_by_text("Point de vue", exact=True).wait_for()
     page.locator(".tabletop-widget").get_by_role("button", name="Jouer").wait_for()
     page.locator(".tabletop-widget").get_by_text("Journal").wait_for()
     wait_for_log(page, twin_log(twin))

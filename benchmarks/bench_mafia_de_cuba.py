@@ -1,0 +1,114 @@
+"""Mafia de Cuba throughput beside OpenSpiel's pure-Python games, and exact inference against brute force.
+
+Run: `python benchmarks/bench_mafia_de_cuba.py [seconds]`. Everything is measured in the same run and printed
+as ratios, because these machines are shared and absolute numbers drift.
+
+- Random self-play at 6, 9 and 12 players: every step generates the legal actions (testimony menus
+  included), checks the chosen one and logs its events with their visibility, as a real game does.
+  Target: our steps/s >= OpenSpiel's pure-Python games (python_liars_poker, python_kuhn_poker).
+- Inference: the Godfather's exact posterior once the box is back (what he hid and the box he got back are
+  pinned), by forward-backward and by enumerating every world. Brute force runs in a child process and is
+  abandoned after `BRUTE_FORCE_LIMIT` seconds. Target: 12 players in well under a second; >= 100x faster than
+  enumeration at 9 players.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from reference import Throughput, openspiel, ours, report  # noqa: E402
+
+from tabletop_edu import mafia_de_cuba  # noqa: E402
+from tabletop_edu.mafia_de_cuba.inference import (Observation, Posterior, brute_force_posterior,  # noqa: E402
+                                                  observation_from_view, posterior)
+
+REFERENCES = ("python_liars_poker", "python_kuhn_poker")
+TABLES = (6, 9, 12)
+INFERENCE_TABLES = (6, 8, 9, 12)
+BRUTE_FORCE_LIMIT = 60.0
+
+
+def games_ratios(ours_results: list[Throughput], references: list[Throughput]) -> str:
+    """The games/s ratios, which `reference.report` leaves out (it prints steps/s ratios)."""
+    return "\n".join(f"ratio {mine.name} / {reference.name}: games/s x"
+                     f"{mine.games_per_second / reference.games_per_second:.2f}"
+                     for mine in ours_results for reference in references)
+
+
+def godfather_observation(players: int, seed: int = 0) -> Observation:
+    """The Godfather's information after a random box phase: the realistic question a bot asks every turn."""
+    state = mafia_de_cuba.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    while state.phase in ("hide", "set-aside", "take"):
+        seat = state.acting_seats[0]
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    return observation_from_view(state.view(state.godfather), state.rules)
+
+
+def _brute_force_child(players: int, queue: Any) -> None:
+    observation = godfather_observation(players)
+    start = time.perf_counter()
+    result = brute_force_posterior(observation)
+    queue.put((time.perf_counter() - start, result.steps))
+
+
+def brute_force_within(players: int, limit: float) -> tuple[float, list[dict[Any, float]]] | None:
+    """(seconds, marginals) of brute force in a child process, or None if it did not finish within `limit`."""
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_brute_force_child, args=(players, queue))
+    child.start()
+    try:
+        return queue.get(timeout=limit)
+    except Exception:  # queue.Empty: the child is still enumerating
+        return None
+    finally:
+        child.terminate()
+        child.join()
+
+
+def largest_difference(exact: Posterior, reference: list[dict[Any, float]]) -> float:
+    """The largest absolute difference of any choice's probability at any step."""
+    return max(abs(exact.steps[i].get(choice, 0.0) - reference[i].get(choice, 0.0))
+               for i in range(len(reference)) for choice in set(exact.steps[i]) | set(reference[i]))
+
+
+def inference_report(limit: float = BRUTE_FORCE_LIMIT) -> str:
+    lines = [f"{'players':>7} {'forward-backward':>17} {'brute force':>12} {'speed-up':>9} {'max |diff|':>11}"]
+    for players in INFERENCE_TABLES:
+        observation = godfather_observation(players)
+        repeats = 5
+        start = time.perf_counter()
+        for _ in range(repeats):
+            exact = posterior(observation)
+        fast = (time.perf_counter() - start) / repeats
+        slow = brute_force_within(players, limit)
+        if slow is None:
+            lines.append(f"{players:>7} {fast * 1e3:>14.1f} ms {'> ' + str(int(limit)) + ' s':>12} "
+                         f"{'> x' + str(int(limit / fast)):>9} {'n/a':>11}")
+        else:
+            seconds, marginals = slow
+            lines.append(f"{players:>7} {fast * 1e3:>14.1f} ms {seconds:>10.2f} s {'x' + format(seconds / fast, '.0f'):>9}"
+                         f" {largest_difference(exact, marginals):>11.1e}")
+    return "\n".join(lines)
+
+
+def main(seconds: float = 2.0) -> None:
+    mine = [ours(mafia_de_cuba, players, seconds) for players in TABLES]
+    references = [openspiel(name, seconds) for name in REFERENCES]
+    print(report(mine, references))
+    print(games_ratios(mine, references))
+    print()
+    print("The Godfather's exact posterior after the box phase (forward-backward vs enumerating every world):")
+    print(inference_report())
+
+
+if __name__ == "__main__":
+    main(float(sys.argv[1]) if len(sys.argv) > 1 else 2.0)

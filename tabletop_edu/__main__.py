@@ -1,0 +1,118 @@
+"""Command line: `python -m tabletop_edu simulate GAME ...` prints a tournament table; `bench` runs benchmarks.
+
+    python -m tabletop_edu simulate commissario --players 3 --games 50 --bots random,greedy,bidder --seed 1
+    python -m tabletop_edu simulate peek --players 2 --games 200 --bots random,"ismcts(iterations=32)" --workers 2
+    python -m tabletop_edu simulate get_adler --players 4 --games 1000 --bots random,smart --dask tcp://host:8786
+    python -m tabletop_edu bench            # every benchmarks/bench_*.py, one after the other
+
+Bot names per game come from `tabletop_edu.tournament.BOTS` (`--list-bots` prints them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from pathlib import Path
+
+from .tournament import BOTS, GAMES, results_json, run_tournament
+
+
+def split_bots(text: str) -> list[str]:
+    """Split "a,b(x=1, y=2),c" at the commas outside parentheses."""
+    bots, depth, current = [], 0, ""
+    for char in text:
+        depth += char == "("
+        depth -= char == ")"
+        if char == "," and depth == 0:
+            bots.append(current.strip())
+            current = ""
+        else:
+            current += char
+    if current.strip():
+        bots.append(current.strip())
+    return bots
+
+
+def simulate(arguments: argparse.Namespace) -> int:
+    if arguments.list_bots:
+        print("\n".join(f"{game}: {', '.join(BOTS[module])}" for game, module in GAMES.items()))
+        return 0
+    if arguments.game is None:
+        print("simulate needs a GAME (or --list-bots).", file=sys.stderr)
+        return 2
+    client = None
+    executor: Executor | None = None
+    if arguments.dask:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            print("--dask needs the `scale` extra: pip install 'tabletop_edu[scale]'", file=sys.stderr)
+            return 2
+        client = Client() if arguments.dask == "local" else Client(arguments.dask)
+        executor = client.get_executor()
+    elif arguments.workers > 1:
+        executor = ProcessPoolExecutor(arguments.workers)
+    try:
+        result = run_tournament(arguments.game, split_bots(arguments.bots), players=arguments.players,
+                                games=arguments.games, seed=arguments.seed, executor=executor,
+                                progress=arguments.progress)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if client is not None:
+            client.close()
+        elif executor is not None:
+            executor.shutdown()
+    print(result.summary())
+    print()
+    print(result.seat_summary())
+    print()
+    print(result.pairwise_summary())
+    if arguments.json:
+        Path(arguments.json).write_text(results_json(result))
+        print(f"\nEvery game's seed and record: {arguments.json}")
+    return 0
+
+
+def bench(arguments: argparse.Namespace) -> int:
+    """Run each benchmarks/bench_*.py as its own process (a clean interpreter per benchmark)."""
+    folder = Path(arguments.folder)
+    scripts = sorted(folder.glob("bench_*.py"))
+    if not scripts:
+        print(f"No benchmarks/bench_*.py in {folder.resolve()}.", file=sys.stderr)
+        return 2
+    status = 0
+    for script in scripts:
+        print(f"== {script.name}", flush=True)
+        status |= subprocess.call([sys.executable, str(script)])
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tabletop_edu", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("simulate", help="play a tournament and print its table")
+    run.add_argument("game", nargs="?", choices=sorted(GAMES), help="the game")
+    run.add_argument("--players", type=int, default=3)
+    run.add_argument("--games", type=int, default=100)
+    run.add_argument("--bots", default="random", help="comma-separated bot names, e.g. random,greedy")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--workers", type=int, default=1, help="local processes (1: in this process)")
+    run.add_argument("--dask", metavar="ADDRESS", help="run on a dask cluster (its scheduler address, or 'local')")
+    run.add_argument("--progress", action="store_true", help="show a progress bar")
+    run.add_argument("--json", help="write every game's seed and record to this file")
+    run.add_argument("--list-bots", action="store_true", help="print the bot names of each game")
+    run.set_defaults(handler=simulate)
+    benchmarks = commands.add_parser("bench", help="run the benchmarks in benchmarks/")
+    benchmarks.add_argument("--folder", default=str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    benchmarks.set_defaults(handler=bench)
+    arguments = parser.parse_args(argv)
+    return int(arguments.handler(arguments))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

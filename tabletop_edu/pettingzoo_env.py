@@ -1,0 +1,295 @@
+"""PettingZoo AEC environments for our games, so RL students can train with the tools they know (`rl` extra).
+
+    from tabletop_edu.pettingzoo_env import env
+    game = env("commissario", players=3)
+    game.reset(seed=0)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        mask = observation["action_mask"]
+        action = None if termination or truncation else int(mask.nonzero()[0][0])
+        game.step(action)
+
+Encoding, documented because RL code depends on it:
+
+- Agents are "player_0" ... "player_{n-1}", one per seat.
+- Actions: `Discrete(len(catalogue))` over a fixed, finite catalogue of every action the game can ever allow
+  at that table size (`action_catalogue(game, players)`, sorted by text: index i is `catalogue[i]`). The
+  catalogue sizes (e.g. Commissario 3 players: 88 actions; Mafia de Cuba: about 1,300, most of them "saw D
+  tokens..." testimonies) are printed by `TabletopEnv.describe()`. `observation["action_mask"]` marks the
+  legal ones (all zero for an agent not to act); an illegal index raises `ValueError` saying why.
+- Observations: a `Dict` with "observation", a binary feature vector hashed from the agent's **view** (its
+  facts, flattened two levels deep to "key=value" tokens and hashed into `observation_size` buckets with
+  CRC-32: the feature hashing trick), and "action_mask". Built from the view alone, so an agent never sees another seat's secrets.
+- Simultaneous moves (Commissario's secret picks, Mafia de Cuba's Cleaner): agents act one after another,
+  but each observes only its own view, in which the others' picks are hidden until revealed.
+- Rewards: the game's returns at the end (1 for each winner, 0 otherwise), 0 before.
+"""
+
+from __future__ import annotations
+
+
+import random
+import zlib
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .core import Action, GameState, Seat, View
+from .tournament import GAMES, game_module
+
+
+# ------------------------------------------------------------------------------------------ catalogues
+
+
+def _commissario(players: int, rules: Any) -> list[Action]:
+    from .commissario.engine import ALL_PICKS, Pick, Release, Reveal
+    from .commissario.rules import COLOURS, VALUES
+    return ([Release(None)] + [Release((c, v)) for c in COLOURS for v in VALUES]
+            + [Pick(p.colours) for p in ALL_PICKS] + [Reveal(c) for c in COLOURS])
+
+
+def _get_adler(players: int, rules: Any) -> list[Action]:
+    from .get_adler import engine
+    from .get_adler.rules import CARDS, TRAIT_COLOURS
+    seats = range(players)
+    return ([engine.Discard(card) for card in CARDS]
+            + [engine.Ask(t, trait, colour) for t in seats for trait, colours in TRAIT_COLOURS.items()
+               for colour in colours]
+            + [engine.Answer(True), engine.Answer(False)] + [engine.Magnify(t) for t in seats]
+            + [engine.Binoculars(t, card) for t in seats for card in CARDS] + [engine.Arrest(t) for t in seats]
+            + [engine.Respond(card) for card in CARDS] + [engine.Surrender(), engine.Pass(), engine.Skip()])
+
+
+def _mafia_de_cuba(players: int, rules: Any) -> list[Action]:
+    from .mafia_de_cuba import engine
+    from .mafia_de_cuba.rules import DIAMONDS, TOKEN_ORDER, Rules, starting_tokens
+    rules = rules or Rules()
+    counts = starting_tokens(players, rules)
+    combos: list[tuple[str, ...]] = [()]
+    for name in TOKEN_ORDER:
+        combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
+    seats = range(players)
+    return ([engine.Hide(d) for d in range(DIAMONDS + 1)]
+            + [engine.SetAside(None)] + [engine.SetAside(t) for t in TOKEN_ORDER]
+            + [engine.TakeFromBox(d) for d in range(DIAMONDS + 1)] + [engine.TakeFromBox(0, t) for t in TOKEN_ORDER]
+            + [engine.Ask(t, kind) for t in seats for kind in engine.KINDS] + [engine.Floor()]
+            + [engine.Accuse(t) for t in seats]
+            + [engine.Saw(d, combo) for d in range(DIAMONDS + 1) for combo in combos]
+            + [engine.Took(d) for d in range(DIAMONDS + 1)] + [engine.Took(0, t) for t in TOKEN_ORDER]
+            + [engine.Suspect(t) for t in seats] + [engine.Silent(), engine.Hold(), engine.Shoot()])
+
+
+def _peek(players: int, rules: Any) -> list[Action]:
+    from .examples import peek
+    highest = (rules or peek.Rules()).highest_card
+    seats = range(players)
+    return ([peek.Peek(t) for t in seats] + [peek.Guess(t, v) for t in seats for v in range(1, highest + 1)]
+            + [peek.Pass()])
+
+
+_CATALOGUES = {"tabletop_edu.commissario": _commissario, "tabletop_edu.get_adler": _get_adler,
+               "tabletop_edu.mafia_de_cuba": _mafia_de_cuba, "tabletop_edu.examples.peek": _peek}
+
+
+def action_catalogue(game: str, players: int, rules: Any = None) -> list[str]:
+    """Every action the game can allow at this table size, as texts, sorted: the fixed action space.
+
+    Supersets are fine (the mask hides what is never legal); completeness is checked by the tests, which
+    play random games and look every legal action up.
+    """
+    module = GAMES.get(game, game)
+    return sorted(set(str(action) for action in _CATALOGUES[module](players, rules)))
+
+
+# ------------------------------------------------------------------------------------------ observations
+
+
+def _tokens(facts: Mapping[str, Any]) -> Iterator[str]:
+    """ "key=value" tokens of a view's facts, two levels deep (deeper values are written out whole).
+
+    The constant "rules" fact is left out: it is the same at every step of an environment.
+    """
+    for key, value in facts.items():
+        if key == "rules":
+            continue
+        if isinstance(value, Mapping):
+            for inner, item in value.items():
+                yield f"{key}.{inner}={item!r}"
+            yield f"{key}#len={len(value)}"
+        elif isinstance(value, (list, tuple)):
+            for index, item in enumerate(value):
+                yield f"{key}[{index}]={item!r}"
+            yield f"{key}#len={len(value)}"
+        else:
+            yield f"{key}={value!r}"
+
+
+@lru_cache(maxsize=1 << 16)
+def _bucket(token: str, size: int) -> int:
+    return zlib.crc32(token.encode()) % size
+
+
+def facts_features(seat: Seat | None, facts: Mapping[str, Any], size: int) -> np.ndarray:
+    """A binary vector of `size`: the facts as "key=value" tokens, hashed (CRC-32) into buckets."""
+    vector = np.zeros(size, dtype=np.int8)
+    vector[[_bucket(token, size) for token in _tokens(facts)] + [_bucket(f"seat={seat}", size)]] = 1
+    return vector
+
+
+def view_features(view: View, size: int) -> np.ndarray:
+    """The observation vector of a view (feature hashing of its facts)."""
+    return facts_features(view.seat, view.facts, size)
+
+
+# ------------------------------------------------------------------------------------------ the env
+
+
+class TabletopEnv(AECEnv):  # type: ignore[misc]
+    """One of our games as a PettingZoo AEC environment (see the module docstring for the encoding)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "tabletop_v0", "is_parallelizable": False}
+
+    def __init__(self, game: str, players: int, *, rules: Any = None, observation_size: int = 256,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.game = GAMES.get(game, game)
+        self.module = game_module(self.game)
+        self.players = players
+        self.rules = rules
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"tabletop_{self.game.split('.')[-1]}_v0"}
+        self.catalogue = action_catalogue(self.game, players, rules)
+        self.index = {text: i for i, text in enumerate(self.catalogue)}
+        self.observation_size = observation_size
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.action_spaces = {agent: spaces.Discrete(len(self.catalogue)) for agent in self.possible_agents}
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": spaces.Box(0, 1, (observation_size,), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, (len(self.catalogue),), dtype=np.int8)}) for agent in self.possible_agents}
+        self._seeds = random.Random(0)
+        self.state: GameState[Any] | None = None
+        self._cache_key: tuple[int, str] | None = None
+        self._cache_value: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int8), np.zeros(0, np.int8))
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def describe(self) -> str:
+        return (f"{self.game} with {self.players} players: {len(self.catalogue)} actions, "
+                f"{self.observation_size} observation features")
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.state = self.module.new_game(self.players, seed=self._seeds.randrange(2**32), rules=self.rules)
+        self._cache_key = None
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self._to_act()
+
+    def _to_act(self) -> str:
+        assert self.state is not None
+        return self.possible_agents[self.state.acting_seats[0]]
+
+    def _cached(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
+        """(features, mask) of `agent` now, computed once per position: `last()` and `step()` share them."""
+        assert self.state is not None
+        key = (len(self.state.history), agent)
+        if self._cache_key != key:
+            seat = self.agent_seat[agent]
+            mask = np.zeros(len(self.catalogue), dtype=np.int8)
+            if not self.state.is_over and seat in self.state.acting_seats:
+                for action in self.state.legal_actions(seat):
+                    text = str(action)
+                    if text not in self.index:
+                        raise RuntimeError(f"{text!r} is missing from the action catalogue of {self.game}.")
+                    mask[self.index[text]] = 1
+            self._cache_key = key
+            # the facts of view(seat), without filtering the whole log for it: the same observation, faster
+            facts = self.state._facts(seat)
+            self._cache_value = (facts_features(seat, facts, self.observation_size), mask)
+        return self._cache_value
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """1 for each catalogue action `agent` may play now (all 0 when it is not its turn)."""
+        return self._cached(agent)[1].copy()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        features, mask = self._cached(agent)
+        return {"observation": features.copy(), "action_mask": mask.copy()}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.state is not None and action is not None
+        seat = self.agent_seat[agent]
+        if not 0 <= int(action) < len(self.catalogue) or not self._cached(agent)[1][int(action)]:
+            raise ValueError(f"Action {action} is not legal for {agent} now; use observation['action_mask'].")
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply(self.catalogue[int(action)], player=seat)
+        if self.state.is_over:
+            returns = self.state.returns()
+            self.rewards = {a: float(returns[self.agent_seat[a]]) for a in self.agents}
+            self.terminations = {a: True for a in self.agents}
+            self.agent_selection = self.agents[(self.agents.index(agent) + 1) % len(self.agents)]
+        else:
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.agent_selection = self._to_act()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The spectator's view as text (public facts only)."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return str(self.state.view(None))
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(game: str, players: int, **kwargs: Any) -> TabletopEnv:
+    return TabletopEnv(game, players, **kwargs)
+
+
+def env(game: str, players: int, **kwargs: Any) -> AECEnv:
+    """The environment wrapped as PettingZoo's classic games are (bounds checked, call order enforced)."""
+    wrapped: AECEnv = wrappers.AssertOutOfBoundsWrapper(TabletopEnv(game, players, **kwargs))
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def random_steps(environment: AECEnv, seed: int, games: int) -> int:
+    """Play `games` games with uniformly random legal actions; the number of steps (for benchmarks)."""
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for game in range(games):
+        environment.reset(seed=seed + game)
+        for agent in environment.agent_iter():
+            observation, _, termination, truncation, _ = environment.last()
+            if termination or truncation:
+                action = None
+            else:
+                legal = np.flatnonzero(observation["action_mask"])
+                action = int(rng.choice(legal))
+            environment.step(action)
+            steps += 1
+    return steps
+
+
+__all__ = ["TabletopEnv", "action_catalogue", "env", "facts_features", "random_steps", "raw_env", "view_features"]
+
+

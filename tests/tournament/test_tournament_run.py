@@ -1,0 +1,148 @@
+"""Tournaments: seeded, replayable, executor-independent, with tables and plots that read well."""
+
+from __future__ import annotations
+
+import json
+import math
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from tabletop_edu.core import RandomBot, load
+from tabletop_edu.tournament import (BOTS, GAMES, BotSpec, MetaGame, bot_spec, game_seed, make_jobs, mean_ci,
+                                     meta_game, play_job, results_json, run_tournament,
+                                     wilson_ci)
+
+LINEUP = ["random", "smart", "ismcts(iterations=6, worlds=2)"]
+
+
+def test_game_seeds_are_stable_and_distinct() -> None:
+    assert game_seed(7, 0) == game_seed(7, 0)
+    assert len({game_seed(7, k) for k in range(100)}) == 100
+    assert game_seed(7, 1) != game_seed(8, 1)
+
+
+def test_seats_rotate_so_every_bot_takes_every_seat() -> None:
+    jobs = make_jobs("peek", ["random", "ismcts"], players=2, games=4, seed=0)
+    assert [tuple(spec.label for spec in job.seats) for job in jobs] == [
+        ("random", "ismcts"), ("ismcts", "random"), ("random", "ismcts"), ("ismcts", "random")]
+
+
+def test_same_seed_same_table_and_any_game_replays_alone() -> None:
+    first = run_tournament("get_adler", LINEUP, players=4, games=6, seed=11)
+    second = run_tournament("get_adler", LINEUP, players=4, games=6, seed=11)
+    assert first.games == second.games
+    assert first.summary() == second.summary()
+    game = first.games[4]
+    alone = play_job(make_jobs("get_adler", LINEUP, players=4, games=6, seed=11)[4])
+    assert alone == game
+    replayed = first.replay(4)
+    assert replayed.is_over and tuple(replayed.winners) == game.winners
+    archive = json.loads(results_json(first))
+    assert [g["seed"] for g in archive["games"]] == [game_seed(11, k) for k in range(6)]
+    assert load(archive["games"][4]["record"]).to_json() == replayed.to_json()
+
+
+def test_results_identical_in_process_and_in_a_process_pool() -> None:
+    here = run_tournament("peek", ["random", "ismcts(iterations=8)"], players=3, games=8, seed=5)
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        there = run_tournament("peek", ["random", "ismcts(iterations=8)"], players=3, games=8, seed=5,
+                               executor=pool, chunk_size=3)
+    assert here.games == there.games
+
+
+def test_results_identical_on_a_dask_cluster() -> None:
+    distributed = pytest.importorskip("dask.distributed", reason="the `scale` extra (dask[distributed]) is not installed")
+    here = run_tournament("peek", ["random", "ismcts(iterations=8)"], players=3, games=6, seed=9)
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        there = run_tournament("peek", ["random", "ismcts(iterations=8)"], players=3, games=6, seed=9,
+                               executor=client.get_executor(), chunk_size=2)
+    assert here.games == there.games
+
+
+def test_table_counts_add_up_and_intervals_contain_the_estimate() -> None:
+    result = run_tournament("peek", ["random", "ismcts(iterations=4)"], players=2, games=10, seed=2)
+    rows = result.rows()
+    assert sum(row.games for row in rows) == 2 * 10
+    for row in rows:
+        assert row.win_low <= row.win_rate <= row.win_high
+        assert row.score_low <= row.mean_score <= row.score_high
+    text = result.summary()
+    assert "win rate" in text and "95% CI" in text and "peek: 10 games" in text
+    html = result._repr_html_()
+    assert html.startswith("<table") and "ismcts(iterations=4)" in html
+    assert set(result.seat_table()) == {"random", "ismcts(iterations=4)"}
+    pairs = result.pairwise()
+    a, b = "random", "ismcts(iterations=4)"
+    assert pairs[a][b] + pairs[b][a] == pytest.approx(1.0)
+    assert "seat 1" in result.seat_summary() and "A beats B" in result.pairwise_summary()
+    assert repr(result) == "<TournamentResult peek: 10 games, 2 players, seed 2, line-up ['random', 'ismcts(iterations=4)']>"
+    assert "<table" in result.seat_html() and "<table" in result.pairwise_html()
+
+
+def test_cli_simulate_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop_edu.__main__ import main, split_bots
+    assert split_bots("random,ismcts(iterations=4, worlds=2)") == ["random", "ismcts(iterations=4, worlds=2)"]
+    assert main(["simulate", "peek", "--players", "2", "--games", "4", "--bots", "random,ismcts(iterations=4)",
+                 "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("peek: 4 games, 2 players, seed 3") and "Win rate by seat" in out
+    assert main(["simulate", "peek", "--bots", "grandmaster"]) == 2
+    assert "choose from" in capsys.readouterr().err
+
+
+def test_plots_are_figures() -> None:
+    from matplotlib.figure import Figure
+    result = run_tournament("peek", ["random", "ismcts(iterations=4)"], players=2, games=4, seed=2)
+    assert isinstance(result.plot(), Figure)
+    assert isinstance(result.plot_seats(), Figure)
+
+
+def test_bots_by_name_instance_or_spec_and_errors_that_explain() -> None:
+    spec = bot_spec("commissario", "lookahead(worlds=2)")
+    assert spec.factory == BOTS[GAMES["commissario"]]["lookahead"] and dict(spec.kwargs) == {"worlds": 2}
+    instance = bot_spec("peek", RandomBot())
+    assert instance.label == "random" and isinstance(instance.build(), RandomBot)
+    assert bot_spec("peek", spec) is spec
+    with pytest.raises(ValueError, match="choose from"):
+        bot_spec("peek", "grandmaster")
+    with pytest.raises(ValueError, match="distinct"):
+        run_tournament("peek", ["random", RandomBot()], players=2, games=1)
+
+
+def test_progress_callback_sees_every_game() -> None:
+    seen: list[tuple[int, int]] = []
+    run_tournament("peek", ["random"], players=2, games=5, seed=0, chunk_size=2, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(2, 5), (4, 5), (5, 5)]
+
+
+def test_every_game_runs_a_short_tournament() -> None:
+    for game, players in (("commissario", 2), ("mafia_de_cuba", 6)):
+        names = [name for name in BOTS[GAMES[game]] if name != "ismcts"][:2]
+        result = run_tournament(game, names, players=players, games=2, seed=1)
+        assert sum(row.games for row in result.rows()) == 2 * players
+
+
+def test_statistics_helpers() -> None:
+    assert mean_ci([1.0, 1.0, 1.0]) == (1.0, 1.0, 1.0)
+    low, high = wilson_ci(0, 10)
+    assert low == 0.0 and 0 < high < 0.35
+    assert all(math.isnan(v) for v in wilson_ci(0, 0))
+
+
+def test_meta_game_is_symmetric_and_has_an_equilibrium() -> None:
+    meta = meta_game("peek", ["random", "ismcts(iterations=8)"], games=6, seed=1)
+    assert isinstance(meta, MetaGame)
+    for i in range(2):
+        for j in range(2):
+            assert meta.payoffs[i][j] + meta.payoffs[j][i] == pytest.approx(1.0)
+    equilibria = meta.equilibria()
+    assert equilibria and all(sum(row) == pytest.approx(1.0) for row, _ in equilibria)
+    assert "row vs column" in str(meta)
+
+
+def test_bot_spec_is_plain_data() -> None:
+    import pickle
+    spec = BotSpec("x", "tabletop_edu.core.bots:RandomBot")
+    assert pickle.loads(pickle.dumps(spec)) == spec
