@@ -140,10 +140,13 @@ class GameState(ABC, Generic[RulesT]):
         return [1.0 if seat in won else 0.0 for seat in range(len(self.players))]
 
     def _acting_seat(self, player: Seat | None) -> Seat:
-        """The seat an action is for, checked against whose turn it is."""
-        if self.is_over:
+        """The seat an action is for, checked against whose turn it is (one look at `current_player`)."""
+        current = self.current_player
+        if current == player and type(player) is int:  # the usual case: the one seat to act, named
+            return player
+        if current is None:
             raise IllegalAction("The game is over: no more actions.")
-        seats = self.acting_seats
+        seats = current if isinstance(current, tuple) else (current,)
         if player is None:
             if len(seats) > 1:
                 names = ", ".join(str(seat) for seat in seats)
@@ -180,9 +183,9 @@ class GameState(ABC, Generic[RulesT]):
              observers: Sequence[Seat] | frozenset[Seat] | None = None, redacted: str | None = None,
              redacted_data: Mapping[str, Any] | None = None, **data: Any) -> Event:
         """Record an event of the current step; `observers=None` makes it public."""
-        event = Event(self._step, kind, text, actor=actor, source=source,
-                      observers=None if observers is None else frozenset(observers), redacted=redacted,
-                      data=data, redacted_data=dict(redacted_data or {}))
+        event = Event(self._step, kind, text, actor, source,
+                      None if observers is None else frozenset(observers), redacted,
+                      data, {} if redacted_data is None else dict(redacted_data))
         self.events.append(event)
         return event
 
