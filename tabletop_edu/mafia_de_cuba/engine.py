@@ -694,7 +694,7 @@ class MafiaState(GameState[Rules]):
         Random moves keep every box content `player` observed: two hidden takes with no observation of
         `player` between them swap or trade diamonds, the Godfather's hidden count trades diamonds with a
         taker, and the set-aside token trades places with a taken token. The candidate is replayed and kept
-        only if `player`'s view is unchanged; otherwise fewer moves are tried, and at worst the true world
+        only if `player` observed the same events; otherwise fewer moves are tried, and at worst the true world
         itself (always consistent) is replayed. Exact posteriors are in `inference.py`; this is a
         determinization for search bots and the non-interference test.
         """
@@ -704,7 +704,9 @@ class MafiaState(GameState[Rules]):
             if moves and len(hidden_slots) >= 2:
                 self._perturb(texts, hidden_slots, player, moves, rng)
             world = self._replay(texts)
-            if world is not None and world.view(player) == self.view(player):
+            # Kept if the seat observed exactly the same events; its view is *not* consulted, so that a fact
+            # leaking into the view is caught by `check_game` instead of being filtered away here.
+            if world is not None and world.log(player) == self.log(player):
                 return world
         raise AssertionError("replaying the true history must give the same view")  # pragma: no cover
 

@@ -334,7 +334,7 @@ def determinize(state: Any, seat: int | None, rng: random.Random, model: Model =
             texts[index] = (f"hide {choice}" if kind == "hide" else f"set-aside {choice or 'none'}"
                             if kind == "set-aside" else f"take {take_text(choice)}")
         world = state._replay(texts)
-        if world is not None and world.view(seat) == state.view(seat):
+        if world is not None and world.log(seat) == state.log(seat):
             return world
     return state.resample(seat, rng)
 
