@@ -122,8 +122,11 @@ def best_question(view: View) -> tuple[int, str, str, float] | None:
     if view.seat is None or not worlds:
         return None
     out = set(view.facts.get("out", ()))
+    # A question already answered tells nothing new: a hero repeats the truth, and Adler, who must not be
+    # caught contradicting himself, repeats his answer (the coin-flip model of `information_gain` forgets that).
+    asked = {(target, trait, colour) for _, target, trait, colour, _ in view.facts.get("answers", ())}
     for gain, target, trait, colour in question_values(worlds, view.seat):
-        if target not in out:
+        if target not in out and (target, trait, colour) not in asked:
             return target, trait, colour, gain
     return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 from tabletop_edu.get_adler import new_game
 from tabletop_edu.get_adler.deduction import (adler_candidates, best_question, candidate_history, candidate_sets,
@@ -99,3 +100,25 @@ def test_spectator_worlds_hold_the_truth(helpers):
     state.apply("answer no")  # a lie
     assert tuple(state.characters) in worlds_for_view(state.view(None))
     assert sorted(CAST) == sorted(state.characters)
+
+
+def test_best_question_never_repeats_an_answered_question():
+    """Asking again teaches nothing: heroes repeat the truth and Adler repeats his answer."""
+    from tabletop_edu.core import RandomBot, play_turn
+    from tabletop_edu.get_adler.bots import SmartBot
+
+    checked = 0
+    for seed in range(6):
+        state = new_game(4, seed=seed)
+        bots = [SmartBot() if seat != state.adler else RandomBot() for seat in range(4)]
+        rng = random.Random(seed)
+        while not state.is_over:
+            for seat in range(4):
+                view = state.view(seat)
+                asked = {(t, trait, colour) for _, t, trait, colour, _ in view.facts["answers"]}
+                question = best_question(view)
+                if question and asked:
+                    assert question[:3] not in asked
+                    checked += 1
+            play_turn(state, bots, rng)
+    assert checked > 50
