@@ -11,6 +11,7 @@ It plays random games to the end and checks, at every step, what the protocol pr
 - legal actions are accepted;
 - non-interference: each seat's log is exactly its share of the events, and
   `resample(p, rng).view(p) == view(p)` for every seat and for a spectator;
+- views are snapshots: a view taken earlier does not change when the game goes on;
 - the game ends within its documented bound `max_steps`.
 
 Usage: `check_game(tabletop_edu.examples.peek, players=3)` returns a `CheckReport` of what it checked, or
@@ -19,6 +20,7 @@ raises `GameCheckFailed` with the seed and the record needed to replay the faili
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from dataclasses import dataclass, fields
@@ -124,9 +126,15 @@ class _Checker:
             self.check_accepted(seat, action)
         choice = self.rng.choice(legal)
         before = len(state.events)
+        watched = self.rng.choice([None, *range(len(state.players))])
+        view = state.view(watched)
+        frozen = copy.deepcopy(view)
         returned = state.apply(choice, player=seat)
         if returned != state.events[before:]:
             raise self.fail(f"apply({choice}) did not return exactly the events it added")
+        if view != frozen:
+            raise self.fail(f"a view of seat {watched} changed when the game went on: its facts share "
+                            "mutable objects with the state (copy them)\n" + _first_difference(frozen, view))
 
     def check_notation(self, action: Action) -> None:
         if not isinstance(action, Action):

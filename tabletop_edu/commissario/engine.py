@@ -511,10 +511,10 @@ class CommissarioState(GameState[Rules]):
             "my_pick": my_pick,
             "revealed": {s: list(cs) for s, cs in sorted(self.revealed.items())},
             "colour_scores": [{c: colour_points(cards, c) for c in COLOURS} for cards in self.arrested],
-            "scores": self.scores,
+            "scores": list(self.scores),
             "bonuses": dict(self.bonus_winners),
             "bonus_values": {c: self.rules.bonus(c) for c in COLOURS},
-            "rules": rules_to_dict(self.rules),
+            "rules": dict(_rules_fact(self.rules)),
         }
 
     def _facts_omniscient(self) -> dict[str, Any]:
@@ -607,6 +607,12 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
                 pick = rng.choice([p for p in ALL_PICKS if not shown or world._first_reveal_fits(p, shown[0])])
             history.append((seat, str(pick)))
     return history
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_fact(rules: Rules) -> dict[str, Any]:
+    """The rule options as a dict, made once per Rules (views copy it): views are built at every step."""
+    return rules_to_dict(rules)
 
 
 def colour_points(cards: list[Card], colour: str) -> int:

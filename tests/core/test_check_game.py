@@ -76,6 +76,13 @@ class LaxPeek(peek.PeekState):
         super()._validate(seat, action)
 
 
+class AliasingPeek(peek.PeekState):
+    """Hands out its own score list in views: an old view changes when someone scores."""
+
+    def _facts(self, seat: Seat | None) -> dict[str, Any]:
+        return {**super()._facts(seat), "scores": self.scores}
+
+
 def module_of(state_class: type[peek.PeekState]) -> Any:
     """A stand-in game module whose new_game builds the broken class."""
     state_class.game = peek.PeekState.game
@@ -99,6 +106,7 @@ def module_of(state_class: type[peek.PeekState]) -> Any:
     (SloppyPeek, "atomic"),
     (EndlessPeek, "bound"),
     (LaxPeek, "accepted"),
+    (AliasingPeek, "changed when the game went on"),
 ])
 def test_check_game_catches_a_broken_engine(broken: type[peek.PeekState], complaint: str) -> None:
     with pytest.raises(GameCheckFailed, match=complaint) as failure:
