@@ -39,6 +39,17 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
     redacted_data: Mapping[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def _make(cls, step: int, kind: str, text: str, actor: Seat | None, source: Source | None,
+              observers: frozenset[Seat] | None, redacted: str | None, data: Mapping[str, Any],
+              redacted_data: Mapping[str, Any]) -> Event:
+        """The same event as `Event(...)`, built about twice as fast: engines emit one at every step, and
+        the frozen `__init__` sets each field through `object.__setattr__`."""
+        event = object.__new__(cls)
+        event.__dict__.update(step=step, kind=kind, text=text, actor=actor, source=source, observers=observers,
+                              redacted=redacted, data=data, redacted_data=redacted_data)
+        return event
+
     @property
     def is_public(self) -> bool:
         return self.observers is None

@@ -183,7 +183,7 @@ class GameState(ABC, Generic[RulesT]):
              observers: Sequence[Seat] | frozenset[Seat] | None = None, redacted: str | None = None,
              redacted_data: Mapping[str, Any] | None = None, **data: Any) -> Event:
         """Record an event of the current step; `observers=None` makes it public."""
-        event = Event(self._step, kind, text, actor, source,
+        event = Event._make(self._step, kind, text, actor, source,
                       None if observers is None else frozenset(observers), redacted,
                       data, {} if redacted_data is None else dict(redacted_data))
         self.events.append(event)

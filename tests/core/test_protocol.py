@@ -100,3 +100,13 @@ def test_simultaneous_turns_need_a_named_seat_and_game_over_refuses() -> None:
 
 def test_random_bot_is_reproducible_from_the_seed() -> None:
     assert played(8).history == played(8).history
+
+
+def test_fast_event_construction_equals_the_dataclass_one() -> None:
+    from tabletop_edu.core import Event
+
+    args = (3, "peek", "Ana peeks.", 0, 2, frozenset({0}), "Ana looks.", {"card": 4}, {})
+    fast, slow = Event._make(*args), Event(*args)
+    assert fast == slow and repr(fast) == repr(slow) and fast.seen_by(1) == slow.seen_by(1)
+    with pytest.raises(AttributeError):
+        fast.text = "changed"  # type: ignore[misc]
