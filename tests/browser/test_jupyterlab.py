@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
 
 def open_and_run_all(page, lab: str, path: str) -> None:
     workspace = path.replace("/", "-").replace(".", "-")  # a fresh workspace: no tab restored from another test
@@ -24,11 +29,17 @@ def test_welcome_tutorial_runs_without_errors(page, lab: str, screenshot) -> Non
     screenshot("lab-welcome")
 
 
-def test_widget_click_reaches_python_in_jupyterlab(page, lab: str, screenshot) -> None:
-    open_and_run_all(page, lab, "classroom/peek.ipynb")
+CLASSROOM = Path(__file__).resolve().parents[2] / "notebooks" / "classroom"
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in CLASSROOM.glob("*.ipynb")))
+def test_widget_click_reaches_python_in_jupyterlab(page, lab: str, screenshot, name: str) -> None:
+    open_and_run_all(page, lab, f"classroom/{name}.ipynb")
     page.wait_for_selector(".tabletop-widget", timeout=120_000)
-    before = page.locator(".tabletop-widget .widget-tab .tabletop-log li").count()
+    log = ".tabletop-widget .widget-tab .tabletop-log li"
+    before = page.locator(log).all_inner_texts()
     page.locator(".tabletop-widget").get_by_role("button", name="Play").click()
-    page.wait_for_function(f"document.querySelectorAll('.tabletop-widget .widget-tab .tabletop-log li').length > {before}")
-    assert "peeks" in page.locator(".tabletop-widget .widget-tab .tabletop-log").inner_text()
-    screenshot("lab-peek-widget")
+    page.wait_for_function("n => document.querySelectorAll(" + json.dumps(log) + ").length > n", arg=len(before))
+    after = page.locator(log).all_inner_texts()
+    assert after[:len(before)] == before and len(after) > len(before)  # the kernel played and redrew the log
+    screenshot(f"lab-{name}-widget")
