@@ -6,14 +6,11 @@ and blue") and as the renderer shows it ("red + blue", "rouge + bleu"), in both 
 
 from __future__ import annotations
 
-from tabletop_edu.commissario import new_game
 from tabletop_edu.commissario.bots import GreedyBot
-from tabletop_edu.commissario.engine import CommissarioState
 from tabletop_edu.commissario.render import knowledge_html, state_html, view_html
 from tabletop_edu.commissario.widget import play
 from tabletop_edu.widgets import OMNISCIENT, GameWidget
 
-PICKS = {0: "pick red blue", 1: "pick orange green", 2: "pick yellow 2x"}
 SECRETS = {
     0: ["secretly picks red and blue", "red + blue", "choisit en secret rouge et bleu", "rouge + bleu"],
     1: ["secretly picks orange and green", "orange + green", "choisit en secret orange et vert", "orange + vert"],
@@ -21,20 +18,11 @@ SECRETS = {
 }
 
 
-def picked_state() -> CommissarioState:
-    state = new_game(["Ann", "Bob", "Cy"], seed=1)
-    while state.phase == "release":
-        state.apply("release none", player=state.current_player)
-    for seat, text in PICKS.items():
-        state.apply(text, player=seat)
-    return state
-
-
 def foreign_secrets(seat: int | None) -> list[str]:
     return [secret for other, secrets in SECRETS.items() if other != seat for secret in secrets]
 
 
-def test_french_rendering_uses_french_names() -> None:
+def test_french_rendering_uses_french_names(picked_state) -> None:
     state = picked_state()
     page = view_html(state.view(0), language="fr")
     for word in ("rouge", "jaune", "vert", "bleu", "mauve", "menottes", "barreaux", "carte bonus", "Manche",
@@ -44,7 +32,7 @@ def test_french_rendering_uses_french_names() -> None:
     assert "mauve" in state_html(state, language="fr") and "Pioche" in state_html(state, language="fr")
 
 
-def test_no_foreign_pick_in_either_language_before_and_during_reveals() -> None:
+def test_no_foreign_pick_in_either_language_before_and_during_reveals(picked_state) -> None:
     state = picked_state()
     for _ in range(2):  # after the picks, then after the first reveal
         for seat in (None, 0, 1, 2):
@@ -55,7 +43,7 @@ def test_no_foreign_pick_in_either_language_before_and_during_reveals() -> None:
         state.apply(f"reveal {state.picks[first][0]}", player=first)
 
 
-def test_knowledge_panel_before_and_after_the_reveals() -> None:
+def test_knowledge_panel_before_and_after_the_reveals(picked_state) -> None:
     state = picked_state()
     assert "chosen, hidden" in knowledge_html(state.view(1)) and "knows its own pick" in knowledge_html(state.view(1))
     everything = knowledge_html(state)  # the teacher sees what every seat knows, secrets included
