@@ -270,6 +270,10 @@ class CommissarioState(GameState[Rules]):
 
     @property
     def acting_seats(self) -> tuple[Seat, ...]:
+        return self._acting
+
+    @property
+    def acting_seats(self) -> tuple[Seat, ...]:
         """The seats that may act now (cached by `_update_turn`)."""
         return self._acting
 
@@ -328,7 +332,16 @@ class CommissarioState(GameState[Rules]):
         return [REVEALS[colour] for colour in self._reveal_options(player)]
 
     def _validate(self, seat: Seat, action: Action) -> None:
-        if isinstance(action, Release):
+        if isinstance(action, Reveal):  # the commonest action first: half of all actions are reveals
+            if self.phase not in ("first_reveal", "second_reveal"):
+                raise IllegalAction(f"Commissaires are revealed after everyone picked; now is the {self._phase_words()}.")
+            options = self._reveal_options(seat)
+            if action.colour not in options:
+                if action.colour in self._remaining_pick(seat):
+                    raise IllegalAction(f"With reveal_choice off you must reveal {options[0]} first.")
+                raise IllegalAction(f"You cannot reveal {action.colour}: you did not pick a {action.colour} "
+                                    f"commissaire (still hidden: {', '.join(self._remaining_pick(seat))}).")
+        elif isinstance(action, Release):
             if self.phase != "release":
                 raise IllegalAction(f"Releasing is done at the start of a round; now is the {self._phase_words()}.")
             if action.card is not None and action.card not in self.arrested[seat]:
@@ -339,15 +352,6 @@ class CommissarioState(GameState[Rules]):
                 raise IllegalAction(f"Commissaires are picked after the releases; now is the {self._phase_words()}.")
             if action not in PICK_SET:
                 raise IllegalAction(f"{action} is not a pick: choose two different colours, or one colour and 2x.")
-        elif isinstance(action, Reveal):
-            if self.phase not in ("first_reveal", "second_reveal"):
-                raise IllegalAction(f"Commissaires are revealed after everyone picked; now is the {self._phase_words()}.")
-            options = self._reveal_options(seat)
-            if action.colour not in options:
-                if action.colour in self._remaining_pick(seat):
-                    raise IllegalAction(f"With reveal_choice off you must reveal {options[0]} first.")
-                raise IllegalAction(f"You cannot reveal {action.colour}: you did not pick a {action.colour} "
-                                    f"commissaire (still hidden: {', '.join(self._remaining_pick(seat))}).")
         else:
             raise IllegalAction(f"{action} is not a Commissario action: write {NOTATION}.")
 
