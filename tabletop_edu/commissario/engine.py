@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import (Action, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
+from ..core import (Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice,
                     rules_from_dict, rules_to_dict, words)
 from .rules import COLOURS, DEAL_COLOUR, VALUES, Card, Rules, card_text
 
@@ -189,8 +189,6 @@ class CommissarioState(GameState[Rules]):
     # ------------------------------------------------------------------ set-up (R1, R2)
 
     def _setup(self) -> None:
-        if not isinstance(self.rules, Rules):
-            raise RulesError("rules must be a commissario Rules.")
         n = len(self.players)
         deal = list(range(1, n + 1))
         self.rng.shuffle(deal)  # R1.3: the purple +1..+N dealt at random
@@ -267,10 +265,6 @@ class CommissarioState(GameState[Rules]):
     @property
     def current_player(self) -> Seat | tuple[Seat, ...] | None:
         return self._current
-
-    @property
-    def acting_seats(self) -> tuple[Seat, ...]:
-        return self._acting
 
     @property
     def acting_seats(self) -> tuple[Seat, ...]:
@@ -360,13 +354,6 @@ class CommissarioState(GameState[Rules]):
                 "second_reveal": "second reveal", "over": "end of the game"}[self.phase]
 
     # ------------------------------------------------------------------ playing
-
-    def _acting_seat(self, player: Seat | None) -> Seat:
-        """A fast path for the common case (a seat number whose turn it is); every other case, with its
-        explanations, is the protocol's own check."""
-        if type(player) is int and player in self._acting:
-            return player
-        return super()._acting_seat(player)
 
     def _play(self, seat: Seat, action: Action) -> None:
         kind = type(action)

@@ -142,8 +142,8 @@ class GameState(ABC, Generic[RulesT]):
     def _acting_seat(self, player: Seat | None) -> Seat:
         """The seat an action is for, checked against whose turn it is (one look at `current_player`)."""
         current = self.current_player
-        if current == player and type(player) is int:  # the usual case: the one seat to act, named
-            return player
+        if type(player) is int and (player == current or type(current) is tuple and player in current):
+            return player  # the usual case: a seat that is to act, named
         if current is None:
             raise IllegalAction("The game is over: no more actions.")
         seats = current if isinstance(current, tuple) else (current,)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 import networkx as nx
 
-from ..core import Event, GameState, Seat
+from ..core import Event, GameState
 
 
 def information_flow(state: GameState, *, upto_step: int | None = None) -> nx.MultiDiGraph:
@@ -46,12 +46,3 @@ def events_flow(events: Iterable[Event], players: Sequence[str], *,
             graph.add_edge(origin, seat, step=event.step, kind=event.kind, text=seen.text,
                            full=event.sees_all(seat))
     return graph
-
-
-def knowledge_counts(graph: nx.MultiDiGraph, *, full_only: bool = True) -> dict[tuple[object, Seat], int]:
-    """How many observations each (origin, seat) pair carries: the weights of a who-learned-from-whom table."""
-    counts: dict[tuple[object, Seat], int] = {}
-    for origin, seat, data in graph.edges(data=True):
-        if data["full"] or not full_only:
-            counts[origin, seat] = counts.get((origin, seat), 0) + 1
-    return counts
