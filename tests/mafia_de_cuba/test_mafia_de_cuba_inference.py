@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -86,12 +85,17 @@ def test_posterior_puts_weight_on_the_truth_and_sums_to_one() -> None:
                 assert dist[text] > 0
 
 
-def test_twelve_players_exact_in_well_under_a_second() -> None:
+def test_twelve_players_posterior_is_a_distribution_that_covers_the_truth() -> None:
+    """The full table, where enumeration is out of reach (its speed is in benchmarks/bench_mafia_de_cuba.py)."""
     state = random_box_phase(12, 5)
-    started = time.perf_counter()
     for seat in (None, 0, 6):
-        posterior(observation_from_view(state.view(seat), state.rules), RANDOM_CHOICES)
-    assert time.perf_counter() - started < 3.0  # three posteriors, generous for a shared machine
+        post = posterior(observation_from_view(state.view(seat), state.rules), RANDOM_CHOICES)
+        assert post.evidence > 0
+        for step in post.steps:
+            assert sum(step.values()) == pytest.approx(1.0)
+        for taker, take in state.takes.items():
+            text = take if isinstance(take, str) else (take[1] or (str(take[0]) if take[0] else "nothing"))
+            assert post.of_seat(taker)[text] > 0
 
 
 def test_who_knows_what_matrix_after_the_box_phase() -> None:
