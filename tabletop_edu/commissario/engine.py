@@ -246,36 +246,7 @@ class CommissarioState(GameState[Rules]):
 
     # ------------------------------------------------------------------ turn structure
 
-    def _update_turn(self) -> None:
-        """Work out whose turn it is once per change of state, so the many reads of it cost nothing.
-
-        Random self-play asks `is_over`, `acting_seats` and `current_player` several times per action;
-        computing them here, after every action and at every new layout, keeps the engine fast.
-        """
-        if self.over:
-            current: Seat | tuple[Seat, ...] | None = None
-        elif self.phase == "release":
-            current = self.release_turn[len(self.releases)]
-        else:
-            current = self._turn()
-        self._current = current
-        self._acting: tuple[Seat, ...] = () if current is None else (
-            current if isinstance(current, tuple) else (current,))
-
-    @property
-    def current_player(self) -> Seat | tuple[Seat, ...] | None:
-        return self._current
-
-    @property
-    def acting_seats(self) -> tuple[Seat, ...]:
-        """The seats that may act now (cached by `_update_turn`)."""
-        return self._acting
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    def _turn(self) -> Seat | tuple[Seat, ...] | None:
+    def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
         """Whose turn it is, from the phase: the release order, every seat not yet picked, or the reveal order."""
         if self.over:
             return None
@@ -365,7 +336,6 @@ class CommissarioState(GameState[Rules]):
             self._play_pick(seat, action)
         elif isinstance(action, Reveal):
             self._play_reveal(seat, action)
-        self._update_turn()
 
     def _play_release(self, seat: Seat, action: Release) -> None:
         """R3: the release is public; its value is the seat's bid for turn order (none: 0)."""

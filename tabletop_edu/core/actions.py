@@ -8,12 +8,33 @@ parsers short and their error messages friendly.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .errors import IllegalAction
 
 
 class Action:
-    """Base class of every game's actions; subclasses are frozen dataclasses defining `__str__`."""
+    """Base class of every game's actions; subclasses are frozen dataclasses defining `__str__`.
+
+    Each action's notation is written once and kept on the value: every applied action is recorded by its
+    text, and games hand out the same action values again and again in their legal-action menus.
+    """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        notation = cls.__dict__.get("__str__")
+        if notation is None:
+            return
+
+        def __str__(self: Action) -> str:
+            known = self.__dict__  # a frozen dataclass still has a plain __dict__ to keep the text in
+            text = known.get("_notation")
+            if text is None:
+                text = known["_notation"] = notation(self)
+            return text
+
+        __str__.__doc__ = notation.__doc__
+        cls.__str__ = __str__  # type: ignore[method-assign]
 
     def _repr_html_(self) -> str:
         from html import escape

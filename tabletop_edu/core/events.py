@@ -7,16 +7,36 @@ an event reaches a seat.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
 
 Seat = int
 Source = int | str  # a seat number, or an object of the table such as "box" or "deck"
 
 
-@dataclass(frozen=True)
-class Event:
+class _NoData(Mapping[str, Any]):
+    """The empty details of an event that has none: read-only, so one value is safely shared by all events."""
+
+    def __getitem__(self, key: str) -> Any:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "{}"
+
+    def __reduce__(self) -> str:
+        return "NO_DATA"  # copies and pickles are this same value
+
+
+NO_DATA: Mapping[str, Any] = _NoData()
+
+
+class Event(NamedTuple):
     """One observable happening of a game.
 
     - `step`: the index of the action that produced it (0 for the set-up, i + 1 after the i-th action).
@@ -27,6 +47,9 @@ class Event:
     - `observers`: the seats that see the full event; None means everyone (a public event).
     - `redacted`: what every other seat sees instead ("Seat 3 took something"), or None: they see nothing.
     - `data`: machine-readable details for the observers; `redacted_data` those for everyone else.
+
+    A named tuple rather than a frozen dataclass: just as immutable, and built four times faster, which
+    matters because engines emit one or two at every step of a random game.
     """
 
     step: int
@@ -36,19 +59,8 @@ class Event:
     source: Source | None = None
     observers: frozenset[Seat] | None = None
     redacted: str | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
-    redacted_data: Mapping[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def _make(cls, step: int, kind: str, text: str, actor: Seat | None, source: Source | None,
-              observers: frozenset[Seat] | None, redacted: str | None, data: Mapping[str, Any],
-              redacted_data: Mapping[str, Any]) -> Event:
-        """The same event as `Event(...)`, built about twice as fast: engines emit one at every step, and
-        the frozen `__init__` sets each field through `object.__setattr__`."""
-        event = object.__new__(cls)
-        event.__dict__.update(step=step, kind=kind, text=text, actor=actor, source=source, observers=observers,
-                              redacted=redacted, data=data, redacted_data=redacted_data)
-        return event
+    data: Mapping[str, Any] = NO_DATA
+    redacted_data: Mapping[str, Any] = NO_DATA
 
     @property
     def is_public(self) -> bool:
@@ -69,8 +81,8 @@ class Event:
             return self
         if self.redacted is None:
             return None
-        return replace(self, text=self.redacted, data=self.redacted_data, redacted=None,
-                       redacted_data={}, observers=None)
+        return self._replace(text=self.redacted, data=self.redacted_data, redacted=None,
+                             redacted_data=NO_DATA, observers=None)
 
     def __str__(self) -> str:
         return self.text

@@ -22,11 +22,14 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .actions import Action
 from .errors import IllegalAction, RulesError
-from .events import Event, Seat, Source, log_for
+from .events import NO_DATA, Event, Seat, Source, log_for
 from .rules import rules_from_dict, rules_to_dict
 from .view import View, render_state_html
 
 RulesT = TypeVar("RulesT")
+#: Builds an Event from its fields in one call, skipping NamedTuple's keyword handling (see `emit`).
+_new_event = tuple.__new__
+
 StateT = TypeVar("StateT", bound="GameState[Any]")
 
 RECORD_FORMAT = 1
@@ -73,6 +76,7 @@ class GameState(ABC, Generic[RulesT]):
         self.events: list[Event] = []
         self._step = 0
         self._setup()
+        self._update_turn()
 
     # ----------------------------------------------------------------- what each game defines
 
@@ -80,10 +84,13 @@ class GameState(ABC, Generic[RulesT]):
     def _setup(self) -> None:
         """Deal and prepare the table with `self.rng`, emitting set-up events (step 0)."""
 
-    @property
     @abstractmethod
-    def current_player(self) -> Seat | tuple[Seat, ...] | None:
-        """The seat to act, a tuple of seats acting secretly at once, or None when the game is over."""
+    def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
+        """The seat to act, a tuple of seats acting secretly at once, or None when the game is over.
+
+        Worked out once after the set-up and after each action (`_update_turn`), since players, bots and
+        `apply` read it several times per action.
+        """
 
     @abstractmethod
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
@@ -122,17 +129,27 @@ class GameState(ABC, Generic[RulesT]):
 
     # ----------------------------------------------------------------- shared behaviour
 
+    def _update_turn(self) -> None:
+        """Remember whose turn it is; called after the set-up and after every action (games that change
+        their state outside `apply`, like a resample dealing a new layout, call it too)."""
+        current = self._whose_turn()
+        self._current = current
+        self._acting: tuple[Seat, ...] = () if current is None else (
+            current if type(current) is tuple else (current,))
+
     @property
-    def is_over(self) -> bool:
-        return self.current_player is None
+    def current_player(self) -> Seat | tuple[Seat, ...] | None:
+        """The seat to act, a tuple of seats acting secretly at once, or None when the game is over."""
+        return self._current
 
     @property
     def acting_seats(self) -> tuple[Seat, ...]:
         """The seats that may act now, as a tuple (empty at the end)."""
-        current = self.current_player
-        if current is None:
-            return ()
-        return current if isinstance(current, tuple) else (current,)
+        return self._acting
+
+    @property
+    def is_over(self) -> bool:
+        return self._current is None
 
     def returns(self) -> list[float]:
         """1 for each winner and 0 for the others once over; all 0 before. Games may refine it."""
@@ -176,6 +193,7 @@ class GameState(ABC, Generic[RulesT]):
         first_new = len(self.events)
         self._step = len(self.history) + 1
         self._play(seat, move)
+        self._update_turn()
         self.history.append((seat, str(move)))
         return self.events[first_new:]
 
@@ -183,9 +201,9 @@ class GameState(ABC, Generic[RulesT]):
              observers: Sequence[Seat] | frozenset[Seat] | None = None, redacted: str | None = None,
              redacted_data: Mapping[str, Any] | None = None, **data: Any) -> Event:
         """Record an event of the current step; `observers=None` makes it public."""
-        event = Event._make(self._step, kind, text, actor, source,
-                      None if observers is None else frozenset(observers), redacted,
-                      data, {} if redacted_data is None else dict(redacted_data))
+        event = _new_event(Event, (self._step, kind, text, actor, source,
+                                   None if observers is None else frozenset(observers), redacted, data,
+                                   NO_DATA if redacted_data is None else dict(redacted_data)))
         self.events.append(event)
         return event
 

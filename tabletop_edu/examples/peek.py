@@ -98,8 +98,7 @@ class PeekState(GameState[Rules]):
             self.emit("deal", f"{self.players[seat]} is dealt the {card}.", source="deck", observers=[seat],
                       redacted=f"{self.players[seat]} is dealt a card.", seat=seat, card=card)
 
-    @property
-    def current_player(self) -> Seat | None:
+    def _whose_turn(self) -> Seat | None:
         if self.turn >= self.rules.rounds * len(self.players):
             return None
         return self.turn % len(self.players)

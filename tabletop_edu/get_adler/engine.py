@@ -338,8 +338,7 @@ class GetAdlerState(GameState[Rules]):
 
     # -------------------------------------------------------------------------------- protocol
 
-    @property
-    def current_player(self) -> Seat | tuple[Seat, ...] | None:
+    def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
         if self.phase == "over":
             return None
         if self.phase == "answer":
@@ -797,6 +796,7 @@ class GetAdlerState(GameState[Rules]):
             world.hands[other] = kept[other] + [pool.pop() for _ in range(missing)]
         world.deck = pool
         world.rng = random.Random(rng.random())
+        world._update_turn()  # whose turn may follow the characters (a confronted Adler acts)
         return world
 
 

@@ -302,8 +302,7 @@ class MafiaState(GameState[Rules]):
 
     # ----------------------------------------------------------------- protocol
 
-    @property
-    def current_player(self) -> Seat | tuple[Seat, ...] | None:
+    def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
         phase = self.phase
         if phase == "over":
             return None

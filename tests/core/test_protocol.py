@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -102,11 +103,20 @@ def test_random_bot_is_reproducible_from_the_seed() -> None:
     assert played(8).history == played(8).history
 
 
-def test_fast_event_construction_equals_the_dataclass_one() -> None:
-    from tabletop_edu.core import Event
+def test_events_are_immutable_values_that_copy_and_pickle() -> None:
+    import pickle
 
-    args = (3, "peek", "Ana peeks.", 0, 2, frozenset({0}), "Ana looks.", {"card": 4}, {})
-    fast, slow = Event._make(*args), Event(*args)
-    assert fast == slow and repr(fast) == repr(slow) and fast.seen_by(1) == slow.seen_by(1)
+    from tabletop_edu.core import Event
+    from tabletop_edu.core.events import NO_DATA
+
+    state = played(3)
+    event = state.events[-1]
+    assert isinstance(event, Event) and state.events == [tuple(e) for e in state.events]
     with pytest.raises(AttributeError):
-        fast.text = "changed"  # type: ignore[misc]
+        event.text = "changed"  # type: ignore[misc]
+    bare = Event(1, "note", "A note.")
+    assert bare.data == {} and bare.data is NO_DATA and repr(bare.data) == "{}"
+    with pytest.raises(TypeError):
+        bare.data["leak"] = 1  # type: ignore[index]
+    assert copy.deepcopy(bare).data is NO_DATA and pickle.loads(pickle.dumps(bare)) == bare
+    assert copy.deepcopy(state.events) == state.events
