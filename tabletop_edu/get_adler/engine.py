@@ -186,8 +186,8 @@ class _TargetActions:
 
 
 _TARGET_ACTIONS: dict[int, _TargetActions] = {}
-#: legal_actions of ordinary turns, by (seat, kinds of cards held, two binoculars?, arrests open?, table size,
-#: which seats cannot be targeted or robbed): at most a few thousand keys, each a tuple of shared values.
+#: legal_actions of ordinary turns, by (seat, kinds of cards held, two binoculars?, arrests open?, seats out,
+#: which hands hold cards): at most a few thousand keys, each a tuple of shared values.
 _TURN_ACTIONS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
 
 
@@ -399,8 +399,8 @@ class GetAdlerState(GameState[Rules]):
         # the kinds of cards held and on who can be targeted, so it is also remembered under that key.
         held = frozenset(hand)
         arrest_open = self.hour >= self.rules.first_arrest_hour
-        key = (seat, held, hand.count("binoculars") > 1, arrest_open, len(self.players),
-               tuple((other in self.out, not self.hands[other]) for other in range(len(self.players))))
+        key = (seat, held, hand.count("binoculars") > 1, arrest_open, frozenset(self.out),
+               tuple(map(bool, self.hands)))  # the table size is this tuple's length
         cached = _TURN_ACTIONS.get(key)
         if cached is None:
             cached = _TURN_ACTIONS[key] = tuple(self._turn_actions(seat, hand, held, arrest_open))
@@ -587,8 +587,8 @@ class GetAdlerState(GameState[Rules]):
                 theirs[give] = max(0, theirs[give] - 1)
                 theirs[taken] += 1
             else:  # an unseen card moved each way: forget rather than guess
-                self.known[knower][target] = Counter()
-                self.known[knower][seat] = Counter()
+                self.known[knower][target].clear()
+                self.known[knower][seat].clear()
         who, whom = self.players[seat], self.players[target]
         self.emit("binoculars", f"{who} takes {taken} from {whom} with binoculars and gives {give}.",
                   actor=seat, source=target, observers=[seat],

@@ -338,8 +338,14 @@ class MafiaState(GameState[Rules]):
     def _take_menu(self) -> tuple[Action, ...]:
         """The legal takes, shared between states with the same box (they depend on nothing else)."""
         present = tuple(name for name in TOKEN_ORDER if self.box_tokens.get(name))
-        may_take_nothing = self.box_index == len(self.order) - 1 and self.rules.last_may_take_nothing
-        return _take_menu(self.box_diamonds, present, may_take_nothing)
+        return _take_menu(self.box_diamonds, present, self._last_may_take_nothing())
+
+    def _last_may_take_nothing(self) -> bool:
+        return self.box_index == len(self.order) - 1 and self.rules.last_may_take_nothing
+
+    def _may_take_nothing(self) -> bool:
+        """An empty box leaves nothing to take; otherwise only the last taker may, under that rule option."""
+        return self._last_may_take_nothing() or (self.box_diamonds == 0 and not any(self.box_tokens.values()))
 
     def _testimonies(self, kind: str | None, seat: Seat) -> list[Action]:
         """Every testimony of `kind` (None: any kind) that `seat` may give; lies included, never hidden data."""
@@ -389,11 +395,17 @@ class MafiaState(GameState[Rules]):
         if isinstance(action, TakeFromBox):
             if phase != "take":
                 raise IllegalAction(f"{name} does not hold the box: there is nothing to take now.")
-            if action.token is not None and not self.box_tokens.get(action.token):
-                raise IllegalAction(f"There is no {action.token} token in the box.")
-            if action.diamonds > self.box_diamonds:
-                raise IllegalAction(f"The box holds {self.box_diamonds} diamonds, not {action.diamonds}.")
-            if action not in _take_menu_set(self._take_menu()):
+            diamonds, token = action.diamonds, action.token
+            if token is not None:
+                if diamonds:
+                    raise IllegalAction("Take diamonds or one token, not both.")
+                if not self.box_tokens.get(token):
+                    raise IllegalAction(f"There is no {token} token in the box.")
+            elif diamonds > self.box_diamonds:
+                raise IllegalAction(f"The box holds {self.box_diamonds} diamonds, not {diamonds}.")
+            elif diamonds < 0:
+                raise IllegalAction("A taker takes diamonds from the box, not a negative number of them.")
+            elif diamonds == 0 and not self._may_take_nothing():
                 raise IllegalAction("You must take something: at least 1 diamond or one token (only an empty box,"
                                     " or the last taker, may take nothing).")
             return
@@ -778,11 +790,6 @@ def _take_menu(diamonds: int, present: tuple[str, ...], may_take_nothing: bool) 
     if may_take_nothing:
         options.append(TakeFromBox())
     return tuple(options)
-
-
-@lru_cache(maxsize=1024)
-def _take_menu_set(menu: tuple[Action, ...]) -> frozenset[Action]:
-    return frozenset(menu)
 
 
 @lru_cache(maxsize=1024)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tabletop_edu.core import IllegalAction
 from tabletop_edu.mafia_de_cuba import MafiaState, Rules, new_game
+from tabletop_edu.mafia_de_cuba.engine import TOKEN_ORDER, TakeFromBox
 from tabletop_edu.mafia_de_cuba.rules import TOKENS_BY_PLAYERS
 
 #: 6 players: the Godfather hides 2; seat 1 takes 3, seat 2 loyal, seat 3 takes 4, seat 4 fbi, seat 5 driver.
@@ -83,6 +86,27 @@ def test_r3_4_empty_box_and_last_taker_make_street_kids() -> None:
     assert last.takes[5] == (0, None)
     strict = play(6, BOX_6[:-1], Rules(last_may_take_nothing=False))
     assert "take nothing" not in [str(a) for a in strict.legal_actions()]
+
+
+@pytest.mark.parametrize("last_may_take_nothing", [True, False])
+def test_r3_3_and_r3_4_a_take_is_accepted_exactly_when_the_menu_offers_it(last_may_take_nothing: bool) -> None:
+    """Takes are checked by arithmetic, not by looking them up in the menu: both must agree on every take."""
+    rules = Rules(last_may_take_nothing=last_may_take_nothing)
+    for seed in range(30):
+        state, rng = new_game(6 + seed % 7, seed=seed, rules=rules), random.Random(seed)
+        while state.phase in ("hide", "set-aside", "take"):
+            if state.phase == "take":
+                offered = set(state.legal_actions())
+                for diamonds in range(-1, state.box_diamonds + 2):
+                    for token in (None, "bogus", *TOKEN_ORDER):
+                        take, before = TakeFromBox(diamonds, token), state.fingerprint()
+                        if take in offered:
+                            state.clone().apply(take)
+                        else:
+                            with pytest.raises(IllegalAction):
+                                state.apply(take)
+                            assert state.fingerprint() == before
+            state.apply(rng.choice(state.legal_actions()))
 
 
 def test_r3_5_box_returns_to_the_godfather_who_alone_sees_it() -> None:
