@@ -5,7 +5,8 @@ as ratios, because these machines are shared and absolute numbers drift.
 
 - Random self-play at 6, 9 and 12 players: every step generates the legal actions (testimony menus
   included), checks the chosen one and logs its events with their visibility, as a real game does.
-  Target: our steps/s >= OpenSpiel's pure-Python games (python_liars_poker, python_kuhn_poker).
+  Target: our steps/s >= OpenSpiel's pure-Python games (python_liars_poker, python_kuhn_poker). Ratios are
+  printed per decision (like with like) and per step (OpenSpiel's chance outcomes counted): see reference.py.
 - Inference: the Godfather's exact posterior once the box is back (what he hid and the box he got back are
   pinned), by forward-backward and by enumerating every world. Brute force runs in a child process and is
   abandoned after `BRUTE_FORCE_LIMIT` seconds. Target: 12 players in well under a second; >= 100x faster than
@@ -23,23 +24,21 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reference import Throughput, openspiel, ours, report  # noqa: E402
+from reference import compare, report  # noqa: E402
 
 from tabletop_edu import mafia_de_cuba  # noqa: E402
-from tabletop_edu.mafia_de_cuba.inference import (Observation, Posterior, brute_force_posterior,  # noqa: E402
-                                                  observation_from_view, posterior)
+from tabletop_edu.mafia_de_cuba.inference import (  # noqa: E402
+    Observation,
+    Posterior,
+    brute_force_posterior,
+    observation_from_view,
+    posterior,
+)
 
 REFERENCES = ("python_liars_poker", "python_kuhn_poker")
 TABLES = (6, 9, 12)
 INFERENCE_TABLES = (6, 8, 9, 12)
 BRUTE_FORCE_LIMIT = 60.0
-
-
-def games_ratios(ours_results: list[Throughput], references: list[Throughput]) -> str:
-    """The games/s ratios, which `reference.report` leaves out (it prints steps/s ratios)."""
-    return "\n".join(f"ratio {mine.name} / {reference.name}: games/s x"
-                     f"{mine.games_per_second / reference.games_per_second:.2f}"
-                     for mine in ours_results for reference in references)
 
 
 def godfather_observation(players: int, seed: int = 0) -> Observation:
@@ -101,10 +100,7 @@ def inference_report(limit: float = BRUTE_FORCE_LIMIT) -> str:
 
 
 def main(seconds: float = 2.0) -> None:
-    mine = [ours(mafia_de_cuba, players, seconds) for players in TABLES]
-    references = [openspiel(name, seconds) for name in REFERENCES]
-    print(report(mine, references))
-    print(games_ratios(mine, references))
+    print(report(*compare(mafia_de_cuba, TABLES, REFERENCES, seconds)))
     print()
     print("The Godfather's exact posterior after the box phase (forward-backward vs enumerating every world):")
     print(inference_report())

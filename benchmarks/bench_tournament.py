@@ -116,7 +116,9 @@ def main() -> None:
         print(f"  pettingzoo {name:<28} {rate:>9.0f} steps/s ({games} games)")
     base_name = "leduc_holdem_v4" if "leduc_holdem_v4" in measured else "tictactoe_v3"
     base = measured[base_name][0]
-    from reference import ours  # the raw engine's random self-play: what the adapter itself costs
+    from reference import (
+        ours,  # the raw engine's random self-play: what the adapter itself costs
+    )
 
     from tabletop_edu.tournament import game_module
     for game, players in (("peek", 3), ("commissario", 3), ("get_adler", 4), ("mafia_de_cuba", 6)):

@@ -29,6 +29,7 @@ View facts (every key, for seat k; a spectator gets the public ones and None for
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
@@ -201,6 +202,19 @@ def _actions_for(target: int) -> _TargetActions:
     return found
 
 
+@functools.lru_cache(maxsize=64)
+def _checked_deck(rules: Rules, players: int) -> tuple[str, ...]:
+    """The unshuffled deck, once the rules are found playable: checked once per rules and table size."""
+    if rules.hours < 1 or rules.hand_size < 2 or rules.first_arrest_hour < 1:
+        raise RulesError("Get Adler needs at least one hour and hands of at least two cards.")
+    if rules.escape_answer_card not in CARDS:
+        raise RulesError(f"escape_answer_card must be one of {CARDS}.")
+    deck = rules.deck(players)
+    if len(deck) < players * rules.hand_size + 1 or any(card not in CARDS for card in deck):
+        raise RulesError("The deck must hold known cards, more than the players' hands.")
+    return tuple(deck)
+
+
 # ---------------------------------------------------------------------------------------------- state
 
 
@@ -217,19 +231,17 @@ class GetAdlerState(GameState[Rules]):
 
     def _setup(self) -> None:
         rules, n = self.rules, len(self.players)
-        if rules.hours < 1 or rules.hand_size < 2 or rules.first_arrest_hour < 1:
-            raise RulesError("Get Adler needs at least one hour and hands of at least two cards.")
-        if rules.escape_answer_card not in CARDS:
-            raise RulesError(f"escape_answer_card must be one of {CARDS}.")
         self.characters: list[str] = self.rng.sample(list(cast_for(n)), n)
-        deck = rules.deck(n)
-        if len(deck) < n * rules.hand_size + 1 or any(card not in CARDS for card in deck):
-            raise RulesError("The deck must hold known cards, more than the players' hands.")
+        try:
+            deck = list(_checked_deck(rules, n))
+        except TypeError:  # rules written with lists cannot be a cache key: check them every time
+            deck = list(_checked_deck.__wrapped__(rules, n))
         self.rng.shuffle(deck)
         self.deck: list[str] = deck
         self.hands: list[list[str]] = [[self.deck.pop() for _ in range(rules.hand_size)] for _ in range(n)]
         self.discard_pile: list[str] = []
-        self.known: list[list[Counter[str]]] = [[Counter() for _ in range(n)] for _ in range(n)]
+        #: (knower, holder) -> the cards of holder's hand that knower has seen there, only once it has seen some.
+        self.known: dict[tuple[int, int], Counter[str]] = {}
         self.turn_index = 0
         self.phase = "turn"
         self.question: tuple[int, int, str, str] | None = None
@@ -295,9 +307,8 @@ class GetAdlerState(GameState[Rules]):
         self.hands[seat].remove(card)
         if public:
             self.discard_pile.append(card)
-            for row in self.known:
-                known = row[seat]
-                if card in known and known[card] > 0:  # `in` first: a Counter miss is a slow __missing__ call
+            for (_, holder), known in self.known.items():
+                if holder == seat and known.get(card, 0) > 0:
                     known[card] -= 1
 
     def _start_turn(self) -> None:
@@ -563,7 +574,7 @@ class GetAdlerState(GameState[Rules]):
     def _magnify(self, seat: int, target: int) -> None:
         self._lose_card(seat, "magnify", public=True)
         hand = sorted(self.hands[target])
-        self.known[seat][target] = Counter(hand)
+        self.known[seat, target] = Counter(hand)
         self.emit("magnify", f"{self.players[seat]} looks at {self.players[target]}'s hand: {', '.join(hand)}.",
                   actor=seat, source=target, observers=[seat],
                   redacted=f"{self.players[seat]} looks at {self.players[target]}'s hand with a magnifying glass.",
@@ -579,16 +590,16 @@ class GetAdlerState(GameState[Rules]):
         self.hands[target].append(give)
         for knower in range(len(self.players)):
             if knower == seat:
-                mine = self.known[seat][target]
+                mine = self.known.setdefault((seat, target), Counter())
                 mine[taken] = max(0, mine[taken] - 1)
                 mine[give] += 1
             elif knower == target:
-                theirs = self.known[target][seat]
+                theirs = self.known.setdefault((target, seat), Counter())
                 theirs[give] = max(0, theirs[give] - 1)
                 theirs[taken] += 1
             else:  # an unseen card moved each way: forget rather than guess
-                self.known[knower][target].clear()
-                self.known[knower][seat].clear()
+                self.known.pop((knower, target), None)
+                self.known.pop((knower, seat), None)
         who, whom = self.players[seat], self.players[target]
         self.emit("binoculars", f"{who} takes {taken} from {whom} with binoculars and gives {give}.",
                   actor=seat, source=target, observers=[seat],
@@ -726,8 +737,9 @@ class GetAdlerState(GameState[Rules]):
             "skips": list(self.skips),
             "out": sorted(self.out),
             "confrontation": confrontation,
-            "known_cards": {} if seat is None else {other: sorted(self.known[seat][other].elements())
-                                                    for other in range(n) if +self.known[seat][other]},
+            "known_cards": {} if seat is None else {
+                other: sorted(cards.elements()) for other in range(n)
+                if +(cards := self.known.get((seat, other), Counter()))},
             "winner": self.winner,
         }
 
@@ -745,7 +757,7 @@ class GetAdlerState(GameState[Rules]):
         world.deck = list(self.deck)
         world.hands = [list(hand) for hand in self.hands]
         world.discard_pile = list(self.discard_pile)
-        world.known = [[Counter(c) for c in row] for row in self.known]
+        world.known = {pair: Counter(cards) for pair, cards in self.known.items()}
         world.answers = list(self.answers)
         world.not_adler = set(self.not_adler)
         world.skips = list(self.skips)
@@ -785,7 +797,7 @@ class GetAdlerState(GameState[Rules]):
         pool = list(self.deck)
         kept: dict[int, list[str]] = {}
         for other in others:
-            known = self.known[player][other] if player is not None else Counter()
+            known = self.known.get((player, other), Counter()) if player is not None else Counter()
             hand = Counter(self.hands[other])
             assert not known - hand, "known cards must be in the hand"
             kept[other] = list(known.elements())

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tabletop_edu.core import IllegalAction
+from tabletop_edu.core import IllegalAction, RulesError
 from tabletop_edu.get_adler import Rules, new_game
 from tabletop_edu.get_adler.rules import CAST, TRAIT_COLOURS, TRAIT_TABLE, TRAITS, has_trait
 
@@ -39,6 +39,26 @@ def test_R1_3_turns_go_round_in_seat_order(helpers):
         seats.append(state.current_player)
         helpers.plain_turn(state)
     assert seats == [0, 1, 2, 3, 4] * 2 and state.hour == 3
+
+
+@pytest.mark.parametrize(("rules", "complaint"), [
+    (Rules(hours=0), "at least one hour"),
+    (Rules(hand_size=1), "hands of at least two"),
+    (Rules(first_arrest_hour=0), "at least one hour"),
+    (Rules(escape_answer_card="umbrella"), "escape_answer_card"),
+    (Rules(deck_4=(("question", 60), ("umbrella", 10))), "known cards"),
+    (Rules(deck_4=(("question", 20),)), "more than the players' hands"),
+    (Rules(deck_4=[("question", 60), ("umbrella", 10)]), "known cards"),  # lists, as JSON writes them
+])
+def test_unplayable_rules_are_refused_every_time(rules, complaint):
+    for _ in range(2):  # the deck check is cached per rules: the second game must be refused too
+        with pytest.raises(RulesError, match=complaint):
+            new_game(4, seed=0, rules=rules)
+
+
+def test_rules_written_with_lists_still_play():
+    listed = new_game(4, seed=3, rules=Rules(deck_4=[list(part) for part in Rules().deck_4]))
+    assert listed.hands == new_game(4, seed=3).hands
 
 
 def test_R2_1_character_is_secret():
