@@ -158,9 +158,9 @@ class GameState(ABC, Generic[RulesT]):
 
     def _acting_seat(self, player: Seat | None) -> Seat:
         """The seat an action is for, checked against whose turn it is (one look at `current_player`)."""
-        current = self.current_player
+        current = self._current
         if type(player) is int and (player == current or type(current) is tuple and player in current):
-            return player  # the usual case: a seat that is to act, named
+            return player  # a seat that is to act, named
         if current is None:
             raise IllegalAction("The game is over: no more actions.")
         seats = current if isinstance(current, tuple) else (current,)
@@ -187,15 +187,20 @@ class GameState(ABC, Generic[RulesT]):
 
         An illegal action raises `IllegalAction` and leaves the state exactly as it was.
         """
-        seat = self._acting_seat(player)
-        move = self.to_action(action)
+        current = self._current
+        if type(player) is int and (player == current or type(current) is tuple and player in current):
+            seat = player  # the usual case, checked here: this runs at every step of every game
+        else:
+            seat = self._acting_seat(player)
+        move = action if isinstance(action, Action) else self.parse_action(action)
         self._validate(seat, move)
-        first_new = len(self.events)
-        self._step = len(self.history) + 1
+        events, history = self.events, self.history
+        first_new = len(events)
+        self._step = len(history) + 1
         self._play(seat, move)
         self._update_turn()
-        self.history.append((seat, str(move)))
-        return self.events[first_new:]
+        history.append((seat, str(move)))
+        return events[first_new:]
 
     def emit(self, kind: str, text: str, *, actor: Seat | None = None, source: Source | None = None,
              observers: Sequence[Seat] | frozenset[Seat] | None = None, redacted: str | None = None,
