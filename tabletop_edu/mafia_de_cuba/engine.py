@@ -31,12 +31,30 @@ View facts (every key, for every seat; seat None is a spectator):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core import Action, GameState, IllegalAction, RulesError, Seat, expect_arity, parse_choice, parse_int, words
-from .rules import AGENTS, DIAMONDS, TOKEN_ORDER, Rules, starting_jokers, starting_tokens
+from ..core import (
+    Action,
+    GameState,
+    IllegalAction,
+    RulesError,
+    Seat,
+    expect_arity,
+    parse_choice,
+    parse_int,
+    words,
+)
+from .rules import (
+    AGENTS,
+    DIAMONDS,
+    TOKEN_ORDER,
+    Rules,
+    starting_jokers,
+    starting_tokens,
+)
 
 KINDS = ("seen", "took", "suspect")
 Take = tuple[int, "str | None"]  # (diamonds, token); (0, None) is "nothing"
@@ -278,8 +296,8 @@ class MafiaState(GameState[Rules]):
         return ", ".join(listed) if listed else "no token"
 
     def _box_snapshot(self) -> tuple[int, tuple[str, ...]]:
-        return self.box_diamonds, _sort_tokens([name for name, count in self.box_tokens.items()
-                                                for _ in range(count)])
+        tokens = self.box_tokens
+        return self.box_diamonds, tuple(name for name in TOKEN_ORDER for _ in range(tokens.get(name, 0)))
 
     @property
     def box_index(self) -> int:
@@ -377,119 +395,114 @@ class MafiaState(GameState[Rules]):
         return options
 
     def _validate(self, seat: Seat, action: Action) -> None:
+        check = _CHECKS.get(type(action))
+        if check is None:
+            raise IllegalAction(f"{action} is not an action of Mafia de Cuba.")
+        check(self, seat, action)
+
+    def _check_hide(self, seat: Seat, action: Hide) -> None:
+        if self.phase != "hide":
+            raise IllegalAction("Only the Godfather hides diamonds, once, before the box goes round.")
+        if not 0 <= action.diamonds <= self.rules.max_hidden:
+            raise IllegalAction(f"The Godfather hides 0 to {self.rules.max_hidden} diamonds, not {action.diamonds}.")
+
+    def _check_set_aside(self, seat: Seat, action: SetAside) -> None:
+        if self.phase != "set-aside":
+            raise IllegalAction("Only the first taker may set a token aside, just before taking.")
+        if action.token is not None and not self.box_tokens.get(action.token):
+            raise IllegalAction(f"There is no {action.token} token in the box to set aside.")
+
+    def _check_take(self, seat: Seat, action: TakeFromBox) -> None:
+        """R3.3-R3.4, by arithmetic: the same takes as the menu, without building it."""
+        if self.phase != "take":
+            raise IllegalAction(f"{self.players[seat]} does not hold the box: there is nothing to take now.")
+        diamonds, token = action.diamonds, action.token
+        if token is not None:
+            if diamonds:
+                raise IllegalAction("Take diamonds or one token, not both.")
+            if not self.box_tokens.get(token):
+                raise IllegalAction(f"There is no {token} token in the box.")
+        elif diamonds > self.box_diamonds:
+            raise IllegalAction(f"The box holds {self.box_diamonds} diamonds, not {diamonds}.")
+        elif diamonds < 0:
+            raise IllegalAction("A taker takes diamonds from the box, not a negative number of them.")
+        elif diamonds == 0 and not self._may_take_nothing():
+            raise IllegalAction("You must take something: at least 1 diamond or one token (only an empty box,"
+                                " or the last taker, may take nothing).")
+
+    def _check_question(self, seat: Seat, action: Ask | Floor | Accuse) -> None:
+        """R4.1, R4.5, R4.8: questions within the budget, accusations of living takers (jokered: by option)."""
+        if self.phase != "question":
+            raise IllegalAction("Only the Godfather asks questions and accuses, during the investigation.")
+        if isinstance(action, Floor):
+            if self.questions_left <= 0:
+                raise IllegalAction("The Godfather has no question left: he must accuse.")
+            return
+        target = action.target
+        if not 0 <= target < len(self.players):
+            raise IllegalAction(f"There is no seat {target} at this table of {len(self.players)}.")
+        if target == self.godfather:
+            raise IllegalAction("The Godfather cannot question or accuse himself.")
+        if target in self.eliminated:
+            raise IllegalAction(f"{self.players[target]} is eliminated and stays silent.")
+        if isinstance(action, Ask):
+            if self.questions_left <= 0:
+                raise IllegalAction("The Godfather has no question left: he must accuse.")
+            return
+        if target in self.jokered and not self.rules.jokered_can_be_accused:
+            raise IllegalAction(f"{self.players[target]} already received a joker and cannot be accused again.")
+
+    def _check_testimony(self, seat: Seat, action: Action) -> None:
+        """R4.2: an answer of the asked kind (or silence), or any testimony when the floor is open; lies are
+        allowed, but only about what this game could hold."""
         phase = self.phase
-        name = self.players[seat]
-        if isinstance(action, Hide):
-            if phase != "hide":
-                raise IllegalAction("Only the Godfather hides diamonds, once, before the box goes round.")
-            if not 0 <= action.diamonds <= self.rules.max_hidden:
-                raise IllegalAction(f"The Godfather hides 0 to {self.rules.max_hidden} diamonds, "
-                                    f"not {action.diamonds}.")
-            return
-        if isinstance(action, SetAside):
-            if phase != "set-aside":
-                raise IllegalAction("Only the first taker may set a token aside, just before taking.")
-            if action.token is not None and not self.box_tokens.get(action.token):
-                raise IllegalAction(f"There is no {action.token} token in the box to set aside.")
-            return
-        if isinstance(action, TakeFromBox):
-            if phase != "take":
-                raise IllegalAction(f"{name} does not hold the box: there is nothing to take now.")
-            diamonds, token = action.diamonds, action.token
-            if token is not None:
-                if diamonds:
-                    raise IllegalAction("Take diamonds or one token, not both.")
-                if not self.box_tokens.get(token):
-                    raise IllegalAction(f"There is no {token} token in the box.")
-            elif diamonds > self.box_diamonds:
-                raise IllegalAction(f"The box holds {self.box_diamonds} diamonds, not {diamonds}.")
-            elif diamonds < 0:
-                raise IllegalAction("A taker takes diamonds from the box, not a negative number of them.")
-            elif diamonds == 0 and not self._may_take_nothing():
-                raise IllegalAction("You must take something: at least 1 diamond or one token (only an empty box,"
-                                    " or the last taker, may take nothing).")
-            return
-        if isinstance(action, (Ask, Floor, Accuse)):
-            if phase != "question":
-                raise IllegalAction("Only the Godfather asks questions and accuses, during the investigation.")
-            if isinstance(action, Floor):
-                if self.questions_left <= 0:
-                    raise IllegalAction("The Godfather has no question left: he must accuse.")
-                return
-            target = action.target
-            if not 0 <= target < len(self.players):
-                raise IllegalAction(f"There is no seat {target} at this table of {len(self.players)}.")
-            if target == self.godfather:
-                raise IllegalAction("The Godfather cannot question or accuse himself.")
-            if target in self.eliminated:
-                raise IllegalAction(f"{self.players[target]} is eliminated and stays silent.")
-            if isinstance(action, Ask):
-                if self.questions_left <= 0:
-                    raise IllegalAction("The Godfather has no question left: he must accuse.")
-                return
-            if target in self.jokered and not self.rules.jokered_can_be_accused:
-                raise IllegalAction(f"{self.players[target]} already received a joker and cannot be accused again.")
-            return
-        if isinstance(action, TESTIMONIES):
-            if phase not in ("answer", "floor"):
-                raise IllegalAction("Testimonies are given when the Godfather asks or opens the floor.")
-            if phase == "answer" and not isinstance(action, Silent):
-                assert self.pending is not None
-                asked = self.pending[1]
-                wanted = {"seen": Saw, "took": Took, "suspect": Suspect}[asked]
-                if not isinstance(action, wanted):
-                    raise IllegalAction(f"The Godfather asked '{asked}': answer with '{wanted.__name__.lower()}'"
-                                        " or keep 'silent'.")
-            if isinstance(action, Suspect):
-                if not 0 <= action.target < len(self.players):
-                    raise IllegalAction(f"There is no seat {action.target} at this table.")
-                if action.target == seat:
-                    raise IllegalAction("You cannot suspect yourself.")
-            if isinstance(action, Saw):
-                if not 0 <= action.diamonds <= DIAMONDS:
-                    raise IllegalAction(f"The box never holds {action.diamonds} diamonds (0 to {DIAMONDS}).")
-                for token in set(action.tokens):
-                    if action.tokens.count(token) > self.tokens_in_game.get(token, 0):
-                        raise IllegalAction(f"This game has only {self.tokens_in_game.get(token, 0)} {token} "
-                                            "token(s).")
-            if isinstance(action, Took):
-                if action.diamonds > DIAMONDS or (action.token and action.token not in self.tokens_in_game):
-                    raise IllegalAction("Nobody could have taken that: it is not in this game.")
-            return
-        if isinstance(action, (Shoot, Hold)):
-            if phase != "cleaner":
-                raise IllegalAction("'shoot' and 'hold' are only said right after an accusation (Cleaner variant).")
-            if isinstance(action, Shoot) and self.takes.get(seat) != (0, "cleaner"):
-                raise IllegalAction("Only the Cleaner can shoot.")
-            return
-        raise IllegalAction(f"{action} is not an action of Mafia de Cuba.")
+        if phase not in ("answer", "floor"):
+            raise IllegalAction("Testimonies are given when the Godfather asks or opens the floor.")
+        if phase == "answer" and not isinstance(action, Silent):
+            assert self.pending is not None
+            asked = self.pending[1]
+            wanted = {"seen": Saw, "took": Took, "suspect": Suspect}[asked]
+            if not isinstance(action, wanted):
+                raise IllegalAction(f"The Godfather asked '{asked}': answer with '{wanted.__name__.lower()}'"
+                                    " or keep 'silent'.")
+        if isinstance(action, Suspect):
+            if not 0 <= action.target < len(self.players):
+                raise IllegalAction(f"There is no seat {action.target} at this table.")
+            if action.target == seat:
+                raise IllegalAction("You cannot suspect yourself.")
+        elif isinstance(action, Saw):
+            if not 0 <= action.diamonds <= DIAMONDS:
+                raise IllegalAction(f"The box never holds {action.diamonds} diamonds (0 to {DIAMONDS}).")
+            for token in set(action.tokens):
+                if action.tokens.count(token) > self.tokens_in_game.get(token, 0):
+                    raise IllegalAction(f"This game has only {self.tokens_in_game.get(token, 0)} {token} token(s).")
+        elif isinstance(action, Took):
+            if action.diamonds > DIAMONDS or (action.token and action.token not in self.tokens_in_game):
+                raise IllegalAction("Nobody could have taken that: it is not in this game.")
+
+    def _check_vote(self, seat: Seat, action: Shoot | Hold) -> None:
+        if self.phase != "cleaner":
+            raise IllegalAction("'shoot' and 'hold' are only said right after an accusation (Cleaner variant).")
+        if isinstance(action, Shoot) and self.takes.get(seat) != (0, "cleaner"):
+            raise IllegalAction("Only the Cleaner can shoot.")
 
     # ----------------------------------------------------------------- playing
 
     def _play(self, seat: Seat, action: Action) -> None:
-        if isinstance(action, Hide):
-            self._hide(seat, action.diamonds)
-        elif isinstance(action, SetAside):
-            self._set_aside(seat, action.token)
-        elif isinstance(action, TakeFromBox):
-            self._take(seat, (action.diamonds, action.token))
-        elif isinstance(action, Ask):
-            self.questions_left -= 1
-            self.pending = (action.target, action.kind)
-            self.phase = "answer"
-            self.emit("question", f"The Godfather asks {self.players[action.target]}: "
-                      f"{QUESTION_TEXT[action.kind]}", actor=seat, target=action.target, question=action.kind)
-        elif isinstance(action, Floor):
-            self.questions_left -= 1
-            self.floor = self.living_takers()
-            self.phase = "floor"
-            self.emit("floor", "The Godfather opens the floor: anyone may speak.", actor=seat)
-        elif isinstance(action, Accuse):
-            self._accuse(seat, action.target)
-        elif isinstance(action, TESTIMONIES):
-            self._testify(seat, action)
-        else:
-            self._vote(seat, isinstance(action, Shoot))
+        _PLAYS[type(action)](self, seat, action)
+
+    def _ask(self, seat: Seat, action: Ask) -> None:
+        self.questions_left -= 1
+        self.pending = (action.target, action.kind)
+        self.phase = "answer"
+        self.emit("question", f"The Godfather asks {self.players[action.target]}: {QUESTION_TEXT[action.kind]}",
+                  actor=seat, target=action.target, question=action.kind)
+
+    def _open_floor(self, seat: Seat) -> None:
+        self.questions_left -= 1
+        self.floor = self.living_takers()
+        self.phase = "floor"
+        self.emit("floor", "The Godfather opens the floor: anyone may speak.", actor=seat)
 
     def _hide(self, seat: Seat, diamonds: int) -> None:
         self.hidden = diamonds
@@ -769,6 +782,28 @@ class MafiaState(GameState[Rules]):
                     new = rng.randint(lowest, highest)
                     texts[low] = str(Hide(new) if hide else TakeFromBox(new))
                     texts[high] = str(TakeFromBox(total - new))
+
+
+#: How each kind of action is checked (see `MafiaState._validate`): one look-up instead of a chain of tests.
+_CHECKS: dict[type, Callable[[MafiaState, Seat, Any], None]] = {
+    Hide: MafiaState._check_hide, SetAside: MafiaState._check_set_aside, TakeFromBox: MafiaState._check_take,
+    Ask: MafiaState._check_question, Floor: MafiaState._check_question, Accuse: MafiaState._check_question,
+    **{kind: MafiaState._check_testimony for kind in TESTIMONIES},
+    Shoot: MafiaState._check_vote, Hold: MafiaState._check_vote,
+}
+
+#: How each kind of checked action is carried out (see `MafiaState._play`).
+_PLAYS: dict[type, Callable[[MafiaState, Seat, Any], None]] = {
+    Hide: lambda state, seat, action: state._hide(seat, action.diamonds),
+    SetAside: lambda state, seat, action: state._set_aside(seat, action.token),
+    TakeFromBox: lambda state, seat, action: state._take(seat, (action.diamonds, action.token)),
+    Ask: MafiaState._ask,
+    Floor: lambda state, seat, action: state._open_floor(seat),
+    Accuse: lambda state, seat, action: state._accuse(seat, action.target),
+    **{kind: MafiaState._testify for kind in TESTIMONIES},
+    Shoot: lambda state, seat, action: state._vote(seat, True),
+    Hold: lambda state, seat, action: state._vote(seat, False),
+}
 
 
 def _diamonds_removed(action: Action) -> int | None:
