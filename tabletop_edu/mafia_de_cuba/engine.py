@@ -296,8 +296,7 @@ class MafiaState(GameState[Rules]):
         return ", ".join(listed) if listed else "no token"
 
     def _box_snapshot(self) -> tuple[int, tuple[str, ...]]:
-        tokens = self.box_tokens
-        return self.box_diamonds, tuple(name for name in TOKEN_ORDER for _ in range(tokens.get(name, 0)))
+        return self.box_diamonds, _tokens_in_box(tuple(self.box_tokens.items()))[0]
 
     @property
     def box_index(self) -> int:
@@ -355,7 +354,7 @@ class MafiaState(GameState[Rules]):
 
     def _take_menu(self) -> tuple[Action, ...]:
         """The legal takes, shared between states with the same box (they depend on nothing else)."""
-        present = tuple(name for name in TOKEN_ORDER if self.box_tokens.get(name))
+        present = _tokens_in_box(tuple(self.box_tokens.items()))[1]
         return _take_menu(self.box_diamonds, present, self._last_may_take_nothing())
 
     def _last_may_take_nothing(self) -> bool:
@@ -813,6 +812,15 @@ def _diamonds_removed(action: Action) -> int | None:
     if isinstance(action, TakeFromBox) and action.token is None:
         return action.diamonds
     return None
+
+
+@lru_cache(maxsize=1024)
+def _tokens_in_box(counts: tuple[tuple[str, int], ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every token in a box of these (name, count) pairs in the rules' order, and the kinds present: what each
+    taker sees and may take, for the few boxes a game's tokens can make."""
+    held = dict(counts)
+    every = tuple(name for name in TOKEN_ORDER for _ in range(held.get(name, 0)))
+    return every, tuple(name for name in TOKEN_ORDER if held.get(name))
 
 
 @lru_cache(maxsize=1024)
