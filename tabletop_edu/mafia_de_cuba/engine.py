@@ -263,6 +263,7 @@ class MafiaState(GameState[Rules]):
         self.godfather: Seat = rules.godfather_seat
         self.order: list[Seat] = [(self.godfather + k) % n for k in range(1, n)]
         self.tokens_in_game: dict[str, int] = starting_tokens(n, rules)
+        self._testimony_key = tuple(sorted(self.tokens_in_game.items()))  # what testimonies can name
         self.box_diamonds = DIAMONDS
         self.box_tokens: dict[str, int] = dict(self.tokens_in_game)
         self.hidden: int | None = None
@@ -366,7 +367,7 @@ class MafiaState(GameState[Rules]):
 
     def _testimonies(self, kind: str | None, seat: Seat) -> list[Action]:
         """Every testimony of `kind` (None: any kind) that `seat` may give; lies included, never hidden data."""
-        return list(_testimony_menu(tuple(sorted(self.tokens_in_game.items())), kind, seat, len(self.players)))
+        return list(_testimony_menu(self._testimony_key, kind, seat, len(self.players)))
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
         seats = self.acting_seats
