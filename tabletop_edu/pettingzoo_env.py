@@ -27,7 +27,6 @@ Encoding, documented because RL code depends on it:
 
 from __future__ import annotations
 
-
 import random
 import zlib
 from collections.abc import Iterator, Mapping
@@ -134,10 +133,57 @@ def _bucket(token: str, size: int) -> int:
     return zlib.crc32(token.encode()) % size
 
 
+#: Values whose text is fixed by their type and equality, so a token's bucket can be remembered by them
+#: (floats are not: 0.0 == -0.0; containers are not: (1,) == (True,)).
+_ATOMS = frozenset({str, int, bool, type(None)})
+
+
+@lru_cache(maxsize=1 << 16)
+def _remembered_bucket(key: str, shape: str, inner: Any, inner_type: type, item: Any, item_type: type,
+                       size: int) -> int:
+    return _bucket(_token(key, shape, inner, item), size)
+
+
+def _token(key: str, shape: str, inner: Any, item: Any) -> str:
+    """The text of one token, as `_tokens` writes it: "key.inner=item", "key[inner]=item", "key#len=n", "key=item"."""
+    if shape == ".":
+        return f"{key}.{inner}={item!r}"
+    if shape == "[]":
+        return f"{key}[{inner}]={item!r}"
+    if shape == "#len":
+        return f"{key}#len={item}"
+    return f"{key}={item!r}"
+
+
+def _token_bucket(key: str, shape: str, inner: Any, item: Any, size: int) -> int:
+    """The bucket of a token, remembered when its parts are plain values: writing and hashing the same
+    "key=value" texts at every step was most of an environment step."""
+    if type(item) in _ATOMS and type(inner) in _ATOMS:
+        return _remembered_bucket(key, shape, inner, type(inner), item, type(item), size)
+    return _bucket(_token(key, shape, inner, item), size)
+
+
+def _buckets(facts: Mapping[str, Any], size: int) -> list[int]:
+    """The buckets of `_tokens(facts)`, in the same order, without writing the texts out each time."""
+    found: list[int] = []
+    for key, value in facts.items():
+        if key == "rules":
+            continue
+        if isinstance(value, Mapping):
+            found += [_token_bucket(key, ".", inner, item, size) for inner, item in value.items()]
+            found.append(_token_bucket(key, "#len", None, len(value), size))
+        elif isinstance(value, (list, tuple)):
+            found += [_token_bucket(key, "[]", index, item, size) for index, item in enumerate(value)]
+            found.append(_token_bucket(key, "#len", None, len(value), size))
+        else:
+            found.append(_token_bucket(key, "=", None, value, size))
+    return found
+
+
 def facts_features(seat: Seat | None, facts: Mapping[str, Any], size: int) -> np.ndarray:
     """A binary vector of `size`: the facts as "key=value" tokens, hashed (CRC-32) into buckets."""
     vector = np.zeros(size, dtype=np.int8)
-    vector[[_bucket(token, size) for token in _tokens(facts)] + [_bucket(f"seat={seat}", size)]] = 1
+    vector[_buckets(facts, size) + [_bucket(f"seat={seat}", size)]] = 1
     return vector
 
 

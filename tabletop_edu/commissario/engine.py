@@ -471,7 +471,7 @@ class CommissarioState(GameState[Rules]):
             "picked": sorted(self.picks),
             "my_pick": my_pick,
             "revealed": {s: list(cs) for s, cs in sorted(self.revealed.items())},
-            "colour_scores": [{c: colour_points(cards, c) for c in COLOURS} for cards in self.arrested],
+            "colour_scores": [colour_scores(cards) for cards in self.arrested],
             "scores": list(self.scores),
             "bonuses": dict(self.bonus_winners),
             "bonus_values": {c: self.rules.bonus(c) for c in COLOURS},
@@ -579,6 +579,15 @@ def _rules_fact(rules: Rules) -> dict[str, Any]:
 def colour_points(cards: list[Card], colour: str) -> int:
     """A seat's points in one colour: its bandits minus its innocents there."""
     return sum(v for c, v in cards if c == colour)
+
+
+def colour_scores(cards: list[Card]) -> dict[str, int]:
+    """A seat's points in every colour (`colour_points` of each), in one pass over its cards."""
+    points = dict.fromkeys(COLOURS, 0)
+    for colour, value in cards:
+        if colour in points:
+            points[colour] += value
+    return points
 
 
 def turn_order(release_turn: list[Seat], bids: dict[Seat, int]) -> list[Seat]:

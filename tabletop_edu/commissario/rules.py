@@ -6,6 +6,7 @@ default; the tables below (colours, characters) are fixed by the seed itself.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from ..core import RulesError
@@ -20,8 +21,10 @@ VALUES: tuple[int, ...] = (5, 4, 3, 2, 1, -1, -2, -3, -4, -5)
 Card = tuple[str, int]
 
 
+@functools.lru_cache(maxsize=256)
 def card_text(card: Card) -> str:
-    """`red+3` for the bandit worth 3, `red-3` for the innocent worth -3."""
+    """`red+3` for the bandit worth 3, `red-3` for the innocent worth -3 (written once per card: views
+    spell out every arrested card at every step)."""
     colour, value = card
     return f"{colour}{value:+d}"
 

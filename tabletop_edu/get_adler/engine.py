@@ -738,8 +738,8 @@ class GetAdlerState(GameState[Rules]):
             "out": sorted(self.out),
             "confrontation": confrontation,
             "known_cards": {} if seat is None else {
-                other: sorted(cards.elements()) for other in range(n)
-                if +(cards := self.known.get((seat, other), Counter()))},
+                holder: seen for (knower, holder), cards in sorted(self.known.items())
+                if knower == seat and (seen := sorted(cards.elements()))},
             "winner": self.winner,
         }
 

@@ -313,8 +313,10 @@ def test_R6_1_to_R6_3_colour_points_and_bonuses() -> None:
     rules = Rules(bonus_values=(1, 2, 3, 4, 5, 6))
     for state in finished_games(12, rules):
         totals = [sum(v for _, v in cards) for cards in state.arrested]
+        shown = state.view(None).facts["colour_scores"]
         for colour in COLOURS:
             points = [colour_points(cards, colour) for cards in state.arrested]
+            assert [scores[colour] for scores in shown] == points  # what every view shows
             leaders = [s for s, p in enumerate(points) if p == max(points)]
             if len(leaders) == 1:
                 assert state.bonus_winners[colour] == leaders[0]  # R6.2

@@ -78,3 +78,24 @@ def test_observations_come_from_the_view_alone(game: str, players: int) -> None:
         legal = np.flatnonzero(environment.observe(agent)["action_mask"])
         environment.agent_selection = agent
         environment.step(int(rng.choice(list(legal))))
+
+
+@pytest.mark.parametrize(("game", "players"), [("commissario", 3), ("mafia_de_cuba", 6), ("get_adler", 4), ("peek", 3)])
+def test_remembered_buckets_are_those_of_the_written_tokens(game: str, players: int) -> None:
+    """The fast path (buckets remembered by plain values) gives exactly the buckets of `_tokens`' texts,
+    for every seat and the spectator, at every step of random games; and a True is not taken for a 1."""
+    from tabletop_edu.pettingzoo_env import _bucket, _buckets, _tokens
+
+    environment = TabletopEnv(game, players)
+    for seed in range(3):
+        environment.reset(seed=seed)
+        state, rng = environment.state, random.Random(seed)
+        assert state is not None
+        while not state.is_over:
+            for seat in [None, *range(players)]:
+                facts = state.view(seat).facts
+                assert _buckets(facts, 256) == [_bucket(token, 256) for token in _tokens(facts)]
+            seat = state.acting_seats[0]
+            state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    for flag, number in [(True, 1), (False, 0)]:
+        assert _buckets({"x": flag}, 1 << 20) == [_bucket(f"x={flag!r}", 1 << 20)] != _buckets({"x": number}, 1 << 20)
