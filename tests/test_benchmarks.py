@@ -1,0 +1,74 @@
+"""The benchmark harness counts what it says it counts, and every benchmark script still imports.
+
+Speed itself is never asserted here (shared machines are noisy): `python -m tabletop_edu bench` prints it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tabletop_edu import commissario
+from tabletop_edu.examples import peek
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load(name: str) -> ModuleType:
+    """A benchmark script as a module, without running its main()."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+@pytest.mark.parametrize("script", sorted(path.stem for path in BENCHMARKS.glob("bench_*.py")))
+def test_every_benchmark_script_imports_and_has_a_main(script: str) -> None:
+    assert callable(load(script).main)
+
+
+def test_our_games_count_every_step_as_a_decision_and_replay_the_same_games() -> None:
+    reference = load("reference")
+    name, play_one = reference.our_game(commissario, 3)
+    result = reference.measure(name, play_one, 0.05)
+    assert result.games >= 1 and result.steps == result.decisions
+    replayed = sum(len(play_with_seed(seed).history) for seed in range(result.games))
+    assert result.steps == replayed  # seeds 0, 1, ... and nothing else decides the games
+
+
+def play_with_seed(seed: int) -> commissario.CommissarioState:
+    state, rng = commissario.new_game(3, seed=seed), random.Random(seed)
+    while not state.is_over:
+        seat = state.acting_seats[0]
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    return state
+
+
+def test_side_by_side_keeps_each_contenders_best_turn_and_report_prints_each_ratio() -> None:
+    reference = load("reference")
+    turns: dict[str, int] = {}
+
+    def counting(name: str, steps: int, decisions: int) -> tuple[str, Callable[[int], tuple[int, int]]]:
+        """A stand-in whose every game is `steps` long with `decisions` of them, like a dealt card game."""
+        def play_one(seed: int) -> tuple[int, int]:
+            turns[name] = turns.get(name, 0) + (seed == 0)
+            return steps, decisions
+        return name, play_one
+
+    mine, theirs = reference.side_by_side([reference.our_game(peek, 3), counting("dealt", 10, 4)], 0.06, turns=3)
+    assert turns == {"dealt": 3}  # each contender measured once per turn, starting again from seed 0
+    assert theirs.steps == theirs.games * 10 and theirs.decisions == theirs.games * 4
+    text = reference.report([mine], [theirs])
+    expected = mine.decisions_per_second / theirs.decisions_per_second
+    assert f"decisions/s x{expected:.2f}" in text and "steps/s x" in text and "games/s x" in text
