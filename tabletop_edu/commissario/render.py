@@ -215,7 +215,7 @@ def log_html(view: View, language: str = "en") -> str:
     return f"<ol class='tabletop-log'>{items}</ol>"
 
 
-def view_html(view: View, language: str = "en") -> str:
+def view_html(view: View, language: str = "en", log: bool = True) -> str:
     """One seat's (or a spectator's) page: whose turn, the layout, every seat's public status, its own pick, log."""
     facts = view.facts
     who = (escape(tr("cm_spectator", language)) if view.seat is None
@@ -242,15 +242,15 @@ def view_html(view: View, language: str = "en") -> str:
     return (f"<div class='tabletop-view commissario'><p>{head}</p>{turn}"
             f"{_table_html(facts.get('table', {}), facts.get('bonus_values', {}), language)}"
             f"{_seat_rows(facts, view.players, view.seat, acting, language)}{mine}{end}"
-            f"{log_html(view, language)}</div>")
+            f"{log_html(view, language) if log else ''}</div>")
 
 
-def state_html(state: Any, language: str = "en") -> str:
+def state_html(state: Any, language: str = "en", log: bool = True) -> str:
     """The omniscient table for a teacher: the spectator's page plus every secret pick and the pile order."""
     picks = ", ".join(f"{state.players[s]}: {' + '.join(colour_word(c, language) for c in p)}"
                       for s, p in sorted(state.picks.items()))
     pile = " ".join(card_word(f"{c}{v:+d}", language) for c, v in state.pile)
-    return (f"<div class='tabletop-state commissario'>{view_html(state.view(None), language)}"
+    return (f"<div class='tabletop-state commissario'>{view_html(state.view(None), language, log)}"
             f"<p><b>{escape(tr('cm_secret_picks', language))}</b>: {escape(picks or tr('cm_none_yet', language))}</p>"
             f"<p><b>{escape(tr('cm_pile_order', language))}</b>: {escape(pile or tr('cm_empty', language))}</p></div>")
 

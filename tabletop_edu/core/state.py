@@ -280,11 +280,13 @@ class GameState(ABC, Generic[RulesT]):
         """The omniscient table, for a teacher: the game's own rendering if it has one."""
         return render_state_html(self)
 
-    def generic_html(self) -> str:
-        """A plain table of everything about the state, for games without their own renderer."""
+    def generic_html(self, log: bool = True) -> str:
+        """A plain table of everything about the state and its whole log, for games without their own renderer."""
         facts = "".join(f"<tr><th>{escape(str(k))}</th><td>{escape(str(v))}</td></tr>"
                         for k, v in self._facts_omniscient().items())
-        return f"<div class='tabletop-state'><b>{escape(str(self))}</b><table>{facts}</table></div>"
+        items = "".join(f"<li>{escape(event.text)}</li>" for event in self.events)
+        listing = f"<ol class='tabletop-log'>{items}</ol>" if log else ""
+        return f"<div class='tabletop-state'><b>{escape(str(self))}</b><table>{facts}</table>{listing}</div>"
 
     def _facts_omniscient(self) -> dict[str, Any]:
         """Everything about the table, for the omniscient display; games may override."""

@@ -65,30 +65,31 @@ def game_renderer(game: str, name: str) -> Callable[..., str] | None:
     return getattr(render, name, None)
 
 
-def call_renderer(function: Callable[..., str], subject: Any, language: str) -> str:
-    """Call a renderer, passing `language` only to renderers that take one."""
-    if "language" in inspect.signature(function).parameters:
-        return str(function(subject, language=language))
-    return str(function(subject))
+def call_renderer(function: Callable[..., str], subject: Any, language: str, log: bool = True) -> str:
+    """Call a renderer, passing `language` and `log` only to renderers that take them."""
+    accepted = inspect.signature(function).parameters
+    options: dict[str, Any] = {"language": language, "log": log}
+    return str(function(subject, **{name: value for name, value in options.items() if name in accepted}))
 
 
-def render_view_html(view: View, language: str = "en") -> str:
-    """The game's own HTML for a view (its `render.view_html`), else a generic table."""
+def render_view_html(view: View, language: str = "en", log: bool = True) -> str:
+    """The game's own HTML for a view (its `render.view_html`), else a generic table; `log=False` leaves the
+    log out (a widget shows it in its own tab)."""
     function = game_renderer(view.game, "view_html")
-    return generic_view_html(view) if function is None else call_renderer(function, view, language)
+    return generic_view_html(view, log) if function is None else call_renderer(function, view, language, log)
 
 
-def render_state_html(state: Any, language: str = "en") -> str:
+def render_state_html(state: Any, language: str = "en", log: bool = True) -> str:
     """The game's own omniscient HTML for a state (its `render.state_html`), else a generic table."""
     function = game_renderer(state.game, "state_html")
-    return state.generic_html() if function is None else call_renderer(function, state, language)
+    return state.generic_html(log) if function is None else call_renderer(function, state, language, log)
 
 
-def generic_view_html(view: View) -> str:
+def generic_view_html(view: View, log: bool = True) -> str:
     """A plain HTML table of a view's facts and log, escaped: good enough for any game."""
     who = "Spectator" if view.seat is None else f"Seat {view.seat}: {escape(view.players[view.seat])}"
     rows = "".join(f"<tr><th>{escape(str(key))}</th><td>{escape(str(value))}</td></tr>"
                    for key, value in view.facts.items())
-    log = "".join(f"<li>{escape(event.text)}</li>" for event in view.log)
-    return (f"<div class='tabletop-view'><b>{who}</b><table>{rows}</table>"
-            f"<ol class='tabletop-log'>{log}</ol></div>")
+    items = "".join(f"<li>{escape(event.text)}</li>" for event in view.log)
+    listing = f"<ol class='tabletop-log'>{items}</ol>" if log else ""
+    return f"<div class='tabletop-view'><b>{who}</b><table>{rows}</table>{listing}</div>"

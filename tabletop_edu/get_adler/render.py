@@ -221,7 +221,7 @@ def log_html(events: Sequence[Event], players: Sequence[str], language: str = "e
     """The last `last` events, each worded in `language` (pass the events as the seat saw them)."""
     items = "".join(f"<li value='{event.step}'>{escape(event_text(event, players, language))}</li>"
                     for event in list(events)[-last:])
-    return f"<ol class='adler-log' style='font-size:110%'>{items}</ol>"
+    return f"<ol class='tabletop-log adler-log' style='font-size:110%'>{items}</ol>"
 
 
 def _turn_banner(players: Sequence[str], facts: Mapping[str, Any], current: Any, language: str) -> str:
@@ -284,7 +284,7 @@ def trait_table_html(language: str = "en") -> str:
             f"</th>{head}</tr>{rows}</table>")
 
 
-def view_html(view: View, language: str = "en") -> str:
+def view_html(view: View, language: str = "en", log: bool = True) -> str:
     """One seat's table (or a spectator's) from its View only, in `language`."""
     facts = dict(view.facts)
     who = tr("spectator", language) if view.seat is None else f"{view.players[view.seat]} ({tr('seat', language)} {view.seat})"
@@ -297,11 +297,12 @@ def view_html(view: View, language: str = "en") -> str:
     parts.append(f"<p>{escape(tr('adler.deck', language))}{_colon(language)} {facts['deck_size']} {escape(tr('adler.cards', language))}.</p>")
     parts.append(_seats_table(view.players, facts, view.current_player, language))
     parts.append(_answers(view.players, facts["answers"], language))
-    parts.append(f"<h5>{escape(tr('adler.log', language))}</h5>{log_html(view.log, view.players, language)}</div>")
-    return "".join(parts)
+    if log:
+        parts.append(f"<h5>{escape(tr('adler.log', language))}</h5>{log_html(view.log, view.players, language)}")
+    return "".join(parts) + "</div>"
 
 
-def state_html(state: Any, language: str = "en") -> str:
+def state_html(state: Any, language: str = "en", log: bool = True) -> str:
     """The omniscient table, for a teacher: every character and every hand."""
     rows = "".join(f"<tr><td>{seat}</td><td>{escape(name)}</td>"
                    f"<td><b>{escape(character_name(state.characters[seat], language))}</b></td>"
@@ -316,7 +317,7 @@ def state_html(state: Any, language: str = "en") -> str:
             f"<table style='font-size:120%'><tr>{head}</tr>{rows}</table>"
             f"<p>{escape(tr('adler.deck', language))} ({len(state.deck)}), {escape(tr('adler.next', language))}: "
             f"{escape(upcoming)}</p>{_answers(state.players, facts['answers'], language)}"
-            f"{log_html(state.events, state.players, language)}</div>")
+            f"{log_html(state.events, state.players, language) if log else ''}</div>")
 
 
 __all__ = ["CARDS", "card_name", "character_name", "colour_name", "event_text", "log_html", "state_html",

@@ -304,7 +304,7 @@ def _parse_take(text: str) -> tuple[int, str | None]:
     return (int(text), None) if text.isdigit() else (0, text)
 
 
-def view_html(view: View, language: str = "en") -> str:
+def view_html(view: View, language: str = "en", log: bool = True) -> str:
     """The table as `view.seat` sees it (None: a spectator), escaped, from the view alone."""
     facts = view.facts
     who = (tr("mdc_spectator", language) if view.seat is None
@@ -333,10 +333,10 @@ def view_html(view: View, language: str = "en") -> str:
              f"<th>{tr('mdc_known', language)}</th></tr>{rows}</table>")
     return (f"{STYLE}<div class='mdc tabletop-view'><h4>{tr('mdc_title', language)} — {who}</h4><p>{status}</p>"
             f"{_secrets(view, language)}{_ring(view, language)}{table}{end}"
-            f"{log_html(view.log, view.players, language)}</div>")
+            f"{log_html(view.log, view.players, language) if log else ''}</div>")
 
 
-def state_html(state: MafiaState, language: str = "en") -> str:
+def state_html(state: MafiaState, language: str = "en", log: bool = True) -> str:
     """The omniscient table: every take and role, the hidden diamonds and the box, for a teacher."""
     rows = "".join(
         f"<tr><td>{seat}</td><td>{escape(state.players[seat])}</td><td>{escape(_take(state, seat, language))}</td></tr>"
@@ -349,7 +349,7 @@ def state_html(state: MafiaState, language: str = "en") -> str:
     return (f"{STYLE}<div class='mdc tabletop-state'><h4>{escape(str(state))}</h4><p>{summary}</p>"
             f"<table><tr><th>{tr('mdc_seat', language)}</th><th>{tr('mdc_player', language)}</th>"
             f"<th>{tr('mdc_take', language)}</th></tr>{rows}</table>"
-            f"{view_html(state.view(None), language)}</div>")
+            f"{view_html(state.view(None), language, log)}</div>")
 
 
 def _take(state: MafiaState, seat: int, language: str = "en") -> str:

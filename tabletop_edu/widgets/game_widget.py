@@ -30,11 +30,12 @@ LABEL_STYLE = {"description_width": "initial"}  # labels in full, in either lang
 Perspective = Seat | None | str  # a seat, None for a spectator, or OMNISCIENT
 
 
-def perspective_html(state: GameState, perspective: Perspective, language: str = "en") -> str:
-    """The table as `perspective` sees it: a seat's or spectator's view, or the whole state for the teacher."""
+def perspective_html(state: GameState, perspective: Perspective, language: str = "en", log: bool = True) -> str:
+    """The table as `perspective` sees it: a seat's or spectator's view, or the whole state for the teacher.
+    The widget asks for it without the log, which has a tab of its own."""
     if perspective == OMNISCIENT:
-        return render_state_html(state, language)
-    return render_view_html(state.view(perspective), language)  # type: ignore[arg-type]
+        return render_state_html(state, language, log)
+    return render_view_html(state.view(perspective), language, log)  # type: ignore[arg-type]
 
 
 def log_html(state: GameState, perspective: Perspective, language: str = "en") -> str:
@@ -191,7 +192,7 @@ class GameWidget(widgets.VBox):
             self.timeline.value = self.timeline.max
         state = self.shown_state
         perspective = self.perspective
-        self.table.value = perspective_html(state, perspective, self.language)
+        self.table.value = perspective_html(state, perspective, self.language, log=False)
         self.log_panel.value = log_html(state, perspective, self.language)
         self.flow.value = ""
         if self.knowledge is not None:

@@ -124,3 +124,24 @@ def test_switching_language_never_renders_another_perspective() -> None:
 def test_an_unknown_perspective_is_refused(perspective: object) -> None:
     with pytest.raises(ValueError, match="perspective"):
         GameWidget(peek.new_game(3, seed=0), perspective=perspective)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", ["peek", "commissario", "get_adler", "mafia_de_cuba"])
+def test_the_log_is_shown_once_in_its_tab_and_the_renderers_still_hold_it_alone(game: str) -> None:
+    """On a projector every line counts: the table leaves its log to the Log tab (and to the static picture,
+    once). Renderers called on their own, as in the tutorials, still end with the log."""
+    import importlib
+
+    from tabletop_edu.core import render_view_html
+    from tabletop_edu.core.view import render_state_html
+
+    module = importlib.import_module("tabletop_edu.examples.peek" if game == "peek" else f"tabletop_edu.{game}")
+    players = {"peek": 3, "commissario": 3, "get_adler": 4, "mafia_de_cuba": 6}[game]
+    state = module.new_game(players, seed=2)
+    widget = GameWidget(state, bots={seat: RandomBot() for seat in range(1, players)})
+    for perspective in [OMNISCIENT, None, *range(players)]:
+        widget.perspective_picker.value = perspective
+        assert "tabletop-log" not in widget.table.value and widget.log_panel.value.count("tabletop-log") == 1
+        assert widget._repr_mimebundle_()["text/html"].count("tabletop-log") == 1
+        alone = render_state_html(state) if perspective == OMNISCIENT else render_view_html(state.view(perspective))
+        assert alone.count("tabletop-log") == 1
