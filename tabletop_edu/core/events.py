@@ -48,7 +48,7 @@ class Event(NamedTuple):
     - `redacted`: what every other seat sees instead ("Seat 3 took something"), or None: they see nothing.
     - `data`: machine-readable details for the observers; `redacted_data` those for everyone else.
 
-    A named tuple rather than a frozen dataclass: just as immutable, and built four times faster, which
+    A named tuple rather than a frozen dataclass: just as immutable, and built about three times faster, which
     matters because engines emit one or two at every step of a random game.
     """
 

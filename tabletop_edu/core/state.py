@@ -157,10 +157,9 @@ class GameState(ABC, Generic[RulesT]):
         return [1.0 if seat in won else 0.0 for seat in range(len(self.players))]
 
     def _acting_seat(self, player: Seat | None) -> Seat:
-        """The seat an action is for, checked against whose turn it is (one look at `current_player`)."""
+        """The seat an action is for, when `apply` was not simply given a seat that is to act: the default
+        seat, or a clear refusal."""
         current = self._current
-        if type(player) is int and (player == current or type(current) is tuple and player in current):
-            return player  # a seat that is to act, named
         if current is None:
             raise IllegalAction("The game is over: no more actions.")
         seats = current if isinstance(current, tuple) else (current,)
@@ -175,12 +174,6 @@ class GameState(ABC, Generic[RulesT]):
             turn = " or ".join(f"{self.players[s]} (seat {s})" for s in seats)
             raise IllegalAction(f"It is not {self.players[player]}'s turn: waiting for {turn}.")
         return player
-
-    def to_action(self, action: Action | str) -> Action:
-        """An action from its text, or the action itself if it already is one."""
-        if isinstance(action, Action):
-            return action
-        return self.parse_action(action)
 
     def apply(self, action: Action | str, *, player: Seat | None = None) -> list[Event]:
         """Play `action` (or its text) for `player` (default: the seat to act) and return the new events.

@@ -36,25 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core import (
-    Action,
-    GameState,
-    IllegalAction,
-    RulesError,
-    Seat,
-    expect_arity,
-    parse_choice,
-    parse_int,
-    words,
-)
-from .rules import (
-    AGENTS,
-    DIAMONDS,
-    TOKEN_ORDER,
-    Rules,
-    starting_jokers,
-    starting_tokens,
-)
+from ..core import Action, GameState, IllegalAction, RulesError, Seat, expect_arity, parse_choice, parse_int, words
+from .rules import AGENTS, DIAMONDS, TOKEN_ORDER, Rules, starting_jokers, starting_tokens
 
 KINDS = ("seen", "took", "suspect")
 Take = tuple[int, "str | None"]  # (diamonds, token); (0, None) is "nothing"
