@@ -175,6 +175,10 @@ def parse_action(text: str) -> Action:
 
 
 _DISCARDS: dict[str, Discard] = {card: Discard(card) for card in CARDS}
+#: The other actions with few values, also built once: a quarter of all actions are answers.
+_ANSWERS: dict[bool, Answer] = {True: Answer(True), False: Answer(False)}
+_RESPONSES: dict[str, Respond] = {card: Respond(card) for card in CARDS}
+_SKIP, _PASS, _SURRENDER = Skip(), Pass(), Surrender()
 
 
 @dataclass(frozen=True)
@@ -391,20 +395,20 @@ class GetAdlerState(GameState[Rules]):
             return []
         hand = self.hands[seat]
         if self.phase == "skip":
-            return [Skip()]
+            return [_SKIP]
         if self.phase == "answer":
             if self._may_lie(seat):
-                return [Answer(True), Answer(False)]
+                return [_ANSWERS[True], _ANSWERS[False]]
             assert self.question is not None
             _, _, trait, colour = self.question
-            return [Answer(has_trait(self.characters[seat], trait, colour))]
+            return [_ANSWERS[has_trait(self.characters[seat], trait, colour)]]
         if self.phase == "confront":
-            return [Respond(card) for card in ADLER_RESPONSES if card in hand] + [Surrender()]
+            return [_RESPONSES[card] for card in ADLER_RESPONSES if card in hand] + [_SURRENDER]
         if self.phase == "escape":
             card = self.rules.escape_answer_card
-            return [Pass()] + ([Respond(card)] if card in hand else [])
+            return [_PASS] + ([_RESPONSES[card]] if card in hand else [])
         if self.phase == "duel":
-            return [Pass()] + ([Respond("pistol")] if "pistol" in hand else [])
+            return [_PASS] + ([_RESPONSES["pistol"]] if "pistol" in hand else [])
         # Actions are frozen values, so the same objects are handed out every time (_actions_for): building
         # dozens of dataclasses per step was half of the cost of a random game. A turn's list depends only on
         # the kinds of cards held and on who can be targeted, so it is also remembered under that key.
