@@ -108,24 +108,39 @@ def action_catalogue(game: str, players: int, rules: Any = None) -> list[str]:
 # ------------------------------------------------------------------------------------------ observations
 
 
-def _tokens(facts: Mapping[str, Any]) -> Iterator[str]:
-    """ "key=value" tokens of a view's facts, two levels deep (deeper values are written out whole).
-
-    The constant "rules" fact is left out: it is the same at every step of an environment.
-    """
+def _parts(facts: Mapping[str, Any]) -> Iterator[tuple[str, str, Any, Any]]:
+    """The tokens of a view's facts as (key, shape, inner, item), two levels deep (deeper values are written
+    out whole); `_token` writes each one. The constant "rules" fact is left out: it never changes in an
+    environment."""
     for key, value in facts.items():
         if key == "rules":
             continue
         if isinstance(value, Mapping):
             for inner, item in value.items():
-                yield f"{key}.{inner}={item!r}"
-            yield f"{key}#len={len(value)}"
+                yield key, ".", inner, item
+            yield key, "#len", None, len(value)
         elif isinstance(value, (list, tuple)):
             for index, item in enumerate(value):
-                yield f"{key}[{index}]={item!r}"
-            yield f"{key}#len={len(value)}"
+                yield key, "[]", index, item
+            yield key, "#len", None, len(value)
         else:
-            yield f"{key}={value!r}"
+            yield key, "=", None, value
+
+
+def _token(key: str, shape: str, inner: Any, item: Any) -> str:
+    """The text of one token: "key.inner=item", "key[inner]=item", "key#len=n" or "key=item"."""
+    if shape == ".":
+        return f"{key}.{inner}={item!r}"
+    if shape == "[]":
+        return f"{key}[{inner}]={item!r}"
+    if shape == "#len":
+        return f"{key}#len={item}"
+    return f"{key}={item!r}"
+
+
+def _tokens(facts: Mapping[str, Any]) -> Iterator[str]:
+    """The "key=value" tokens of a view's facts, written out."""
+    return (_token(*part) for part in _parts(facts))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -144,17 +159,6 @@ def _remembered_bucket(key: str, shape: str, inner: Any, inner_type: type, item:
     return _bucket(_token(key, shape, inner, item), size)
 
 
-def _token(key: str, shape: str, inner: Any, item: Any) -> str:
-    """The text of one token, as `_tokens` writes it: "key.inner=item", "key[inner]=item", "key#len=n", "key=item"."""
-    if shape == ".":
-        return f"{key}.{inner}={item!r}"
-    if shape == "[]":
-        return f"{key}[{inner}]={item!r}"
-    if shape == "#len":
-        return f"{key}#len={item}"
-    return f"{key}={item!r}"
-
-
 def _token_bucket(key: str, shape: str, inner: Any, item: Any, size: int) -> int:
     """The bucket of a token, remembered when its parts are plain values: writing and hashing the same
     "key=value" texts at every step was most of an environment step."""
@@ -165,19 +169,7 @@ def _token_bucket(key: str, shape: str, inner: Any, item: Any, size: int) -> int
 
 def _buckets(facts: Mapping[str, Any], size: int) -> list[int]:
     """The buckets of `_tokens(facts)`, in the same order, without writing the texts out each time."""
-    found: list[int] = []
-    for key, value in facts.items():
-        if key == "rules":
-            continue
-        if isinstance(value, Mapping):
-            found += [_token_bucket(key, ".", inner, item, size) for inner, item in value.items()]
-            found.append(_token_bucket(key, "#len", None, len(value), size))
-        elif isinstance(value, (list, tuple)):
-            found += [_token_bucket(key, "[]", index, item, size) for index, item in enumerate(value)]
-            found.append(_token_bucket(key, "#len", None, len(value), size))
-        else:
-            found.append(_token_bucket(key, "=", None, value, size))
-    return found
+    return [_token_bucket(key, shape, inner, item, size) for key, shape, inner, item in _parts(facts)]
 
 
 def facts_features(seat: Seat | None, facts: Mapping[str, Any], size: int) -> np.ndarray:
