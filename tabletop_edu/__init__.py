@@ -5,9 +5,9 @@ text-notated actions, events that know who saw them, and per-seat views. `tablet
 event log into information-flow graphs and possible-worlds models.
 """
 
-from .core import Action, Event, GameState, IllegalAction, RandomBot, RulesError, View, load, play_game
+from .core import Action, Event, GameState, IllegalAction, RandomBot, RecordError, RulesError, View, load, play_game
 
 __version__ = "0.1.0"
 
-__all__ = ["Action", "Event", "GameState", "IllegalAction", "RandomBot", "RulesError", "View", "load",
+__all__ = ["Action", "Event", "GameState", "IllegalAction", "RandomBot", "RecordError", "RulesError", "View", "load",
            "play_game", "__version__"]

@@ -11,6 +11,9 @@ It plays random games to the end and checks, at every step, what the protocol pr
 - legal actions are accepted;
 - non-interference: each seat's log is exactly its share of the events, and
   `resample(p, rng).view(p) == view(p)` for every seat and for a spectator;
+- resampling knows only the view: a world has a fresh seed, offers the seat the same moves, and two states
+  the seat cannot tell apart (the game and a world drawn from the seat's view by `world_from_view`) give
+  identical worlds for the same rng;
 - views are snapshots: a view taken earlier does not change when the game goes on;
 - the game ends within its documented bound `max_steps`.
 
@@ -184,6 +187,10 @@ class _Checker:
         except IllegalAction as error:
             if not str(error).strip():
                 raise self.fail(f"refusing {action!r} ({why}) gave an empty message") from None
+            cause = error.__cause__
+            if cause is not None and not isinstance(cause, IllegalAction):
+                raise self.fail(f"{action!r} for seat {player} ({why}) raised {type(cause).__name__}: {cause} "
+                                "inside the engine (apply turned it into IllegalAction)") from None
         except Exception as error:  # noqa: BLE001 - any other error is itself the finding
             raise self.fail(f"{action!r} for seat {player} ({why}) raised {type(error).__name__}: {error} "
                             "instead of IllegalAction") from None
@@ -214,13 +221,35 @@ class _Checker:
                 raise self.fail(f"the view of seat {seat} shows events other than its own observations")
             self.report.views_checked += 1
             if len(state.history) % self.resample_every == 0:
-                world = state.resample(seat, random.Random(self.rng.random()))
-                if world is state:
-                    raise self.fail("resample returned the state itself instead of a new one")
-                if world.view(seat) != view:
-                    raise self.fail(f"resample({seat}) changed what seat {seat} sees: its view depends on "
-                                    "something it should not know\n" + _first_difference(view, world.view(seat)))
-                self.report.resamples_checked += 1
+                self.check_resample(seat, view)
+
+    def check_resample(self, seat: Seat | None, view: Any) -> None:
+        state = self.state
+        try:
+            world = state.resample(seat, random.Random(self.rng.random()))
+        except Exception as error:  # noqa: BLE001 - any error is itself the finding
+            raise self.fail(f"resample({seat}) raised {type(error).__name__}: {error}: a world must be buildable "
+                            "from every view") from None
+        if world is state:
+            raise self.fail("resample returned the state itself instead of a new one")
+        if world.view(seat) != view:
+            raise self.fail(f"resample({seat}) changed what seat {seat} sees: its view depends on "
+                            "something it should not know\n" + _first_difference(view, world.view(seat)))
+        if world.seed == state.seed:
+            raise self.fail(f"resample({seat}) kept the game's true seed: re-dealing from it gives the true deal")
+        if seat in state.acting_seats and \
+                [str(a) for a in world.legal_actions(seat)] != [str(a) for a in state.legal_actions(seat)]:
+            raise self.fail(f"resample({seat}) offers seat {seat} other moves than the game does: its legal "
+                            "actions depend on something it should not know")
+        # A state the seat cannot tell from this one, drawn by the game's own view-only sampler: resampling
+        # both with the same rng must give the same world, whatever their hidden truths.
+        twin = type(state).world_from_view(view, random.Random(self.rng.random()))
+        draw = self.rng.random()
+        mine, twins = state.resample(seat, random.Random(draw)), twin.resample(seat, random.Random(draw))
+        if mine.fingerprint() != twins.fingerprint():
+            raise self.fail(f"resample({seat}) depends on more than seat {seat}'s view: two states it cannot tell "
+                            "apart (the game and a world drawn from its view) gave different worlds for the same rng")
+        self.report.resamples_checked += 1
 
     def check_replay(self) -> None:
         state = self.state

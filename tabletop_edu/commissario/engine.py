@@ -488,20 +488,10 @@ class CommissarioState(GameState[Rules]):
         """Seats whose current pick `player` does not fully know (picked, not all revealed, not player)."""
         return [s for s in sorted(self.picks) if s != player and self._remaining_pick(s)]
 
-    def resample(self, player: Seat | None, rng: random.Random) -> CommissarioState:
-        """Reshuffle the undrawn pile and redraw the others' unrevealed picks, keeping all that is public."""
-        world = CommissarioState(list(self.players), seed=self.seed, rules=self.rules)
-        rest = list(self.pile)
-        rng.shuffle(rest)
-        world._begin(self.purple_deal, list(self.drawn) + rest)  # the drawn prefix (public) is unchanged
-        history = list(self.history)
-        for seat in self.hidden_picks(player):
-            shown = self.revealed.get(seat, [])
-            candidates = [p for p in ALL_PICKS if not shown or self._first_reveal_fits(p, shown[0])]
-            history[self.pick_index[seat]] = (seat, str(rng.choice(candidates)))
-        for seat, text in history:
-            world.apply(text, player=seat)
-        return world
+    @classmethod
+    def world_from_view(cls, view: View, rng: random.Random) -> CommissarioState:
+        """The module's `world_from_view` (transitional: issue 10 makes it the only sampler)."""
+        return world_from_view(view, rng)
 
     def _first_reveal_fits(self, pick: Pick, colour: str) -> bool:
         """Whether `colour` could have been revealed first from `pick` under these rules."""

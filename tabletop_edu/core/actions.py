@@ -7,10 +7,11 @@ parsers short and their error messages friendly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import IllegalAction
+from .errors import IllegalAction, quote
 
 
 class Action:
@@ -55,19 +56,24 @@ def words(text: str) -> list[str]:
 def expect_arity(parts: Sequence[str], count: int, notation: str) -> None:
     """Raise unless the action text has exactly `count` words, showing the notation expected."""
     if len(parts) != count:
-        raise IllegalAction(f"'{' '.join(parts)}' is not written right: expected '{notation}'.")
+        raise IllegalAction(f"{quote(' '.join(parts))} is not written right: expected '{notation}'.")
+
+
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 
 
 def parse_int(word: str, what: str) -> int:
-    """A whole number from a word, or an error that names what the number was meant to be."""
-    try:
-        return int(word)
-    except ValueError:
-        raise IllegalAction(f"'{word}' is not a number ({what} expected).") from None
+    """A whole number written in plain digits (at most nine), or an error naming what it was meant to be.
+
+    Strict on purpose: `int()` also reads "1_0", "+1" and other scripts' digits, which would give one move
+    several spellings, and reads numbers thousands of digits long slowly."""
+    if not _WHOLE_NUMBER.fullmatch(word):
+        raise IllegalAction(f"{quote(word)} is not a number ({what} expected).")
+    return int(word)
 
 
 def parse_choice(word: str, choices: Sequence[str], what: str) -> str:
     """`word` if it is one of `choices`, else an error listing them."""
     if word not in choices:
-        raise IllegalAction(f"'{word}' is not a {what}: choose one of {', '.join(choices)}.")
+        raise IllegalAction(f"{quote(word)} is not a {what}: choose one of {', '.join(choices)}.")
     return word

@@ -1,15 +1,46 @@
 """Errors a player can cause, worded for the player.
 
 An illegal action is a normal event at a table of students, not a crash: the message says *why* in plain
-words, and the state it was tried on is left exactly as it was.
+words, and the state it was tried on is left exactly as it was. A message never repeats a long input whole:
+it quotes a short prefix (`quote`), and any message is cut at `MAX_MESSAGE` characters, so a megabyte typed
+into a widget gives a one-line refusal.
 """
 
 from __future__ import annotations
 
+from typing import Any
 
-class IllegalAction(ValueError):
+#: The longest message an error of the package carries.
+MAX_MESSAGE = 400
+#: The longest piece of user input an error message quotes.
+MAX_QUOTE = 40
+
+
+def quote(value: Any) -> str:
+    """`value` as an error message quotes it: its text in quotes, cut to a short prefix."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > MAX_QUOTE:
+        text = text[:MAX_QUOTE] + f"... ({len(text)} characters)"
+    return f"'{text}'"
+
+
+class _ShortMessage(ValueError):
+    """A ValueError whose message is at most `MAX_MESSAGE` characters long."""
+
+    def __init__(self, message: object = "") -> None:
+        text = str(message)
+        if len(text) > MAX_MESSAGE:
+            text = text[:MAX_MESSAGE - 3] + "..."
+        super().__init__(text)
+
+
+class IllegalAction(_ShortMessage):
     """An action that the rules forbid right now, or text that names no action at all."""
 
 
-class RulesError(ValueError):
+class RulesError(_ShortMessage):
     """A `Rules` object or a player list that cannot make a game (for example 3 players of Mafia de Cuba)."""
+
+
+class RecordError(_ShortMessage):
+    """A game record that cannot be replayed: the message names the field, or the step and its action."""

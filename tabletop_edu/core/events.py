@@ -36,6 +36,60 @@ class _NoData(Mapping[str, Any]):
 NO_DATA: Mapping[str, Any] = _NoData()
 
 
+def _read_only(self: Any, *args: Any, **kwargs: Any) -> None:
+    raise TypeError(f"{type(self).__name__} is read-only: views and events are snapshots of the game.")
+
+
+class FrozenDict(dict):  # type: ignore[type-arg]
+    """A dict that cannot change: event details and view facts, which seats and bots receive.
+
+    A dict subclass rather than a mapping proxy, so it still equals plain dicts, writes as JSON, pickles
+    (tournaments ship states to worker processes) and costs nothing to read.
+    """
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+
+class FrozenList(list):  # type: ignore[type-arg]
+    """A list that cannot change (equal to the plain list with the same items)."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = \
+        __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenList, (list(self),))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self))
+
+
+_PLAIN = (int, str, bool, float, type(None), FrozenDict, FrozenList, frozenset, _NoData)
+
+
+def freeze(value: Any) -> Any:
+    """`value` with every dict, list and set inside made read-only (a fresh copy; plain values as they are)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict or isinstance(value, Mapping):
+        return FrozenDict({key: freeze(item) for key, item in value.items()})
+    if kind is list:
+        return FrozenList([freeze(item) for item in value])
+    if kind is tuple:
+        return tuple(freeze(item) for item in value)
+    if kind in (set, frozenset):
+        return frozenset(value)
+    return value
+
+
 class Event(NamedTuple):
     """One observable happening of a game.
 
@@ -92,3 +146,13 @@ def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
     """The events as `seat` saw them, in order: the single gate from a game's log to a seat."""
     seen = (event.seen_by(seat) for event in events)
     return tuple(event for event in seen if event is not None)
+
+
+def freeze_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An event's details, read-only (`NO_DATA` when there are none): the engines' hot path, kept short."""
+    if not data:
+        return NO_DATA
+    for item in data.values():
+        if type(item) not in _PLAIN:
+            return freeze(data)
+    return FrozenDict(data)

@@ -12,17 +12,19 @@ seed and the same actions give the same game, event for event.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
 import json
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .actions import Action
-from .errors import IllegalAction, RulesError
-from .events import NO_DATA, Event, Seat, Source, log_for
+from .errors import IllegalAction, RecordError, RulesError, quote
+from .events import NO_DATA, Event, Seat, Source, freeze_data, log_for
 from .rules import rules_from_dict, rules_to_dict
 from .view import View, render_state_html
 
@@ -33,6 +35,11 @@ _new_event = tuple.__new__
 StateT = TypeVar("StateT", bound="GameState[Any]")
 
 RECORD_FORMAT = 1
+RECORD_KEYS = ("format", "game", "players", "seed", "rules", "actions")
+
+
+def _field_types(action: Action) -> tuple[type, ...]:
+    return tuple(type(getattr(action, spec.name)) for spec in dataclasses.fields(action))  # type: ignore[arg-type]
 
 
 def player_names(players: int | Sequence[str], low: int, high: int, game: str) -> tuple[str, ...]:
@@ -108,9 +115,15 @@ class GameState(ABC, Generic[RulesT]):
     def _facts(self, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may know now (None: a spectator), as plain values documented by the game."""
 
+    @classmethod
     @abstractmethod
-    def resample(self: StateT, player: Seat | None, rng: random.Random) -> StateT:
-        """A full state drawn from those consistent with `view(player)`: a determinization."""
+    def world_from_view(cls: type[StateT], view: View, rng: random.Random) -> StateT:
+        """A full state consistent with `view`, built from the view and `rng` alone: a determinization.
+
+        The world has a fresh seed drawn from `rng`, events and history rebuilt from the view's log, and
+        every part the view does not show drawn from `rng`; nothing comes from the true game, so a bot or a
+        search given worlds learns nothing its seat could not know. `world.view(view.seat) == view` holds.
+        """
 
     @classmethod
     @abstractmethod
@@ -178,15 +191,23 @@ class GameState(ABC, Generic[RulesT]):
     def apply(self, action: Action | str, *, player: Seat | None = None) -> list[Event]:
         """Play `action` (or its text) for `player` (default: the seat to act) and return the new events.
 
-        An illegal action raises `IllegalAction` and leaves the state exactly as it was.
+        An illegal action raises `IllegalAction` and leaves the state exactly as it was. An action value is
+        read back from its own text first, so a value built with wrong-typed fields (`Peek(1.0)`,
+        `Hide(True)`) is refused before anything changes, and the record always keeps text that replays.
         """
         current = self._current
         if type(player) is int and (player == current or type(current) is tuple and player in current):
             seat = player  # the usual case, checked here: this runs at every step of every game
         else:
             seat = self._acting_seat(player)
-        move = action if isinstance(action, Action) else self.parse_action(action)
-        self._validate(seat, move)
+        try:
+            move = self._canonical(action)
+            self._validate(seat, move)
+        except IllegalAction:
+            raise
+        except Exception as error:  # noqa: BLE001 - a move is refused, never a crash (check_game reports the cause)
+            raise IllegalAction(f"{quote(str(action))} could not be read as a move of {self.title}: "
+                                f"{type(error).__name__}: {error}") from error
         events, history = self.events, self.history
         first_new = len(events)
         self._step = len(history) + 1
@@ -195,13 +216,35 @@ class GameState(ABC, Generic[RulesT]):
         history.append((seat, str(move)))
         return events[first_new:]
 
+    def _canonical(self, action: Action | str) -> Action:
+        """The action value the text of `action` reads as: the only form `apply` plays and records.
+
+        Values handed out by the game itself (its legal-action menus reuse them) are read back once and then
+        known to be canonical."""
+        if not isinstance(action, Action):
+            return self.parse_action(action)
+        known = action.__dict__
+        if known.get("_canonical"):
+            return action
+        text = str(action)
+        move = self.parse_action(text)
+        if type(move) is not type(action) or move != action:
+            raise IllegalAction(f"{quote(repr(action))} is not a well-formed action: its text {quote(text)} "
+                                f"reads as {quote(repr(move))}.")
+        if _field_types(move) != _field_types(action):
+            return move  # equal values of other types (a numpy integer): play the plain value read back
+        known["_canonical"] = True
+        return action
+
     def emit(self, kind: str, text: str, *, actor: Seat | None = None, source: Source | None = None,
              observers: Sequence[Seat] | frozenset[Seat] | None = None, redacted: str | None = None,
              redacted_data: Mapping[str, Any] | None = None, **data: Any) -> Event:
-        """Record an event of the current step; `observers=None` makes it public."""
+        """Record an event of the current step; `observers=None` makes it public. Its details are frozen:
+        seats receive events in their views, and nothing they do to them can reach the game."""
         event = _new_event(Event, (self._step, kind, text, actor, source,
-                                   None if observers is None else frozenset(observers), redacted, data,
-                                   NO_DATA if redacted_data is None else dict(redacted_data)))
+                                   None if observers is None else frozenset(observers), redacted,
+                                   freeze_data(data),
+                                   NO_DATA if redacted_data is None else freeze_data(redacted_data)))
         self.events.append(event)
         return event
 
@@ -214,7 +257,13 @@ class GameState(ABC, Generic[RulesT]):
         if player is not None and not (isinstance(player, int) and 0 <= player < len(self.players)):
             raise IllegalAction(f"There is no seat {player!r} at this table of {len(self.players)}.")
         return View(self.game, player, self.players, self.current_player, self.is_over,
-                    self._facts(player), self.log(player))
+                    self._facts(player), self.log(player), self.rules)
+
+    def resample(self: StateT, player: Seat | None, rng: random.Random) -> StateT:
+        """A full state drawn from those consistent with `view(player)` (a determinization), computed from
+        that view and `rng` alone (`world_from_view`): two states `player` cannot tell apart give the same
+        world for the same rng."""
+        return self.world_from_view(self.view(player), rng)
 
     def clone(self: StateT) -> StateT:
         """An independent copy: playing on it never changes this state."""
@@ -232,18 +281,50 @@ class GameState(ABC, Generic[RulesT]):
 
     @classmethod
     def from_record(cls: type[StateT], record: Mapping[str, Any]) -> StateT:
-        """Replay a record: the same events, in the same order, as the original game."""
-        if record.get("game") != cls.game:
-            raise RulesError(f"This record is of {record.get('game')!r}, not of {cls.game!r}.")
-        rules = rules_from_dict(cls.rules_class, dict(record["rules"]))
-        state = cls(list(record["players"]), seed=record["seed"], rules=rules)
-        for seat, text in record["actions"]:
-            state.apply(text, player=seat)
+        """Replay a record: the same events, in the same order, as the original game.
+
+        Anything wrong with the record raises `RecordError`, naming the field, or the step and its action."""
+        if not isinstance(record, Mapping):
+            raise RecordError(f"A record is a mapping with the keys {', '.join(RECORD_KEYS)}, "
+                              f"not {quote(repr(record))}.")
+        missing = [key for key in RECORD_KEYS if key not in record]
+        if missing:
+            raise RecordError(f"The record has no {', '.join(missing)}.")
+        unknown = sorted(quote(key) for key in record if key not in RECORD_KEYS)[:5]
+        if unknown:
+            raise RecordError(f"The record has unknown field(s) {', '.join(unknown)}.")
+        if type(record["format"]) is not int or record["format"] != RECORD_FORMAT:
+            raise RecordError(f"format: this version reads records of format {RECORD_FORMAT}, not "
+                              f"{quote(repr(record['format']))}.")
+        if record["game"] != cls.game:
+            raise RecordError(f"game: this record is of {quote(repr(record['game']))}, not of {cls.game!r}.")
+        players, actions = record["players"], record["actions"]
+        if not isinstance(players, list) or len(players) > cls.max_players:
+            raise RecordError(f"players: a list of {cls.min_players} to {cls.max_players} names, not "
+                              f"{quote(repr(players))}.")
+        if not isinstance(actions, list):
+            raise RecordError(f"actions: a list of [seat, action] pairs, not {quote(repr(actions))}.")
+        try:
+            rules = rules_from_dict(cls.rules_class, record["rules"])
+            state = cls(players, seed=record["seed"], rules=rules)
+        except (RulesError, TypeError) as error:
+            raise RecordError(f"The record does not make a game of {cls.title}: {error}") from None
+        if len(actions) > state.max_steps:
+            raise RecordError(f"actions: {len(actions)} actions, more than any game of {cls.title} with these "
+                              f"players and rules lasts ({state.max_steps}).")
+        for step, entry in enumerate(actions, start=1):
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)):
+                raise RecordError(f"step {step}: an action is written [seat, text], not {quote(repr(entry))}.")
+            seat, text = entry
+            try:
+                state.apply(text, player=seat)
+            except IllegalAction as error:
+                raise RecordError(f"step {step}: seat {quote(repr(seat))} playing {quote(text)}: {error}") from None
         return state
 
     @classmethod
     def from_json(cls: type[StateT], text: str) -> StateT:
-        return cls.from_record(json.loads(text))
+        return cls.from_record(_read_json(text))
 
     def fingerprint(self) -> str:
         """A text that changes whenever anything of the state changes (used to prove atomicity)."""
@@ -289,12 +370,38 @@ class GameState(ABC, Generic[RulesT]):
         return facts
 
 
+def _read_json(text: Any) -> Any:
+    """The value a record's JSON text holds, or a `RecordError` saying why it holds none."""
+    if not isinstance(text, (str, bytes)):
+        raise RecordError(f"A record is JSON text or a mapping, not {type(text).__name__}.")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        reason = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise RecordError(f"The record is not readable JSON: {reason}.") from None
+
+
 def load(record: str | Mapping[str, Any]) -> GameState[Any]:
-    """Replay a record of any game (JSON text or dict), finding the game from the record itself."""
-    data = json.loads(record) if isinstance(record, str) else record
-    game = str(data.get("game", ""))
-    if not game.startswith("tabletop_edu."):
-        raise RulesError(f"{game!r} is not a tabletop_edu game.")
-    module = importlib.import_module(game)
-    state: GameState[Any] = module.State.from_record(data)
+    """Replay a record of any game (JSON text or dict), finding the game from the record itself.
+
+    Any malformed record raises `RecordError` naming the field, or the step and its action."""
+    data = record if isinstance(record, Mapping) else _read_json(record)
+    if not isinstance(data, Mapping):
+        raise RecordError(f"A record is a mapping with the keys {', '.join(RECORD_KEYS)}, not {quote(repr(data))}.")
+    state_class = _game_state_class(data.get("game"))
+    state: GameState[Any] = state_class.from_record(data)
     return state
+
+
+def _game_state_class(game: Any) -> type[GameState[Any]]:
+    """The state class of the game a record names (its package's `State`)."""
+    if not isinstance(game, str) or not re.fullmatch(r"tabletop_edu(\.[a-z_][a-z0-9_]*)+", game):
+        raise RecordError(f"game: {quote(repr(game))} is not a game of tabletop_edu.")
+    try:
+        module = importlib.import_module(game)
+    except ImportError:
+        raise RecordError(f"game: there is no game {quote(game)}.") from None
+    state_class = getattr(module, "State", None)
+    if not (isinstance(state_class, type) and issubclass(state_class, GameState)):
+        raise RecordError(f"game: {quote(game)} is not a game of tabletop_edu.")
+    return state_class

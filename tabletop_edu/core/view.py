@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from .events import Event, Seat
+from .events import Event, Seat, freeze
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,10 @@ class View:
     - `is_over`: whether the game has ended.
     - `facts`: game-specific knowledge of this seat, documented field by field in each game's module.
     - `log`: the events as this seat observed them, in order.
+    - `rules`: the game's rules (public: every seat knows them).
+
+    A view is immutable all the way down: its facts are frozen on construction (dicts and lists inside become
+    read-only copies, still equal to plain ones), and its events carry frozen details.
     """
 
     game: str
@@ -37,6 +41,11 @@ class View:
     is_over: bool
     facts: Mapping[str, Any] = field(default_factory=dict)
     log: tuple[Event, ...] = ()
+    rules: Any = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "facts", freeze(self.facts))
+        object.__setattr__(self, "log", tuple(self.log))
 
     def seat_name(self, seat: Seat) -> str:
         return self.players[seat]

@@ -22,15 +22,16 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Action, GameState, IllegalAction, RulesError, Seat, expect_arity, parse_int, words
+from ..core import (Action, GameRules, GameState, IllegalAction, RulesError, Seat, View, expect_arity, option,
+                    parse_int, quote, words)
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(GameRules):
     """Peek's options: the highest card value and the number of rounds."""
 
-    highest_card: int = 6
-    rounds: int = 2
+    highest_card: int = option(6, low=2, high=20)
+    rounds: int = option(2, low=1, high=10)
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def parse_action(text: str) -> Action:
         return Guess(parse_int(parts[1], "a seat"), parse_int(parts[2], "a card value"))
     if parts == ["pass"]:
         return Pass()
-    raise IllegalAction(f"'{text}' is not a Peek action: write {NOTATION}.")
+    raise IllegalAction(f"{quote(text)} is not a Peek action: write {NOTATION}.")
 
 
 class PeekState(GameState[Rules]):
@@ -150,7 +151,8 @@ class PeekState(GameState[Rules]):
             self.known[seat].add(action.target)
             self.emit("peek", f"{name} peeks: {target} holds the {self.cards[action.target]}.", actor=seat,
                       source=action.target, observers=[seat], redacted=f"{name} peeks at {target}'s card.",
-                      target=action.target, card=self.cards[action.target])
+                      redacted_data={"target": action.target}, target=action.target,
+                      card=self.cards[action.target])
         elif isinstance(action, Guess):
             target = self.players[action.target]
             if self.cards[action.target] == action.value:
@@ -178,20 +180,37 @@ class PeekState(GameState[Rules]):
             "round": min(self.turn // len(self.players) + 1, self.rules.rounds),
         }
 
-    def resample(self, player: Seat | None, rng: random.Random) -> PeekState:
-        """Redeal every card `player` has not seen, uniformly among deals that fit the wrong guesses."""
-        hidden = [seat for seat in range(len(self.players)) if seat not in self._sees(player)]
-        free = sorted(set(range(1, self.rules.highest_card + 1)) - {self.cards[s] for s in self._sees(player)})
+    @classmethod
+    def world_from_view(cls, view: View, rng: random.Random) -> PeekState:
+        """A deal uniformly drawn among those that fit `view` (the cards it saw, the wrong guesses it heard),
+        with the moves of its log played again on it. Every move of Peek is seen by all, in full or as
+        "X peeks at Y's card", so the log gives the whole history."""
+        known: dict[Seat, int] = dict(view.facts["known_cards"])
+        not_cards = view.facts["not_cards"]
+        rules: Rules = view.rules
+        hidden = [seat for seat in range(len(view.players)) if seat not in known]
+        free = sorted(set(range(1, rules.highest_card + 1)) - set(known.values()))
         deals = [deal for deal in itertools.permutations(free, len(hidden))
-                 if all(value not in self.not_cards.get(seat, ()) for seat, value in zip(hidden, deal))]
-        world = PeekState(list(self.players), seed=self.seed, rules=self.rules)
+                 if all(value not in not_cards.get(seat, ()) for seat, value in zip(hidden, deal))]
+        world = cls(list(view.players), seed=rng.randrange(2**32), rules=rules)
+        world.cards = [known.get(seat, 0) for seat in range(len(view.players))]
         for seat, value in zip(hidden, rng.choice(deals)):
             world.cards[seat] = value
         world.events = []
         world._deal_events()
-        for seat, text in self.history:
-            world.apply(text, player=seat)
+        for event in view.log:
+            if event.actor is not None:
+                world.apply(_move_of(event), player=event.actor)
         return world
+
+
+def _move_of(event: Any) -> Action:
+    """The move an event of the log reports (peeks name their target even to those who do not see the card)."""
+    if event.kind == "peek":
+        return Peek(event.data["target"])
+    if event.kind == "guess":
+        return Guess(event.data["target"], event.data["value"])
+    return Pass()
 
 
 State = PeekState

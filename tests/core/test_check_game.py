@@ -78,10 +78,29 @@ class LaxPeek(peek.PeekState):
 
 
 class AliasingPeek(peek.PeekState):
-    """Hands out its own score list in views: an old view changes when someone scores."""
+    """Hands out its own score list in views (the core's frozen views must still be snapshots)."""
 
     def _facts(self, seat: Seat | None) -> dict[str, Any]:
         return {**super()._facts(seat), "scores": self.scores}
+
+
+class SeedKeepingPeek(peek.PeekState):
+    """Resamples by dealing again from the game's own seed: every world holds the true deal."""
+
+    def resample(self, player: Seat | None, rng: random.Random) -> peek.PeekState:
+        world = peek.PeekState(list(self.players), seed=self.seed, rules=self.rules)
+        for seat, text in self.history:
+            world.apply(text, player=seat)
+        return world
+
+
+class TruthPeekingPeek(peek.PeekState):
+    """Resamples from the truth: keeps every card the seat has not seen whenever it fits (a fresh seed)."""
+
+    def resample(self, player: Seat | None, rng: random.Random) -> peek.PeekState:
+        world = super().resample(player, rng)
+        world.cards = list(self.cards)
+        return world
 
 
 def module_of(state_class: type[peek.PeekState]) -> Any:
@@ -120,13 +139,26 @@ def pinned_global_random() -> Iterator[None]:
     (SloppyPeek, "atomic"),
     (EndlessPeek, "bound"),
     (LaxPeek, "accepted"),
-    (AliasingPeek, "changed when the game went on"),
+    (SeedKeepingPeek, "true seed"),
+    (TruthPeekingPeek, "resample"),
 ])
 def test_check_game_catches_a_broken_engine(broken: type[peek.PeekState], complaint: str,
                                             pinned_global_random: None) -> None:
     with pytest.raises(GameCheckFailed, match=complaint) as failure:
         check_game(module_of(broken), players=3, games=10, seed=0, illegal_per_step=50)
     assert "record:" in str(failure.value)
+
+
+def test_views_are_snapshots_even_when_a_game_hands_out_its_own_lists() -> None:
+    state = AliasingPeek(3, seed=4)
+    view = state.view(0)
+    with pytest.raises(TypeError, match="read-only"):
+        view.facts["scores"].append(5)
+    with pytest.raises(TypeError, match="read-only"):
+        view.log[0].data["card"] = 0  # type: ignore[index]
+    state.apply("guess 1 %d" % state.cards[1])
+    assert view.facts["scores"] == [0, 0, 0] and state.view(0).facts["scores"] == [1, 0, 0]
+    assert check_game(module_of(AliasingPeek), players=3, games=2).games == 2
 
 
 def test_a_refused_action_leaves_the_state_unchanged() -> None:
