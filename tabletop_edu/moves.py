@@ -1,0 +1,82 @@
+"""Moves as a person makes them: by clicking, one word of the notation at a time.
+
+Every front-end (the notebook widget, the students' pages of the class server) offers the legal actions of a
+seat as buttons rather than as a list of notation. The legal actions are split into their words and read as a
+tree: "ask 2 hat black" is the path ask -> 2 -> hat -> black. A `MoveStep` is one level of that tree after the
+words chosen so far: the next words to offer, and whether the chosen words already make a whole move (Mafia's
+"saw 3" is a move, and also the start of "saw 3 fbi").
+
+Words are labelled for people by the game's renderer, `render.move_label(view, path, language)`, which gets
+the whole path up to the word to label (so a number after "ask" can become a player's name, and "hat" a hat in
+French); a game without one shows the words themselves. Built from the legal actions alone, the tree offers
+exactly the legal moves and nothing a seat may not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .core import Action, View
+from .core.view import game_renderer
+
+#: Labels a path of words: the label of its last word.
+Labeller = Callable[[tuple[str, ...]], str]
+
+
+@dataclass(frozen=True)
+class MoveOption:
+    """One button: the notation word it adds, its label, and the whole move if the word ends every move it
+    can start (then one click plays it)."""
+
+    word: str
+    label: str
+    action: str | None
+
+
+@dataclass(frozen=True)
+class MoveStep:
+    """The choice after the words `chosen`: its options, and `complete`, the move the chosen words already
+    make (None if they make none yet)."""
+
+    chosen: tuple[str, ...]
+    options: tuple[MoveOption, ...]
+    complete: str | None
+
+
+def move_texts(legal_actions: Sequence[Action | str]) -> list[tuple[str, ...]]:
+    """The legal actions as tuples of notation words, in the game's order."""
+    return [tuple(str(action).split()) for action in legal_actions]
+
+
+def move_step(legal_actions: Sequence[Action | str], chosen: Sequence[str] = (),
+              label: Labeller | None = None) -> MoveStep:
+    """The next choice after the words `chosen`, from the legal actions alone.
+
+    Raises `ValueError` if `chosen` is not the start of any legal action (the menu changed under the person:
+    start again from the top)."""
+    prefix = tuple(chosen)
+    depth = len(prefix)
+    matching = [words for words in move_texts(legal_actions) if words[:depth] == prefix]
+    if not matching:
+        raise ValueError(f"No legal move starts with {' '.join(prefix)!r}.")
+    label = label or (lambda path: path[-1])
+    complete = " ".join(prefix) if prefix in matching else None
+    nexts: dict[str, list[tuple[str, ...]]] = {}
+    for words in matching:
+        if len(words) > depth:
+            nexts.setdefault(words[depth], []).append(words)
+    options = []
+    for word, continuations in nexts.items():
+        ends_here = all(len(words) == depth + 1 for words in continuations)
+        options.append(MoveOption(word, label((*prefix, word)), " ".join((*prefix, word)) if ends_here else None))
+    return MoveStep(prefix, tuple(options), complete)
+
+
+def labeller(view: View, language: str = "en") -> Labeller:
+    """The game's labels for notation words (its `render.move_label`), or the words themselves."""
+    function: Any = game_renderer(view.game, "move_label")
+    if function is None:
+        return lambda path: path[-1]
+    return lambda path: str(function(view, path, language))

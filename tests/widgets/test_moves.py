@@ -1,0 +1,51 @@
+"""The click-by-click move tree offers exactly the legal moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tabletop_edu import get_adler, mafia_de_cuba
+from tabletop_edu.examples import peek
+from tabletop_edu.moves import move_step
+
+
+def every_move_by_clicks(legal: list[str]) -> set[str]:
+    """All moves reachable by clicking through the tree, one word at a time."""
+    found: set[str] = set()
+    stack: list[tuple[str, ...]] = [()]
+    while stack:
+        step = move_step(legal, stack.pop())
+        if step.complete is not None:
+            found.add(step.complete)
+        for option in step.options:
+            if option.action is not None:
+                found.add(option.action)
+            else:
+                stack.append((*step.chosen, option.word))
+    return found
+
+
+@pytest.mark.parametrize(("module", "players"), [(peek, 3), (get_adler, 5), (mafia_de_cuba, 7)])
+def test_clicking_reaches_exactly_the_legal_moves(module: object, players: int) -> None:
+    rng = random.Random(3)
+    state = module.new_game(players, seed=3)  # type: ignore[attr-defined]
+    while not state.is_over:
+        seat = rng.choice(state.acting_seats)
+        legal = [str(action) for action in state.legal_actions(seat)]
+        assert every_move_by_clicks(legal) == set(legal)
+        state.apply(rng.choice(legal), player=seat)
+
+
+def test_a_move_that_is_also_a_prefix_is_offered_as_complete() -> None:
+    step = move_step(["saw 3", "saw 3 fbi", "silent"], ["saw", "3"])
+    assert step.complete == "saw 3"
+    assert [(o.word, o.action) for o in step.options] == [("fbi", "saw 3 fbi")]
+    top = move_step(["saw 3", "saw 3 fbi", "silent"], [], label=lambda path: path[-1].upper())
+    assert [(o.label, o.action) for o in top.options] == [("SAW", None), ("SILENT", "silent")]
+
+
+def test_a_path_that_starts_no_legal_move_is_refused() -> None:
+    with pytest.raises(ValueError, match="No legal move"):
+        move_step(["pass"], ["peek"])
