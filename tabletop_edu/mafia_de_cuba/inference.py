@@ -3,9 +3,11 @@
 The box passing is a Markov chain: the box contents (diamonds, token counts) are the state, and each step (the
 Godfather's hiding, the first taker's set-aside, each take) is a transition chosen by a behaviour model. A seat's
 information pins some steps (its own choices, pockets emptied by accusations) and some states (the box it saw;
-for the Godfather, the box that came back). The posterior of every step is then a forward-backward pass over
-box contents, linear in the number of takers; `brute_force_posterior` enumerates whole worlds instead and checks
-it (tests: to 1e-9 on tables up to 8 players).
+for the Godfather, the box that came back). The investigation adds one more fact: while it goes on after a
+recovery check (R3.6, R4.4), some diamond is still out, i.e. some take whose pockets were not emptied holds
+diamonds; a flag carried along the chain keeps that exact. The posterior of every step is then a
+forward-backward pass over box contents, linear in the number of takers; `brute_force_posterior` enumerates
+whole worlds instead and checks it (tests: to 1e-9 on tables up to 8 players, under any token table).
 
 Behaviour models (`Model`): `UNIFORM_WORLDS` weighs every consistent world equally; `RANDOM_CHOICES` has every
 seat pick uniformly among its legal choices; `policy_model(takers)` uses the take distributions of bots.
@@ -13,24 +15,34 @@ seat pick uniformly among its legal choices; `policy_model(takers)` uses the tak
 Testimonies may be lies, so they are not pinned: `with_testimonies(obs, view, truth)` adds each one as soft
 evidence (a factor `truth` when the world agrees with the claim, `1 - truth` when it does not), which keeps the
 chain structure, and `testimony_worth` measures how much each testimony moves the posterior.
+
+Speed: `PosteriorCache` (and `view_posterior`, which a widget calls once per redraw) computes a view's exact
+posterior once per observation, and extends the forward pass of an earlier observation when only later steps
+changed (the box going round adds one step at a time); the transition tables of unchanged steps are shared.
+`sample_world(view, rng)` draws a whole game state from the view alone: the box history by backward sampling
+from this chain (uniform over the consistent histories), the investigation replayed from the view's log. It is
+the game's `world_from_view`.
 """
 
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
-from ..core import View
+from ..core import Event, FrozenDict, View
 from .engine import Take, take_text
-from .rules import DIAMONDS, TOKEN_ORDER, Rules
+from .rules import TOKEN_ORDER, Rules
 
 Box = tuple[int, tuple[int, ...]]  # (diamonds, counts in TOKEN_ORDER)
 Choice = Any  # an int for hide, a token or None for set-aside, a Take for a take
 #: model(kind, seat, box, legal choices, is_last) -> weight of each legal choice
 Model = Callable[[str, int, Box, list[Choice], bool], list[float]]
+Node = tuple[Box, bool]  # a box, and whether a take not emptied so far holds diamonds
+Move = tuple[Choice, float, Box]  # a choice, its weight (model and evidence), the box after it
 
 
 def UNIFORM_WORLDS(kind: str, seat: int, box: Box, choices: list[Choice], last: bool) -> list[float]:
@@ -57,11 +69,13 @@ def policy_model(takers: Mapping[int, Any]) -> Model:
 
 @dataclass(frozen=True)
 class Observation:
-    """What one seat knows about the box chain.
+    """What one seat knows about the box chain (hashable: posteriors are cached by it).
 
     `steps` lists (kind, seat) of the steps already played: ("hide", godfather), maybe ("set-aside", first),
     then ("take", seat) in box order. `pinned_choices[i]` is a known choice of step i; `pinned_boxes[i]` a known
-    box before step i (index len(steps) is the box after the last step).
+    box before step i (index len(steps) is the box after the last step). `emptied` holds the take steps whose
+    pockets were emptied in public; `diamonds_out` says that some other take holds diamonds (the investigation
+    went on after a recovery check).
     """
 
     steps: tuple[tuple[str, int], ...]
@@ -69,11 +83,18 @@ class Observation:
     max_hidden: int
     last_may_take_nothing: bool
     last_taker: int
-    pinned_choices: Mapping[int, Choice] = field(default_factory=dict)
-    pinned_boxes: Mapping[int, Box] = field(default_factory=dict)
+    pinned_choices: Mapping[int, Choice] = field(default_factory=FrozenDict)
+    pinned_boxes: Mapping[int, Box] = field(default_factory=FrozenDict)
     #: soft evidence from testimonies: (step index, claimed choice or box, probability the claim is true)
     soft_choices: tuple[tuple[int, Choice, float], ...] = ()
     soft_boxes: tuple[tuple[int, Box, float], ...] = ()
+    emptied: frozenset[int] = frozenset()
+    diamonds_out: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pinned_choices", FrozenDict(self.pinned_choices))
+        object.__setattr__(self, "pinned_boxes", FrozenDict(self.pinned_boxes))
+        object.__setattr__(self, "emptied", frozenset(self.emptied))
 
     def choice_factor(self, index: int, choice: Choice) -> float:
         factor = 1.0
@@ -88,6 +109,10 @@ class Observation:
             if at == index:
                 factor *= truth if claim == box else 1.0 - truth
         return factor
+
+    def counts_out(self, index: int) -> bool:
+        """Whether step `index`'s diamonds still count as out (a take whose pockets were not emptied)."""
+        return self.diamonds_out and self.steps[index][0] == "take" and index not in self.emptied
 
 
 def _counts(tokens: Mapping[str, int] | list[str]) -> tuple[int, ...]:
@@ -104,11 +129,28 @@ def _parse_take(text: str) -> Take:
     return (int(text), None)
 
 
-def observation_from_view(view: View, rules: Rules) -> Observation:
-    """The box-chain knowledge in `view` (any seat or a spectator); `rules` must be the game's rules."""
+BOX_PHASES = ("hide", "set-aside", "take")
+#: Events after which the engine checks whether every stolen diamond is back (R4.4, R6.2).
+RECOVERY_CHECKS = ("caught", "shoot")
+
+
+def _diamonds_still_out(view: View, rules: Rules) -> bool:
+    """True when the view shows the investigation going on after a recovery check: some diamond is out.
+
+    With `nobody_stole_godfather_wins` the return of the box is such a check (R3.6); otherwise only catches
+    and shots are, since an investigation with nothing stolen goes on until the Godfather errs."""
+    facts = view.facts
+    if facts["phase"] in BOX_PHASES or view.is_over:
+        return False
+    return rules.nobody_stole_godfather_wins or any(event.kind in RECOVERY_CHECKS for event in view.log)
+
+
+def observation_from_view(view: View, rules: Rules | None = None) -> Observation:
+    """The box-chain knowledge in `view` (any seat or a spectator); `rules` default to the view's own."""
+    rules = rules or view.rules
     facts = view.facts
     order, godfather = list(facts["order"]), facts["godfather"]
-    if facts["phase"] in ("hide",):
+    if facts["phase"] == "hide":
         done = 0
     elif facts["phase"] in ("set-aside", "take"):
         done = order.index(facts["box_holder"])
@@ -126,9 +168,12 @@ def observation_from_view(view: View, rules: Rules) -> Observation:
     known_takes = {**facts["revealed"], **all_takes}
     if view.seat is not None and facts["my_take"] is not None:
         known_takes[view.seat] = facts["my_take"]
+    emptied = set()
     for index, (kind, seat) in enumerate(steps):
         if kind == "take" and seat in known_takes:
             pinned[index] = _parse_take(known_takes[seat])
+        if kind == "take" and seat in facts["revealed"]:
+            emptied.add(index)
     if facts["hidden"] is not None and steps:
         pinned[0] = facts["hidden"]
     aside = facts["my_set_aside"] if facts["my_set_aside"] is not None else facts.get("set_aside")
@@ -140,23 +185,38 @@ def observation_from_view(view: View, rules: Rules) -> Observation:
         boxes[index] = (facts["box_seen"]["diamonds"], _counts(facts["box_seen"]["tokens"]))
     if facts["box_returned"] is not None:
         boxes[len(steps)] = (facts["box_returned"]["diamonds"], _counts(facts["box_returned"]["tokens"]))
-    return Observation(tuple(steps), (DIAMONDS, _counts(facts["tokens_in_game"])), rules.max_hidden,
-                       rules.last_may_take_nothing, order[-1], pinned, boxes)
+    return Observation(tuple(steps), (rules.diamonds, _counts(facts["tokens_in_game"])), rules.max_hidden,
+                       rules.last_may_take_nothing, order[-1], pinned, boxes, emptied=frozenset(emptied),
+                       diamonds_out=_diamonds_still_out(view, rules))
+
+
+@lru_cache(maxsize=1 << 14)
+def _options(kind: str, box: Box, may_take_nothing: bool, max_hidden: int) -> tuple[tuple[Choice, Box], ...]:
+    """Every legal choice of a step from `box`, with the box it leaves (public structure only: no seat, no
+    game; cached since every posterior walks the same few hundred boxes)."""
+    diamonds, counts = box
+    if kind == "hide":
+        return tuple((hidden, (diamonds - hidden, counts)) for hidden in range(min(max_hidden, diamonds) + 1))
+    present = [index for index, count in enumerate(counts) if count]
+
+    def without(index: int) -> tuple[int, ...]:
+        return counts[:index] + (counts[index] - 1,) + counts[index + 1:]
+
+    if kind == "set-aside":
+        return ((None, box), *((TOKEN_ORDER[index], (diamonds, without(index))) for index in present))
+    if diamonds == 0 and not present:
+        return (((0, None), box),)
+    takes: list[tuple[Choice, Box]] = [((taken, None), (diamonds - taken, counts)) for taken in range(1, diamonds + 1)]
+    takes += [((0, TOKEN_ORDER[index]), (diamonds, without(index))) for index in present]
+    if may_take_nothing:
+        takes.append(((0, None), box))
+    return tuple(takes)
 
 
 def _choices(obs: Observation, kind: str, seat: int, box: Box) -> list[Choice]:
-    diamonds, counts = box
-    if kind == "hide":
-        return list(range(min(obs.max_hidden, diamonds) + 1))
-    present = [name for name, count in zip(TOKEN_ORDER, counts) if count]
-    if kind == "set-aside":
-        return [None, *present]
-    if diamonds == 0 and not present:
-        return [(0, None)]
-    takes: list[Choice] = [(d, None) for d in range(1, diamonds + 1)] + [(0, name) for name in present]
-    if seat == obs.last_taker and obs.last_may_take_nothing:
-        takes.append((0, None))
-    return takes
+    """The legal choices of a step (what the brute force and the models see)."""
+    last_nothing = seat == obs.last_taker and obs.last_may_take_nothing
+    return [choice for choice, _ in _options(kind, box, last_nothing, obs.max_hidden)]
 
 
 def _apply(kind: str, box: Box, choice: Choice) -> Box:
@@ -201,69 +261,239 @@ class Posterior:
         return sum(int(text) * p for text, p in self.of_seat(seat).items() if text.isdigit())
 
 
-Moves = list[dict[Box, list[tuple[Choice, float, Box]]]]
+# ------------------------------------------------------------------------------- forward-backward
+
+_FREE = ("free",)  # "no pinned choice" in a step's key (None is a real choice: setting nothing aside)
 
 
-def _forward_backward(obs: Observation, model: Model) -> tuple[list[dict[Box, float]], Moves,
-                                                                  list[dict[Box, float]], float]:
-    """alpha (weight of reaching each box), the weighted moves, beta (weight of the rest) and the evidence."""
-    steps = obs.steps
-    count = len(steps)
+def _chain_key(obs: Observation) -> tuple[Any, ...]:
+    """What every step of the chain depends on besides its own evidence."""
+    return (obs.start, obs.pinned_boxes.get(0), tuple(soft for soft in obs.soft_boxes if soft[0] == 0),
+            obs.max_hidden, obs.last_may_take_nothing, obs.last_taker, obs.diamonds_out)
 
-    def allowed(index: int, box: Box) -> list[tuple[Choice, float, Box]]:
-        kind, seat = steps[index]
-        choices = _choices(obs, kind, seat, box)
-        weights = model(kind, seat, box, choices, seat == obs.last_taker)
+
+def _step_keys(obs: Observation) -> list[tuple[Any, ...]]:
+    """Everything step i's transitions depend on: equal keys give equal transition tables."""
+    soft_choices: dict[int, list[Any]] = defaultdict(list)
+    soft_boxes: dict[int, list[Any]] = defaultdict(list)
+    for soft in obs.soft_choices:
+        soft_choices[soft[0]].append(soft)
+    for soft in obs.soft_boxes:
+        soft_boxes[soft[0]].append(soft)
+    return [(index, step, obs.pinned_choices.get(index, _FREE), obs.pinned_boxes.get(index + 1),
+             tuple(soft_choices[index]), tuple(soft_boxes[index + 1]), obs.counts_out(index))
+            for index, step in enumerate(obs.steps)]
+
+
+class _Chain:
+    """One forward-backward pass: `alpha[i]` weighs each node reaching step i, `tables[i]` the weighted moves
+    from each box, `beta[i]` the weight of the rest, `evidence` the total weight of the consistent worlds."""
+
+    def __init__(self, obs: Observation, model: Model, tables: Callable[[tuple[Any, ...]], dict[Box, tuple[Move, ...]]],
+                 previous: _Chain | None = None) -> None:
+        self.obs, self.model = obs, model
+        self.key, self.step_keys = _chain_key(obs), _step_keys(obs)
+        self.tables = [tables((self.key, key)) for key in self.step_keys]  # a step's table depends on both
+        start = obs.start
+        fits = obs.pinned_boxes.get(0, start) == start
+        self.alpha: list[dict[Node, float]] = [{(start, False): obs.box_factor(0, start)} if fits else {}]
+        kept = self._common_prefix(previous)
+        if previous is not None and kept:
+            self.alpha = previous.alpha[:kept + 1]
+        for index in range(len(self.alpha) - 1, len(obs.steps)):
+            self.alpha.append(self._forward(index))
+        self._backward()
+
+    def _common_prefix(self, previous: _Chain | None) -> int:
+        """How many first steps this chain shares with `previous` (their alphas up to there are equal)."""
+        if previous is None or previous.key != self.key or previous.model is not self.model:
+            return 0
+        kept = 0
+        for mine, theirs in zip(self.step_keys, previous.step_keys):
+            if mine != theirs:
+                break
+            kept += 1
+        return kept
+
+    def moves(self, index: int, box: Box) -> tuple[Move, ...]:
+        """The weighted moves of step `index` from `box` (filled in lazily, shared between chains)."""
+        table = self.tables[index]
+        moves = table.get(box)
+        if moves is None:
+            moves = table[box] = self._moves(index, box)
+        return moves
+
+    def _moves(self, index: int, box: Box) -> tuple[Move, ...]:
+        obs = self.obs
+        kind, seat = obs.steps[index]
+        last = seat == obs.last_taker
+        options = _options(kind, box, last and obs.last_may_take_nothing, obs.max_hidden)
+        choices = [choice for choice, _ in options]
+        weights = [1.0] * len(options) if self.model is UNIFORM_WORLDS else self.model(kind, seat, box, choices, last)
+        pinned = obs.pinned_choices.get(index, _FREE)
+        pinned_after = obs.pinned_boxes.get(index + 1)
         out = []
-        for choice, weight in zip(choices, weights):
-            if weight <= 0 or (index in obs.pinned_choices and obs.pinned_choices[index] != choice):
+        for (choice, after), weight in zip(options, weights):
+            if weight <= 0 or (pinned is not _FREE and pinned != choice):
                 continue
-            after = _apply(kind, box, choice)
+            if pinned_after is not None and pinned_after != after:
+                continue
             weight *= obs.choice_factor(index, choice) * obs.box_factor(index + 1, after)
             if weight > 0:
                 out.append((choice, weight, after))
+        return tuple(out)
+
+    def _forward(self, index: int) -> dict[Node, float]:
+        counted = self.obs.counts_out(index)
+        out: dict[Node, float] = defaultdict(float)
+        for (box, out_flag), weight in self.alpha[index].items():
+            for choice, w, after in self.moves(index, box):
+                flag = out_flag or (counted and choice[0] > 0)
+                out[(after, flag)] += weight * w
+        return dict(out)
+
+    def _backward(self) -> None:
+        obs, count = self.obs, len(self.obs.steps)
+        final = {node: 1.0 for node in self.alpha[count] if node[1] or not obs.diamonds_out}
+        self.beta: list[dict[Node, float]] = [{} for _ in range(count)] + [final]
+        for index in range(count - 1, -1, -1):
+            counted, later, here = obs.counts_out(index), self.beta[index + 1], self.beta[index]
+            for node in self.alpha[index]:
+                box, out_flag = node
+                here[node] = sum(w * later.get((after, out_flag or (counted and choice[0] > 0)), 0.0)
+                                 for choice, w, after in self.moves(index, box))
+        self.evidence = sum(self.alpha[count][node] for node in final)
+        if self.evidence <= 0:
+            raise ValueError("No world fits this observation under this model.")
+
+    def successors(self, index: int, node: Node) -> list[tuple[Choice, float, Node]]:
+        """Each move from `node` at step `index` with its posterior weight (move weight times the rest)."""
+        box, out_flag = node
+        counted, later = self.obs.counts_out(index), self.beta[index + 1]
+        out = []
+        for choice, w, after in self.moves(index, box):
+            following = (after, out_flag or (counted and choice[0] > 0))
+            tail = later.get(following, 0.0)
+            if tail:
+                out.append((choice, w * tail, following))
         return out
 
-    def fits(index: int, box: Box) -> bool:
-        return index not in obs.pinned_boxes or obs.pinned_boxes[index] == box
+    def posterior(self) -> Posterior:
+        marginals: list[dict[Choice, float]] = []
+        for index in range(len(self.obs.steps)):
+            dist: dict[Choice, float] = defaultdict(float)
+            for node, weight in self.alpha[index].items():
+                for choice, w, _ in self.successors(index, node):
+                    dist[choice] += weight * w / self.evidence
+            marginals.append(dict(dist))
+        return Posterior(self.obs, marginals, self.evidence)
 
-    alpha: list[dict[Box, float]] = [{obs.start: obs.box_factor(0, obs.start)} if fits(0, obs.start) else {}]
-    moves: list[dict[Box, list[tuple[Choice, float, Box]]]] = []
-    for index in range(count):
-        nxt: dict[Box, float] = defaultdict(float)
-        table: dict[Box, list[tuple[Choice, float, Box]]] = {}
-        for box, weight in alpha[index].items():
-            table[box] = allowed(index, box)
-            for _, w, after in table[box]:
-                if fits(index + 1, after):
-                    nxt[after] += weight * w
-        moves.append(table)
-        alpha.append(dict(nxt))
-    beta: list[dict[Box, float]] = [dict() for _ in range(count + 1)]
-    beta[count] = {box: 1.0 for box in alpha[count]}
-    for index in range(count - 1, -1, -1):
-        for box in alpha[index]:
-            beta[index][box] = sum(w * beta[index + 1].get(after, 0.0) for _, w, after in moves[index][box])
-    evidence = sum(alpha[count].values())
-    if evidence <= 0:
-        raise ValueError("No world fits this observation under this model.")
-    return alpha, moves, beta, evidence
+    def sample(self, rng: random.Random) -> list[Choice]:
+        """One box history drawn exactly from the posterior (forward filtering, backward sampling)."""
+        node: Node = (self.obs.start, False)
+        path = []
+        for index in range(len(self.obs.steps)):
+            options = self.successors(index, node)
+            choice, _, node = rng.choices(options, weights=[weight for _, weight, _ in options])[0]
+            path.append(choice)
+        return path
+
+
+class PosteriorCache:
+    """Exact posteriors for callers that ask again and again as a game goes on (a widget, a bot, a sampler).
+
+    A posterior is computed once per observation (a redraw, or a step that changes nothing about the box, costs a
+    look-up); a new observation reuses the forward pass of the cached one it shares the most first steps with
+    (the box going round adds one step at a time), and the transition tables of every step whose evidence did
+    not change. Results are exactly those of `posterior(obs, model)`. Bounded: `size` observations and
+    `64 * size` step tables; it belongs to its owner (nothing is shared between caches).
+    """
+
+    def __init__(self, model: Model = UNIFORM_WORLDS, size: int = 16) -> None:
+        self.model = model
+        self.size = max(1, size)
+        self._chains: OrderedDict[Observation, _Chain] = OrderedDict()
+        self._posteriors: OrderedDict[Observation, Posterior] = OrderedDict()
+        self._tables: OrderedDict[tuple[Any, ...], dict[Box, tuple[Move, ...]]] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def _table(self, key: tuple[Any, ...]) -> dict[Box, tuple[Move, ...]]:
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = {}
+            while len(self._tables) > 64 * self.size:
+                self._tables.popitem(last=False)
+        else:
+            self._tables.move_to_end(key)
+        return table
+
+    def chain(self, obs: Observation) -> _Chain:
+        cached = self._chains.get(obs)
+        if cached is not None:
+            self._chains.move_to_end(obs)
+            self.hits += 1
+            return cached
+        self.misses += 1
+        key, step_keys = _chain_key(obs), _step_keys(obs)
+
+        def shared(chain: _Chain) -> int:
+            if chain.key != key:
+                return -1
+            return next((i for i, (a, b) in enumerate(zip(step_keys, chain.step_keys)) if a != b),
+                        min(len(step_keys), len(chain.step_keys)))
+
+        previous = max(self._chains.values(), key=shared, default=None)
+        chain = _Chain(obs, self.model, self._table, previous)
+        self._chains[obs] = chain
+        while len(self._chains) > self.size:
+            self._chains.popitem(last=False)
+        return chain
+
+    def posterior(self, obs: Observation) -> Posterior:
+        """The exact posterior of `obs` (see `posterior`), computed once."""
+        found = self._posteriors.get(obs)
+        if found is None:
+            found = self._posteriors[obs] = self.chain(obs).posterior()
+            while len(self._posteriors) > self.size:
+                self._posteriors.popitem(last=False)
+        else:
+            self._posteriors.move_to_end(obs)
+            self.hits += 1
+        return found
+
+    def sample(self, obs: Observation, rng: random.Random) -> list[Choice]:
+        """One box history drawn exactly from the posterior of `obs`."""
+        return self.chain(obs).sample(rng)
+
+    def view_posterior(self, view: View, rules: Rules | None = None, truth: float | None = None) -> Posterior | None:
+        """The posterior of every take given `view` alone (testimonies weighed with `truth` if given); None
+        before any box step was played, or if no world fits (possible only with believed lies)."""
+        observation = observation_from_view(view, rules)
+        if not observation.steps:
+            return None
+        if truth is not None:
+            observation = with_testimonies(observation, view, truth)
+        try:
+            return self.posterior(observation)
+        except ValueError:
+            return None
 
 
 def posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Posterior:
-    """Forward-backward over box contents: exact marginals of every step given `obs` and `model`."""
-    alpha, moves, beta, evidence = _forward_backward(obs, model)
-    count = len(obs.steps)
-    marginals: list[dict[Choice, float]] = []
-    for index in range(count):
-        dist: dict[Choice, float] = defaultdict(float)
-        for box, weight in alpha[index].items():
-            for choice, w, after in moves[index][box]:
-                tail = beta[index + 1].get(after, 0.0)
-                if tail:
-                    dist[choice] += weight * w * tail / evidence
-        marginals.append(dict(dist))
-    return Posterior(obs, marginals, evidence)
+    """Forward-backward over box contents: exact marginals of every step given `obs` and `model`, from scratch."""
+    return _Chain(obs, model, lambda key: {}).posterior()
+
+
+#: The posteriors of views asked for by `view_posterior` without a cache of their own (a widget's redraws).
+_VIEWS = PosteriorCache(UNIFORM_WORLDS, size=32)
+
+
+def view_posterior(view: View, rules: Rules | None = None, *, truth: float | None = None,
+                   cache: PosteriorCache | None = None) -> Posterior | None:
+    """The exact posterior of every take given `view` alone, computed once per observation and extended step by
+    step (`PosteriorCache`); the same numbers as `posterior(observation_from_view(view))` (with the testimonies
+    weighed with `truth` if given). None before any box step, or if no world fits believed testimonies."""
+    return (cache or _VIEWS).view_posterior(view, rules, truth)
 
 
 def brute_force_posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Posterior:
@@ -289,6 +519,8 @@ def brute_force_posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Po
         if not possible(index, box):
             return
         if index == len(steps):
+            if obs.diamonds_out and not any(obs.counts_out(at) and choice[0] > 0 for at, choice in enumerate(path)):
+                return  # the investigation went on: some diamond must still be out
             evidence += weight
             for at, choice in enumerate(path):
                 totals[at][choice] += weight
@@ -309,34 +541,118 @@ def brute_force_posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Po
 
 def sample_choices(obs: Observation, rng: random.Random, model: Model = UNIFORM_WORLDS) -> list[Choice]:
     """One box history drawn exactly from the posterior (forward filtering, backward sampling)."""
-    _, moves, beta, _ = _forward_backward(obs, model)
-    box, path = obs.start, []
-    for index in range(len(obs.steps)):
-        options = [(choice, w * beta[index + 1].get(after, 0.0), after) for choice, w, after in moves[index][box]]
-        options = [option for option in options if option[1] > 0]
-        choice, _, box = rng.choices(options, weights=[weight for _, weight, _ in options])[0]
-        path.append(choice)
-    return path
+    return _Chain(obs, model, lambda key: {}).sample(rng)
+
+
+# ------------------------------------------------------------------------------- worlds from a view
+
+#: The sampler's own cache: `world_from_view` is called for every seat at every step by searches and checks.
+_WORLDS = PosteriorCache(UNIFORM_WORLDS, size=32)
+
+
+def sample_world(view: View, rng: random.Random, model: Model = UNIFORM_WORLDS,
+                 cache: PosteriorCache | None = None) -> Any:
+    """A full game state consistent with `view`, built from the view and `rng` alone (a determinization).
+
+    The world gets a fresh seed (`rng.randrange(2**32)`) and the view's players and rules. Its box history
+    (hidden count, set-aside, takes) is drawn exactly from the posterior of the view's observation under
+    `model`: with `UNIFORM_WORLDS` (the game's `world_from_view`) uniformly among the histories consistent with
+    everything the view shows (its own observations, emptied pockets, that diamonds are still out); testimonies
+    are not evidence here, since they may be lies. The rest is replayed from the view's log: questions,
+    testimonies, accusations and votes are public (a vote's text is hidden, but only the Cleaner shoots, and his
+    shot is public), and a seat that passes on the floor leaves no trace but a step without events."""
+    from .engine import MafiaState
+
+    rules: Rules = view.rules
+    seed = rng.randrange(2**32)
+    observation = observation_from_view(view, rules)
+    if cache is None:
+        cache = _WORLDS if model is UNIFORM_WORLDS else PosteriorCache(model, size=1)
+    choices = cache.sample(observation, rng) if observation.steps else []
+    world = MafiaState(list(view.players), seed=seed, rules=rules)
+    _replay(world, view, [_box_move(kind, choice) for (kind, _), choice in zip(observation.steps, choices)])
+    return world
 
 
 def determinize(state: Any, seat: int | None, rng: random.Random, model: Model = UNIFORM_WORLDS) -> Any:
-    """A full world drawn from the posterior of `seat` (exactly, under `model`), consistent with its view.
+    """A full world drawn from the posterior of `seat` (exactly, under `model`), consistent with its view:
+    `sample_world(state.view(seat), rng, model)`, which reads nothing of `state` but that view."""
+    return sample_world(state.view(seat), rng, model)
 
-    The box history is drawn by `sample_choices`, written back into the record and replayed; a draw that the
-    rest of the game contradicts (say, it would have ended the investigation earlier) is drawn again, and after
-    20 tries `state.resample` is used."""
-    obs = observation_from_view(state.view(seat), state.rules)
-    box_phase = [i for i, (_, text) in enumerate(state.history) if text.startswith(("hide", "set-aside", "take"))]
-    for _ in range(20):
-        texts = [text for _, text in state.history]
-        for index, (step, choice) in zip(box_phase, zip(obs.steps, sample_choices(obs, rng, model))):
-            kind = step[0]
-            texts[index] = (f"hide {choice}" if kind == "hide" else f"set-aside {choice or 'none'}"
-                            if kind == "set-aside" else f"take {take_text(choice)}")
-        world = state._replay(texts)
-        if world is not None and world.log(seat) == state.log(seat):
-            return world
-    return state.resample(seat, rng)
+
+@lru_cache(maxsize=1 << 14)
+def _action(text: str) -> Any:
+    """The action a text names, one value per text: `apply` reads a value back from its text only the first
+    time it sees it, and worlds replay the same public moves again and again."""
+    from .engine import parse_action
+
+    return parse_action(text)
+
+
+def _box_move(kind: str, choice: Choice) -> Any:
+    if kind == "hide":
+        return _action(f"hide {choice}")
+    if kind == "set-aside":
+        return _action(f"set-aside {choice or 'none'}")
+    return _action(f"take {take_text(choice)}")
+
+
+def _replay(world: Any, view: View, box_moves: list[Any]) -> None:
+    """Play the box history `box_moves`, then the investigation the view's log shows, on `world`."""
+    events: dict[int, list[Event]] = defaultdict(list)
+    for event in view.log:
+        events[event.step].append(event)
+    last_step = view.log[-1].step if view.log else 0
+    shots = _shots(view.log)
+    facts = view.facts
+    box = iter(box_moves)
+    while not world.is_over:
+        step = len(world.history) + 1
+        if world.phase in BOX_PHASES:
+            move = next(box, None)
+            if move is None:
+                return
+            world.apply(move, player=world.acting_seats[0])
+        elif events.get(step):
+            seat, move = _move_of(events[step], shots)
+            world.apply(move, player=seat)
+        elif world.phase == "floor" and (step <= last_step or facts["phase"] != "floor"
+                                         or world.floor != list(facts["floor"])):
+            world.apply(_action("pass"), player=world.floor[0])  # a step nobody else saw: a seat let the floor go by
+        else:
+            return
+
+
+def _shots(log: tuple[Event, ...]) -> set[int]:
+    """The steps of the votes that were shots: only the Cleaner shoots, and his shot is public."""
+    shots: set[int] = set()
+    votes: dict[int, int] = {}
+    for event in log:
+        if event.kind == "accuse":
+            votes = {}
+        elif event.kind == "vote" and event.actor is not None:
+            votes[event.actor] = event.step
+        elif event.kind == "shoot" and event.actor in votes:
+            shots.add(votes[event.actor])
+    return shots
+
+
+def _move_of(events: list[Event], shots: set[int]) -> tuple[int, Any]:
+    """The seat and move whose events these are (the first event of a step is always the move's own)."""
+    event = events[0]
+    seat, data, kind = event.actor, event.data, event.kind
+    assert seat is not None, f"step {event.step} starts with {kind}, which no seat played"
+    if kind == "question":
+        return seat, _action(f"ask {data['target']} {data['question']}")
+    if kind == "accuse":
+        return seat, _action(f"accuse {data['target']}")
+    if kind == "testimony":
+        return seat, _action(data["claim"])
+    if kind in ("floor", "silent", "pass"):
+        return seat, _action(kind)
+    if kind == "vote":
+        return seat, _action("shoot" if event.step in shots else "hold")
+    raise AssertionError(f"step {event.step}: no move of the investigation makes a '{kind}' event first")
 
 
 # ------------------------------------------------------------------------------- testimonies
@@ -350,9 +666,7 @@ def with_testimonies(obs: Observation, view: View, truth: float = 0.7) -> Observ
     """`obs` plus every testimony in `view.log` as soft evidence, each true with probability `truth`.
 
     "took X" weighs the seat's take; "saw D tokens" weighs the box the seat opened; "suspect K" is an opinion,
-    not a fact about the box, and is ignored."""
-    from dataclasses import replace
-
+    not a fact about the box, and is ignored. Volunteered testimonies (free talk) count as answers do."""
     from .engine import Saw, Took, parse_action
 
     choices, boxes = list(obs.soft_choices), list(obs.soft_boxes)
