@@ -53,7 +53,7 @@ Take = tuple[int, "str | None"]  # (diamonds, token); (0, None) is "nothing"
 def take_text(take: Take) -> str:
     """'3', 'driver' or 'nothing': the notation of a take, used in facts and testimonies."""
     diamonds, token = take
-    return token if token else (str(diamonds) if diamonds else "nothing")
+    return f"{token}" if token else (f"{diamonds}" if diamonds else "nothing")
 
 
 def role_of(take: Take) -> str:
@@ -127,7 +127,7 @@ class Saw(Action):
     tokens: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return " ".join(["saw", str(self.diamonds), *self.tokens])
+        return " ".join(["saw", f"{self.diamonds}", *(f"{token}" for token in self.tokens)])
 
 
 @dataclass(frozen=True)
