@@ -44,10 +44,11 @@ def random_investigation(players: int, seed: int, rules: Rules, steps: int) -> M
         accusations = [action for action in legal if str(action).startswith("accuse")]
         quiet = [action for action in legal if str(action) in ("pass", "hold")]
         pool = accusations if accusations and rng.random() < 0.4 else (quiet if quiet and rng.random() < 0.8 else legal)
-        going_on = [action for action in pool if not _ends(state, seat, action)]
-        if not going_on:
+        rng.shuffle(pool)
+        going_on = next((action for action in pool if not _ends(state, seat, action)), None)
+        if going_on is None:
             break
-        state.apply(rng.choice(going_on), player=seat)
+        state.apply(going_on, player=seat)
     return state
 
 
