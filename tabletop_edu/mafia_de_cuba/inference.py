@@ -738,8 +738,9 @@ def _move_of(events: list[Event], shots: set[int]) -> tuple[int, Any]:
         return seat, _action(data["claim"])
     if kind in ("floor", "silent", "pass"):
         return seat, _action(kind)
-    if kind == "vote":
-        return seat, _action("shoot" if event.step in shots else "hold")
+    if kind == "vote":  # its own vote a seat knows; another's is a shot only if the Cleaner's shot followed
+        shot = data["shoot"] if "shoot" in data else event.step in shots
+        return seat, _action("shoot" if shot else "hold")
     raise AssertionError(f"step {event.step}: no move of the investigation makes a '{kind}' event first")
 
 
