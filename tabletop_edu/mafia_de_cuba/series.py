@@ -126,13 +126,14 @@ class Series:
         return self.current
 
     def adopt(self, state: MafiaState) -> None:
-        """Make `state` the current round: a new game with exactly this round's players, seed and rules (a
-        widget builds its own state from them)."""
+        """Make `state` the current round: a game with exactly this round's players, seed and rules, whose moves
+        continue the round's (a widget builds its own state from them, and its bots may already have moved)."""
         current = self.current
         same = (isinstance(state, MafiaState) and state.players == current.players and state.seed == current.seed
-                and state.rules == current.rules and state.history == current.history)
+                and state.rules == current.rules and state.history[:len(current.history)] == current.history)
         if not same:
-            raise RulesError("Only a game with this round's players, seed, rules and moves can stand for it.")
+            raise RulesError("Only a game with this round's players, seed and rules, continuing its moves, can "
+                             "stand for it.")
         self.games[-1] = state
 
     def play_round(self) -> MafiaState:

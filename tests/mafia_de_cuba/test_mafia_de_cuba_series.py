@@ -103,7 +103,7 @@ def test_a_widget_may_stand_in_its_own_fresh_game_for_the_round() -> None:
     fresh = MafiaState(list(series.players), seed=series.current.seed, rules=series.current.rules)
     series.adopt(fresh)
     assert series.current is fresh
-    with pytest.raises(RulesError, match="this round"):
+    with pytest.raises(RulesError, match="this round.s players"):
         series.adopt(MafiaState(6, seed=99))
     with pytest.raises(RulesError, match="1 to 50"):
         Series(6, rounds=51)
