@@ -758,7 +758,7 @@ class MafiaState(GameState[Rules]):
     def _questions_left(self) -> int:
         if not self.rules.free_talk:
             return self.questions_left
-        return len(self.askable()) if self.phase not in ("hide", "set-aside", "take", "over") else 0
+        return len(self.askable()) if self.phase != "over" else 0
 
     def _facts(self, seat: Seat | None) -> dict[str, Any]:
         over = self.phase == "over"

@@ -453,9 +453,12 @@ class _Chain:
             self.alpha = [start]
         for index in range(len(self.steps), len(obs.steps)):
             step = _step(obs, model, index)
+            before = self.alpha[index][step.source]
+            reached = before > 0  # moves from boxes this chain never reaches weigh nothing: drop them
+            step = _Step(step.source[reached], step.target[reached], step.weight[reached], step.label[reached],
+                         step.choices)
             self.steps.append(step)
-            self.alpha.append(np.bincount(step.target, weights=self.alpha[index][step.source] * step.weight,
-                                          minlength=self.nodes))
+            self.alpha.append(np.bincount(step.target, weights=before[reached] * step.weight, minlength=self.nodes))
         final = np.ones(self.nodes)
         if obs.diamonds_out:
             final[:boxes.size] = 0.0  # the investigation went on: some diamond must still be out
