@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop_edu.core import IllegalAction, RulesError, rules_from_dict, rules_to_dict
 from tabletop_edu.mafia_de_cuba import MafiaState, Rules, new_game
@@ -98,6 +100,31 @@ def test_rules_round_trip_through_records_and_every_int_option_is_bounded() -> N
     for spec in dataclasses.fields(Rules):
         if "int" in str(spec.type):
             assert spec.metadata["low"] is not None and spec.metadata["high"] is not None, spec.name
+
+
+OPTION_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.integers(-10**12, 10**12), st.floats(),
+                          st.sampled_from(["free", "budget", "loud", ""]), st.lists(st.integers(0, 3), max_size=3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(options=st.dictionaries(st.sampled_from([f.name for f in dataclasses.fields(Rules)]), OPTION_VALUES, max_size=6),
+       players=st.integers(6, 12), seed=st.integers(0, 1000))
+def test_any_rules_value_is_refused_clearly_or_plays_to_the_end(options: dict[str, object], players: int,
+                                                               seed: int) -> None:
+    """Fuzzing the options (issue 10): every value is either refused with a RulesError naming an option, or
+    makes a game that random play finishes within `max_steps`."""
+    try:
+        state = new_game(players, seed=seed, rules=Rules(**options))  # type: ignore[arg-type]
+    except RulesError as error:
+        assert any(name in str(error) for name in options) or "godfather_seat" in str(error)
+        return
+    rng = random.Random(seed)
+    while not state.is_over:
+        assert len(state.history) < state.max_steps
+        seat = rng.choice(state.acting_seats)
+        legal = state.legal_actions(seat)
+        quiet = [action for action in legal if str(action) == "pass" and rng.random() < 0.8]
+        state.apply(rng.choice(quiet or legal), player=seat)
 
 
 # ------------------------------------------------------------------------------------------ R2, R3 the box
