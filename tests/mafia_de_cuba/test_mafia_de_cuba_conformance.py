@@ -42,7 +42,7 @@ VARIANTS = [
                  nobody_stole_godfather_wins=False, jokered_can_be_accused=True, driver_chain=False,
                  tied_thieves_all_win=False, question_budget=2), 6, 1, 2),
     (mafia.Rules(interrogation="budget", cleaner=True, jokered_can_be_accused=True), 10, 2, 1),
-    (mafia.Rules(jokers=2), 6, 1, 2),
+    (mafia.Rules(jokers=2), 6, 1, 1),
     (mafia.Rules(interrogation="budget", max_hidden=15, question_budget=0), 8, 1, 2),
     (mafia.Rules(loyal=2, agents=1, drivers=4, jokers=3, diamonds=20, max_hidden=8, cleaner=True), 7, 1, 1),
     (mafia.Rules(loyal=0, agents=2, drivers=0, jokers=0, diamonds=4, max_hidden=4,
