@@ -426,7 +426,7 @@ def _seats(view: View, facts: Mapping[str, Any], language: str,
         if seat in hands:
             cards = tuple(_hand(hands[seat], language))
         elif seat in known:
-            lines.append(f"{tr('adler.known_cards', language)}:")
+            lines.append(f"{tr('adler.known_cards', language)}{colon(language).rstrip()}")
             cards = tuple(_hand(known[seat], language))
         boxes.append(seat_box(view.players, seat, view.seat, acting, tags=tuple(tags), lines=tuple(lines),
                               cards=cards, out=seat in facts["out"]))

@@ -461,7 +461,7 @@ def _banner(view: View, language: str) -> Banner:
     elif f"mdc_do_{phase}" in _BANNERS:
         what = tr(f"mdc_do_{phase}", language).format(name=who)
     else:
-        what = f"{tr('tt.waiting', language)}: {who}"
+        what = f"{tr('tt.waiting', language)}{colon(language)}{who}"
     if view.seat is not None and view.seat in acting:
         return Banner(tr("mdc_your_turn", language).format(what=what), "mine")
     return Banner(what, "turn")
@@ -567,11 +567,11 @@ def _teacher_secrets(state: GameState[Any], views: Sequence[View], language: str
     gf_facts = views[godfather].facts
     lines = []
     if gf_facts["hidden"] is not None:
-        lines.append(f"{tr('mdc_hidden', language)}: {diamonds_text(int(gf_facts['hidden']), language)}")
+        lines.append(f"{tr('mdc_hidden', language)}{colon(language)}{diamonds_text(int(gf_facts['hidden']), language)}")
     first = next((view for view in views if view.facts["my_set_aside"] is not None), None)
     if first is not None:
         aside = first.facts["my_set_aside"]
-        lines.append(f"{tr('mdc_set_aside', language)}: "
+        lines.append(f"{tr('mdc_set_aside', language)}{colon(language)}"
                      f"{tr('mdc_nothing', language) if aside == 'none' else take_word(aside, language)}")
     if gf_facts["box_returned"] is not None:
         lines.append(tr("mdc_came_back", language).format(box=box_text(gf_facts["box_returned"], language)))
@@ -631,9 +631,9 @@ def _claim_truth(claim: str, seat: int, facts: Mapping[str, Any], seen: Mapping[
     if parts[0] == "suspect":
         target = int(parts[1])
         if target in takes:
-            return f"{players[target]}: {role_word(take_role(takes[target]), language)}", None
+            return f"{players[target]}{colon(language)}{role_word(take_role(takes[target]), language)}", None
         if target == facts["godfather"]:
-            return f"{players[target]}: {role_word('godfather', language)}", None
+            return f"{players[target]}{colon(language)}{role_word('godfather', language)}", None
     return tr("mdc_opinion", language), None
 
 
@@ -695,7 +695,8 @@ def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
     rows = []
     for seat in _ring_order(facts, len(players)):
         won = seat in facts["winners"]
-        result = Tag(f"{tr('mdc_wins', language)}: {_why_won(seat, facts, outcome, names, language)}", "good") \
+        result = Tag(f"{tr('mdc_wins', language)}{colon(language)}{_why_won(seat, facts, outcome, names, language)}",
+                     "good") \
             if won else Tag(tr("mdc_lost", language), "info")
         if seat == facts["godfather"]:
             role, took, opened = role_word("godfather", language), "\u2014", \
