@@ -80,7 +80,8 @@ _UI = {
            "adler.chance": "Chance", "adler.everyone": "Row: who wonders; column: who might be Adler.",
            "adler.discards": "Discard pile", "adler.traits": "Who has which traits (the aid sheet)",
            "adler.question": "Question", "adler.answer": "Answer", "adler.truth": "True traits",
-           "adler.asker": "Asked by", "adler.target": "Answered by", "adler.adler": "Adler",
+           "adler.asker": "Asked by", "adler.target": "Answered by", "adler.side": "Side",
+           "adler.answers_column": "Answers", "adler.adler": "Adler",
            "adler.hero": "hero", "adler.who_was_who": "Who was who", "adler.answers_truth":
            "Every answer against the true traits", "adler.secrets": "Teacher only: characters and hands",
            "adler.question_now": "The question", "adler.documents": "top-secret documents in Adler's hand",
@@ -118,7 +119,8 @@ _UI = {
            "adler.chance": "Chance", "adler.everyone": "Ligne : qui se demande ; colonne : qui pourrait être Adler.",
            "adler.discards": "Défausse", "adler.traits": "Qui a quels signes distinctifs (la feuille d'aide)",
            "adler.question": "Question", "adler.answer": "Réponse", "adler.truth": "Vrais signes",
-           "adler.asker": "Posée par", "adler.target": "Réponse de", "adler.adler": "Adler", "adler.hero": "héros",
+           "adler.asker": "Posée par", "adler.target": "Réponse de", "adler.side": "Camp",
+           "adler.answers_column": "Réponses", "adler.adler": "Adler", "adler.hero": "héros",
            "adler.who_was_who": "Qui était qui",
            "adler.answers_truth": "Chaque réponse face aux vrais signes distinctifs",
            "adler.secrets": "Pour l'enseignant seulement : personnages et mains",
@@ -559,7 +561,7 @@ def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
         who.append(Row((Tag(character_name(character, language), "bad" if is_adler else "role"),
                         tr("adler.adler", language) if is_adler else tr("adler.hero", language), traits,
                         Tag("\u2718 " + tr("tt.liar", language), "bad") if seat in liars else "",
-                        Tag(tr("tt.winners", language), "good") if won else ""),
+                        Tag(tr("tt.wins", language), "good") if won else Tag(tr("tt.loses", language), "info")),
                        head=view.players[seat], kind="good" if won else ""))
     end = next((event for event in reversed(view.log) if event.kind == "end"), None)
     banner = event_text(end, names, language) if end is not None else \
@@ -567,8 +569,9 @@ def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
     return render("get_adler/reveal.html.j2", kind="adler-reveal", language=language,
                   title=f"{tr('adler.title', language)} \u2014 {tr('tt.reveal', language)}", banner=banner,
                   who_title=tr("adler.who_was_who", language),
-                  who_head=(tr("tt.seat", language), tr("adler.character", language), "",
-                            tr("adler.truth", language), "", ""),
+                  who_head=(tr("tt.seat", language), tr("adler.character", language), tr("adler.side", language),
+                            tr("adler.truth", language), tr("adler.answers_column", language),
+                            tr("tt.result", language)),
                   who=who, answers_title=tr("adler.answers_truth", language),
                   answers_head=(tr("adler.asker", language), tr("adler.target", language),
                                 tr("adler.question", language), tr("adler.answer", language),

@@ -10,7 +10,8 @@ state, and there the panel shows the Godfather's inference and the whole who-kno
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from ..core import Bot, GameState, Seat, View
@@ -19,12 +20,42 @@ from ..templates import Bar, Name, Row, Tag, render, short_name
 from ..widgets import GameWidget
 from .bots import default_bots
 from .engine import MafiaState, new_game
-from .inference import Posterior, observation_from_view, posterior, who_knows_what, with_testimonies
+from .inference import Observation, Posterior, observation_from_view, posterior, who_knows_what, with_testimonies
 from .render import take_word
 from .rules import Rules
 
 #: How far a testimony is believed by default: true with this probability (a lie otherwise).
 DEFAULT_TRUST = 0.7
+
+
+#: Posteriors already computed, by observation: a redraw (another perspective, the other language, a step of
+#: the timeline seen before) costs nothing. A posterior is a function of the observation alone, so sharing
+#: them between perspectives shares nothing a seat could not compute itself.
+_POSTERIORS: OrderedDict[Hashable, Posterior | None] = OrderedDict()
+_CACHE_SIZE = 256
+
+
+def _observation_key(observation: Observation) -> Hashable:
+    return (observation.steps, observation.start, observation.max_hidden, observation.last_may_take_nothing,
+            observation.last_taker, tuple(sorted(observation.pinned_choices.items(), key=repr)),
+            tuple(sorted(observation.pinned_boxes.items(), key=repr)), observation.soft_choices,
+            observation.soft_boxes)
+
+
+def _posterior_of(observation: Observation) -> Posterior | None:
+    """`posterior(observation)`, remembered; None if no world fits the observation."""
+    key = _observation_key(observation)
+    if key in _POSTERIORS:
+        _POSTERIORS.move_to_end(key)
+        return _POSTERIORS[key]
+    try:
+        found: Posterior | None = posterior(observation)
+    except ValueError:
+        found = None
+    _POSTERIORS[key] = found
+    if len(_POSTERIORS) > _CACHE_SIZE:
+        _POSTERIORS.popitem(last=False)
+    return found
 
 
 def perspective_posterior(view: View, rules: Rules, truth: float | None = None) -> Posterior | None:
@@ -36,10 +67,7 @@ def perspective_posterior(view: View, rules: Rules, truth: float | None = None) 
         return None
     if truth is not None:
         observation = with_testimonies(observation, view, truth)
-    try:
-        return posterior(observation)
-    except ValueError:
-        return None
+    return _posterior_of(observation)
 
 
 def _weighed_posterior(view: View, rules: Rules, trust: float | None) -> tuple[Posterior | None, str]:
@@ -134,9 +162,23 @@ def own_row_html(view: View, rules: Rules, language: str = "en") -> str:
                   **context)
 
 
+_MATRICES: OrderedDict[Hashable, list[list[dict[str, Any]]]] = OrderedDict()
+
+
+def _who_knows_what(state: MafiaState) -> list[list[dict[str, Any]]]:
+    """`inference.who_knows_what(state)`, remembered by what every seat and the spectator observe."""
+    key = tuple(_observation_key(observation_from_view(state.view(seat), state.rules))
+                for seat in [None, *range(len(state.players))])
+    if key not in _MATRICES:
+        _MATRICES[key] = who_knows_what(state)
+        if len(_MATRICES) > _CACHE_SIZE // 8:
+            _MATRICES.popitem(last=False)
+    return _MATRICES[key]
+
+
 def _matrix_context(state: MafiaState, language: str) -> dict[str, Any]:
     """The full who-knows-what matrix (every seat's row): needs every view, so it is for the teacher only."""
-    matrix = who_knows_what(state)
+    matrix = _who_knows_what(state)
     players = state.players
     rows = []
     for observer, row in enumerate(matrix):

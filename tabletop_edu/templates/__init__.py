@@ -40,20 +40,20 @@ RING_SIZES = range(2, 13)
 register({
     "en": {
         "tt.teacher_view": "Teacher's view: everything", "tt.spectator_view": "Spectator (public information)",
-        "tt.seat_view": "{name}'s view", "tt.your_turn": "Your turn", "tt.only_you": "Only you know",
+        "tt.seat_view": "{name}'s view", "tt.only_you": "Only you know",
         "tt.log": "Log", "tt.game_over": "Game over", "tt.winners": "Winners", "tt.nobody": "nobody",
-        "tt.you": "you", "tt.reveal": "The reveal", "tt.truth": "the truth", "tt.lie": "LIE", "tt.true": "true",
-        "tt.liar": "lied", "tt.seat": "Player", "tt.why": "Why", "tt.empty": "none", "tt.waiting": "Waiting for",
-        "tt.and": "and", "tt.everyone_else": "Everyone", "tt.teacher_only": "Teacher only: the secrets",
+        "tt.you": "you", "tt.reveal": "The reveal", "tt.lie": "LIE", "tt.true": "true",
+        "tt.liar": "lied", "tt.seat": "Player", "tt.waiting": "Waiting for",
+        "tt.and": "and", "tt.wins": "wins", "tt.loses": "loses", "tt.result": "Result",
     },
     "fr": {
         "tt.teacher_view": "Vue de l'enseignant : tout", "tt.spectator_view": "Spectateur (informations publiques)",
-        "tt.seat_view": "Vue de {name}", "tt.your_turn": "À vous de jouer", "tt.only_you": "Vous seul savez",
+        "tt.seat_view": "Vue de {name}", "tt.only_you": "Vos secrets",
         "tt.log": "Journal", "tt.game_over": "Partie terminée", "tt.winners": "Vainqueurs", "tt.nobody": "personne",
-        "tt.you": "vous", "tt.reveal": "Tout est révélé", "tt.truth": "la vérité", "tt.lie": "MENSONGE",
-        "tt.true": "vrai", "tt.liar": "a menti", "tt.seat": "Joueur", "tt.why": "Pourquoi", "tt.empty": "aucun",
-        "tt.waiting": "En attente de", "tt.and": "et", "tt.everyone_else": "Tout le monde",
-        "tt.teacher_only": "Pour l'enseignant seulement : les secrets",
+        "tt.you": "vous", "tt.reveal": "Tout est révélé", "tt.lie": "MENSONGE",
+        "tt.true": "vrai", "tt.liar": "a menti", "tt.seat": "Joueur",
+        "tt.waiting": "En attente de", "tt.and": "et", "tt.wins": "gagne", "tt.loses": "perd",
+        "tt.result": "Résultat",
     },
 })
 
@@ -227,6 +227,15 @@ def _tooltip_filter(name: str) -> str:
     return " ".join(str(name).split())[:TOOLTIP_LIMIT]
 
 
+def _label_filter(value: Any) -> str:
+    """A column header as plain text (a table cell repeats it on a phone, where columns become lines)."""
+    for attribute in ("text", "full_name", "label"):
+        if hasattr(value, attribute):
+            text = str(getattr(value, attribute))
+            return short_name(text) if attribute == "full_name" else text
+    return str(value)
+
+
 def _percent_class(share: float) -> str:
     """`tt-w35`: a bar width in steps of 5 %, as a class (no inline styles: CSP-friendly)."""
     return f"tt-w{5 * round(max(0.0, min(1.0, float(share))) * 20)}"
@@ -240,6 +249,7 @@ def environment() -> jinja2.Environment:
     env.filters["name"] = _name_filter
     env.filters["tooltip"] = _tooltip_filter
     env.filters["bar"] = _percent_class
+    env.filters["label"] = _label_filter
     env.globals["tr"] = tr
     return env
 

@@ -25,7 +25,7 @@ def foreign_secrets(seat: int | None) -> list[str]:
 def test_french_rendering_uses_french_names(picked_state) -> None:
     state = picked_state()
     page = view_html(state.view(0), language="fr")
-    for word in ("rouge", "jaune", "vert", "bleu", "mauve", "menottes", "tour 1", "bonus 5", "pas de bonus", "Manche",
+    for word in ("rouge", "jaune", "vert", "bleu", "mauve", "menottes", "ordre du tour 1", "bonus 5", "pas de bonus", "Manche",
                  "rouge + bleu", "choisit en secret rouge et bleu", "Votre choix secret", "Vue de Ann"):
         assert word in page, word
     assert "secretly" not in page and "Your secret pick" not in page

@@ -216,7 +216,7 @@ def test_the_reveal_shows_every_character_and_marks_every_lie(seed):
             truth = TRAIT_TABLE[state.characters[target]][trait] == colour
             lies += truth != yes
         assert html.count("\u2718 LIE" if language == "en" else "\u2718 MENSONGE") == lies
-        rows = re.findall(r'<th scope="row"><span class="tt-name" title="([^"]+)">.*?</th><td>'
+        rows = re.findall(r'<th scope="row"><span class="tt-name" title="([^"]+)">.*?</th><td[^>]*>'
                           r'<span class="tt-tag tt-tag--(?:role|bad)">([^<]+)</span>', html)
         assert dict(rows) == {name: character_name(c, language) for name, c in zip(state.players, state.characters)}
         winner = "Adler wins." if language == "en" else "Adler gagne."

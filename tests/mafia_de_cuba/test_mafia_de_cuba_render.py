@@ -121,7 +121,7 @@ def test_the_reveal_of_random_games_names_every_role_and_the_winners(seed: int) 
     play_game(state, [RandomBot()] * 7, rng=random.Random(seed))
     for language in ("en", "fr"):
         html = reveal_html(state, language)
-        rows = re.findall(r'<th scope="row"><span class="tt-name" title="([^"]+)">[^<]*</span></th><td>'
+        rows = re.findall(r'<th scope="row"><span class="tt-name" title="([^"]+)">[^<]*</span></th><td[^>]*>'
                           r'<span class="tt-tag tt-tag--role">([^<]+)</span>', html)
         roles = {state.players[seat]: role_word(role_of(take), language) for seat, take in state.takes.items()}
         roles[state.players[state.godfather]] = role_word("godfather", language)
