@@ -13,8 +13,8 @@ from typing import Any
 
 from ..core import Event, GameState, View
 from ..i18n import register, tr
-from ..templates import (Banner, Card, Row, Tag, acting_seats, colon, display_names, join_names, log_lines, page,
-                         render, seat_box, short_name)
+from ..templates import (Banner, Card, Row, Tag, acting_seats, colon, display_names, elide, join_names, log_lines,
+                         page, render, seat_box, short_name)
 
 register({
     "en": {"peek.title": "Peek", "peek.round": "Round", "peek.round_of": "{round} of {rounds}",
@@ -33,7 +33,7 @@ register({
            "peek.your_turn": "À vous \u2014 {what}", "peek.all_cards": "Pour l'enseignant seulement : toutes les cartes",
            "peek.card_of": "Carte", "peek.score": "Points", "peek.guesses": "Toutes les devinettes",
            "peek.right": "juste", "peek.wrong": "faux", "peek.no_guess": "Personne n'a deviné.",
-           "peek.guess_of": "{name} devine que {target} a le {value}",
+           "peek.guess_of": "{name} devine {que_target} a le {value}",
            "peek.m_peek": "Regarder une carte", "peek.m_guess": "Deviner une carte à voix haute",
            "peek.m_pass": "Passer", "peek.m_value": "le {value}", "peek.wins": "gagne"},
 })
@@ -67,12 +67,12 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:
         if "card" in data:
             return (f"{name} peeks: {target} holds the {data['card']}." if en
                     else f"{name} regarde : {target} a le {data['card']}.")
-        return f"{name} peeks at {target}'s card." if en else f"{name} regarde la carte de {target}."
+        return f"{name} peeks at {target}'s card." if en else f"{name} regarde la carte {elide('de', target)}."
     if kind == "guess":
         target, value = players[data["target"]], data["value"]
         if en:
             return f"{name} guesses {target} holds the {value}: " + ("right!" if data["right"] else "wrong.")
-        return f"{name} devine que {target} a le {value} : " + ("juste !" if data["right"] else "faux.")
+        return f"{name} devine {elide('que', target)} a le {value} : " + ("juste !" if data["right"] else "faux.")
     if kind == "pass":
         return f"{name} passes." if en else f"{name} passe."
     return event.text
@@ -110,7 +110,7 @@ def _context(view: View, language: str, log: bool, *, teacher: bool = False,
             if ruled_out and seat not in known else ()
         if view.is_over and seat in _winners(facts["scores"]):
             tags += (Tag(tr("peek.wins", language), "good"),)
-        card = Card(str(known[seat]), "plain") if seat in known else Card("?", "hidden")
+        card = Card(str(known[seat]), "plain tt-card--big") if seat in known else Card("?", "hidden tt-card--big")
         seats.append(seat_box(view.players, seat, view.seat, acting, tags=tags, cards=(card,),
                               lines=(_points(facts["scores"][seat], language),)))
     own = [tr("peek.your_card", language).format(card=facts["my_card"])] if view.seat is not None else []
@@ -160,7 +160,8 @@ def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
         if event.kind == "guess" and event.actor is not None:
             right = bool(event.data["right"])
             guesses.append(Row((tr("peek.guess_of", language).format(
-                name=names[event.actor], target=names[event.data["target"]], value=event.data["value"]),
+                name=names[event.actor], target=names[event.data["target"]], value=event.data["value"],
+                que_target=elide("que", names[event.data["target"]])),
                 Tag("\u2714 " + tr("peek.right", language), "good") if right
                 else Tag("\u2718 " + tr("peek.wrong", language), "bad")), kind="" if right else "bad"))
     return render("peek/reveal.html.j2", kind="peek-reveal", language=language,

@@ -19,7 +19,8 @@ from typing import Any
 
 from ..core import Event, GameState, View
 from ..i18n import register, tr
-from ..templates import (Banner, Card, Cell, Name, Row, Swatch, Tag, acting_seats, colon, display_names, join_names,
+from ..templates import (Banner, Card, Cell, Name, Row, Swatch, Tag, acting_seats, colon, display_names, elide,
+                         join_names,
                          log_lines, page, render, seat_box, short_name)
 from .rules import CARDS, TRAIT_COLOURS, TRAIT_TABLE, TRAITS, cast_for
 
@@ -274,9 +275,9 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
         if "cards" in d:
             cards = _cards_list(d["cards"], language)
             return (f"{name('seat')} looks at {name('target')}'s hand: {cards}." if en
-                    else f"{name('seat')} regarde la main de {name('target')} : {cards}.")
+                    else f"{name('seat')} regarde la main {elide('de', name('target'))} : {cards}.")
         return (f"{name('seat')} looks at {name('target')}'s hand with a magnifying glass." if en
-                else f"{name('seat')} regarde la main de {name('target')} avec une loupe.")
+                else f"{name('seat')} regarde la main {elide('de', name('target'))} avec une loupe.")
     if kind == "binoculars":
         if "taken" in d and "given" in d:
             taken, given = a_card(d["taken"], language), a_card(d["given"], language)

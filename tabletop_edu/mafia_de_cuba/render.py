@@ -357,6 +357,8 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
         return f"{name} holds fire." if en else f"{name} ne tire pas."
     if kind == "reveal":
         who, take = players[data["seat"]], take_word(data["take"], language)
+        if data["take"] in TOKEN_ORDER:  # "a Driver token" says the role already
+            return f"{who} empties their pockets: {take}." if en else f"{who} vide ses poches : {take}."
         role = role_word(data["role"], language)
         return (f"{who} empties their pockets: {take} ({role})." if en
                 else f"{who} vide ses poches : {take} ({role}).")
@@ -375,9 +377,8 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
         return tr(f"mdc_outcome_{data['outcome']}", language) if f"mdc_outcome_{data['outcome']}" in _OUTCOMES \
             else event.text
     if kind == "final-reveal":
-        takes = "; ".join(f"{players[int(seat)]}: {take_word(take, language)}" if en
-                          else f"{players[int(seat)]} : {take_word(take, language)}"
-                          for seat, take in data["takes"].items())
+        takes = ("; " if en else " ; ").join(f"{players[int(seat)]}{colon(language)}{take_word(take, language)}"
+                                             for seat, take in data["takes"].items())
         winners = join_names((players[s] for s in data["winners"]), language) or tr("tt.nobody", language)
         hidden = diamonds_text(int(data["hidden"]), language)
         aside = take_word(data["set_aside"], language) if data["set_aside"] else tr("mdc_nothing", language)

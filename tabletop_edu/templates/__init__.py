@@ -76,6 +76,14 @@ def colon(language: str) -> str:
     return " : " if language == "fr" else ": "
 
 
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜŒÆ")
+
+
+def elide(word: str, name: str) -> str:
+    """French elision before a name: 'de' + 'Ann' is "d'Ann", 'que' + 'Eve' is "qu'Eve"; 'de Bob' stays."""
+    return f"{word[:-1]}'{name}" if name[:1] in _VOWELS else f"{word} {name}"
+
+
 def join_names(names: Iterable[str], language: str) -> str:
     """'Ann', 'Ann and Bob', 'Ann, Bob and Cy' (French: 'et')."""
     listed = list(names)
@@ -294,6 +302,6 @@ def facts_list(pairs: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tup
     return [(str(label), str(value)) for label, value in items]
 
 
-__all__ = ["Banner", "Bar", "Card", "Cell", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag", "acting_seats", "colon", "display_names",
+__all__ = ["Banner", "Bar", "Card", "Cell", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag", "acting_seats", "colon", "display_names", "elide",
            "environment", "facts_list", "join_names", "log_lines", "page", "perspective_title", "render",
            "seat_box", "short_name", "style_block", "stylesheet"]

@@ -338,3 +338,24 @@ def test_unknown_or_reshaped_events_keep_their_english_text(game: str) -> None:
     for language in ("en", "fr"):
         html = render_state_html(state, language)
         assert "Bob volunteers: &lt;i&gt;I saw 4&lt;/i&gt;." in html and "<i>I saw" not in html
+
+
+def test_french_elides_before_a_vowel_and_agrees_in_number() -> None:
+    from tabletop_edu.templates import elide
+
+    assert elide("de", "Ann") == "d'Ann" and elide("de", "Émile") == "d'Émile" and elide("de", "Bob") == "de Bob"
+    assert elide("que", "Ivy") == "qu'Ivy"
+    peek_text = game_renderer(peek.State.game, "event_text")
+    assert peek_text(Event(1, "peek", "", actor=1, data={"target": 0}), ("Ann", "Bob"), "fr") == \
+        "Bob regarde la carte d'Ann."
+    assert peek_text(Event(1, "guess", "", actor=0, data={"target": 1, "value": 3, "right": False}),
+                     ("Ann", "Eve"), "fr") == "Ann devine qu'Eve a le 3 : faux."
+    mafia_text = game_renderer(mafia_de_cuba.State.game, "event_text")
+    final = Event(9, "final-reveal", "", data={"takes": {1: "2", 2: "loyal"}, "hidden": 1, "set_aside": None,
+                                               "winners": [0, 2]})
+    assert mafia_text(final, ("Vito", "Ann", "Bob"), "fr") == (
+        "Tout le monde montre sa prise : Ann : 2 diamants ; Bob : un jeton Fidèle. Le Parrain avait caché "
+        "1 diamant ; écarté : rien. Vainqueurs : Vito et Bob.")
+    assert mafia_text(final, ("Vito", "Ann", "Bob"), "en") == (
+        "Everyone shows what they took: Ann: 2 diamonds; Bob: a Loyal Henchman token. The Godfather had hidden "
+        "1 diamond; set aside: nothing. Winners: Vito and Bob.")
