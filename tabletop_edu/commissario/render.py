@@ -17,7 +17,7 @@ from typing import Any
 from ..core import Event, GameState, View
 from ..i18n import register, tr
 from ..templates import (Banner, Card, Cell, Name, Row, Swatch, Tag, acting_seats, colon, display_names,
-                         join_names, log_lines, page, render, seat_box, short_name)
+                         join_names, log_lines, page, render, seat_box, short_name, word)
 from .rules import COLOURS
 
 register({
@@ -257,7 +257,10 @@ def _banner(view: View, language: str) -> Banner:
     acting = acting_seats(view.current_player)
     who = join_names((names[s] for s in acting), language)
     key = f"cm_do_{facts.get('phase')}"
-    what = tr(key, language).format(name=who) if key in _BANNERS else f"{tr('tt.waiting', language)}{colon(language)}{who}"
+    if key in _BANNERS:
+        what = tr(key, language).format(name=who)
+    else:
+        what = f"{tr('tt.waiting', language)}{colon(language)}{who}"
     if view.seat is not None and view.seat in acting:
         return Banner(tr("cm_your_turn", language).format(what=what), "mine")
     return Banner(what, "turn")
@@ -293,7 +296,7 @@ def _seats(view: View, language: str, picks: Mapping[int, Sequence[str]]) -> lis
     for seat in range(len(view.players)):
         tags = []
         if seat in acting:
-            tags.append(Tag("\u25b6 " + tr(f"cm_phase_{facts.get('phase')}", language), "turn"))
+            tags.append(Tag("\u25b6 " + word(f"cm_phase_{facts.get('phase')}", language, str(facts.get('phase'))), "turn"))
         if seat == facts.get("handcuffs"):
             tags.append(Tag(tr("cm_handcuffs", language), "role"))
         if seat in order:
@@ -340,7 +343,7 @@ def _context(view: View, language: str, log: bool, *, teacher: bool = False,
                         teacher=teacher)
     context_page.banner = _banner(view, language)
     context_page.facts = [(tr("cm_round", language), str(facts.get("round"))),
-                          (tr("cm_phase", language), tr(f"cm_phase_{facts.get('phase')}", language)),
+                          (tr("cm_phase", language), word(f"cm_phase_{facts.get('phase')}", language, str(facts.get('phase')))),
                           (tr("cm_pile", language), tr("cm_characters", language).format(count=facts.get("pile_size")))]
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)

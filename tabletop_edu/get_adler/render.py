@@ -19,9 +19,8 @@ from typing import Any
 
 from ..core import Event, GameState, View
 from ..i18n import register, tr
-from ..templates import (Banner, Card, Cell, Name, Row, Swatch, Tag, acting_seats, colon, display_names, elide,
-                         join_names,
-                         log_lines, page, render, seat_box, short_name)
+from ..templates import (Banner, Card, Name, Row, Swatch, Tag, acting_seats, colon, display_names, elide,
+                         join_names, log_lines, page, render, seat_box, short_name, word)
 from .rules import CARDS, TRAIT_COLOURS, TRAIT_TABLE, TRAITS, cast_for
 
 _CARD_NAMES = {
@@ -413,7 +412,7 @@ def _seats(view: View, facts: Mapping[str, Any], language: str,
     for seat in range(len(view.players)):
         tags = []
         if seat in acting:
-            tags.append(Tag("\u25b6 " + tr("adler.phase." + facts["phase"], language), "turn"))
+            tags.append(Tag("\u25b6 " + word("adler.phase." + facts["phase"], language, facts["phase"]), "turn"))
         if seat in revealed:
             tags.append(Tag(character_name(revealed[seat], language), "role" if revealed[seat] != "Adler" else "bad"))
         elif seat in characters:

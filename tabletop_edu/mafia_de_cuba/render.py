@@ -21,7 +21,7 @@ from typing import Any
 from ..core import Event, GameState, View
 from ..i18n import register, tr
 from ..templates import (Banner, Row, SeatBox, Tag, acting_seats, colon, display_names, join_names, log_lines, page,
-                         render, seat_box, short_name)
+                         render, seat_box, short_name, word)
 from .rules import DIAMONDS, TOKEN_ORDER
 
 register({
@@ -38,7 +38,8 @@ register({
         "mdc_diamond": "diamond", "mdc_diamonds": "diamonds", "mdc_no_diamond": "no diamond",
         "mdc_no_token": "no token", "mdc_nothing": "nothing", "mdc_box": "Cigar box",
         "mdc_empty_pockets": "Empty your pockets!", "mdc_phase": "Phase",
-        "mdc_phase_hide": "the Godfather hides diamonds", "mdc_phase_set-aside": "the first taker may set a token aside",
+        "mdc_phase_hide": "the Godfather hides diamonds",
+        "mdc_phase_set-aside": "the first taker may set a token aside",
         "mdc_phase_take": "the box goes round", "mdc_phase_question": "interrogation",
         "mdc_phase_answer": "waiting for an answer", "mdc_phase_floor": "the floor is open",
         "mdc_phase_cleaner": "the Cleaner may shoot", "mdc_phase_over": "game over",
@@ -192,9 +193,6 @@ register({
     },
 })
 
-#: Agents win alone when accused; every other token is a role too.
-AGENTS = ("fbi", "cia")
-
 
 # ---------------------------------------------------------------------------------------------- words
 
@@ -211,8 +209,8 @@ def token_name(token: str, language: str = "en") -> str:
 
 
 def role_word(role: str, language: str = "en") -> str:
-    """A role ('thief', 'loyal', 'street-kid'...) in `language`."""
-    return tr(f"mdc_role_{role}", language)
+    """A role ('thief', 'loyal', 'street-kid'...) in `language` (a role this module does not know: as it is)."""
+    return word(f"mdc_role_{role}", language, role)
 
 
 def take_role(take: str) -> str:
@@ -243,7 +241,7 @@ def _token_order(token: str) -> int:
 
 
 def box_text(box: Mapping[str, Any] | None, language: str = "en") -> str:
-    """'6 diamonds; tokens: Loyal Henchman, FBI Agent' — a box content as someone saw it."""
+    """'6 diamonds; tokens: 2 Loyal Henchmen, 1 FBI Agent' — a box content as someone saw it."""
     if not box:
         return "\u2014"
     diamonds = diamonds_text(int(box["diamonds"]), language)
@@ -255,7 +253,7 @@ def box_text(box: Mapping[str, Any] | None, language: str = "en") -> str:
 
 def question_text(kind: str, language: str) -> str:
     """The Godfather's question of a kind ('seen', 'took', 'suspect')."""
-    return tr(f"mdc_q_{kind}", language)
+    return word(f"mdc_q_{kind}", language, kind)
 
 
 def claim_text(claim: str, players: Sequence[str], language: str) -> str:
@@ -423,6 +421,10 @@ def _seat_tags(facts: Mapping[str, Any], seat: int, language: str, secret_take: 
         shown = role_word(take_role(take), language) if take not in ("nothing",) and not take.isdigit() else \
             f"{take_word(take, language)} \u2192 {role_word(take_role(take), language)}"
         tags.append(Tag(f"{tr('mdc_showed', language)}{colon(language)}{shown}", "bad"))
+    elif seat in facts.get("all_takes", {}):  # the end: every take is shown
+        take = facts["all_takes"][seat]
+        role = role_word(take_role(take), language)
+        tags.append(Tag(f"{take_word(take, language)} \u2192 {role}" if take.isdigit() else role, "role"))
     elif secret_take is not None:
         role = role_word(take_role(secret_take), language)
         tags.append(Tag(f"{take_word(secret_take, language)} \u2192 {role}" if secret_take.isdigit() else role,
@@ -474,7 +476,7 @@ _BANNERS = {f"mdc_do_{phase}" for phase in ("hide", "set-aside", "take", "questi
 def _facts_line(view: View, language: str) -> list[tuple[str, str]]:
     facts = view.facts
     phase_key = f"mdc_phase_{facts['phase']}"
-    line = [(tr("mdc_phase", language), tr(phase_key, language))]
+    line = [(tr("mdc_phase", language), word(phase_key, language, facts["phase"]))]
     if not view.is_over:
         line += [(tr("mdc_questions_left", language), str(facts["questions_left"])),
                  (tr("mdc_jokers_left", language), str(facts["jokers_left"]))]
@@ -555,9 +557,10 @@ def state_html(state: GameState[Any], language: str = "en", log: bool = True) ->
     if log:
         context["page"].log = log_lines(state.events, state.players, language, event_text)
     context["teacher"] = _teacher_secrets(state, views, language)
-    if "box_diamonds" in vars(state):
-        box = {"diamonds": state.box_diamonds,  # type: ignore[attr-defined]
-               "tokens": [name for name, count in state.box_tokens.items() for _ in range(count)]}  # type: ignore[attr-defined]
+    inside = vars(state)
+    if "box_diamonds" in inside and "box_tokens" in inside:  # what is in the box now (the engine's own fields)
+        box = {"diamonds": inside["box_diamonds"],
+               "tokens": [name for name, count in inside["box_tokens"].items() for _ in range(count)]}
         context["box_lines"].append(tr("mdc_box_now", language).format(box=box_text(box, language)))
     return render("mafia_de_cuba/table.html.j2", **context)
 

@@ -19,7 +19,7 @@ fetched from the network (no web fonts, icons or CDNs).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -69,6 +69,13 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
 def display_names(players: Sequence[str]) -> tuple[str, ...]:
     """Every player's name as sentences show it (shortened), by seat."""
     return tuple(short_name(name) for name in players)
+
+
+def word(key: str, language: str, fallback: str) -> str:
+    """The word for `key`, or `fallback` (say, the engine's own name for a new phase) if none is registered:
+    an engine may gain a phase before its renderer words it, and a page never shows a bare key."""
+    found = tr(key, language)
+    return fallback if found == key else found
 
 
 def colon(language: str) -> str:
@@ -258,7 +265,6 @@ def environment() -> jinja2.Environment:
     env.filters["tooltip"] = _tooltip_filter
     env.filters["bar"] = _percent_class
     env.filters["label"] = _label_filter
-    env.globals["tr"] = tr
     return env
 
 
@@ -296,12 +302,6 @@ def style_block() -> Markup:
     return Markup(f"<style>{stylesheet()}</style>")
 
 
-def facts_list(pairs: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple[str, str]]:
-    """(label, value) pairs as text, for the facts line under the title."""
-    items = pairs.items() if isinstance(pairs, Mapping) else pairs
-    return [(str(label), str(value)) for label, value in items]
-
-
-__all__ = ["Banner", "Bar", "Card", "Cell", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag", "acting_seats", "colon", "display_names", "elide",
-           "environment", "facts_list", "join_names", "log_lines", "page", "perspective_title", "render",
-           "seat_box", "short_name", "style_block", "stylesheet"]
+__all__ = ["Banner", "Bar", "Card", "Cell", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag",
+           "acting_seats", "colon", "display_names", "elide", "environment", "join_names", "log_lines", "page",
+           "perspective_title", "render", "seat_box", "short_name", "style_block", "stylesheet", "word"]

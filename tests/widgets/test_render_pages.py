@@ -27,7 +27,8 @@ LONG = "Bartholomew-" * 40  # 480 characters
 HOSTILE = ["<script>alert(1)</script>", "\"onmouseover=alert(1) x=\"", "Chloé", LONG, "Dee & Eve",
            "'><img src=x onerror=alert(2)>", "{{ 7 * 7 }}", "Gus", "Hal", "Ivy", "Jo", "Kim"]
 GAMES: dict[str, tuple[ModuleType, int]] = {
-    "peek": (peek, 3), "commissario": (commissario, 4), "get_adler": (get_adler, 5), "mafia_de_cuba": (mafia_de_cuba, 8)}
+    "peek": (peek, 3), "commissario": (commissario, 4), "get_adler": (get_adler, 5),
+    "mafia_de_cuba": (mafia_de_cuba, 8)}
 
 
 def knowledge(game: str) -> Callable[[Any, str], str] | None:
@@ -206,8 +207,8 @@ def hidden_texts(state: GameState[Any], viewer: int | None, language: str, worde
     for event in state.events:
         if event.sees_all(viewer):
             continue
-        if state.game.endswith("get_adler") and event.kind == "character" and state.revealed:  # type: ignore[attr-defined]
-            continue  # every character is public once Adler is arrested
+        if event.kind == "character" and getattr(state, "revealed", False) is True:
+            continue  # Get Adler: every character is public once Adler is arrested
         key = (event.step, event.kind, event.text)
         if key not in worded:
             both = (event.text, event_text(event, names, language))
@@ -359,3 +360,18 @@ def test_french_elides_before_a_vowel_and_agrees_in_number() -> None:
     assert mafia_text(final, ("Vito", "Ann", "Bob"), "en") == (
         "Everyone shows what they took: Ann: 2 diamonds; Bob: a Loyal Henchman token. The Godfather had hidden "
         "1 diamond; set aside: nothing. Winners: Vito and Bob.")
+
+
+@pytest.mark.parametrize("game", ["commissario", "get_adler", "mafia_de_cuba"])
+def test_a_phase_the_renderer_does_not_know_yet_shows_its_engine_name(game: str) -> None:
+    """Engines gain phases (free talk in Mafia de Cuba, the binoculars' give step in Get Adler) before their
+    renderers word them: the page shows the engine's name for the phase, never a translation key."""
+    from dataclasses import replace
+
+    state = random_game(game, seed=2, names=["Ann", "Bob", "Chloé", "Dee", "Eve", "Fay", "Gus", "Hal"][
+        :GAMES[game][1]], stop=lambda state: len(state.history) >= 8)
+    view = state.view(1)
+    novel = replace(view, facts={**view.facts, "phase": "volunteer"})
+    for language in ("en", "fr"):
+        html = without_style(render_view_html(novel, language))
+        assert "volunteer" in html and "phase_" not in html and "phase." not in html and "_do_" not in html
