@@ -9,9 +9,9 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from tabletop_edu.core import RandomBot, load
-from tabletop_edu.tournament import (BOTS, GAMES, BotSpec, MetaGame, bot_spec, game_seed, make_jobs, mean_ci,
-                                     meta_game, play_job, results_json, run_tournament,
-                                     wilson_ci)
+from tabletop_edu import registry
+from tabletop_edu.tournament import (BotSpec, MetaGame, bot_names, bot_spec, game_seed, make_jobs, mean_ci, meta_game,
+                                     play_job, results_json, run_tournament, wilson_ci)
 
 LINEUP = ["random", "smart", "ismcts(iterations=6, worlds=2)"]
 
@@ -101,7 +101,7 @@ def test_plots_are_figures() -> None:
 
 def test_bots_by_name_instance_or_spec_and_errors_that_explain() -> None:
     spec = bot_spec("commissario", "lookahead(worlds=2)")
-    assert spec.factory == BOTS[GAMES["commissario"]]["lookahead"] and dict(spec.kwargs) == {"worlds": 2}
+    assert spec.factory == registry.game("commissario").bots["lookahead"] and dict(spec.kwargs) == {"worlds": 2}
     instance = bot_spec("peek", RandomBot())
     assert instance.label == "random" and isinstance(instance.build(), RandomBot)
     assert bot_spec("peek", spec) is spec
@@ -119,13 +119,16 @@ def test_progress_callback_sees_every_game() -> None:
 
 def test_every_game_runs_a_short_tournament() -> None:
     for game, players in (("commissario", 2), ("mafia_de_cuba", 6)):
-        names = [name for name in BOTS[GAMES[game]] if name != "ismcts"][:2]
+        names = [name for name in bot_names(game) if name != "ismcts"][:2]
         result = run_tournament(game, names, players=players, games=2, seed=1)
         assert sum(row.games for row in result.rows()) == 2 * players
 
 
 def test_statistics_helpers() -> None:
     assert mean_ci([1.0, 1.0, 1.0]) == (1.0, 1.0, 1.0)
+    mean, low, high = mean_ci([0.0, 1.0, 2.0, 3.0, 4.0])  # Student's t with 4 degrees of freedom, not z = 1.96
+    assert mean == 2.0 and (round(low, 2), round(high, 2)) == (0.04, 3.96)
+    assert math.isnan(mean_ci([3.0])[1]) and all(math.isnan(v) for v in mean_ci([]))
     low, high = wilson_ci(0, 10)
     assert low == 0.0 and 0 < high < 0.35
     assert all(math.isnan(v) for v in wilson_ci(0, 0))
