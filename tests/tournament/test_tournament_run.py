@@ -131,6 +131,7 @@ def test_statistics_helpers() -> None:
     assert math.isnan(mean_ci([3.0])[1]) and all(math.isnan(v) for v in mean_ci([]))
     low, high = wilson_ci(0, 10)
     assert low == 0.0 and 0 < high < 0.35
+    assert [round(bound, 4) for bound in wilson_ci(3, 10)] == [0.1078, 0.6032] and wilson_ci(10, 10)[1] == 1.0
     assert all(math.isnan(v) for v in wilson_ci(0, 0))
 
 
