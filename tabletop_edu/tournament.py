@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import ctypes
 import json
 import math
 import os
@@ -167,6 +166,8 @@ class DecisionBudget:
 def _interrupt(thread: threading.Thread) -> None:
     """Ask an abandoned decision's thread to stop: raises `_Abandoned` in it at its next Python instruction
     (CPython; a thread blocked in C, e.g. waiting on a lock, uses no CPU and stays asleep)."""
+    import ctypes
+
     set_async_exc = getattr(getattr(ctypes, "pythonapi", None), "PyThreadState_SetAsyncExc", None)
     if set_async_exc is not None and thread.ident is not None:
         set_async_exc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Abandoned))
@@ -555,7 +556,11 @@ class TournamentResult:
 
     def replay(self, index: int) -> GameState[Any]:
         """Game `index`, replayed alone from its record."""
-        return self.games[index].replay()
+        for game in self.games:
+            if game.index == index:
+                return game.replay()
+        raise ValueError(f"Game {index} has no record: " + ("it was lost with its worker." if any(
+            failure.index == index for failure in self.lost) else f"this tournament has {len(self.games)} games."))
 
     # ---------------------------------------------------------------- plots
 
@@ -659,6 +664,7 @@ class ResultsFile:
         return json.dumps({"tournament": 1, **self.header}) + "\n"
 
     def _rewrite(self, lines: list[str]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_name(self.path.name + ".tmp")
         temporary.write_text("".join(lines), encoding="utf-8")
         os.replace(temporary, self.path)
@@ -712,6 +718,11 @@ def make_jobs(game: str, lineup: Sequence[str | Bot | BotSpec], *, players: int 
     labels = [spec.label for spec in specs]
     if len(set(labels)) != len(labels):
         raise ValueError(f"Bots in a line-up need distinct names: {labels}.")
+    for spec in specs:  # a misspelt option is one clear error now, not a forfeit in every game
+        try:
+            spec.build()
+        except Exception as error:  # noqa: BLE001 - whatever the factory raises, said with the bot's name
+            raise ValueError(f"The bot {spec.label!r} cannot be built: {type(error).__name__}: {error}") from None
     if budget is not None and not isinstance(budget, DecisionBudget):
         budget = DecisionBudget(budget)
     return [GameJob(k, plugin.name, players, game_seed(seed, k),

@@ -187,6 +187,8 @@ def test_games_of_a_killed_worker_are_reported_and_played_on_resume(tmp_path: Pa
     assert lost | {g.index for g in broken.games} == set(range(6)) and not lost & {g.index for g in broken.games}
     assert all(f.kind == "worker" and "BrokenProcessPool" in f.error and f.seat is None for f in broken.lost)
     assert "lost with a worker" in broken.summary()
+    with pytest.raises(ValueError, match="lost with its worker"):
+        broken.replay(min(lost))
     saved = {json.loads(line)["index"] for line in path.read_text().splitlines()[1:]}
     assert saved == {g.index for g in broken.games}  # lost games are never written down
     resumed = run_tournament("peek", lineup, players=2, games=6, seed=2, save=path)  # in this process

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import math
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pytest
 
-from tabletop_edu.core import RandomBot, load
 from tabletop_edu import registry
+from tabletop_edu.core import RandomBot, load
 from tabletop_edu.tournament import (BotSpec, MetaGame, bot_names, bot_spec, game_seed, make_jobs, mean_ci, meta_game,
                                      play_job, results_json, run_tournament, wilson_ci)
 
@@ -109,6 +110,12 @@ def test_bots_by_name_instance_or_spec_and_errors_that_explain() -> None:
         bot_spec("peek", "grandmaster")
     with pytest.raises(ValueError, match="distinct"):
         run_tournament("peek", ["random", RandomBot()], players=2, games=1)
+    with pytest.raises(ValueError, match="'lookahead.wrolds=2.' cannot be built: TypeError"):
+        run_tournament("commissario", ["lookahead(wrolds=2)"], games=1)
+    with pytest.raises(ValueError, match="plain values"):
+        bot_spec("commissario", "lookahead(__import__('os'))")
+    with pytest.raises(ValueError, match="played by 2 to 4 players, not 7"):
+        run_tournament("peek", ["random"], players=7, games=1)
 
 
 def test_progress_callback_sees_every_game() -> None:
@@ -150,3 +157,42 @@ def test_bot_spec_is_plain_data() -> None:
     import pickle
     spec = BotSpec("x", "tabletop_edu.core.bots:RandomBot")
     assert pickle.loads(pickle.dumps(spec)) == spec
+
+
+def test_progress_bar_is_tqdm(capsys: pytest.CaptureFixture[str]) -> None:
+    run_tournament("peek", ["random"], players=2, games=3, seed=0, progress=True)
+    assert "3/3" in capsys.readouterr().err  # tqdm.auto: a text bar outside notebooks, on stderr
+
+
+def test_rich_displays_of_a_game_result_worlds_and_a_round_game() -> None:
+    import numpy as np
+
+    from tabletop_edu.commissario.engine import ALL_PICKS
+    from tabletop_edu.commissario.strategy import RoundGame
+    from tabletop_edu.knowledge import Worlds
+
+    game = run_tournament("peek", ["random", "ismcts(iterations=2)"], players=2, games=1, seed=6).games[0]
+    html = game._repr_html_()
+    assert f"Game 0 (seed {game.seed}): {game.steps} actions" in html and html.count("<tr>") == 3
+    assert ("&#10003;" in html) == bool(game.winners)
+    worlds = Worlds([(0, 0), (0, 1), (1, 1)], {"a": lambda w: w[0], "b": lambda w: w[1]})
+    cells = worlds._repr_html_()
+    assert "3 possible worlds" in cells and "<tr><td>(0, 1)</td><td>1</td><td>2</td></tr>" in cells
+    assert "... and 1 more worlds" in worlds._repr_html_(limit=2)
+    matrix = RoundGame((0, 2), ALL_PICKS[:2], ALL_PICKS[:1], np.array([[3.0], [0.5]]), np.array([[1.0], [2.0]]))
+    table = matrix._repr_html_()
+    assert "Seat 0 (rows) against seat 2 (columns)" in table and "<td>3, 1</td>" in table and "<td>0.5, 2</td>" in table
+
+
+def test_cli_saves_resumes_and_lists_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop_edu.__main__ import main
+
+    save = tmp_path / "run.jsonl"
+    arguments = ["simulate", "peek", "--players", "2", "--games", "4", "--bots", "random,ismcts(iterations=2)",
+                 "--save", str(save), "--budget", "30"]
+    assert main(arguments) == 0
+    first = capsys.readouterr().out
+    assert len(save.read_text().splitlines()) == 5
+    assert main(arguments) == 0 and capsys.readouterr().out == first  # everything read back, nothing replayed
+    assert main(["games"]) == 0 and "peek: Peek, 2 to 4 players" in capsys.readouterr().out
+    assert main(["simulate", "chess"]) == 2 and "unknown game 'chess'" in capsys.readouterr().err
