@@ -273,8 +273,21 @@ def final_scores(state: GameState[Any]) -> tuple[float, ...]:
 
 
 def _error_text(error: BaseException | str) -> str:
-    text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    """A failure's message, cut to `MAX_ERROR` characters; an exception whose text cannot even be written is
+    named by its type."""
+    if isinstance(error, str):
+        text = error
+    else:
+        text = f"{type(error).__name__}: {_text(error, str)}"
     return text if len(text) <= MAX_ERROR else text[:MAX_ERROR] + "..."
+
+
+def _text(value: Any, write: Callable[[Any], str] = repr) -> str:
+    """`write(value)`, or the value's type when a bot's object fails even at that."""
+    try:
+        return write(value)
+    except Exception:  # noqa: BLE001 - a broken __str__/__repr__ must not stop the referee
+        return f"<{type(value).__name__} that cannot be written out>"
 
 
 def play_job(job: GameJob) -> GameResult:
@@ -283,8 +296,12 @@ def play_job(job: GameJob) -> GameResult:
     Whatever a bot does, this returns: a finished game, or one stopped by a `Failure`."""
     from .ismcts import bind_worlds
 
-    state: GameState[Any] = registry.game(job.game).new_game(job.players, seed=job.seed, rules=job.rules)
     labels = tuple(spec.label for spec in job.seats)
+    try:
+        state: GameState[Any] = registry.game(job.game).new_game(job.players, seed=job.seed, rules=job.rules)
+    except Exception as error:  # noqa: BLE001 - the game could not even be dealt: no record to keep
+        return GameResult(job.index, job.seed, labels, (), (), 0, "",
+                          Failure(job.index, job.seed, "engine", _error_text(error)))
     rng = random.Random(f"bots-{job.seed}")
 
     def stopped(kind: str, error: BaseException | str, seat: int | None = None) -> GameResult:
@@ -292,11 +309,12 @@ def play_job(job: GameJob) -> GameResult:
                           None if seat is None else labels[seat], len(state.history))
         return GameResult(job.index, job.seed, labels, (), (), len(state.history), state.to_json(), failure)
 
-    try:
-        bots = [spec.build() for spec in job.seats]
-    except Exception as error:  # noqa: BLE001 - a bot that cannot even be built forfeits too
-        seat = next(s for s, spec in enumerate(job.seats) if not _builds(spec))
-        return stopped("raised", error, seat)
+    bots = []
+    for seat, spec in enumerate(job.seats):
+        try:
+            bots.append(spec.build())
+        except Exception as error:  # noqa: BLE001 - a bot that cannot even be built forfeits too
+            return stopped("raised", error, seat)
     for _ in range(state.max_steps + 1):
         if state.is_over:
             return GameResult(job.index, job.seed, labels, final_scores(state), tuple(state.winners),
@@ -318,22 +336,14 @@ def play_job(job: GameJob) -> GameResult:
         if action is None:
             return stopped("no action", "choose() returned None", seat)
         if not isinstance(action, (Action, str)):
-            return stopped("not an action", f"choose() returned {type(action).__name__} {action!r:.80}", seat)
+            return stopped("not an action", f"choose() returned {type(action).__name__} {_text(action):.80}", seat)
         try:
             state.apply(action, player=seat)
         except IllegalAction as error:
-            return stopped("illegal action", f"{quote(str(action))}: {error}", seat)
+            return stopped("illegal action", f"{quote(_text(action, str))}: {error}", seat)
         except Exception as error:  # noqa: BLE001 - apply turns every bad move into IllegalAction: an engine bug
             return stopped("engine", error)
     return stopped("engine", f"{state.title} did not end within {state.max_steps} actions")
-
-
-def _builds(spec: BotSpec) -> bool:
-    try:
-        spec.build()
-    except Exception:  # noqa: BLE001 - only asking whether it builds
-        return False
-    return True
 
 
 def play_jobs(jobs: Sequence[GameJob]) -> list[GameResult]:
