@@ -4,6 +4,7 @@
     python -m tabletop_edu simulate peek --players 2 --games 200 --bots random,"ismcts(iterations=32)" --workers 2
     python -m tabletop_edu simulate get_adler --players 4 --games 1000 --bots random,smart --dask tcp://host:8786
     python -m tabletop_edu bench            # every benchmarks/bench_*.py, one after the other
+    python -m tabletop_edu serve --port 8000   # the class server: students play on their own devices
 
 Bot names per game come from `tabletop_edu.tournament.BOTS` (`--list-bots` prints them).
 """
@@ -110,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     benchmarks = commands.add_parser("bench", help="run the benchmarks in benchmarks/")
     benchmarks.add_argument("--folder", default=str(Path(__file__).resolve().parent.parent / "benchmarks"))
     benchmarks.set_defaults(handler=bench)
+    from .classroom.cli import add_command as add_serve_command  # the class server: `serve`
+
+    add_serve_command(commands)
     arguments = parser.parse_args(argv)
     return int(arguments.handler(arguments))
 
