@@ -1,0 +1,158 @@
+"""Checks for the class server, public like `tabletop_edu.testing`: the leak check of pages and messages,
+and a server process to start, kill and restart.
+
+`leaked(text, state, seat)` lists the secrets of the other seats that a page's text or a message holds:
+the full text (in English and French) of every event `seat` does not see in full, unless the seat sees that
+same text through another event. Markup is stripped and entities unescaped first, so a secret cannot hide
+behind `<b>` or `&#x27;`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ..core import GameState
+from ..core.view import game_renderer
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def secrets_for(state: GameState[Any], seat: int | None) -> set[str]:
+    """What `seat` (None: the projector) must not be shown: the full texts of the events it does not see in
+    full, in English and French, minus any text it does see."""
+    wording = game_renderer(state.game, "event_text")
+
+    def worded(event: Any) -> set[str]:
+        texts = {event.text}
+        if wording is not None:
+            for language in ("en", "fr"):
+                texts.add(str(wording(event, state.players, language)))
+        return texts
+
+    hidden: set[str] = set()
+    seen: set[str] = set()
+    for event in state.events:
+        if event.sees_all(seat):
+            seen |= worded(event)
+        else:
+            hidden |= worded(event)
+            shown = event.seen_by(seat)
+            if shown is not None:
+                seen |= worded(shown)
+    return {text for text in hidden - seen if len(text) >= 8}
+
+
+def plain_forms(text: str) -> list[str]:
+    """The text as it is, unescaped, and with its markup stripped then unescaped."""
+    return [text, html.unescape(text), html.unescape(_TAG.sub(" ", text)), " ".join(html.unescape(
+        _TAG.sub("", text)).split())]
+
+
+def strings_of(value: Any) -> list[str]:
+    """Every string inside a decoded JSON value (keys too)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in [str(key), *strings_of(item)]]
+    if isinstance(value, list):
+        return [text for item in value for text in strings_of(item)]
+    return []
+
+
+def leaked(text_or_message: str | dict[str, Any], state: GameState[Any], seat: int | None) -> list[str]:
+    """The secrets of others found in a page (its HTML or inner text) or a message (JSON text or dict)."""
+    if isinstance(text_or_message, dict):
+        pieces = strings_of(text_or_message)
+    else:
+        try:
+            decoded = json.loads(text_or_message)
+            pieces = strings_of(decoded) if isinstance(decoded, (dict, list)) else [text_or_message]
+        except ValueError:
+            pieces = [text_or_message]
+    whole = "\n".join(form for piece in pieces for form in plain_forms(piece))
+    return sorted(secret for secret in secrets_for(state, seat) if secret in whole)
+
+
+class ServerProcess:
+    """`python -m tabletop_edu serve --port 0` in its own process group, on an SQLite file.
+
+    `start()` waits for the line giving its address (a condition, not a sleep); `kill()` sends SIGKILL (a hard
+    kill: nothing is flushed or closed); `stop()` ends it politely and is safe to call twice."""
+
+    def __init__(self, db: str | Path, log: str | Path, *extra: str) -> None:
+        self.db, self.log_path, self.extra = str(db), Path(log), list(extra)
+        self.process: subprocess.Popen[str] | None = None
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.url = ""
+        self.token = ""
+        self.output: list[str] = []
+
+    def start(self, timeout: float = 60) -> ServerProcess:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tabletop_edu", "serve", "--port", "0", "--db", self.db, *self.extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
+        self.url = self.wait_for(r"serving on (http://\S+?)/? ", timeout).group(1)
+        self.token = self.wait_for(r"teacher token: (\S+)", timeout).group(1)
+        return self
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        with self.log_path.open("a", encoding="utf-8") as log:
+            for line in process.stdout:
+                log.write(line)
+                log.flush()
+                self.output.append(line)
+                self.lines.put(line)
+
+    def wait_for(self, pattern: str, timeout: float = 60) -> re.Match[str]:
+        """The first new output line matching `pattern`."""
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the server printed no line matching {pattern!r} in {timeout} s: "
+                                   f"{''.join(self.output)[-2000:]}")
+            try:
+                line = self.lines.get(timeout=min(left, 1.0))
+            except queue.Empty:
+                if self.process is not None and self.process.poll() is not None and self.lines.empty():
+                    raise RuntimeError(f"the server stopped: {''.join(self.output)[-2000:]}") from None
+                continue
+            match = regex.search(line)
+            if match:
+                return match
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group, and wait for it."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
