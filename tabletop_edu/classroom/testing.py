@@ -1,5 +1,6 @@
 """Checks for the class server, public like `tabletop_edu.testing`: the leak check of pages and messages,
-and a server process to start, kill and restart.
+a server process to start, kill and restart, and students who play by tapping through the protocol (they
+ask the menu one word at a time, as the page does, and keep every message their connection receives).
 
 `leaked(text, state, seat)` lists the secrets of the other seats that a page's text or a message holds:
 the full text (in English and French) of every event `seat` does not see in full, unless the seat sees that
@@ -13,6 +14,7 @@ import html
 import json
 import os
 import queue
+import random
 import re
 import signal
 import subprocess
@@ -24,13 +26,15 @@ from typing import Any
 
 from ..core import GameState
 from ..core.view import game_renderer
+from .client import Feed, join_room, seat_feed
 
 _TAG = re.compile(r"<[^>]*>")
 
 
 def secrets_for(state: GameState[Any], seat: int | None) -> set[str]:
-    """What `seat` (None: the projector) must not be shown: the full texts of the events it does not see in
-    full, in English and French, minus any text it does see."""
+    """What `seat` (None: the projector) must not be shown now: the full texts of the events it does not see
+    in full, in English and French, minus any text it does see (check a message against the state of its
+    step: what is secret changes as the game goes)."""
     wording = game_renderer(state.game, "event_text")
 
     def worded(event: Any) -> set[str]:
@@ -50,7 +54,8 @@ def secrets_for(state: GameState[Any], seat: int | None) -> set[str]:
             shown = event.seen_by(seat)
             if shown is not None:
                 seen |= worded(shown)
-    return {text for text in hidden - seen if len(text) >= 8}
+    # A secret that became public (a reveal at the end lists every character) is no longer one.
+    return {text for text in hidden - seen if len(text) >= 8 and not any(text in shown for shown in seen)}
 
 
 def plain_forms(text: str) -> list[str]:
@@ -70,8 +75,10 @@ def strings_of(value: Any) -> list[str]:
     return []
 
 
-def leaked(text_or_message: str | dict[str, Any], state: GameState[Any], seat: int | None) -> list[str]:
-    """The secrets of others found in a page (its HTML or inner text) or a message (JSON text or dict)."""
+def leaked(text_or_message: str | dict[str, Any], state: GameState[Any], seat: int | None,
+           secrets: set[str] | None = None) -> list[str]:
+    """The secrets of others found in a page (its HTML or inner text) or a message (JSON text or dict);
+    `secrets` is `secrets_for(state, seat)` when already computed."""
     if isinstance(text_or_message, dict):
         pieces = strings_of(text_or_message)
     else:
@@ -81,7 +88,9 @@ def leaked(text_or_message: str | dict[str, Any], state: GameState[Any], seat: i
         except ValueError:
             pieces = [text_or_message]
     whole = "\n".join(form for piece in pieces for form in plain_forms(piece))
-    return sorted(secret for secret in secrets_for(state, seat) if secret in whole)
+    if secrets is None:
+        secrets = secrets_for(state, seat)
+    return sorted(secret for secret in secrets if secret in whole)
 
 
 class ServerProcess:
@@ -156,3 +165,74 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class Student:
+    """A seat's connection: every message it received, the latest table, and moves made by tapping."""
+
+    def __init__(self, url: str, token: str, seat: int, name: str, language: str = "en") -> None:
+        self.url, self.token, self.seat, self.name = url, token, seat, name
+        self.feed: Feed = seat_feed(url, token, language)
+        self.received: list[dict[str, Any]] = []
+        self.table: dict[str, Any] | None = None
+
+    @classmethod
+    def join(cls, url: str, code: str, name: str, language: str = "en") -> Student:
+        seat = join_room(url, code, name)
+        return cls(url, seat["token"], seat["seat"], name, language)
+
+    def next(self, predicate: Any = lambda message: True, timeout: float = 30) -> dict[str, Any]:
+        def keep(message: dict[str, Any]) -> bool:
+            self.received.append(message)
+            if message["type"] == "table":
+                self.table = message
+            return bool(predicate(message))
+        return self.feed.next(keep, timeout)
+
+    def wait_step(self, step: int, timeout: float = 30) -> dict[str, Any]:
+        """The table message of `step` (the latest one, once it arrived)."""
+        if self.table is not None and self.table["step"] == step and self.table["started"]:
+            return self.table
+        return self.next(lambda m: m["type"] == "table" and m["started"] and m["step"] == step, timeout)
+
+    def tap_move(self, rng: random.Random) -> str:
+        """Choose a move as a person on the page does: one button at a time, each a new menu from the server."""
+        assert self.table is not None and self.table["menu"] is not None, f"{self.name} has no move to make"
+        step, menu = self.table["step"], self.table["menu"]
+        while True:
+            options = menu["options"]
+            if menu["complete"] is not None and (not options or rng.random() < 0.3):
+                action = menu["complete"]
+                break
+            option = rng.choice(options)
+            if option["action"] is not None:
+                action = option["action"]
+                break
+            self.feed.send({"type": "menu", "step": step, "chosen": [*menu["chosen"], option["word"]]})
+            menu = self.next(lambda m: m["type"] in ("menu", "refused"))
+            assert menu["type"] == "menu", menu
+        self.feed.send({"type": "move", "step": step, "action": action})
+        return str(action)
+
+    def close(self) -> None:
+        self.feed.close()
+
+
+def seat_students(url: str, code: str, names: list[str], language: str = "en") -> list[Student]:
+    return [Student.join(url, code, name, language) for name in names]
+
+
+def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: int = 0,
+                    limit: int = 400) -> int:
+    """Every student taps moves whenever their seat is to act (bots of the room play the other seats), until
+    the game is over; returns the number of moves played."""
+    step = first_step
+    for _ in range(limit):
+        tables = [student.wait_step(step) for student in students]
+        if tables[0]["over"]:
+            return step
+        movers = [student for student, table in zip(students, tables) if table["menu"] is not None]
+        if movers:  # otherwise a bot of the room is to move: wait for its step
+            movers[0].tap_move(rng)
+        step += 1
+    raise AssertionError(f"the game did not end within {limit} moves")
