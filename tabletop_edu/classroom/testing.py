@@ -31,31 +31,42 @@ from .client import Feed, join_room, seat_feed
 _TAG = re.compile(r"<[^>]*>")
 
 
+_WORDED: dict[tuple[Any, ...], frozenset[str]] = {}
+
+
+def _worded(game: str, players: tuple[str, ...], event: Any) -> frozenset[str]:
+    """An event's text in English and French, as the game's `event_text` words it (from its kind, text and
+    data alone, so the wording is kept for the next check)."""
+    key = (game, players, event.kind, event.text, repr(event.data))
+    texts = _WORDED.get(key)
+    if texts is None:
+        wording = game_renderer(game, "event_text")
+        words = {event.text}
+        if wording is not None:
+            words |= {str(wording(event, players, language)) for language in ("en", "fr")}
+        if len(_WORDED) > 200_000:
+            _WORDED.clear()
+        texts = _WORDED[key] = frozenset(words)
+    return texts
+
+
 def secrets_for(state: GameState[Any], seat: int | None) -> set[str]:
     """What `seat` (None: the projector) must not be shown now: the full texts of the events it does not see
     in full, in English and French, minus any text it does see (check a message against the state of its
     step: what is secret changes as the game goes)."""
-    wording = game_renderer(state.game, "event_text")
-
-    def worded(event: Any) -> set[str]:
-        texts = {event.text}
-        if wording is not None:
-            for language in ("en", "fr"):
-                texts.add(str(wording(event, state.players, language)))
-        return texts
-
     hidden: set[str] = set()
     seen: set[str] = set()
     for event in state.events:
         if event.sees_all(seat):
-            seen |= worded(event)
+            seen |= _worded(state.game, state.players, event)
         else:
-            hidden |= worded(event)
+            hidden |= _worded(state.game, state.players, event)
             shown = event.seen_by(seat)
             if shown is not None:
-                seen |= worded(shown)
+                seen |= _worded(state.game, state.players, shown)
     # A secret that became public (a reveal at the end lists every character) is no longer one.
-    return {text for text in hidden - seen if len(text) >= 8 and not any(text in shown for shown in seen)}
+    everything_seen = "\n".join(seen)
+    return {text for text in hidden - seen if len(text) >= 8 and text not in everything_seen}
 
 
 def plain_forms(text: str) -> list[str]:
