@@ -104,9 +104,10 @@ def language_of(value: Any, default: str = "en") -> str:
 def status_text(view: View | None, seats: Sequence[Mapping[str, Any]], language: str, *,
                 paused: bool) -> tuple[str, str]:
     """(kind, text) of the status line: kind is lobby, paused, over, turn or wait."""
+    colon = " :" if language == "fr" else ":"  # French puts a space before a colon
     if view is None:
         filled = sum(seat["name"] is not None for seat in seats)
-        return "lobby", f"{tr('class.waiting_players', language)}: {filled}/{len(seats)} {tr('class.seats_filled', language)}"
+        return "lobby", f"{tr('class.waiting_players', language)}{colon} {filled}/{len(seats)} {tr('class.seats_filled', language)}"
     if view.is_over:
         return "over", tr("class.over", language)
     if paused:
@@ -115,7 +116,7 @@ def status_text(view: View | None, seats: Sequence[Mapping[str, Any]], language:
     if view.seat is not None and view.seat in acting:
         return "turn", tr("class.your_move", language)
     names = ", ".join(view.players[seat] for seat in acting if seat is not None)
-    return "wait", f"{tr('class.waiting_for', language)}: {names}"
+    return "wait", f"{tr('class.waiting_for', language)}{colon} {names}"
 
 
 def lobby_html(seats: Sequence[Mapping[str, Any]], me: int | None, language: str) -> str:
@@ -142,14 +143,14 @@ def view_step(view: View) -> int:
 
 def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[str, Any]], step: int = 0,
                   legal_actions: Sequence[Action | str] = (), paused: bool = False, revealed: str | None = None,
-                  title: str = "") -> dict[str, Any]:
+                  title: str = "", seat: int | None = None) -> dict[str, Any]:
     """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone.
 
     `step` is the number of moves played (the step a move must answer); `legal_actions` are the seat's own
     (empty when it is not to act); `revealed` is the reveal HTML once the teacher showed the whole table at
-    the end of the game."""
+    the end of the game; `seat` is whose page it is before the game starts (after, the view says)."""
     kind, status = status_text(view, seats, language, paused=paused)
-    me = None if view is None else view.seat
+    me = seat if view is None else view.seat
     html = lobby_html(seats, me, language) if view is None else render_view_html(view, language, True)
     if revealed is not None:
         html = (f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"

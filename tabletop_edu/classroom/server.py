@@ -299,7 +299,7 @@ class ClassServer:
             legal = room.state.legal_actions(seat) if seat in room.state.acting_seats else []
         revealed = reveal_html(room.state, language) if room.revealed and room.state is not None else None
         return table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
-                             paused=room.paused, revealed=revealed, title=room.title)
+                             paused=room.paused, revealed=revealed, title=room.title, seat=seat)
 
     def teacher_message(self, room: Room) -> dict[str, Any]:
         """Everything about a room, for the teacher's dashboard (which replays the record itself)."""

@@ -9,7 +9,7 @@
   var table = document.getElementById("table"), moves = document.getElementById("moves");
   var statusLine = document.getElementById("status"), note = document.getElementById("message");
   var online = document.getElementById("online");
-  var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false;
+  var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
 
   function setOnline(yes) {
     online.dataset.online = yes ? "1" : "0";
@@ -43,10 +43,10 @@
 
   function drawMenu(menu) {
     moves.replaceChildren();
+    moves.setAttribute("aria-busy", "false");
+    drawn += 1;
+    moves.dataset.drawn = String(drawn);  // a new menu each time: what a script waits for
     if (!menu) { return; }
-    var heading = document.createElement("h2");
-    heading.textContent = words["class.your_move"];
-    moves.appendChild(heading);
     if (menu.chosen.length) {
       var path = document.createElement("p");
       path.className = "path";
