@@ -205,10 +205,12 @@ class Dashboard(widgets.VBox):
         if list(self.seat_picker.options) != seat_options:
             keep = self.seat_picker.value
             self.seat_picker.options = seat_options
-            if keep in [value for _, value in seat_options]:
-                self.seat_picker.value = keep
+            values = [value for _, value in seat_options]
+            self.seat_picker.value = keep if keep in values else next(
+                (seat["seat"] for seat in info["seats"] if seat["name"] is None), values[0])
         if list(self.bot_picker.options) != info["bots"]:
             self.bot_picker.options = info["bots"]
+            self.bot_picker.value = "random" if "random" in info["bots"] else info["bots"][0]
         self.step_button.disabled = not info["started"] or info["over"]
         self.reveal_button.disabled = not info["over"] or info["revealed"]
         self.seats.value = self.seats_html(info)
