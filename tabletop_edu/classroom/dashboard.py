@@ -74,7 +74,7 @@ class Dashboard(widgets.VBox):
         self.info: dict[str, Any] | None = None
         self.state: GameState[Any] | None = None
         self.updates = 0
-        self._changed = threading.Condition()
+        self._changed = threading.Condition(threading.RLock())
         self._latest: dict[str, Any] | None = None
         self._pending = False
         self._lock = threading.Lock()
@@ -137,11 +137,11 @@ class Dashboard(widgets.VBox):
             message, self._latest, self._pending = self._latest, None, False
         if message is None:
             return
-        try:
-            self._apply(message)
-        except Exception as error:  # shown, never raised into a thread nobody reads
-            self.message.value = f"<span style='color:#b71c1c'>{html.escape(repr(error))[:300]}</span>"
-        with self._changed:
+        with self._changed:  # a script waiting in `wait_for` sees a message drawn whole, never half
+            try:
+                self._apply(message)
+            except Exception as error:  # shown, never raised into a thread nobody reads
+                self.message.value = f"<span style='color:#b71c1c'>{html.escape(repr(error))[:300]}</span>"
             self.updates += 1
             self._changed.notify_all()
 

@@ -200,11 +200,23 @@ class Student:
             return bool(predicate(message))
         return self.feed.next(keep, timeout)
 
+    def drain(self) -> None:
+        """Take every message already received, keeping the latest table."""
+        while True:
+            try:
+                message = self.feed.messages.get_nowait()
+            except queue.Empty:
+                return
+            self.received.append(message)
+            if message["type"] == "table":
+                self.table = message
+
     def wait_step(self, step: int, timeout: float = 30) -> dict[str, Any]:
-        """The table message of `step` (the latest one, once it arrived)."""
-        if self.table is not None and self.table["step"] == step and self.table["started"]:
+        """The latest table message, once it shows `step` or a later one."""
+        self.drain()
+        if self.table is not None and self.table["started"] and self.table["step"] >= step:
             return self.table
-        return self.next(lambda m: m["type"] == "table" and m["started"] and m["step"] == step, timeout)
+        return self.next(lambda m: m["type"] == "table" and m["started"] and m["step"] >= step, timeout)
 
     def tap_move(self, rng: random.Random) -> str:
         """Choose a move as a person on the page does: one button at a time, each a new menu from the server."""
@@ -240,10 +252,15 @@ def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: 
     step = first_step
     for _ in range(limit):
         tables = [student.wait_step(step) for student in students]
-        if tables[0]["over"]:
-            return step
-        movers = [student for student, table in zip(students, tables) if table["menu"] is not None]
-        if movers:  # otherwise a bot of the room is to move: wait for its step
+        current = max(table["step"] for table in tables)
+        if any(table["over"] for table in tables):
+            return current
+        movers = [student for student, table in zip(students, tables)
+                  if table["menu"] is not None and table["step"] == current]
+        if movers:
             movers[0].tap_move(rng)
-        step += 1
+            step = current + 1
+        else:  # a bot is to move, or the teacher paused: every change reaches every seat, so wait for the next
+            students[0].next(lambda m: m["type"] == "table")
+            step = current
     raise AssertionError(f"the game did not end within {limit} moves")
