@@ -113,6 +113,18 @@ class Room:
     closed: bool = False
     actions: list[ActionRow] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _memo_key: tuple[int, int] = (-1, -1)
+
+    def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """`compute()` once per step of the game (views, legal actions and menus are asked for again and
+        again by every page of a room between two moves)."""
+        current = (id(self.state), self.step)
+        if self._memo_key != current:
+            self._memo, self._memo_key = {}, current
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @property
     def module(self) -> ModuleType:
@@ -133,7 +145,15 @@ class Room:
 
     def view(self, seat: int | None) -> View | None:
         """What `seat` (None: the projector) may know now; None before the game starts."""
-        return None if self.state is None else self.state.view(seat)
+        state = self.state
+        return None if state is None else self.remember(("view", seat), lambda: state.view(seat))
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        """The moves `seat` may make now ([] if it is not to act)."""
+        state = self.state
+        if state is None or seat not in state.acting_seats:
+            return []
+        return list(self.remember(("legal", seat), lambda: state.legal_actions(seat)))
 
     def bot_for(self, seat: int) -> Bot | None:
         """The bot playing `seat` (built once per room and seat), or None for a person."""

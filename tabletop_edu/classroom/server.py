@@ -62,8 +62,8 @@ MAX_MESSAGE = 2048
 #: Past this, Tornado closes the connection itself (code 1009).
 MAX_FRAME = 64 * 1024
 MAX_BODY = 64 * 1024
-FLOOD_BURST = 30
-FLOOD_RATE = 15.0
+FLOOD_BURST = 40
+FLOOD_RATE = 20.0
 #: A connection that keeps flooding after this many refusals is closed.
 FLOOD_CLOSE = 100
 #: Open connections per seat (a phone and a laptop, a reload that overlaps the old page).
@@ -121,7 +121,7 @@ class Connection:
     seat: int | None
     token: str
     language: str
-    bucket: TokenBucket = field(default_factory=TokenBucket)
+    bucket: TokenBucket
     floods: int = 0
 
 
@@ -130,8 +130,9 @@ class ClassServer:
     `run()` in the foreground (a shell); `port=0` takes a free port, then `port` says which."""
 
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
-                 public_url: str | None = None) -> None:
+                 public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE)) -> None:
         self.db = str(db)
+        self.flood = flood  # (burst, rate per second) of each connection's messages
         self.host, self.requested_port = host, port
         self._public_url = public_url
         self.port = 0
@@ -295,8 +296,7 @@ class ClassServer:
         view = room.view(seat)
         legal = []
         if view is not None and seat is not None and room.seats[seat].bot is None and not room.paused:
-            assert room.state is not None
-            legal = room.state.legal_actions(seat) if seat in room.state.acting_seats else []
+            legal = room.legal_actions(seat)
         revealed = reveal_html(room.state, language) if room.revealed and room.state is not None else None
         return table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
                              paused=room.paused, revealed=revealed, title=room.title, seat=seat)
@@ -415,7 +415,7 @@ def bot_turn(room: Room) -> tuple[int, int, Callable[[], str]] | None:
         return None
     bot = room.bot_for(seat)
     assert bot is not None
-    view, legal, rng = room.state.view(seat), room.state.legal_actions(seat), room.bot_rng(seat)
+    view, legal, rng = room.view(seat), room.legal_actions(seat), room.bot_rng(seat)
     return seat, room.step, lambda: str(bot.choose(view, legal, rng))
 
 
@@ -569,10 +569,12 @@ class TableSocket(tornado.websocket.WebSocketHandler):
         language = language_of(self.get_query_argument("lang", None))
         if self.kind == "seat":
             room, seat = self.hall.seat_of(token)
-            self.connection = Connection(self, room.code, "seat", seat.number, token, language)
+            self.connection = Connection(self, room.code, "seat", seat.number, token, language,
+                                         TokenBucket(*self.server.flood))
         else:
             room = self.hall.watched(token)
-            self.connection = Connection(self, room.code, "watch", None, token, language)
+            self.connection = Connection(self, room.code, "watch", None, token, language,
+                                         TokenBucket(*self.server.flood))
         self.set_nodelay(True)
         self.server.connect(self.connection)
 
@@ -653,7 +655,8 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
     if seat not in state.acting_seats or room.seats[seat].bot is not None:
         raise Refused("not_your_turn", "It is not your turn.", 409)
     try:
-        return menu_message(state.view(seat), state.legal_actions(seat), chosen, language, room.step)
+        return dict(room.remember(("menu", seat, tuple(chosen), language), lambda: menu_message(
+            room.view(seat), room.legal_actions(seat), chosen, language, room.step)))  # type: ignore[arg-type]
     except ValueError:
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 
@@ -678,7 +681,7 @@ class TeacherSocket(tornado.websocket.WebSocketHandler):
     def open(self, code: str) -> None:  # type: ignore[override]
         assert self.server.hall is not None
         room = self.server.hall.room(code)
-        self.connection = Connection(self, room.code, "teacher", None, "", "en")
+        self.connection = Connection(self, room.code, "teacher", None, "", "en", TokenBucket(*self.server.flood))
         self.server.connect(self.connection)
 
     def send(self, text: str) -> None:

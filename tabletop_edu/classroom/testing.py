@@ -235,6 +235,8 @@ class Student:
             menu = self.next(lambda m: m["type"] in ("menu", "refused"))
             assert menu["type"] == "menu", menu
         self.feed.send({"type": "move", "step": step, "action": action})
+        outcome = self.next(lambda m: m["type"] == "refused" or (m["type"] == "table" and m["step"] > step))
+        assert outcome["type"] == "table", f"{self.name}'s move {action!r} was refused: {outcome}"
         return str(action)
 
     def close(self) -> None:

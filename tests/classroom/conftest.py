@@ -26,6 +26,16 @@ def teacher(server: ClassServer) -> TeacherClient:
     return TeacherClient(server.url, server.teacher_token)
 
 
+@pytest.fixture()
+def fast_server(tmp_path: Path) -> Iterator[ClassServer]:
+    """A server whose flood limit no scripted student reaches (they tap far faster than people)."""
+    server = ClassServer(tmp_path / "fast.sqlite3", flood=(10_000, 10_000.0)).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture(autouse=True)
 def short_thread_switches() -> Iterator[None]:
     """The server and its clients share this process: hand the GIL over quickly, as separate processes would."""
