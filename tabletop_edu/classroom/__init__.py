@@ -18,7 +18,8 @@ class's games to the analysis tools (tournament tables, information flow, poster
 
 Modules: `rooms` (rooms, seats, tokens: the rules of the server, no web), `store` (SQLite), `pages` (what a
 seat sees: built from its view only), `server` (Tornado), `client` (the teacher's and a seat's clients),
-`dashboard` (the ipywidgets dashboard), `export` (analysis), `players` (students' bots).
+`dashboard` (the ipywidgets dashboard), `export` (analysis), `cli` (`serve`), `testing` (the leak check, a
+server process to kill and restart, students who tap through the protocol).
 """
 
 from __future__ import annotations
@@ -82,12 +83,4 @@ def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, A
     return client.dashboard(room["code"], language=language)
 
 
-def join(url: str, code: str, *, bot: Any, name: str) -> Any:
-    """Seat a `Bot` from a student's notebook at a room: it plays whenever its seat is to move."""
-    from .players import BotPlayer
-
-    return BotPlayer.join(url, code, bot=bot, name=name)
-
-
-__all__ = ["ClassServer", "ClassroomError", "Refused", "TeacherClient", "connect", "join", "open", "start",
-           "stop_all"]
+__all__ = ["ClassServer", "ClassroomError", "Refused", "TeacherClient", "connect", "open", "start", "stop_all"]

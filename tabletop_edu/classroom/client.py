@@ -209,6 +209,11 @@ class TeacherClient:
         return Feed(websocket_url(self.url, f"/ws/teacher/{code}"), headers={"Authorization": f"Bearer {self.token}"},
                     on_message=on_message)
 
+    def open(self, game: str, players: int, *, language: str = "en", **options: Any) -> Any:
+        """A new room and its dashboard (the options of `create_room`)."""
+        room = self.create_room(game, players, language=language, **options)
+        return self.dashboard(room["code"], language=language)
+
     def dashboard(self, code: str, **options: Any) -> Any:
         """The teacher's dashboard widget of a room."""
         from .dashboard import Dashboard

@@ -71,6 +71,7 @@ class Dashboard(widgets.VBox):
 
     def __init__(self, client: TeacherClient, code: str, *, language: str = "en", qr: bool = True) -> None:
         self.client, self.code, self.language, self.qr = client, code, language, qr
+        self.title_text = str(client.room(code)["title"])  # also refuses an unknown room or a wrong token at once
         self.info: dict[str, Any] | None = None
         self.state: GameState[Any] | None = None
         self.updates = 0
@@ -119,7 +120,7 @@ class Dashboard(widgets.VBox):
         self.feed = client.follow(code, on_message=self._receive)
 
     def __repr__(self) -> str:  # stable in stored notebooks: no token, no port
-        return f"<Dashboard of a {self.info['title'] if self.info else 'class'} room>"
+        return f"<Dashboard of a {self.title_text} room>"
 
     # ---------------------------------------------------------------- the feed
 
@@ -301,7 +302,11 @@ class Dashboard(widgets.VBox):
         return self.client.games()
 
     def close(self) -> None:
-        """Stop following the room (the room itself goes on)."""
+        """Stop following the room (the room itself goes on). The panels are emptied first, so that a saved
+        notebook keeps no link (links are credentials) in its widget state."""
         self.feed.close()
-        self._worker.shutdown(wait=False)
+        self._worker.shutdown(wait=True)
+        for panel in (self.title, self.message, self.seats, self.projector, self.teacher, self.knowledge, self.flow):
+            panel.value = ""
+        self.seat_picker.options = []
         super().close()
