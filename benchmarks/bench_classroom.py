@@ -21,7 +21,6 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,18 +31,17 @@ from tabletop_edu.classroom.client import join_room, websocket_url
 from tabletop_edu.classroom.testing import ServerProcess
 
 
-@dataclass
 class RoomLoad:
     """One room: when each move was sent, how many screens have seen each step, and the latencies."""
 
-    code: str
-    students: int
-    sent: dict[int, float] = field(default_factory=dict)
-    seen: dict[int, int] = field(default_factory=dict)
-    latencies: list[float] = field(default_factory=list)
-    moves: int = 0
-    refusals: list[dict[str, Any]] = field(default_factory=list)
-    over: asyncio.Event = field(default_factory=asyncio.Event)
+    def __init__(self, code: str, students: int) -> None:
+        self.code, self.students = code, students
+        self.sent: dict[int, float] = {}
+        self.seen: dict[int, int] = {}
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.refusals: list[dict[str, Any]] = []
+        self.over = False
 
     def screen_updated(self, step: int) -> None:
         self.seen[step] = self.seen.get(step, 0) + 1
@@ -67,7 +65,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                 continue
             room.screen_updated(message["step"])
             if message["over"]:
-                room.over.set()
+                room.over = True
                 return
             menu = message["menu"]
             while menu is not None:
@@ -140,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"move -> every screen of its room updated: median {1000 * statistics.median(latencies):.1f} ms, "
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms")
     print(f"refusals: {len(refusals)}; rooms with a lost or extra move: {len(lost)}; "
-          f"games over: {sum(room.over.is_set() for room in rooms)}/{len(rooms)}")
-    return 0 if not refusals and not lost and all(room.over.is_set() for room in rooms) else 1
+          f"games over: {sum(room.over for room in rooms)}/{len(rooms)}")
+    return 0 if not refusals and not lost and all(room.over for room in rooms) else 1
 
 
 if __name__ == "__main__":

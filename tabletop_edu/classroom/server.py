@@ -453,6 +453,15 @@ class Base(tornado.web.RequestHandler):
     def language(self) -> str:
         return language_of(self.get_query_argument("lang", None))
 
+    def language_in(self, room: Room) -> str:
+        """The language asked for in the address, else the room's."""
+        return language_of(self.get_query_argument("lang", None), room.language)
+
+    def chosen(self) -> str:
+        """"?lang=xx" when the address chose a language (kept across the form's redirect), else ""."""
+        value = self.get_query_argument("lang", None)
+        return f"?lang={value}" if value in ("en", "fr") else ""
+
     def notice(self, refusal: Refused) -> None:
         self.set_status(refusal.status)
         self.finish(page("notice.html", self.language, page_title="tabletop_edu", error=str(refusal)))
@@ -470,6 +479,7 @@ class JoinPage(Base):
 
     def form(self, code: str = "", name: str = "", error: str = "") -> str:
         return page("join.html", self.language, page_title="tabletop_edu", code=code, name=name, error=error,
+                    lang_query=self.chosen(),
                     xsrf=self.xsrf_token.decode("ascii"), max_name=MAX_NAME)
 
     def post(self) -> None:
@@ -481,7 +491,7 @@ class JoinPage(Base):
             self.set_status(refusal.status)
             self.finish(self.form(code=code, name=name[:MAX_NAME], error=str(refusal)))
             return
-        self.redirect(f"/s/{seat.token}?lang={self.language}", status=303)
+        self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
 
 
 class SeatPage(Base):
@@ -496,12 +506,13 @@ class SeatPage(Base):
         if not seat.filled:
             self.finish(self.name_form(room, seat))
             return
-        message = self.server.table_for(room, seat.number, self.language)
-        self.finish(page("seat.html", self.language, page_title=room.title, kind="seat", token=token,
+        language = self.language_in(room)
+        message = self.server.table_for(room, seat.number, language)
+        self.finish(page("seat.html", language, page_title=room.title, kind="seat", token=token,
                          code=room.code, name=seat.name, message=message, join_url=None))
 
     def name_form(self, room: Room, seat: Seat, name: str = "", error: str = "") -> str:
-        return page("name.html", self.language, page_title=room.title, code=room.code, token=seat.token,
+        return page("name.html", self.language_in(room), page_title=room.title, code=room.code, token=seat.token,
                     seat=seat.number, name=name, error=error, xsrf=self.xsrf_token.decode("ascii"),
                     max_name=MAX_NAME)
 
@@ -517,7 +528,7 @@ class SeatPage(Base):
             else:
                 self.notice(refusal)
             return
-        self.redirect(f"/s/{seat.token}?lang={self.language}", status=303)
+        self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
 
 
 class WatchPage(Base):
@@ -530,9 +541,10 @@ class WatchPage(Base):
             self.notice(refusal)
             return
         join = self.server.join_link(room)
-        message = self.server.table_for(room, None, self.language)
-        self.finish(page("seat.html", self.language, page_title=room.title, kind="watch", token=token,
-                         code=room.code, name=tr("class.projector", self.language), message=message,
+        language = self.language_in(room)
+        message = self.server.table_for(room, None, language)
+        self.finish(page("seat.html", language, page_title=room.title, kind="watch", token=token,
+                         code=room.code, name=tr("class.projector", language), message=message,
                          join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector"))
 
 
@@ -566,13 +578,14 @@ class TableSocket(tornado.websocket.WebSocketHandler):
             raise tornado.web.HTTPError(refusal.status, reason=str(refusal)[:200]) from None
 
     def open(self, token: str) -> None:  # type: ignore[override]
-        language = language_of(self.get_query_argument("lang", None))
         if self.kind == "seat":
             room, seat = self.hall.seat_of(token)
+            language = language_of(self.get_query_argument("lang", None), room.language)
             self.connection = Connection(self, room.code, "seat", seat.number, token, language,
                                          TokenBucket(*self.server.flood))
         else:
             room = self.hall.watched(token)
+            language = language_of(self.get_query_argument("lang", None), room.language)
             self.connection = Connection(self, room.code, "watch", None, token, language,
                                          TokenBucket(*self.server.flood))
         self.set_nodelay(True)
