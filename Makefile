@@ -7,7 +7,7 @@ PORT ?= 8888
 # root (as in CI and many classroom VMs) needs --allow-root; a normal user does not mind the flag.
 JUPYTER_FLAGS := --ip=127.0.0.1 --port=$(PORT) --allow-root --ServerApp.root_dir=notebooks
 
-.PHONY: lab test classroom browser clean
+.PHONY: lab test classroom serve browser clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
@@ -20,6 +20,11 @@ lab: $(INSTALLED)
 
 classroom: $(INSTALLED)
 	$(VENV)/bin/voila notebooks/classroom/$(or $(GAME),mafia_de_cuba).ipynb --no-browser --port=$(PORT) --Voila.ip=127.0.0.1
+
+# The class server: students join from their own devices (README, "Class play"). SERVE_PORT=0 takes any free port;
+# add SERVE_FLAGS=--network to let phones on the classroom network in.
+serve: $(INSTALLED)
+	$(PYTHON) -m tabletop_edu serve --port $(or $(SERVE_PORT),8000) $(SERVE_FLAGS)
 
 # Browser tests drive Debian's chromium; install it when missing (needs root or sudo).
 browser:

@@ -7,7 +7,6 @@ and widgets only ever receive views. `seat=None` is a spectator, who sees public
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -61,20 +60,16 @@ class View:
 
 
 def game_renderer(game: str, name: str) -> Callable[..., str] | None:
-    """The function `name` of the game's `render` module, if the game has one.
+    """The function `name` of the game's renderer module (declared to the registry), if the game has one.
 
-    A game package keeps it in `<game>.render`; a game written as one module (Peek) beside it, as
-    `<game>_render`. It may offer `view_html(view, language=)`, `state_html(state, language=)`,
+    A renderer may offer `view_html(view, language=)`, `state_html(state, language=)`,
     `event_text(event, players, language)`, `reveal_html(state, language)` and `move_label(view, path,
     language)`; whatever it lacks falls back to the generic forms.
     """
-    for module in (f"{game}.render", f"{game}_render"):
-        try:
-            render = importlib.import_module(module)
-        except ModuleNotFoundError:
-            continue
-        return getattr(render, name, None)
-    return None
+    from ..registry import find_game  # at call time: the core imports no game, the registry finds it
+
+    plugin = find_game(game)
+    return None if plugin is None else plugin.renderer(name)
 
 
 def call_renderer(function: Callable[..., str], subject: Any, language: str, log: bool = True) -> str:
@@ -100,12 +95,11 @@ def render_state_html(state: Any, language: str = "en", log: bool = True) -> str
 def generic_view_html(view: View, log: bool = True, language: str = "en") -> str:
     """Any game's view as a plain table of its facts and its log, through the shared templates (escaped,
     titled for the perspective): good enough for a game that has no renderer of its own."""
+    from ..registry import find_game
     from ..templates import Row, log_lines, page, render
 
-    try:
-        title = str(importlib.import_module(view.game).State.title)
-    except (ImportError, AttributeError):
-        title = view.game.rsplit(".", 1)[-1].replace("_", " ").title()
+    plugin = find_game(view.game)
+    title = plugin.title if plugin is not None else view.game.rsplit(".", 1)[-1].replace("_", " ").title()
     table = page("generic", title, view.seat, view.players, language)
     if log:
         table.log = log_lines(view.log, view.players, language, lambda event, players, language: event.text)

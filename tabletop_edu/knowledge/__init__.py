@@ -1,8 +1,25 @@
-"""Knowledge: information flow from event visibility, and explicit possible-worlds (S5) models."""
+"""Knowledge: information flow from event visibility, and explicit possible-worlds (S5) models.
 
-from .drawing import draw_information_flow, draw_worlds, table_layout
+The drawings (`draw_information_flow`, `draw_worlds`, `table_layout`) need matplotlib, which is imported only
+when one of them is first asked for: the models themselves run where matplotlib is missing (a Pyodide kernel).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
 from .flow import events_flow, information_flow
 from .worlds import Worlds
+
+_DRAWINGS = ("draw_information_flow", "draw_worlds", "table_layout")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DRAWINGS:
+        from . import drawing
+        return getattr(drawing, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["Worlds", "draw_information_flow", "draw_worlds", "events_flow", "information_flow",
            "table_layout"]
