@@ -103,7 +103,7 @@ def generic_view_html(view: View, log: bool = True, language: str = "en") -> str
     table = page("generic", title, view.seat, view.players, language)
     if log:
         table.log = log_lines(view.log, view.players, language, lambda event, players, language: event.text)
-    rows = [Row((_fact_text(value),), head=str(key).replace("_", " ")) for key, value in view.facts.items()]
+    rows = [Row((_fact_text(value),), head=str(key)) for key, value in view.facts.items()]
     return render("generic/table.html.j2", page=table, you="", rows=rows)
 
 

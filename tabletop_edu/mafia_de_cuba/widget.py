@@ -125,6 +125,7 @@ def _posterior_context(view: View, rules: Rules, language: str, trust: float | N
                        teacher: bool = False) -> dict[str, Any]:
     post, weighing = _weighed_posterior(view, rules, trust)
     notes = [tr("mdc_posterior_note", language)]
+    extra_class = "mdc-posterior"  # the hook other pages (the class dashboard) look for
     if weighing == "trust":
         notes.append(tr("mdc_trust_note", language).format(trust=f"{trust:.0%}"))
     elif weighing == "impossible":
@@ -133,7 +134,7 @@ def _posterior_context(view: View, rules: Rules, language: str, trust: float | N
         notes.append(tr("mdc_no_trust_note", language))
     viewer = view.players[view.seat] if view.seat is not None else None
     return {
-        "title": _panel_title(view, language, teacher), "notes": notes,
+        "extra_class": extra_class, "title": _panel_title(view, language, teacher), "notes": notes,
         "empty": tr("mdc_no_posterior", language) if post is None else "",
         "head": (tr("mdc_player", language), "", tr("mdc_p_thief", language), tr("mdc_p_agent", language),
                  tr("mdc_p_other", language)),
