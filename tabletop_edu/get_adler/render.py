@@ -57,7 +57,7 @@ _PHASES = {
     "en": {"turn": "play a card", "skip": "stunned: skip", "answer": "answer the question",
            "confront": "Adler answers the arrest", "escape": "stop the escape?", "duel": "pistol duel",
            "over": "game over"},
-    "fr": {"turn": "jouer une carte", "skip": "étourdi·e : passe son tour", "answer": "répondre à la question",
+    "fr": {"turn": "jouer une carte", "skip": "sous le choc : passe son tour", "answer": "répondre à la question",
            "confront": "Adler répond à l'arrestation", "escape": "arrêter la fuite ?", "duel": "duel au revolver",
            "over": "partie terminée"},
 }
@@ -125,7 +125,7 @@ _UI = {
            "adler.answers_truth": "Chaque réponse face aux vrais signes distinctifs",
            "adler.secrets": "Pour l'enseignant seulement : personnages et mains",
            "adler.question_now": "La question", "adler.documents": "documents top-secret dans la main d'Adler",
-           "adler.do_turn": "{name} : jouer une carte", "adler.do_skip": "{name} est étourdi·e et passe son tour",
+           "adler.do_turn": "{name} : jouer une carte", "adler.do_skip": "{name} passe son tour (sous le choc)",
            "adler.do_answer": "{name} doit répondre à {asker} : « {question} »",
            "adler.do_confront": "{name} (Adler) doit répondre à l'arrestation par {accuser}",
            "adler.do_escape": "Adler s'échappe : {name} peut l'arrêter avec une carte arrestation",
@@ -294,7 +294,7 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
     if kind == "arrest":
         if d["right"]:
             return (f"{name('seat')} arrests {name('target')}: it is Adler! Everyone shows their character." if en
-                    else f"{name('seat')} arrête {name('target')} : c'est Adler ! Chacun montre son personnage.")
+                    else f"{name('seat')} arrête {name('target')} : c'est Adler ! Tout le monde montre son personnage.")
         return (f"{name('seat')} arrests {name('target')}: a wrong arrest! Both skip their next turn." if en
                 else f"{name('seat')} arrête {name('target')} : erreur ! Les deux passent leur prochain tour.")
     if kind == "reveal":

@@ -130,7 +130,7 @@ register({
         "mdc_phase_cleaner": "le Nettoyeur peut tirer", "mdc_phase_over": "partie terminée",
         "mdc_questions_left": "Questions restantes", "mdc_jokers_left": "Jokers restants",
         "mdc_recovered": "Diamants récupérés", "mdc_tokens_in_game": "Jetons dans la boîte",
-        "mdc_holds_box": "tient la boîte", "mdc_joker": "joker", "mdc_out": "éliminé·e", "mdc_showed": "a montré",
+        "mdc_holds_box": "tient la boîte", "mdc_joker": "joker", "mdc_out": "hors jeu", "mdc_showed": "a montré",
         "mdc_wins": "GAGNE", "mdc_to_play": "à jouer", "mdc_you_hid": "Vous avez caché {diamonds}.",
         "mdc_you_opened": "Quand vous avez ouvert la boîte : {box}.", "mdc_you_set_aside": "Vous avez écarté {token}.",
         "mdc_you_set_nothing_aside": "Vous n'avez rien écarté.", "mdc_you_took": "Vous avez pris {take}.",
@@ -338,7 +338,7 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
                 else f"Le Parrain demande à {target} : « {question} »")
     if kind == "floor":
         return ("The Godfather opens the floor: anyone may speak." if en
-                else "Le Parrain donne la parole : chacun peut parler.")
+                else "Le Parrain donne la parole : tout le monde peut parler.")
     if kind == "testimony":
         claim = claim_text(data["claim"], players, language)
         return f"{name} says: {claim}" if en else f"{name} dit : {claim}"
