@@ -1,8 +1,8 @@
-"""Knowledge: information flow from event visibility, and explicit possible-worlds (S5) models."""
+"""Knowledge: information flow from event visibility, explicit possible-worlds (S5) models, and pictures of both."""
 
-from .drawing import draw_information_flow, draw_worlds, table_layout
-from .flow import events_flow, information_flow
+from .drawing import Figure, draw_information_flow, draw_worlds
+from .flow import events_flow, information_flow, perspective_flow
 from .worlds import Worlds
 
-__all__ = ["Worlds", "draw_information_flow", "draw_worlds", "events_flow", "information_flow",
-           "table_layout"]
+__all__ = ["Figure", "Worlds", "draw_information_flow", "draw_worlds", "events_flow", "information_flow",
+           "perspective_flow"]
