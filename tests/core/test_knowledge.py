@@ -152,11 +152,10 @@ def test_public_events_are_drawn_once_and_the_box_journey_as_a_chain() -> None:
 def test_the_picture_keeps_the_latest_steps_and_speaks_french() -> None:
     state = play_game(commissario.new_game(5, seed=1), [RandomBot()] * 5)
     picture = flow_picture(state, max_columns=20, language="fr")
-    axes = picture.axes[0]
-    assert len(axes.get_xticks()) <= 20 and str(len(state.history)) in axes.get_title()
-    assert "étapes" in axes.get_title() and "a tout vu" in [t.get_text() for t in picture.legends[0].get_texts()]
+    assert len(picture.axes[0].get_xticks()) <= 20 and str(len(state.history)) in picture.get_suptitle()
+    assert "étapes" in picture.get_suptitle() and "a tout vu" in [t.get_text() for t in picture.legends[0].get_texts()]
     early = flow_picture(state, steps=(0, 3))
-    assert "steps 0 to 3" in early.axes[0].get_title()
+    assert "steps 0 to 3" in early.get_suptitle()
     empty = draw_information_flow(perspective_flow([], ["Ana", "Ben"], 0))
     assert "Nothing observed yet." in [text.get_text() for text in empty.axes[0].texts]
 
