@@ -108,9 +108,10 @@ class GameWidget(widgets.VBox):
         self.redraws = 0
         self._size_before_projector = size
         self._instance = f"tabletop-id-{next(_INSTANCES)}"
-        self._pieces = functools.lru_cache(maxsize=512)(self._compute_pieces)
+        self._pieces = functools.lru_cache(maxsize=1024)(self._compute_pieces)
         self._replay = functools.lru_cache(maxsize=16)(self._compute_replay)
         self._legal = functools.lru_cache(maxsize=64)(self._compute_legal)
+        self._live_view = functools.lru_cache(maxsize=64)(self._compute_live_view)
         self._flow = functools.lru_cache(maxsize=32)(self._compute_flow)
         self._flows_drawn: set[tuple[int, Perspective, str]] = set()
 
@@ -126,6 +127,7 @@ class GameWidget(widgets.VBox):
         self.status.add_class("tabletop-status")
         self.end_panel = widgets.HTML()
         self.table = widgets.HTML()
+        self.table.add_class("tabletop-table")
         self.moves = MovePicker(self.play, self._on_move_choice, language)
         self.message = widgets.HTML()
         self.pace_picker = self._pace_buttons(bot_pace)
@@ -296,7 +298,7 @@ class GameWidget(widgets.VBox):
 
     @guarded
     def _on_move_choice(self) -> None:
-        self._redraw_moves(self.shown_state)
+        self._redraw_moves()
 
     @guarded
     def _on_language(self, change: dict[str, Any]) -> None:
@@ -401,7 +403,7 @@ class GameWidget(widgets.VBox):
     def invalidate(self) -> None:
         """Forget every piece computed so far and redraw: call it after changing what the panels depend on
         (a knowledge panel's setting, say)."""
-        for cache in (self._pieces, self._replay, self._legal, self._flow):
+        for cache in (self._pieces, self._replay, self._legal, self._live_view, self._flow):
             cache.cache_clear()
         self._sync()
 
@@ -433,7 +435,8 @@ class GameWidget(widgets.VBox):
         self.table.value = pieces.table
         self.log_panel.value = pieces.log
         heading = html.escape(step_heading(step, len(self.state.history), language))
-        self.timeline_bar.events.value = f"<div class='tabletop-step-events'><b>{heading}</b> — {pieces.events}</div>"
+        self.timeline_bar.events.value = (f"<div class='tabletop-step-events'><b>{heading}</b>"
+                                          f"<div class='tabletop-step-list'>{pieces.events}</div></div>")
         self.knowledge_panel.value = pieces.knowledge
         self.status.value = pieces.status
         self.end_panel.value = pieces.end
@@ -443,21 +446,22 @@ class GameWidget(widgets.VBox):
         self.knowledge_title.value = html.escape(titled("knowledge", players, perspective, language))
         drawn = (step, perspective, language) in self._flows_drawn
         self.flow.value = self._flow(step, perspective, language) if drawn else ""
-        self._redraw_moves(self.shown_state)
+        self._redraw_moves()
 
-    def _redraw_moves(self, state: GameState) -> None:
-        """The move buttons and the notation box of the seat on show: live and its turn, or a hint."""
-        seat = self.perspective
-        acting = isinstance(seat, int) and not isinstance(seat, bool) and seat in state.acting_seats
-        legal = list(self._legal(self.timeline_bar.step, seat)) if self.live and acting else None
-        if not self.live:
+    def _redraw_moves(self) -> None:
+        """The move buttons and the notation box of the seat on show: live and its turn, or a hint. Only
+        the live state is read: replaying an earlier step offers nothing to play."""
+        seat, live, state = self.perspective, self.live, self.state
+        acting = live and isinstance(seat, int) and not isinstance(seat, bool) and seat in state.acting_seats
+        legal = list(self._legal(len(state.history), seat)) if acting else None
+        if not live:
             hint = tr("replaying", self.language)
         elif not isinstance(seat, int) and not state.is_over:
             hint = tr("no_view", self.language)
         else:
             hint = ""
-        label = labeller(state.view(seat), self.language) if legal else (lambda path: path[-1])
-        self.moves.show(legal, label, hint)
+        label = labeller(self._live_view(len(state.history), seat), self.language) if legal else None
+        self.moves.show(legal, label or (lambda path: path[-1]), hint)
         self.action_picker.options = legal or []
         self.action_picker.value = legal[0] if legal else None
         self.action_picker.disabled = self.play_button.disabled = self.action_text.disabled = not legal
@@ -469,6 +473,10 @@ class GameWidget(widgets.VBox):
     def _compute_legal(self, step: int, seat: Seat) -> tuple[str, ...]:
         """The seat's legal moves in the live state, which is at `step` (the key of the cache)."""
         return tuple(str(action) for action in self.state.legal_actions(seat))
+
+    def _compute_live_view(self, step: int, seat: Seat) -> View:
+        """The seat's view of the live state, which is at `step` (the key of the cache): its move labels'."""
+        return self.state.view(seat)
 
     def _compute_flow(self, step: int, perspective: Perspective, language: str) -> str:
         """The information flow `perspective` can know of at `step`, as an inline PNG picture."""

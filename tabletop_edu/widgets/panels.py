@@ -72,13 +72,14 @@ def log_html(state: GameState, perspective: Perspective, language: str = "en") -
 
 
 def step_events_html(state: GameState, perspective: Perspective, step: int, language: str = "en") -> str:
-    """What happened at `step` (0: the deal), as `perspective` saw it, for the timeline."""
+    """What happened at `step` (0: the deal), as `perspective` saw it, one event a line, for the timeline."""
     texts = _texts(state, [event for event in perspective_events(state, perspective) if event.step == step],
                    language)
-    happened = "; ".join(texts) if texts else tr("nothing_seen", language)
-    if step == 0 and texts:
-        happened = tr("setup", language).format(events=happened)
-    return f"<span>{html.escape(happened)}</span>"
+    if not texts:
+        return f"<span class='tabletop-hint'>{html.escape(tr('nothing_seen', language))}</span>"
+    if step == 0:
+        texts = [tr("setup", language).format(events=" ".join(texts))]
+    return "".join(f"<div>{html.escape(text)}</div>" for text in texts)
 
 
 def step_heading(step: int, last: int, language: str = "en") -> str:
@@ -110,5 +111,5 @@ def end_html(state: GameState, language: str = "en") -> str:
     rows = "".join(f"<tr><th>{html.escape(seat_name(state.players, seat, language))}</th>"
                    f"<td>{'★ ' if seat in won else ''}{html.escape(tr('won' if seat in won else 'lost', language))}"
                    f"</td></tr>" for seat in range(len(state.players)))
-    return (f"<div class='tabletop-end'><h3>{html.escape(status_text(state, language))}</h3>"
+    return (f"<div class='tabletop-end'><h3>{html.escape(tr('result', language))}</h3>"
             f"<table class='tabletop-results'>{rows}</table></div>")

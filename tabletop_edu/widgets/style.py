@@ -24,6 +24,7 @@ STYLE = """
 }
 .tabletop-widget .widget-html-content { line-height: 1.4; font-size: inherit; }
 .tabletop-widget .widget-html, .tabletop-widget .widget-html-content { max-width: 100%; }
+.tabletop-widget .tabletop-table .widget-html-content { overflow-x: auto; }
 .tabletop-widget .tabletop-status .widget-html-content { font-size: 1.15em; font-weight: 600; }
 .tabletop-widget .jupyter-button { min-height: calc(var(--tabletop-scale, 1) * 40px); width: auto;
   padding: 0 0.9em; font-size: calc(var(--tabletop-scale, 1) * 15px); }
@@ -40,6 +41,8 @@ STYLE = """
 .tabletop-widget .tabletop-log-scroll { display: flex; flex-direction: column-reverse; max-height: 24em;
   overflow-y: auto; }
 .tabletop-widget .tabletop-log { margin: 0; padding-left: 2.6em; }
+.tabletop-widget .tabletop-step-events { display: flex; gap: 0.8em; align-items: baseline; }
+.tabletop-widget .tabletop-step-list { max-height: 6em; overflow-y: auto; }
 .tabletop-widget .tabletop-flow img { width: 100%; height: auto; }
 .tabletop-widget .tabletop-error { color: #b91c1c; font-weight: 600; }
 .tabletop-widget .tabletop-end { border: 3px solid #16a34a; border-radius: 8px; padding: 0.5em 1em;

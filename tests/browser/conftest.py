@@ -100,8 +100,10 @@ class Server:
         self.log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one test module: playwright's event loop counts as running in this thread while it is
+    open, so it is closed before the tests of other directories (asyncio code, timed bots) run."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
     from playwright.sync_api import sync_playwright

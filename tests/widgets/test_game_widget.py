@@ -3,9 +3,11 @@ projector mode, locked screens, errors, and one redraw per change."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import importlib
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -289,8 +291,32 @@ def test_step_by_step_bots_wait_for_next_move_and_instant_catches_up() -> None:
         widget.set_bot_pace("fast")
 
 
+def test_in_a_kernel_timed_bots_run_on_the_running_event_loop() -> None:
+    """The default scheduler puts the bots' moves on the running asyncio loop (the kernel's in a notebook),
+    and the widget answers between moves; the test waits for the moves themselves, not for time."""
+    async def game() -> GameWidget:
+        widget = table(bot_pace="timed", bot_delay=0.001)
+        answered = asyncio.Event()
+        widget.timeline.observe(lambda _: widget.state.current_player == 0 and answered.set(), names="max")
+        widget.moves.click("pass")
+        assert len(widget.state.history) == 1  # nobody moved yet: the bots wait for the loop
+        await asyncio.wait_for(answered.wait(), timeout=30)
+        return widget
+
+    with ThreadPoolExecutor(1) as thread:  # a thread of its own: no other test's event loop is running there
+        widget = thread.submit(asyncio.run, game()).result(timeout=60)
+    assert [seat for seat, _ in widget.state.history] == [0, 1, 2] and widget.timeline.value == 3
+
+
+class NoEventLoop:
+    """The default scheduler outside a kernel: asyncio has no running loop to put timers on."""
+
+    def call_later(self, delay: float, callback: Any) -> Any:
+        raise RuntimeError("no running event loop")
+
+
 def test_timed_play_without_a_running_kernel_falls_back_to_step_by_step() -> None:
-    widget = table(bot_pace="timed")  # no event loop runs in a test
+    widget = table(bot_pace="timed", scheduler=NoEventLoop())
     widget.moves.click("pass")
     assert widget.bot_pace == "step" and "Timed play needs a running notebook kernel" in widget.message.value
     widget.next_bot_button.click()
@@ -347,7 +373,7 @@ def test_the_end_shows_the_games_reveal_or_who_won(monkeypatch: pytest.MonkeyPat
     assert visible(widget.end_panel) and "tabletop-results" in widget.end_panel.value
     for seat, name in enumerate(widget.state.players):
         assert name in widget.end_panel.value
-    assert "★" in widget.end_panel.value or "Nobody won" in widget.end_panel.value
+    assert ("★" in widget.end_panel.value) == bool(widget.state.winners) and "Result" in widget.end_panel.value
     widget.timeline_bar.first_button.click()
     assert widget.end_panel.value == ""  # not at an earlier step
 
