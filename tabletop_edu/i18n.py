@@ -40,7 +40,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "pace_step": "Step by step", "next_bot": "Next move ▶", "bots_play": "Let the bots play",
         "timed_pace_needs_kernel": "Timed play needs a running notebook kernel: step by step instead.",
         # the end
-        "game_over": "Game over", "winner_is": "Game over. Winner: {names}", "winners_are": "Game over. Winners: {names}",
+        "game_over": "Game over", "winner_is": "Game over. Winner: {names}",
+        "winners_are": "Game over. Winners: {names}",
         "no_winner": "Game over. Nobody won.", "won": "won", "lost": "did not win", "result": "Result",
         "waiting_for": "Waiting for", "winners": "Winners", "new_game": "New game",
         # pictures of knowledge

@@ -1,8 +1,9 @@
 """Drawings of knowledge that Jupyter shows as pictures by themselves.
 
-Every drawing is a `Figure` of this module: a matplotlib Figure built without pyplot that carries its own PNG, so a fresh
-kernel shows it as an image with no `%matplotlib` magic and no `plt.show()`. Layouts are fixed (lanes in seat
-order, worlds on a circle), never random, so notebook outputs do not change from one run to the next.
+Every drawing is a `Figure` of this module: a matplotlib Figure built without pyplot that carries its own PNG,
+so a fresh kernel shows it as an image with no `%matplotlib` magic and no `plt.show()`. Layouts are fixed
+(lanes in seat order, worlds on a circle), never random, so notebook outputs do not change from one run to
+the next.
 
 The information-flow picture reads like a musical score: time runs left to right, one lane per seat and one
 per object (box, deck, table), one column per event::
@@ -118,7 +119,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     left = 0.4 + 0.13 * max((len(label) for label in labels), default=4)
     top = 0.75 + 0.105 * max((len(column.kind) for column in columns), default=0)
     bottom = 1.55
-    height = 0.46 * (max(lanes.values(), default=0) + 1.4) + top + bottom
+    height = round((0.46 * (max(lanes.values(), default=0) + 1.4) + top + bottom) * DPI) / DPI  # whole pixels
     figure = Figure(figsize=(WIDTH, height), dpi=DPI)
     figure.subplots_adjust(left=left / WIDTH, right=1 - 0.25 / WIDTH, top=1 - top / height,
                            bottom=bottom / height)
@@ -161,7 +162,8 @@ def _lanes(graph: nx.MultiDiGraph) -> dict[Any, float]:
     lanes: dict[Any, float] = {}
     position = 0.0
     for index, node in enumerate(nodes):
-        if index and graph.nodes[node].get("kind") == "object" and graph.nodes[nodes[index - 1]].get("kind") != "object":
+        kinds = graph.nodes[node].get("kind"), graph.nodes[nodes[index - 1]].get("kind")
+        if index and kinds[0] == "object" and kinds[1] != "object":
             position += 0.5
         lanes[node] = position
         position += 1

@@ -34,8 +34,8 @@ from ..i18n import LANGUAGES, check_language, tr
 from ..moves import labeller
 from .move_picker import HIDDEN, MovePicker
 from .pace import INSTANT, PACES, STEP, TIMED, LoopScheduler, Scheduler, Timer
-from .panels import (OMNISCIENT, Perspective, end_html, log_html, perspective_events, perspective_html,
-                     perspective_label, status_text, step_events_html, step_heading, titled)
+from .panels import (OMNISCIENT, Perspective, end_html, log_html, perspective_html, perspective_label, status_text,
+                     step_events_html, step_heading, titled)
 from .style import PROJECTOR_SIZE, SIZES, style_html
 from .timeline import Timeline
 
@@ -115,7 +115,7 @@ class GameWidget(widgets.VBox):
         self._flow = functools.lru_cache(maxsize=32)(self._compute_flow)
         self._flows_drawn: set[tuple[int, Perspective, str]] = set()
 
-        self.style = widgets.HTML(style_html(self._instance, size))
+        self.style_sheet = widgets.HTML(style_html(self._instance, size))
         self.perspective_picker = self._perspective_dropdown(perspective)
         self.language_picker = widgets.ToggleButtons(options=list(LANGUAGES), value=language, style=LABEL_STYLE)
         self.projector_toggle = widgets.ToggleButton(value=False)
@@ -161,13 +161,13 @@ class GameWidget(widgets.VBox):
             column.add_class("tabletop-column")
         self.panels = widgets.HBox([log_column, knowledge_column])
         self.panels.add_class("tabletop-panels")
-        super().__init__([self.style, self.header, self.timeline_bar, self.status, self.end_panel, self.table,
+        super().__init__([self.style_sheet, self.header, self.timeline_bar, self.status, self.end_panel, self.table,
                           self.moves, self.message, self.bots_row, self.notation, self.panels])
         self.add_class("tabletop-widget")
         self.add_class(self._instance)
         self._relabel()
         self.projector_toggle.value = bool(projector)  # observed: applies projector mode
-        self._bots_answer()
+        guarded(GameWidget._bots_answer)(self)
 
     # ---------------------------------------------------------------- what is on show
 
@@ -322,7 +322,7 @@ class GameWidget(widgets.VBox):
 
     @guarded
     def _on_size(self, change: dict[str, Any]) -> None:
-        self.style.value = style_html(self._instance, change["new"])
+        self.style_sheet.value = style_html(self._instance, change["new"])
 
     def set_projector(self, on: bool) -> None:
         """Projector mode: large type, high contrast, only the table, the moves and the bots' pace."""
@@ -413,19 +413,24 @@ class GameWidget(widgets.VBox):
 
     def _compute_pieces(self, step: int, perspective: Perspective, language: str) -> Pieces:
         state = self.state if step >= len(self.state.history) else self._replay(step)
-        knowledge = ""
+        knowledge: Callable[[], str] = lambda: ""  # noqa: E731
         if self.knowledge is not None:
             subject = state if perspective == OMNISCIENT else state.view(perspective)  # type: ignore[arg-type]
-            try:
-                knowledge = self.knowledge(subject, language)
-            except Exception as error:  # noqa: BLE001 - a panel's bug must not take the table down
-                knowledge = self._error_html(error)
-        return Pieces(table=perspective_html(state, perspective, language, log=False),
-                      log=log_html(state, perspective, language),
-                      events=step_events_html(state, perspective, step, language),
-                      knowledge=knowledge,
-                      status=f"{html.escape(status_text(state, language))}",
-                      end=end_html(state, language))
+            knowledge = functools.partial(self.knowledge, subject, language)
+        return Pieces(table=self._safely(perspective_html, state, perspective, language, log=False),
+                      log=self._safely(log_html, state, perspective, language),
+                      events=self._safely(step_events_html, state, perspective, step, language),
+                      knowledge=self._safely(knowledge),
+                      status=self._safely(lambda: html.escape(status_text(state, language))),
+                      end=self._safely(end_html, state, language))
+
+    def _safely(self, draw: Callable[..., str], *args: Any, **kwargs: Any) -> str:
+        """A piece of the page, or the error that prevented it: a bug in one panel (a game's template, its
+        knowledge panel) must not take the table down."""
+        try:
+            return str(draw(*args, **kwargs))
+        except Exception as error:  # noqa: BLE001 - shown in place of the piece
+            return self._error_html(error)
 
     def _redraw(self) -> None:
         """Show the step, perspective and language: every piece once, from the cache when already computed."""
@@ -535,4 +540,4 @@ class GameWidget(widgets.VBox):
         return bundle
 
 
-__all__ = ["GameWidget", "OMNISCIENT", "perspective_events", "perspective_html"]
+__all__ = ["GameWidget", "OMNISCIENT", "perspective_html"]

@@ -20,6 +20,16 @@ from ..i18n import tr
 HIDDEN = "none"
 
 
+def _never_failing(label: Labeller) -> Labeller:
+    """`label`, falling back to the notation word itself: a game's labels must never stop a move."""
+    def safe(path: tuple[str, ...]) -> str:
+        try:
+            return label(path)
+        except Exception:  # noqa: BLE001 - the word is a correct, if plainer, label
+            return path[-1]
+    return safe
+
+
 class MovePicker(widgets.VBox):
     """The clickable move builder of one seat. `on_play(text)` is called with a whole move's notation;
     `on_choice()` after every other click, so the owner can redraw just this picker."""
@@ -62,6 +72,7 @@ class MovePicker(widgets.VBox):
     def show(self, legal: Sequence[str] | None, label: Labeller, hint: str = "") -> None:
         """Offer the next words of `legal` after the words chosen so far; `legal=None` shows `hint` alone
         (nobody may move from here). If the chosen words start no legal move any more, start again."""
+        label = _never_failing(label)
         if legal is None or not legal:
             self.chosen, self.step = (), None
             self._show_options(())

@@ -39,7 +39,8 @@ def titled(key: str, players: Sequence[str], perspective: Perspective, language:
         return tr(f"{key}_of_omniscient", language)
     if perspective is None:
         return tr(f"{key}_of_spectator", language)
-    return tr(f"{key}_of_seat", language).format(name=seat_name(players, perspective, language))  # type: ignore[arg-type]
+    name = seat_name(players, perspective, language)  # type: ignore[arg-type]
+    return tr(f"{key}_of_seat", language).format(name=name)
 
 
 def perspective_html(state: GameState, perspective: Perspective, language: str = "en", log: bool = True) -> str:

@@ -176,7 +176,8 @@ def test_a_class_plays_a_whole_game_by_clicking(page: Any, voila: str, screensho
         picker.select_option(index=choices.index(seat))
         twin.perspective_picker.value = seat
         wait_for_log(page, twin)
-        page.locator(f"{WIDGET} .tabletop-column-title").first.get_by_text(html.unescape(twin.log_title.value)).wait_for()
+        title = html.unescape(twin.log_title.value)
+        page.locator(f"{WIDGET} .tabletop-column-title").first.get_by_text(title).wait_for()
         assert_no_secret_of_others(page, twin, seat)
     picker.select_option(index=choices.index(0))
     twin.perspective_picker.value = 0

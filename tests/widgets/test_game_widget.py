@@ -134,6 +134,8 @@ def test_any_error_is_shown_in_the_widget_which_goes_on_working(monkeypatch: pyt
     widget.bots[1] = RandomBot()
     widget.next_bot_move()
     assert len(widget.state.history) == 2
+    opening = GameWidget(peek.new_game(3, seed=1), bots={0: FailingBot()}, perspective=1)  # a bot opens
+    assert "battery is flat" in opening.message.value and opening.state.history == []
 
     def broken_apply(*args: Any, **kwargs: Any) -> None:
         raise KeyError("deep inside an engine")
@@ -145,6 +147,21 @@ def test_any_error_is_shown_in_the_widget_which_goes_on_working(monkeypatch: pyt
     monkeypatch.undo()
     widget.moves.click("pass")
     assert widget.state.history[0] == (0, "pass")
+
+
+def test_a_failing_move_label_or_table_template_leaves_the_moves_working(monkeypatch: pytest.MonkeyPatch) -> None:
+    def move_label(view: Any, path: tuple[str, ...], language: str) -> str:
+        raise LookupError("no label yet")
+
+    monkeypatch.setattr("tabletop_edu.moves.game_renderer",
+                        lambda game, name: move_label if name == "move_label" else None)
+    monkeypatch.setattr("tabletop_edu.widgets.game_widget.perspective_html",
+                        lambda *args, **kwargs: 1 / 0)
+    widget = table()
+    assert labels(widget) == ["peek", "guess", "pass"]  # the words themselves
+    assert "ZeroDivisionError" in widget.table.value and "Ana is dealt" in widget.log_panel.value
+    widget.moves.click("pass")
+    assert widget.state.history[0] == (0, "pass") and widget.message.value == ""
 
 
 def test_a_failing_knowledge_panel_leaves_the_table_working() -> None:
@@ -337,17 +354,17 @@ def test_the_pace_survives_a_language_change() -> None:
 
 def test_projector_mode_keeps_only_the_table_in_large_type() -> None:
     widget = table()
-    assert "--tabletop-scale: 1;" in widget.style.value
+    assert "--tabletop-scale: 1;" in widget.style_sheet.value
     widget.set_projector(True)
     assert "tabletop-projector" in widget._dom_classes and widget.projector_toggle.value
-    assert widget.size_picker.value == 150 and "--tabletop-scale: 1.5;" in widget.style.value
+    assert widget.size_picker.value == 150 and "--tabletop-scale: 1.5;" in widget.style_sheet.value
     for piece in (widget.perspective_picker, widget.language_picker, widget.timeline_bar, widget.notation,
                   widget.panels):
         assert not visible(piece)
     for piece in (widget.table, widget.moves, widget.status, widget.bots_row, widget.projector_toggle):
         assert visible(piece)
     widget.size_picker.value = 200
-    assert "--tabletop-scale: 2;" in widget.style.value
+    assert "--tabletop-scale: 2;" in widget.style_sheet.value
     widget.language_picker.value = "fr"
     assert not visible(widget.perspective_picker)  # the new picker is hidden too
     widget.projector_toggle.value = False
@@ -358,8 +375,8 @@ def test_projector_mode_keeps_only_the_table_in_large_type() -> None:
 def test_each_widget_scales_only_itself() -> None:
     first, second = table(), table(size=125)
     assert first._instance != second._instance
-    assert f".{second._instance} {{ --tabletop-scale: 1.25; }}" in second.style.value
-    assert second._instance in second._dom_classes and second._instance not in first.style.value
+    assert f".{second._instance} {{ --tabletop-scale: 1.25; }}" in second.style_sheet.value
+    assert second._instance in second._dom_classes and second._instance not in first.style_sheet.value
 
 
 # ---------------------------------------------------------------- the end
