@@ -18,8 +18,12 @@ $(INSTALLED): pyproject.toml
 lab: $(INSTALLED)
 	$(VENV)/bin/jupyter lab $(JUPYTER_FLAGS)
 
+# The classroom page of one game (GAME=peek, commissario, get_adler or mafia_de_cuba): only the table, in
+# projector mode, with our Voila template (no file fetched from the internet: it works offline).
 classroom: $(INSTALLED)
-	$(VENV)/bin/voila notebooks/classroom/$(or $(GAME),mafia_de_cuba).ipynb --no-browser --port=$(PORT) --Voila.ip=127.0.0.1
+	JUPYTER_PATH=$(CURDIR)/tabletop_edu/widgets/jupyter_data $(VENV)/bin/voila \
+	  notebooks/classroom/$(or $(GAME),mafia_de_cuba).ipynb --template=tabletop --theme=light \
+	  --no-browser --port=$(PORT) --Voila.ip=127.0.0.1
 
 # The class server: students join from their own devices (README, "Class play"). SERVE_PORT=0 takes any free port;
 # add SERVE_FLAGS=--network to let phones on the classroom network in.
