@@ -19,6 +19,7 @@ from ..widgets import GameWidget
 from .bots import SmartBot
 from .deduction import adler_distribution, worlds_for_view
 from .engine import new_game
+from .render import question_text  # noqa: F401 - importing the renderer registers the words this panel uses
 
 
 def _worlds(count: int, language: str) -> str:

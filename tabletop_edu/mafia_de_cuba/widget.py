@@ -21,7 +21,7 @@ from ..widgets import GameWidget
 from .bots import default_bots
 from .engine import MafiaState, new_game
 from .inference import Observation, Posterior, observation_from_view, posterior, who_knows_what, with_testimonies
-from .render import take_word
+from .render import diamonds_text, take_word
 from .rules import Rules
 
 #: How far a testimony is believed by default: true with this probability (a lie otherwise).
@@ -110,8 +110,20 @@ def _supports(post: Posterior, view: View, language: str) -> list[Row]:
         if kind != "take" or seat == view.seat:
             continue
         support = [text for text, p in sorted(post.of_seat(seat).items(), key=lambda kv: _take_order(kv[0])) if p > 0]
-        rows.append(Row((", ".join(take_word(text, language) for text in support),), head=view.players[seat]))
+        rows.append(Row((_support_text(support, language),), head=view.players[seat]))
     return rows
+
+
+def _support_text(takes: Sequence[str], language: str) -> str:
+    """The takes a seat may have made, diamonds as a range: '1 to 8 diamonds, a Driver token, nothing'."""
+    counts = [int(take) for take in takes if take.isdigit()]
+    words = [take_word(take, language) for take in takes if not take.isdigit()]
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        joined = "to" if language == "en" else "à"
+        words.insert(0, f"{counts[0]} {joined} {diamonds_text(counts[-1], language)}")
+    else:
+        words[:0] = [diamonds_text(count, language) for count in counts]
+    return ", ".join(words)
 
 
 def _take_order(text: str) -> tuple[int, int, str]:
@@ -127,7 +139,9 @@ def _posterior_context(view: View, rules: Rules, language: str, trust: float | N
     notes = [tr("mdc_posterior_note", language)]
     extra_class = "mdc-posterior"  # the hook other pages (the class dashboard) look for
     if weighing == "trust":
-        notes.append(tr("mdc_trust_note", language).format(trust=f"{trust:.0%}"))
+        percent = f"{trust:.0%}"
+        notes.append(tr("mdc_trust_note", language).format(trust=percent.replace("%", "\u00a0%") if language == "fr"
+                                                           else percent))
     elif weighing == "impossible":
         notes.append(tr("mdc_trust_impossible", language))
     elif weighing == "none":

@@ -375,3 +375,29 @@ def test_a_phase_the_renderer_does_not_know_yet_shows_its_engine_name(game: str)
     for language in ("en", "fr"):
         html = without_style(render_view_html(novel, language))
         assert "volunteer" in html and "phase_" not in html and "phase." not in html and "_do_" not in html
+
+
+KEY_CHECK = r"""
+import re, sys
+from tabletop_edu.{game}.{module} import knowledge_html
+from tabletop_edu.{game} import new_game
+state = new_game({players}, seed=1)
+html = knowledge_html(state.view(0), "fr") + knowledge_html(state, "fr")
+text = re.sub(r"<style>.*?</style>|<[^>]+>", " ", html, flags=re.S)
+keys = re.findall(r"\b(?:adler|mdc|cm|peek|tt)[._][a-z_.]+", text)
+print(keys)
+sys.exit(1 if keys else 0)
+"""
+
+
+@pytest.mark.parametrize(("game", "module", "players"), [
+    ("get_adler", "widget", 4), ("mafia_de_cuba", "widget", 6), ("commissario", "render", 3)])
+def test_a_knowledge_panel_imported_alone_shows_words_not_keys(game: str, module: str, players: int) -> None:
+    """A fresh interpreter that imports only a game's knowledge panel still finds every word it shows (the
+    words are registered by the game's renderer, which the panel must import)."""
+    import subprocess
+    import sys
+
+    code = KEY_CHECK.format(game=game, module=module, players=players)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
