@@ -60,7 +60,8 @@ def _get_adler(players: int, rules: Any) -> list[Action]:
             + [engine.Ask(t, trait, colour) for t in seats for trait, colours in TRAIT_COLOURS.items()
                for colour in colours]
             + [engine.Answer(True), engine.Answer(False)] + [engine.Magnify(t) for t in seats]
-            + [engine.Binoculars(t, card) for t in seats for card in CARDS] + [engine.Arrest(t) for t in seats]
+            + [engine.Binoculars(t) for t in seats] + [engine.Give(card) for card in CARDS]
+            + [engine.Arrest(t) for t in seats]
             + [engine.Respond(card) for card in CARDS] + [engine.Surrender(), engine.Pass(), engine.Skip()])
 
 
