@@ -826,9 +826,13 @@ class GetAdlerState(GameState[Rules]):
 State = GetAdlerState
 
 
+#: The published rules, checked once: rules are immutable, and checking them is a fifth of a random game.
+DEFAULT_RULES = Rules()
+
+
 def new_game(players: int | list[str] = 4, *, seed: int | None = None, rules: Rules | None = None) -> GetAdlerState:
-    """A new game of Get Adler, dealt with `seed`."""
-    return GetAdlerState(players, seed=seed, rules=rules)
+    """A new game of Get Adler, dealt with `seed` (default rules: `DEFAULT_RULES`)."""
+    return GetAdlerState(players, seed=seed, rules=DEFAULT_RULES if rules is None else rules)
 
 
 __all__ = ["Answer", "Arrest", "Ask", "Binoculars", "Discard", "GetAdlerState", "Give", "Magnify", "NOTATION",

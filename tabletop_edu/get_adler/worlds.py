@@ -10,27 +10,31 @@ How a world is drawn (`world_from_view`):
    own character, the public answers (Adler's bind nobody unless `adler_may_lie` is off), the wrong arrests
    and any reveal).
 2. **Cards**: the log is read as a list of card movements (deals, draws, discards, magnifying glasses,
-   binoculars, reshuffles, Adler's documents at the end). Every physical card is a token whose kind is fixed
-   once the seat has seen it; tokens it never saw stay open. Where the seat did not see which card moved (a
-   binoculars exchange between two other seats, a draw from a reshuffled deck), a token is picked with the
-   chance the game gives it (a card of the hand, or of the deck, uniformly), and a depth-first search backs
-   up whenever a later observation contradicts the picks made so far; a card the seat saw leave a hand is
-   the one it knew of there, when it knew one. The open tokens then get the cards nobody at the seat saw,
-   uniformly at random (Adler's hand taking exactly the documents announced at the end).
+   binoculars, reshuffles, Adler's documents at the end). Every card is a token whose kind is fixed once the
+   seat has seen it; tokens it never saw stay open, each tied to the pool its kind comes from (the first
+   deck, or the discard pile of a reshuffle, whose cards everyone saw). Where the seat did not see which
+   card moved (a binoculars exchange between two other seats), a token is picked with the chance the game
+   gives it (each card of the hand alike; the search tries first the picks that leave cards where the log
+   later shows them); where a card the seat saw leave a hand could come from two pools, each pool is tried
+   with its chance of holding it; a card the seat saw leave a hand is the one it knew of there, when it
+   knew one. A depth-first search backs up to the latest pick a contradiction depends on
+   (conflict-directed backjumping). The open tokens then get their pools' unseen cards uniformly at random
+   (Adler's hand taking exactly the documents announced at the end).
 3. **History**: the moves are read back from the log (each action's first event names its seat and the
    public part of the move); the engine replays them on the drawn deal, its chance draws (the shuffles and
    the binoculars' random takes) scripted to give the drawn cards.
 
-So worlds follow the chances of the game for the hidden cards, conditioned on what the seat saw, except that
-the other seats' own choices (which card they gave, what they discarded) are not read as evidence about
-their hands: a world is a plausible past, not a posterior weighted by how people play.
+So worlds follow the chances of the game for the hidden cards, conditioned on what the seat saw, but not
+exactly the posterior: the first explanation the search finds is kept (not one drawn in proportion to all
+of them), and the other seats' own choices (which card they gave, what they discarded) are not read as
+evidence about their hands. A world is a plausible past, not a posterior weighted by how people play.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -649,7 +653,8 @@ def _outcomes(characters: Sequence[str], tokens: _Tokens, ops: list[_Op], first_
         if op.kind == "reshuffle":
             end = next((r for r in reshuffles if r > index), len(ops))
             drawn = [tokens.moved[i] for i in range(index, end) if ops[i].kind == "draw"]
-            undrawn = [t for t in tokens.moved[index] if t not in set(drawn)]
+            gone = set(drawn)
+            undrawn = [t for t in tokens.moved[index] if t not in gone]
             outcomes.append(("shuffle", [kinds[t] for t in undrawn] + [kinds[t] for t in reversed(drawn)]))
         elif op.kind == "move" and op.role == "take":
             outcomes.append(("choice", kinds[tokens.moved[index]]))
@@ -690,8 +695,3 @@ def world_from_view(view: View, rng: random.Random, *, state_class: type[GetAdle
     world.rng = random.Random(seed)
     return world
 
-
-def worlds(view: View, rng: random.Random, count: int) -> Iterator[GetAdlerState]:
-    """`count` worlds drawn from `view` (for search bots and classroom demonstrations)."""
-    for _ in range(count):
-        yield world_from_view(view, rng)
