@@ -70,13 +70,13 @@ class Rules(GameRules):
       who cannot draw simply does not draw (R3.4).
     - `adler_may_lie`: Adler may answer a question falsely (R4.2); heroes never may.
     - `first_arrest_hour`: arrests are forbidden before this hour (R5.1).
-    - `last_arrest_hour`: arrests are forbidden after this hour (R5.1, R7.2); None: until the last hour (our
+    - `last_arrest_hour`: arrests are forbidden after this hour (R1.5, R5.1); None: until the last hour (our
       reading of « avant la 7e heure »); 6 gives the strict reading, no arrest in the seventh hour.
     - `wrong_arrest_skips`: turns the accuser and the accused skip after a wrong arrest (R5.3).
     - `escape_answer_card`: the card a hero plays to stop an escape (R6.2).
     - `stunned_can_respond`: whether a hero who must skip a turn may still stop an escape (R6.2).
-    - `shot_hero_out`: a hero who loses a pistol duel is out of the game; if False he skips
-      `shot_hero_skips` turns instead (R6.3).
+    - `shot_hero_out`: a hero who loses a pistol duel is out of the game (R6.3).
+    - `shot_hero_skips`: with `shot_hero_out` False, the turns he skips instead (R6.3).
     - `bomb_skips`: turns every hero skips after a bomb (R6.4).
     - `documents_to_win`: documents Adler must hold at the end of the last hour (R7.2).
     """

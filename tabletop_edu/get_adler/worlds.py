@@ -156,6 +156,13 @@ class _Contradiction(Exception):
         self.reasons = reasons
 
 
+class _Restart(Exception):
+    """A search attempt spent its budget: start again with a new order of alternatives."""
+
+
+#: Alternatives a first search attempt may try before starting again (each new attempt may try twice as many).
+RESTART_BUDGET = 64
+
 #: A token's class: its kind once fixed, else the number of the pool its kind will come from.
 TokenClass = Union[str, int]
 
@@ -305,10 +312,24 @@ class _Search:
         self.needs = _needs(ops, players)
 
     def run(self) -> _Tokens:
-        """The first explanation found (an explicit stack of choices, so long games cannot overflow)."""
+        """The first explanation found. A search that has tried `budget` alternatives starts again with a
+        fresh order of alternatives and a budget twice as large (randomized restarts: an unlucky early
+        choice can cost much, a new draw rarely makes it again); the states known to fail are kept, so the
+        search is complete and its result depends only on the view and the rng."""
+        budget = RESTART_BUDGET
+        while True:
+            try:
+                return self._attempt(budget)
+            except _Restart:
+                budget *= 2
+
+    def _attempt(self, budget: int) -> _Tokens:
+        """One depth-first search, giving up after `budget` alternatives (an explicit stack of choices, so
+        long games cannot overflow)."""
         ops = self.ops
         stack: list[_Frame] = []
-        index, tokens = 0, self.start
+        index, tokens = 0, self.start.copy()
+        self.budget = budget
         while True:
             try:
                 while index < len(ops):
@@ -354,6 +375,9 @@ class _Search:
                 self.failed.add(stack.pop().key)
                 blame = frozenset(frame.blame)
                 continue
+            self.budget -= 1
+            if self.budget < 0:
+                raise _Restart
             tokens = frame.tokens.copy()
             choice = frozenset((frame.index,))
             reasons = self._reads(self.ops[frame.index], tokens)

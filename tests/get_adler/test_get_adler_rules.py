@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
+from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
@@ -439,3 +442,35 @@ def test_R3_4_without_reshuffle_an_empty_handed_player_can_only_skip(helpers):
     state.apply("skip")
     skip = next(event for event in reversed(state.events) if event.kind == "skip")
     assert skip.data == {"seat": seat, "why": "no cards"} and skip.text.endswith("has no card and passes this turn.")
+
+
+SPEC = Path(__file__).resolve().parents[2] / "seeds" / "get_adler.md"
+
+
+def _rule_ids(text):
+    return set(re.findall(r"R\d+\.\d+", text))
+
+
+def test_rules_docstring_cites_the_rules_the_spec_gives_each_option():
+    """Issue 11: docstrings of `Rules` cited wrong rule ids (hand_size). Each option's bullet in the docstring
+    and its row in the spec's option table name the same rules, and those rules exist."""
+    spec = SPEC.read_text(encoding="utf-8")
+    defined = set(re.findall(r"\*\*(R\d+\.\d+)\*\*", spec))
+    rows = {match[0]: _rule_ids(match[1]) for match in re.findall(r"^\| `(\w+)`.*?\| ([^|]*) \|$", spec, re.M)}
+    bullets = {match[0]: _rule_ids(match[1]) for match in re.findall(r"- `(\w+)`[^:]*: (.*?)(?=\n    - `|\Z)",
+                                                                    Rules.__doc__ or "", re.S)}
+    for name in (field.name for field in fields(Rules)):
+        key = "deck_4" if name.startswith("deck_") else name  # the three deck parts share one bullet and row
+        cited, listed = bullets.get(key), rows.get(key)
+        assert cited and listed and cited == listed, (name, cited, listed)
+        assert cited <= defined, (name, cited - defined)
+
+
+def test_every_rule_a_test_names_is_in_the_spec():
+    spec = SPEC.read_text(encoding="utf-8")
+    defined = set(re.findall(r"\*\*(R\d+\.\d+)\*\*", spec))
+    named = set()
+    for path in Path(__file__).parent.glob("test_*.py"):
+        for name in re.findall(r"def test_((?:R\d+_\d+_)+)", path.read_text(encoding="utf-8")):
+            named |= {rule.replace("_", ".") for rule in re.findall(r"R\d+_\d+", name)}
+    assert named and named <= defined, named - defined
