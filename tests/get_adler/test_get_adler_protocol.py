@@ -274,3 +274,14 @@ def test_turn_caches_are_bounded_and_hold_no_cards():
             state.apply(rng.choice(state.legal_actions(seat)), player=seat)
     assert sizes() == before
     assert engine._turn_menu.cache_info().maxsize == 512
+
+
+def test_search_bots_find_world_from_view_at_package_level(helpers):
+    from tabletop_edu.ismcts import InformationSetSearch, game_world_builder
+
+    assert game_world_builder("tabletop_edu.get_adler") is get_adler.world_from_view
+    state = _giving(helpers)
+    seat = state.current_player
+    action = InformationSetSearch(iterations=6, worlds=2).choose(state.view(seat), state.legal_actions(seat),
+                                                                 random.Random(0))
+    assert action in state.legal_actions(seat)

@@ -22,6 +22,13 @@ def test_R1_1_cast_by_player_count(players):
     assert ("Agent Tarasov" in state.characters) == (players == 6)
 
 
+@pytest.mark.parametrize("players", [3, 7, 8])
+def test_R1_1_R1_6_tables_of_four_to_six_only(players):
+    """The later 4-8 player edition is out of scope (R1.6): its characters and deck were never found."""
+    with pytest.raises(RulesError, match="4 to 6 players"):
+        new_game(players, seed=0)
+
+
 def test_R1_2_R1_3_R7_2_seven_hours_then_documents_decide(helpers):
     for seed in range(6):
         state = new_game(4, seed=seed)
