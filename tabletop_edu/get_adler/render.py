@@ -282,11 +282,19 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
             taken, given = a_card(d["taken"], language), a_card(d["given"], language)
             return (f"{name('seat')} takes {taken} from {name('target')} with binoculars and gives {given}." if en
                     else f"{name('seat')} prend {taken} à {name('target')} avec les jumelles et lui donne {given}.")
-        if "taken" in d or "given" in d:
-            return event.text
-        return (f"{name('seat')} uses binoculars on {name('target')}: one card changes hands each way." if en
-                else f"{name('seat')} utilise les jumelles sur {name('target')} : une carte change de main dans "
-                     "chaque sens.")
+        if "taken" in d:  # binoculars in two steps: the take, then `give`
+            taken = a_card(d["taken"], language)
+            return (f"{name('seat')} takes {taken} from {name('target')} with binoculars." if en
+                    else f"{name('seat')} prend {taken} à {name('target')} avec les jumelles.")
+        return (f"{name('seat')} uses binoculars on {name('target')} and takes a card at random." if en
+                else f"{name('seat')} utilise les jumelles sur {name('target')} et lui prend une carte au hasard.")
+    if kind == "give":
+        if "card" in d:
+            card = a_card(d["card"], language)
+            return (f"{name('seat')} gives {card} to {name('target')}." if en
+                    else f"{name('seat')} donne {card} à {name('target')}.")
+        return (f"{name('seat')} gives {name('target')} a card in return." if en
+                else f"{name('seat')} donne une carte en retour à {name('target')}.")
     if kind == "binoculars_given":
         taken, given = a_card(d["taken"], language), a_card(d["given"], language)
         return (f"{name('seat')} took {taken} from you and gave you {given}." if en

@@ -223,3 +223,20 @@ def test_the_reveal_shows_every_character_and_marks_every_lie(seed):
         assert (winner in html) == (state.winner == "adler")
     with pytest.raises(ValueError, match="not over"):
         reveal_html(new_game(4, seed=0))
+
+
+def test_binoculars_in_two_steps_are_worded_for_the_two_players_and_for_the_others():
+    from tabletop_edu.core import Event
+
+    names = NAMES[:4]
+    take = Event(5, "binoculars", "", actor=0, data={"seat": 0, "target": 2, "taken": "bomb"},
+                 redacted="", redacted_data={"seat": 0, "target": 2}, observers=frozenset({0, 2}))
+    give = Event(6, "give", "", actor=0, data={"seat": 0, "target": 2, "card": "pistol"},
+                 redacted="", redacted_data={"seat": 0, "target": 2}, observers=frozenset({0, 2}))
+    assert event_text(take, names, "en") == "Ann takes a bomb from Cy with binoculars."
+    assert event_text(take, names, "fr") == "Ann prend une bombe à Cy avec les jumelles."
+    assert event_text(take.seen_by(1), names, "fr") == \
+        "Ann utilise les jumelles sur Cy et lui prend une carte au hasard."
+    assert event_text(give, names, "en") == "Ann gives a pistol to Cy."
+    assert event_text(give.seen_by(3), names, "en") == "Ann gives Cy a card in return."
+    assert event_text(give.seen_by(3), names, "fr") == "Ann donne une carte en retour à Cy."
