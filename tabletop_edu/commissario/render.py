@@ -269,6 +269,12 @@ def _banner(view: View, language: str) -> Banner:
 _BANNERS = {f"cm_do_{phase}" for phase in ("release", "pick", "first_reveal", "second_reveal")}
 
 
+def _phase(facts: Mapping[str, Any], language: str) -> str:
+    """The phase in words (a phase this module does not know yet: the engine's name for it)."""
+    phase = str(facts.get("phase"))
+    return word(f"cm_phase_{phase}", language, phase)
+
+
 def _families(facts: Mapping[str, Any], language: str) -> list[dict[str, Any]]:
     """One column per colour family: bandits (next to be arrested first) above, innocents below."""
     table, bonus_values = facts.get("table", {}), facts.get("bonus_values", {})
@@ -296,7 +302,7 @@ def _seats(view: View, language: str, picks: Mapping[int, Sequence[str]]) -> lis
     for seat in range(len(view.players)):
         tags = []
         if seat in acting:
-            tags.append(Tag("\u25b6 " + word(f"cm_phase_{facts.get('phase')}", language, str(facts.get('phase'))), "turn"))
+            tags.append(Tag("\u25b6 " + _phase(facts, language), "turn"))
         if seat == facts.get("handcuffs"):
             tags.append(Tag(tr("cm_handcuffs", language), "role"))
         if seat in order:
@@ -343,7 +349,7 @@ def _context(view: View, language: str, log: bool, *, teacher: bool = False,
                         teacher=teacher)
     context_page.banner = _banner(view, language)
     context_page.facts = [(tr("cm_round", language), str(facts.get("round"))),
-                          (tr("cm_phase", language), word(f"cm_phase_{facts.get('phase')}", language, str(facts.get('phase')))),
+                          (tr("cm_phase", language), _phase(facts, language)),
                           (tr("cm_pile", language), tr("cm_characters", language).format(count=facts.get("pile_size")))]
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)

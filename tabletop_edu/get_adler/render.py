@@ -302,7 +302,8 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
     if kind == "arrest":
         if d["right"]:
             return (f"{name('seat')} arrests {name('target')}: it is Adler! Everyone shows their character." if en
-                    else f"{name('seat')} arrête {name('target')} : c'est Adler ! Tout le monde montre son personnage.")
+                    else f"{name('seat')} arrête {name('target')} : c'est Adler ! Tout le monde montre son "
+                         "personnage.")
         return (f"{name('seat')} arrests {name('target')}: a wrong arrest! Both skip their next turn." if en
                 else f"{name('seat')} arrête {name('target')} : erreur ! Les deux passent leur prochain tour.")
     if kind == "reveal":
