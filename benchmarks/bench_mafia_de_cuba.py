@@ -101,7 +101,8 @@ def inference_report(limit: float = BRUTE_FORCE_LIMIT) -> str:
                          f"{'> x' + str(int(limit / fast)):>9} {'n/a':>11}")
         else:
             seconds, marginals = slow
-            lines.append(f"{players:>7} {fast * 1e3:>14.1f} ms {seconds:>10.2f} s {'x' + format(seconds / fast, '.0f'):>9}"
+            speed_up = "x" + format(seconds / fast, ".0f")
+            lines.append(f"{players:>7} {fast * 1e3:>14.1f} ms {seconds:>10.2f} s {speed_up:>9}"
                          f" {largest_difference(exact, marginals):>11.1e}")
     return "\n".join(lines)
 

@@ -44,7 +44,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core import Action, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice, parse_int, words
+from ..core import (Action, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
+                    parse_int, words)
 from .rules import AGENTS, TOKEN_ORDER, Rules, set_up, starting_jokers, starting_tokens
 
 KINDS = ("seen", "took", "suspect")

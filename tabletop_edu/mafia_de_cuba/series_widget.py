@@ -23,7 +23,8 @@ from .widget import play
 register({
     "en": {"mdc_series_round": "Round {number} of {rounds}", "mdc_series_godfather": "Godfather",
            "mdc_series_next_godfather": "Next Godfather", "mdc_series_next": "Next round",
-           "mdc_series_winners_choice": "the winners' choice", "mdc_series_over": "The series is over. Leaders: {names}."},
+           "mdc_series_winners_choice": "the winners' choice",
+           "mdc_series_over": "The series is over. Leaders: {names}."},
     "fr": {"mdc_series_round": "Manche {number} sur {rounds}", "mdc_series_godfather": "Parrain",
            "mdc_series_next_godfather": "Prochain Parrain", "mdc_series_next": "Manche suivante",
            "mdc_series_winners_choice": "le choix des vainqueurs",
@@ -38,8 +39,8 @@ class SeriesWidget(widgets.VBox):
         self.series, self.seat, self.language = series, seat, check_language(language)
         self.header = widgets.HTML()
         self.tally = widgets.HTML()
-        self.next_godfather = widgets.Dropdown(options=[(f"{s}. {name}", s) for s, name in enumerate(series.players)],
-                                               description=tr("mdc_series_next_godfather", language),
+        seats = [(f"{s}. {name}", s) for s, name in enumerate(series.players)]
+        self.next_godfather = widgets.Dropdown(options=seats, description=tr("mdc_series_next_godfather", language),
                                                style={"description_width": "initial"})
         self.next_button = widgets.Button(description=tr("mdc_series_next", language), button_style="primary")
         self.next_button.on_click(lambda _: self.next_round())
@@ -70,8 +71,9 @@ class SeriesWidget(widgets.VBox):
         series, language = self.series, self.language
         current = series.current
         godfather = f"{current.godfather}. {series.players[current.godfather]}"
-        self.header.value = (f"<h3>{escape(tr('mdc_series_round', language).format(number=series.round_number, rounds=series.rounds))}"
-                             f" — {escape(tr('mdc_series_godfather', language))} {escape(godfather)}</h3>")
+        title = tr("mdc_series_round", language).format(number=series.round_number, rounds=series.rounds)
+        self.header.value = (f"<h3>{escape(title)} — {escape(tr('mdc_series_godfather', language))} "
+                             f"{escape(godfather)}</h3>")
         over = ""
         if series.is_over:
             names = ", ".join(series.players[seat] for seat in series.leaders())
@@ -87,7 +89,8 @@ class SeriesWidget(widgets.VBox):
         """The live widget, plus a static picture (header, the round's table, tallies) for pages without widgets."""
         bundle = super()._repr_mimebundle_(**kwargs)
         bundle = dict(bundle[0]) if isinstance(bundle, tuple) else dict(bundle or {})
-        bundle["text/html"] = f"<div class='mdc-series'>{self.header.value}{self.game.table.value}{self.tally.value}</div>"
+        picture = f"{self.header.value}{self.game.table.value}{self.tally.value}"
+        bundle["text/html"] = f"<div class='mdc-series'>{picture}</div>"
         return bundle
 
 

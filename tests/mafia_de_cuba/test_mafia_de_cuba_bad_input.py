@@ -56,7 +56,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("before", "bad", "player", "word"), CASES, ids=[f"{case[1]}-{i}" for i, case in enumerate(CASES)])
+@pytest.mark.parametrize(("before", "bad", "player", "word"), CASES,
+                         ids=[f"{case[1]}-{i}" for i, case in enumerate(CASES)])
 def test_bad_input_is_refused_clearly_and_atomically(before: list[str], bad: str, player: int | None,
                                                      word: str) -> None:
     state = play(before)
@@ -67,20 +68,22 @@ def test_bad_input_is_refused_clearly_and_atomically(before: list[str], bad: str
 
 
 #: (actions before, a legal action, the same move with wrong-typed fields): issue 10, typed actions.
+ASKED = {kind: INVESTIGATION + [f"ask 1 {kind}"] for kind in ("seen", "took", "suspect")}
 WRONG_TYPES: list[tuple[list[str], Action, Action]] = [
     ([], Hide(2), Hide(True)), ([], Hide(2), Hide(2.0)), ([], Hide(2), Hide("2")),  # type: ignore[arg-type]
-    (BOX_6[:1], SetAside("fbi"), SetAside("FBI")), (BOX_6[:1], SetAside(None), SetAside(0)),  # type: ignore[arg-type]
-    (BOX_6[:2], TakeFromBox(1), TakeFromBox(True)), (BOX_6[:2], TakeFromBox(1), TakeFromBox(1.0)),  # type: ignore[arg-type]
-    (BOX_6[:2], TakeFromBox(3), TakeFromBox(0, 3)), (BOX_6[:2], TakeFromBox(0, "loyal"), TakeFromBox(2, "loyal")),  # type: ignore[arg-type]
-    (INVESTIGATION, Ask(1, "took"), Ask(True, "took")), (INVESTIGATION, Ask(1, "took"), Ask(1.0, "took")),  # type: ignore[arg-type]
-    (INVESTIGATION, Ask(1, "took"), Ask(1, "TOOK")), (INVESTIGATION, Ask(1, "took"), Ask(1, 2)),  # type: ignore[arg-type]
+    (BOX_6[:1], SetAside("fbi"), SetAside("FBI")), (BOX_6[:1], SetAside(None), SetAside(0)),  # type: ignore
+    (BOX_6[:2], TakeFromBox(1), TakeFromBox(True)), (BOX_6[:2], TakeFromBox(1), TakeFromBox(1.0)),  # type: ignore
+    (BOX_6[:2], TakeFromBox(3), TakeFromBox(0, 3)),  # type: ignore[arg-type]
+    (BOX_6[:2], TakeFromBox(0, "loyal"), TakeFromBox(2, "loyal")),
+    (INVESTIGATION, Ask(1, "took"), Ask(True, "took")),  # type: ignore[arg-type]
+    (INVESTIGATION, Ask(1, "took"), Ask(1.0, "took")),  # type: ignore[arg-type]
+    (INVESTIGATION, Ask(1, "took"), Ask(1, "TOOK")), (INVESTIGATION, Ask(1, "took"), Ask(1, 2)),  # type: ignore
     (INVESTIGATION, Accuse(1), Accuse(True)), (INVESTIGATION, Accuse(1), Accuse("1")),  # type: ignore[arg-type]
-    (INVESTIGATION + ["ask 1 seen"], Saw(10, ("loyal",)), Saw(10.0, ("loyal",))),  # type: ignore[arg-type]
-    (INVESTIGATION + ["ask 1 seen"], Saw(10, ("loyal",)), Saw(10, ["loyal"])),  # type: ignore[arg-type]
-    (INVESTIGATION + ["ask 1 seen"], Saw(10, ("loyal", "driver")), Saw(10, ("driver", "loyal"))),
-    (INVESTIGATION + ["ask 1 took"], Took(1), Took(True)), (INVESTIGATION + ["ask 1 took"], Took(), Took(0, "nothing")),  # type: ignore[arg-type]
-    (INVESTIGATION + ["ask 1 suspect"], Suspect(1 + 1), Suspect(2.0)),  # type: ignore[arg-type]
-    (INVESTIGATION + ["ask 1 suspect"], Suspect(2), Suspect(False)),  # type: ignore[arg-type]
+    (ASKED["seen"], Saw(10, ("loyal",)), Saw(10.0, ("loyal",))),  # type: ignore[arg-type]
+    (ASKED["seen"], Saw(10, ("loyal",)), Saw(10, ["loyal"])),  # type: ignore[arg-type]
+    (ASKED["seen"], Saw(10, ("loyal", "driver")), Saw(10, ("driver", "loyal"))),
+    (ASKED["took"], Took(1), Took(True)), (ASKED["took"], Took(), Took(0, "nothing")),  # type: ignore[arg-type]
+    (ASKED["suspect"], Suspect(2), Suspect(2.0)), (ASKED["suspect"], Suspect(2), Suspect(False)),  # type: ignore
 ]
 
 

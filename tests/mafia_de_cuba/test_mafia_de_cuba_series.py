@@ -58,7 +58,8 @@ def test_r7_3_tallies_one_point_per_win_and_running_totals() -> None:
     for game, row in zip(series.games, tallies):
         assert row == [1 if seat in game.winners else 0 for seat in range(9)] == one_point_per_win(game)
     assert series.totals() == [sum(row[seat] for row in tallies) for seat in range(9)]
-    assert set(series.leaders()) == {seat for seat, total in enumerate(series.totals()) if total == max(series.totals())}
+    best = max(series.totals())
+    assert set(series.leaders()) == {seat for seat, total in enumerate(series.totals()) if total == best}
     table = series.table_html()
     assert table.count("<tr>") == 5 and f"<td><b>{max(series.totals())}</b></td>" in table
     custom = Series(6, rounds=1, seed=5, scoring=lambda game: [len(game.players)] * 6).play()
