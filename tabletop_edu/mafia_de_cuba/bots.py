@@ -199,7 +199,7 @@ class PosteriorGodfather:
         self.rules = rules
         self.model = model
         self.truth = truth
-        self.cache = PosteriorCache(model, size=4)  # one posterior per observation: asked once per decision
+        self.cache = PosteriorCache(model, size=4, chains=1)  # each observation once, extended step by step
 
     def scores(self, view: View) -> dict[int, float]:
         """Each accusable seat's score (higher: accuse first), computed with the view's own rules (the ones

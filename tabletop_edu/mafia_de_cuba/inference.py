@@ -340,8 +340,9 @@ def _moves_of(start: Box, kind: str, may_take_nothing: bool, max_hidden: int) ->
             parts.append((source, source - radix, top + 1 + token, False))
         nothing = ids if may_take_nothing else ids[:1]  # box 0 is the empty box: its only move is to take nothing
         parts.append((nothing, nothing, 0, False))
-    return _Moves(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                  np.concatenate([np.full(len(p[0]), p[2]) for p in parts]),
+    return _Moves(np.concatenate([p[0] for p in parts]).astype(np.int32),
+                  np.concatenate([p[1] for p in parts]).astype(np.int32),
+                  np.concatenate([np.full(len(p[0]), p[2], dtype=np.int16) for p in parts]),
                   np.concatenate([np.full(len(p[0]), p[3]) for p in parts]), choices)
 
 
@@ -508,12 +509,13 @@ class PosteriorCache:
     A posterior is computed once per observation (a redraw, or a step that changes nothing about the box, costs a
     look-up); a new observation reuses the steps and forward pass of the cached one it shares the most first
     steps with (the box going round adds one step at a time). Results are exactly those of
-    `posterior(obs, model)`. Bounded to `size` observations; it belongs to its owner (nothing is shared).
+    `posterior(obs, model)`. Bounded: `size` posteriors and `chains` forward-backward passes (a pass holds a
+    few megabytes at 12 players); it belongs to its owner (nothing is shared between caches).
     """
 
-    def __init__(self, model: Model = UNIFORM_WORLDS, size: int = 16) -> None:
+    def __init__(self, model: Model = UNIFORM_WORLDS, size: int = 16, chains: int = 4) -> None:
         self.model = model
-        self.size = max(1, size)
+        self.size, self.chains = max(1, size), max(1, chains)
         self._chains: OrderedDict[Observation, _Chain] = OrderedDict()
         self._posteriors: OrderedDict[Observation, Posterior] = OrderedDict()
         self.hits = self.misses = 0
@@ -536,7 +538,7 @@ class PosteriorCache:
         previous = max(reversed(self._chains.values()), key=shared, default=None)
         chain = _Chain(obs, self.model, previous)
         self._chains[obs] = chain
-        while len(self._chains) > self.size:
+        while len(self._chains) > self.chains:
             self._chains.popitem(last=False)
         return chain
 
@@ -576,7 +578,7 @@ def posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Posterior:
 
 
 #: The posteriors of views asked for by `view_posterior` without a cache of their own (a widget's redraws).
-_VIEWS = PosteriorCache(UNIFORM_WORLDS, size=32)
+_VIEWS = PosteriorCache(UNIFORM_WORLDS, size=64, chains=4)
 
 
 def view_posterior(view: View, rules: Rules | None = None, *, truth: float | None = None,
@@ -637,8 +639,9 @@ def sample_choices(obs: Observation, rng: random.Random, model: Model = UNIFORM_
 
 # ------------------------------------------------------------------------------- worlds from a view
 
-#: The sampler's own cache: `world_from_view` is called for every seat at every step by searches and checks.
-_WORLDS = PosteriorCache(UNIFORM_WORLDS, size=32)
+#: The sampler's own cache: `world_from_view` is called for every seat at every step by searches and checks
+#: (sampling needs the whole pass: one per seat of the largest table).
+_WORLDS = PosteriorCache(UNIFORM_WORLDS, size=1, chains=16)
 
 
 def sample_world(view: View, rng: random.Random, model: Model = UNIFORM_WORLDS,
@@ -658,7 +661,7 @@ def sample_world(view: View, rng: random.Random, model: Model = UNIFORM_WORLDS,
     seed = rng.randrange(2**32)
     observation = observation_from_view(view, rules)
     if cache is None:
-        cache = _WORLDS if model is UNIFORM_WORLDS else PosteriorCache(model, size=1)
+        cache = _WORLDS if model is UNIFORM_WORLDS else PosteriorCache(model, size=1, chains=1)
     choices = cache.sample(observation, rng) if observation.steps else []
     world = MafiaState(list(view.players), seed=seed, rules=rules)
     _replay(world, view, [_box_move(kind, choice) for (kind, _), choice in zip(observation.steps, choices)])
