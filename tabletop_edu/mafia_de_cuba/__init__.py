@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .engine import (Accuse, Ask, Floor, Hide, Hold, MafiaState, Saw, SetAside, Shoot, Silent, State, Suspect,
-                     TakeFromBox, Took, new_game, parse_action, role_of, take_text)
+from .engine import (Accuse, Ask, Floor, Hide, Hold, MafiaState, Pass, Saw, SetAside, Shoot, Silent, State, Suspect,
+                     TakeFromBox, Took, new_game, parse_action, role_of, take_text, world_from_view)
 from .rules import Rules
 
-__all__ = ["Accuse", "Ask", "Floor", "Hide", "Hold", "MafiaState", "Rules", "Saw", "SetAside", "Shoot", "Silent",
-           "State", "Suspect", "TakeFromBox", "Took", "new_game", "parse_action", "role_of", "take_text"]
+__all__ = ["Accuse", "Ask", "Floor", "Hide", "Hold", "MafiaState", "Pass", "Rules", "Saw", "SetAside", "Shoot",
+           "Silent", "State", "Suspect", "TakeFromBox", "Took", "new_game", "parse_action", "role_of", "take_text",
+           "world_from_view"]

@@ -1,8 +1,9 @@
 """Bots for Mafia de Cuba: one small class per idea, combined by `MafiaBot` into a player for any seat.
 
 A `MafiaBot` joins three policies: a taker policy (how to take from the box), a testimony policy (how to
-answer), and a Godfather policy (hiding, questioning, accusing). Bots see only the View. Taker policies expose
-`take_probabilities` so that `inference.policy_model` can use them as the behaviour model of the chain.
+answer, and whether to speak unasked in free talk), and a Godfather policy (hiding, questioning, accusing).
+Bots see only the View. Taker policies expose `take_probabilities` so that `inference.policy_model` can use
+them as the behaviour model of the chain.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from ..core import Action, View
-from .engine import Accuse, Ask, Hold, Saw, SetAside, Silent, Suspect, TakeFromBox, Took, parse_action
-from .inference import UNIFORM_WORLDS, Model, observation_from_view, posterior, with_testimonies
+from .engine import Accuse, Ask, Hold, Pass, Saw, SetAside, Silent, Suspect, TakeFromBox, Took, parse_action
+from .inference import UNIFORM_WORLDS, Model, PosteriorCache, observation_from_view, with_testimonies
 from .rules import TOKEN_ORDER, Rules
 
 # ------------------------------------------------------------------------------- taker policies
@@ -102,14 +103,16 @@ def _living_others(view: View) -> list[int]:
             and seat not in facts["revealed"]]
 
 
-def _legal_or_silent(action: Action, legal: Sequence[Action]) -> Action:
-    return action if action in legal else Silent()
-
-
 class Truthful:
-    """Always tells the truth: what it saw, what it took; suspects a random seat still unexplained."""
+    """Always tells the truth: what it saw, what it took; suspects a random seat still unexplained.
+
+    In free talk it speaks unasked only if `talkative`: then it volunteers what it took, once; otherwise it
+    lets the floor go by (a quiet table keeps games short)."""
 
     name = "truthful"
+
+    def __init__(self, talkative: bool = False) -> None:
+        self.talkative = talkative
 
     def claims(self, view: View, rng: random.Random) -> dict[str, Action]:
         facts = view.facts
@@ -120,8 +123,18 @@ class Truthful:
                 "suspect": Suspect(rng.choice(others))}
 
     def answer(self, view: View, kind: str | None, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The claim of the asked `kind` (a floor the Godfather opened: what it took), or silence."""
         claims = self.claims(view, rng)
-        return _legal_or_silent(claims[kind or "took"], legal)
+        action = claims[kind or "took"]
+        return action if action in legal else (Silent() if Silent() in legal else Pass())
+
+    def volunteer(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Free talk: what it took, said once if `talkative`; otherwise (and afterwards) `pass`."""
+        said = any(seat == view.seat and claim.startswith("took") for seat, claim in view.facts["testimonies"])
+        if not self.talkative or said:
+            return Pass()
+        claim = self.claims(view, rng)["took"]
+        return claim if claim in legal else Pass()
 
 
 class ConsistentLiar(Truthful):
@@ -183,16 +196,18 @@ class PosteriorGodfather:
     name = "posterior-godfather"
 
     def __init__(self, rules: Rules | None = None, model: Model = UNIFORM_WORLDS, truth: float | None = None) -> None:
-        self.rules = rules or Rules()
+        self.rules = rules
         self.model = model
         self.truth = truth
+        self.cache = PosteriorCache(model, size=4, chains=1)  # each observation once, extended step by step
 
     def scores(self, view: View) -> dict[int, float]:
-        """Each accusable seat's score (higher: accuse first)."""
-        obs = observation_from_view(view, self.rules)
+        """Each accusable seat's score (higher: accuse first), computed with the view's own rules (the ones
+        given at construction only for views that carry none)."""
+        obs = observation_from_view(view, view.rules if view.rules is not None else self.rules or Rules())
         if self.truth is not None:
             obs = with_testimonies(obs, view, self.truth)
-        post = posterior(obs, self.model)
+        post = self.cache.posterior(obs)
         cost = 0.5 if view.facts["jokers_left"] > 0 else 1.0
         out = {}
         for seat in _living_others(view):
@@ -246,9 +261,12 @@ class MafiaBot:
             choices = [text for text in texts if probabilities.get(text, 0) > 0]
             pick = rng.choices(choices, weights=[probabilities[text] for text in choices])[0]
             return next(action for action in legal if isinstance(action, TakeFromBox) and str(action) == f"take {pick}")
-        if phase in ("answer", "floor"):
-            kind = view.facts["pending"][1] if phase == "answer" else None
-            return self.testimony.answer(view, kind, legal, rng)
+        if phase == "answer":
+            return self.testimony.answer(view, view.facts["pending"][1], legal, rng)
+        if phase == "floor":
+            if view.rules.free_talk:
+                return self.testimony.volunteer(view, legal, rng)
+            return self.testimony.answer(view, None, legal, rng)
         return Hold()
 
     def __repr__(self) -> str:

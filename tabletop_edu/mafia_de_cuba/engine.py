@@ -1,24 +1,31 @@
 """Mafia de Cuba: the Godfather's cigar box goes round the table; who stole the diamonds?
 
 Rules (full text with numbered rules: seeds/mafia_de_cuba.md). 6 to 12 players; the Godfather (seat
-`rules.godfather_seat`) hides 0 to 5 of the 15 diamonds, then the box goes clockwise. Each taker opens the box
-(a private observation), then takes at least one diamond or exactly one token; the first taker may also set one
-token aside; an empty box, or the last taker's choice, makes a Street Kid. The box returns to the Godfather, who
-sees what is left, asks typed questions (`ask K seen|took|suspect`, `floor`) that are answered by testimonies
-which may be lies (`saw D tokens...`, `took X`, `suspect K`, `silent`), and accuses (`accuse K`: "empty your
-pockets"). A caught thief is out and gives his diamonds back; a wrongly accused non-agent gets a joker, or, with
-no joker left, the Godfather is out; an accused Agent wins alone. With the Cleaner variant every other living
-taker then secretly says `hold` or (the Cleaner) `shoot`.
+`rules.godfather_seat`) hides 0 to `max_hidden` of the box's diamonds, then the box goes clockwise. Each taker
+opens the box (a private observation), then takes at least one diamond or exactly one token; the first taker
+may also set one token aside; an empty box, or the last taker's choice, makes a Street Kid. The box returns to
+the Godfather, who sees what is left and investigates: he asks typed questions (`ask K seen|took|suspect`),
+answered by testimonies which may be lies (`saw D tokens...`, `took X`, `suspect K`, `silent`), and accuses
+(`accuse K`: "empty your pockets"). In free talk (the default) the floor opens by itself before each of his
+moves: every living taker in box order may volunteer one testimony or `pass`; with the budgeted interrogation
+he has `question_budget` questions and floors (`floor`). A caught thief is out and gives his diamonds back; a
+wrongly accused non-agent gets a joker, or, with no joker left, the Godfather is out; an accused Agent wins
+alone. With the Cleaner variant every other living taker then secretly says `hold` or (the Cleaner) `shoot`.
 
 View facts (every key, for every seat; seat None is a spectator):
-- `phase`: "hide", "set-aside", "take", "question", "answer", "floor", "cleaner" or "over".
+- `phase`: "hide", "set-aside", "take", "floor", "question", "answer", "cleaner" or "over".
 - `godfather`: the Godfather's seat; `order`: the takers in the order the box reaches them.
 - `box_holder`: the seat holding the box during the box phase, else None.
-- `tokens_in_game`: token name -> count put in the box at the start (public: it depends on the table size).
-- `jokers_left`, `questions_left`, `recovered` (diamonds back with the Godfather), public.
+- `tokens_in_game`: token name -> count put in the box at the start (public: table size and rules).
+- `jokers_left`, `recovered` (diamonds back with the Godfather), public.
+- `questions_left`: budgeted interrogation: questions and floors left; free talk: the questions the Godfather
+  may still ask before his next accusation (each seat, each kind, once).
+- `asked`: [seat, kind] of every question since the last accusation (the start of the investigation), in order.
 - `eliminated`, `jokered`: sorted seat lists; `revealed`: seat -> take text ("3", "driver", "nothing") for
   seats whose pockets were emptied.
 - `pending`: [seat, kind] of the question waiting for an answer, or None; `floor`: seats yet to speak.
+- `testimonies`: [seat, claim] of every testimony ("took 3", "saw 10 loyal", "suspect 2") and every asked
+  seat's "silent", in order: what the table heard.
 - `my_take`: this seat's take text, or None (not yet / not a taker / spectator).
 - `box_seen`: {"diamonds": d, "tokens": [...]} this seat saw when it opened the box, or None.
 - `my_set_aside`: the first taker's set-aside token ("none" for none), else None.
@@ -30,14 +37,16 @@ View facts (every key, for every seat; seat None is a spectator):
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core import Action, GameState, IllegalAction, RulesError, Seat, expect_arity, parse_choice, parse_int, words
-from .rules import AGENTS, DIAMONDS, TOKEN_ORDER, Rules, starting_jokers, starting_tokens
+from ..core import (Action, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
+                    parse_int, words)
+from .rules import AGENTS, TOKEN_ORDER, Rules, set_up, starting_jokers, starting_tokens
 
 KINDS = ("seen", "took", "suspect")
 Take = tuple[int, "str | None"]  # (diamonds, token); (0, None) is "nothing"
@@ -46,7 +55,7 @@ Take = tuple[int, "str | None"]  # (diamonds, token); (0, None) is "nothing"
 def take_text(take: Take) -> str:
     """'3', 'driver' or 'nothing': the notation of a take, used in facts and testimonies."""
     diamonds, token = take
-    return token if token else (str(diamonds) if diamonds else "nothing")
+    return f"{token}" if token else (f"{diamonds}" if diamonds else "nothing")
 
 
 def role_of(take: Take) -> str:
@@ -59,7 +68,7 @@ def role_of(take: Take) -> str:
 
 @dataclass(frozen=True)
 class Hide(Action):
-    """The Godfather hides `diamonds` (0-5) before passing the box."""
+    """The Godfather hides `diamonds` (0 to `max_hidden`) before passing the box."""
     diamonds: int
 
     def __str__(self) -> str:
@@ -97,7 +106,8 @@ class Ask(Action):
 
 @dataclass(frozen=True)
 class Floor(Action):
-    """The Godfather opens the floor: every living taker in turn may volunteer one testimony."""
+    """Budgeted interrogation: the Godfather opens the floor (every living taker in turn may volunteer one
+    testimony). In free talk the floor opens by itself."""
 
     def __str__(self) -> str:
         return "floor"
@@ -119,7 +129,7 @@ class Saw(Action):
     tokens: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return " ".join(["saw", str(self.diamonds), *self.tokens])
+        return " ".join(["saw", f"{self.diamonds}", *(f"{token}" for token in self.tokens)])
 
 
 @dataclass(frozen=True)
@@ -143,10 +153,18 @@ class Suspect(Action):
 
 @dataclass(frozen=True)
 class Silent(Action):
-    """Say nothing (a seat may always keep silent)."""
+    """An asked seat says nothing (a seat may always keep silent)."""
 
     def __str__(self) -> str:
         return "silent"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """On the floor: nothing to say now (only this seat hears itself pass; the table just hears no word)."""
+
+    def __str__(self) -> str:
+        return "pass"
 
 
 @dataclass(frozen=True)
@@ -167,7 +185,8 @@ class Hold(Action):
 
 TESTIMONIES = (Saw, Took, Suspect, Silent)
 NOTATION = ("'hide K', 'set-aside TOKEN|none', 'take N|TOKEN|nothing', 'ask K seen|took|suspect', 'floor', "
-            "'accuse K', 'saw D [TOKENS...]', 'took N|TOKEN|nothing', 'suspect K', 'silent', 'shoot', 'hold'")
+            "'accuse K', 'saw D [TOKENS...]', 'took N|TOKEN|nothing', 'suspect K', 'silent', 'pass', 'shoot', "
+            "'hold'")
 
 
 def _sort_tokens(tokens: list[str]) -> tuple[str, ...]:
@@ -218,7 +237,7 @@ def parse_action(text: str) -> Action:
             raise IllegalAction("'saw' needs a number of diamonds: 'saw D [TOKENS...]'.")
         tokens = [parse_choice(word, TOKEN_ORDER, "token") for word in parts[2:]]
         return Saw(parse_int(parts[1], "a number of diamonds"), _sort_tokens(tokens))
-    simple = {"floor": Floor, "silent": Silent, "shoot": Shoot, "hold": Hold}
+    simple = {"floor": Floor, "silent": Silent, "pass": Pass, "shoot": Shoot, "hold": Hold}
     if verb in simple:
         expect_arity(parts, 1, verb)
         return simple[verb]()
@@ -239,15 +258,13 @@ class MafiaState(GameState[Rules]):
     def _setup(self) -> None:
         n = len(self.players)
         rules = self.rules
-        if not 0 <= rules.godfather_seat < n:
+        if rules.godfather_seat >= n:
             raise RulesError(f"godfather_seat {rules.godfather_seat} is not a seat of this table of {n}.")
-        if not 0 <= rules.max_hidden <= DIAMONDS or rules.question_budget < 0:
-            raise RulesError("max_hidden must be 0..15 and question_budget >= 0.")
         self.godfather: Seat = rules.godfather_seat
         self.order: list[Seat] = [(self.godfather + k) % n for k in range(1, n)]
         self.tokens_in_game: dict[str, int] = starting_tokens(n, rules)
-        self._testimony_key = tuple(sorted(self.tokens_in_game.items()))  # what testimonies can name
-        self.box_diamonds = DIAMONDS
+        self._testimony_key = (tuple(sorted(self.tokens_in_game.items())), rules.diamonds)  # what claims can name
+        self.box_diamonds = rules.diamonds
         self.box_tokens: dict[str, int] = dict(self.tokens_in_game)
         self.hidden: int | None = None
         self.set_aside: str | None = None
@@ -255,8 +272,11 @@ class MafiaState(GameState[Rules]):
         self.seen: dict[Seat, tuple[int, tuple[str, ...]]] = {}
         self.returned: tuple[int, tuple[str, ...]] | None = None
         self.phase = "hide"
-        self.jokers_left = starting_jokers(n)
-        self.questions_left = rules.question_budget
+        self.jokers_left = starting_jokers(n, rules)
+        self.questions_left = rules.question_budget  # budgeted interrogation only
+        self.asked: list[tuple[Seat, str]] = []  # questions since the last accusation
+        #: [seat, claim] of everything the table heard, read-only: views share it instead of copying it each time
+        self.testimonies: FrozenList = FrozenList()
         self.eliminated: set[Seat] = set()
         self.jokered: set[Seat] = set()
         self.revealed: dict[Seat, Take] = {}
@@ -265,11 +285,13 @@ class MafiaState(GameState[Rules]):
         self.floor: list[Seat] = []
         self.accused: Seat | None = None
         self.votes: dict[Seat, bool] = {}
+        self.shooter: Seat | None = None  # the Cleaner, once he has used his ability
         self.winner_seats: tuple[Seat, ...] = ()
         self.outcome = ""
-        self.emit("setup", f"{self.players[self.godfather]} is the Godfather. The box holds {DIAMONDS} diamonds "
-                  f"and {self._tokens_text(self.box_tokens)}; the Godfather has {self.jokers_left} joker(s).",
-                  godfather=self.godfather, tokens=dict(self.tokens_in_game), jokers=self.jokers_left)
+        self.emit("setup", f"{self.players[self.godfather]} is the Godfather. The box holds {rules.diamonds} "
+                  f"diamonds and {self._tokens_text(self.box_tokens)}; the Godfather has {self.jokers_left} "
+                  f"joker(s).", godfather=self.godfather, tokens=dict(self.tokens_in_game), jokers=self.jokers_left,
+                  diamonds=rules.diamonds)
 
     # ----------------------------------------------------------------- small helpers
 
@@ -298,6 +320,14 @@ class MafiaState(GameState[Rules]):
         return [seat for seat in self.living_takers()
                 if self.rules.jokered_can_be_accused or seat not in self.jokered]
 
+    def askable(self) -> list[tuple[Seat, str]]:
+        """The questions the Godfather may ask now: free talk, each (seat, kind) once between two accusations;
+        budgeted, any question while the budget lasts (R4.1)."""
+        if not self.rules.free_talk and self.questions_left <= 0:
+            return []
+        asked = set(self.asked) if self.rules.free_talk else set()
+        return [(seat, kind) for seat in self.living_takers() for kind in KINDS if (seat, kind) not in asked]
+
     def _voters(self) -> list[Seat]:
         return [seat for seat in self.living_takers() if seat != self.accused]
 
@@ -320,10 +350,22 @@ class MafiaState(GameState[Rules]):
 
     @property
     def max_steps(self) -> int:
-        """hide + set-aside + one take per taker + each question (a floor: 1 + n-1 answers) + each
-        accusation (at most n-1) followed by at most n-2 cleaner votes."""
+        """Box phase (hide, set-aside, n-1 takes), then the accusations: at most n-1 takers caught or jokered,
+        plus one per joker (a jokered seat accused again), plus the last one; each followed by at most n-2
+        Cleaner votes.
+
+        Budgeted: each question or floor costs at most n steps (a floor: 1 + n-1 testimonies).
+        Free talk: between two accusations the Godfather makes at most 3(n-1) + 1 moves (each question once,
+        then the accusation), each preceded by a floor of at most n-1 words, and each question answered.
+        """
         n = len(self.players)
-        return 2 + (n - 1) + self.rules.question_budget * n + (n - 1) * (n - 1)
+        accusations = (n - 1) + starting_jokers(n, self.rules) + 1
+        box = 2 + (n - 1)
+        if not self.rules.free_talk:
+            return box + self.rules.question_budget * n + accusations * (n - 1)
+        questions = 3 * (n - 1)
+        between_accusations = (questions + 1) * n + questions + (n - 2)
+        return box + accusations * between_accusations
 
     @property
     def winners(self) -> tuple[Seat, ...]:
@@ -349,7 +391,8 @@ class MafiaState(GameState[Rules]):
         return self._last_may_take_nothing() or (self.box_diamonds == 0 and not any(self.box_tokens.values()))
 
     def _testimonies(self, kind: str | None, seat: Seat) -> list[Action]:
-        """Every testimony of `kind` (None: any kind) that `seat` may give; lies included, never hidden data."""
+        """Every testimony of `kind` (None: any kind, on the floor) that `seat` may give; lies included, never
+        hidden data."""
         return list(_testimony_menu(self._testimony_key, kind, seat, len(self.players)))
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
@@ -365,8 +408,8 @@ class MafiaState(GameState[Rules]):
         if phase == "take":
             return self._take_options()
         if phase == "question":
-            return list(_question_menu(tuple(self.living_takers()) if self.questions_left > 0 else None,
-                                       tuple(self.accusable())))
+            floor = not self.rules.free_talk and self.questions_left > 0
+            return list(_question_menu(tuple(self.askable()), floor, tuple(self.accusable())))
         if phase == "answer":
             assert self.pending is not None
             return self._testimonies(self.pending[1], seat)
@@ -414,10 +457,13 @@ class MafiaState(GameState[Rules]):
                                 " or the last taker, may take nothing).")
 
     def _check_question(self, seat: Seat, action: Ask | Floor | Accuse) -> None:
-        """R4.1, R4.5, R4.8: questions within the budget, accusations of living takers (jokered: by option)."""
+        """R4.1, R4.5, R4.8: questions within the interrogation's bound, accusations of living takers (jokered:
+        by option)."""
         if self.phase != "question":
             raise IllegalAction("Only the Godfather asks questions and accuses, during the investigation.")
         if isinstance(action, Floor):
+            if self.rules.free_talk:
+                raise IllegalAction("In free talk the floor opens by itself before each of the Godfather's moves.")
             if self.questions_left <= 0:
                 raise IllegalAction("The Godfather has no question left: he must accuse.")
             return
@@ -429,39 +475,51 @@ class MafiaState(GameState[Rules]):
         if target in self.eliminated:
             raise IllegalAction(f"{self.players[target]} is eliminated and stays silent.")
         if isinstance(action, Ask):
-            if self.questions_left <= 0:
+            if not self.rules.free_talk and self.questions_left <= 0:
                 raise IllegalAction("The Godfather has no question left: he must accuse.")
+            if self.rules.free_talk and (target, action.kind) in self.asked:
+                raise IllegalAction(f"The Godfather already asked {self.players[target]} '{action.kind}' since the "
+                                    "last accusation: ask another question, or accuse.")
             return
         if target in self.jokered and not self.rules.jokered_can_be_accused:
             raise IllegalAction(f"{self.players[target]} already received a joker and cannot be accused again.")
 
     def _check_testimony(self, seat: Seat, action: Action) -> None:
-        """R4.2: an answer of the asked kind (or silence), or any testimony when the floor is open; lies are
-        allowed, but only about what this game could hold."""
+        """R4.2: an answer of the asked kind (or silence), or any testimony on the floor; lies are allowed, but
+        only about what this game could hold."""
         phase = self.phase
         if phase not in ("answer", "floor"):
-            raise IllegalAction("Testimonies are given when the Godfather asks or opens the floor.")
-        if phase == "answer" and not isinstance(action, Silent):
+            raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor.")
+        if isinstance(action, Silent):
+            if phase == "floor":
+                raise IllegalAction("On the floor, say a testimony or 'pass'.")
+            return
+        if phase == "answer":
             assert self.pending is not None
             asked = self.pending[1]
             wanted = {"seen": Saw, "took": Took, "suspect": Suspect}[asked]
             if not isinstance(action, wanted):
                 raise IllegalAction(f"The Godfather asked '{asked}': answer with '{wanted.__name__.lower()}'"
                                     " or keep 'silent'.")
+        diamonds = self.rules.diamonds
         if isinstance(action, Suspect):
             if not 0 <= action.target < len(self.players):
                 raise IllegalAction(f"There is no seat {action.target} at this table.")
             if action.target == seat:
                 raise IllegalAction("You cannot suspect yourself.")
         elif isinstance(action, Saw):
-            if not 0 <= action.diamonds <= DIAMONDS:
-                raise IllegalAction(f"The box never holds {action.diamonds} diamonds (0 to {DIAMONDS}).")
+            if not 0 <= action.diamonds <= diamonds:
+                raise IllegalAction(f"The box never holds {action.diamonds} diamonds (0 to {diamonds}).")
             for token in set(action.tokens):
                 if action.tokens.count(token) > self.tokens_in_game.get(token, 0):
                     raise IllegalAction(f"This game has only {self.tokens_in_game.get(token, 0)} {token} token(s).")
         elif isinstance(action, Took):
-            if action.diamonds > DIAMONDS or (action.token and action.token not in self.tokens_in_game):
+            if action.diamonds > diamonds or (action.token and action.token not in self.tokens_in_game):
                 raise IllegalAction("Nobody could have taken that: it is not in this game.")
+
+    def _check_pass(self, seat: Seat, action: Pass) -> None:
+        if self.phase != "floor":
+            raise IllegalAction("'pass' lets the floor go by; an asked seat answers or keeps 'silent'.")
 
     def _check_vote(self, seat: Seat, action: Shoot | Hold) -> None:
         if self.phase != "cleaner":
@@ -474,8 +532,16 @@ class MafiaState(GameState[Rules]):
     def _play(self, seat: Seat, action: Action) -> None:
         _PLAYS[type(action)](self, seat, action)
 
+    def _godfather_next(self) -> None:
+        """The Godfather is to move: in free talk every living taker first has the floor, in box order (R4.2)."""
+        self.pending = None
+        self.floor = self.living_takers() if self.rules.free_talk else []
+        self.phase = "floor" if self.floor else "question"
+
     def _ask(self, seat: Seat, action: Ask) -> None:
-        self.questions_left -= 1
+        if not self.rules.free_talk:
+            self.questions_left -= 1
+        self.asked.append((action.target, action.kind))
         self.pending = (action.target, action.kind)
         self.phase = "answer"
         self.emit("question", f"The Godfather asks {self.players[action.target]}: {QUESTION_TEXT[action.kind]}",
@@ -514,7 +580,7 @@ class MafiaState(GameState[Rules]):
         if self.stolen == 0 and self.rules.nobody_stole_godfather_wins:
             self._finish("godfather", "Nobody stole a diamond: the Godfather wins at once.")
         else:
-            self.phase = "question"
+            self._godfather_next()
 
     def _set_aside(self, seat: Seat, token: str | None) -> None:
         self.set_aside = token
@@ -537,21 +603,34 @@ class MafiaState(GameState[Rules]):
 
     def _testify(self, seat: Seat, action: Action) -> None:
         name = self.players[seat]
+        claim = str(action)
+        self.testimonies = FrozenList([*self.testimonies, FrozenList([seat, claim])])
         if isinstance(action, Silent):
             self.emit("silent", f"{name} keeps silent.", actor=seat)
         else:
-            claim = str(action)
-            self.emit("testimony", f"{name} says: {TESTIMONY_TEXT[type(action)](action, self.players)}",
-                      actor=seat, claim=claim, testimony=type(action).__name__.lower())
+            volunteered = self.phase == "floor"
+            self.emit("testimony", f"{name} {'volunteers' if volunteered else 'says'}: "
+                      f"{TESTIMONY_TEXT[type(action)](action, self.players)}", actor=seat, claim=claim,
+                      testimony=type(action).__name__.lower(), volunteered=volunteered)
+        self._spoken()
+
+    def _pass(self, seat: Seat, action: Pass) -> None:
+        self.emit("pass", f"{self.players[seat]} lets the floor go by.", actor=seat, observers=[seat])
+        self._spoken()
+
+    def _spoken(self) -> None:
+        """After a word: the floor goes on to the next seat, or the Godfather moves (after an answer, in free
+        talk, the floor first opens again)."""
         if self.phase == "floor":
             self.floor.pop(0)
-            if self.floor:
-                return
-        self.pending = None
-        self.phase = "question"
+            if not self.floor:
+                self.phase = "question"
+            return
+        self._godfather_next()
 
     def _accuse(self, seat: Seat, target: Seat) -> None:
         self.accused = target
+        self.asked = []
         self.emit("accuse", f"The Godfather to {self.players[target]}: \"Empty your pockets!\"", actor=seat,
                   target=target)
         if self.rules.cleaner and self._voters():
@@ -563,7 +642,8 @@ class MafiaState(GameState[Rules]):
     def _vote(self, seat: Seat, shoot: bool) -> None:
         self.votes[seat] = shoot
         self.emit("vote", f"{self.players[seat]} says {'shoot' if shoot else 'hold'}.", actor=seat,
-                  observers=[seat], redacted=f"{self.players[seat]} decides.", shoot=shoot)
+                  observers=[seat], redacted=f"{self.players[seat]} decides.", shoot=shoot,
+                  redacted_data={"seat": seat})
         if len(self.votes) == len(self._voters()):
             shooter = next((voter for voter, shot in self.votes.items() if shot), None)
             self.votes = {}
@@ -580,20 +660,33 @@ class MafiaState(GameState[Rules]):
         target = self.accused
         assert target is not None
         self.accused = None
-        self.phase = "question"
         if shooter is not None:
-            self.emit("shoot", f"{self.players[shooter]}, the Cleaner, shoots {self.players[target]}!",
-                      actor=shooter, target=target)
-            self._reveal(shooter)
-            diamonds, token = self._reveal(target)
-            if token in AGENTS:
-                self.winner_seats = (shooter,)
-                self._finish("cleaner", f"The Cleaner shot an Agent: {self.players[shooter]} wins alone.")
-                return
-            self.eliminated |= {shooter, target}
-            self.recovered += diamonds
-            self._check_recovered()
+            self._shot(shooter, target)
+        else:
+            self._pockets_emptied(target)
+        if self.phase != "over":
+            if not self.accusable():
+                self._finish("godfather", "Nobody is left to accuse and no diamond is missing: the Godfather wins.")
+            else:
+                self._godfather_next()
+
+    def _shot(self, shooter: Seat, target: Seat) -> None:
+        """R6.2: the Cleaner shoots the accused; an Agent shot makes him win alone, otherwise both are out."""
+        self.shooter = shooter
+        self.emit("shoot", f"{self.players[shooter]}, the Cleaner, shoots {self.players[target]}!",
+                  actor=shooter, target=target)
+        self._reveal(shooter)
+        diamonds, token = self._reveal(target)
+        if token in AGENTS:
+            self.winner_seats = (shooter,)
+            self._finish("cleaner", f"The Cleaner shot an Agent: {self.players[shooter]} wins alone.")
             return
+        self.eliminated |= {shooter, target}
+        self.recovered += diamonds
+        self._check_recovered()
+
+    def _pockets_emptied(self, target: Seat) -> None:
+        """R4.4-R4.7: a thief is caught, an Agent wins alone, anyone else gets a joker or costs the game."""
         diamonds, token = self._reveal(target)
         if diamonds:
             self.eliminated.add(target)
@@ -622,6 +715,8 @@ class MafiaState(GameState[Rules]):
         if outcome in ("godfather", "thieves"):
             self.winner_seats = self._team_winners(outcome)
         self.phase = "over"
+        self.pending = None
+        self.floor = []
         self.emit("end", text, outcome=outcome)
         takes = {seat: take_text(take) for seat, take in sorted(self.takes.items())}
         self.emit("final-reveal", "Everyone shows what they took: " + "; ".join(
@@ -631,9 +726,12 @@ class MafiaState(GameState[Rules]):
             takes=takes, hidden=self.hidden, set_aside=self.set_aside, winners=list(self.winner_seats))
 
     def _team_winners(self, outcome: str) -> tuple[Seat, ...]:
+        """R5.1, R5.3, R5.4: the Godfather's side (his Loyal Henchmen, and the Cleaner unless he shot) or the
+        richest living thieves with the Street Kids; then the Drivers whose right-hand neighbour wins."""
         roles = {seat: role_of(take) for seat, take in self.takes.items()}
         if outcome == "godfather":
-            base = {self.godfather} | {seat for seat, role in roles.items() if role == "loyal"}
+            base = {self.godfather} | {seat for seat, role in roles.items() if role == "loyal"
+                                       or (role == "cleaner" and seat != self.shooter)}
         else:
             thieves = {seat: self.takes[seat][0] for seat, role in roles.items()
                        if role == "thief" and seat not in self.eliminated}
@@ -658,6 +756,11 @@ class MafiaState(GameState[Rules]):
 
     # ----------------------------------------------------------------- views
 
+    def _questions_left(self) -> int:
+        if not self.rules.free_talk:
+            return self.questions_left
+        return len(self.askable()) if self.phase != "over" else 0
+
     def _facts(self, seat: Seat | None) -> dict[str, Any]:
         over = self.phase == "over"
         is_godfather = seat == self.godfather
@@ -673,13 +776,15 @@ class MafiaState(GameState[Rules]):
             "box_holder": self.order[self.box_index] if self.phase in ("set-aside", "take") else None,
             "tokens_in_game": dict(self.tokens_in_game),
             "jokers_left": self.jokers_left,
-            "questions_left": self.questions_left,
+            "questions_left": self._questions_left(),
+            "asked": [list(question) for question in self.asked],
             "recovered": self.recovered,
             "eliminated": sorted(self.eliminated),
             "jokered": sorted(self.jokered),
             "revealed": {s: take_text(t) for s, t in sorted(self.revealed.items())},
             "pending": list(self.pending) if self.pending else None,
             "floor": list(self.floor),
+            "testimonies": self.testimonies,
             "my_take": take_text(self.takes[seat]) if seat in self.takes else None,
             "box_seen": box(self.seen.get(seat)) if seat is not None else None,
             "my_set_aside": ((self.set_aside or "none") if seat == first and self.phase not in ("hide", "set-aside")
@@ -693,91 +798,61 @@ class MafiaState(GameState[Rules]):
             facts["set_aside"] = self.set_aside or "none"
         return facts
 
+    def fingerprint(self) -> str:
+        """The protocol's fingerprint of every field, with the long logs (events, record, testimonies) written by
+        their `repr`, which shows every value in them (events are frozen named tuples): the same promise, several
+        times faster on the logs of free talk, which checks take many times a step."""
+        stand_in = object.__new__(_Fields)
+        stand_in.__dict__.update(vars(self), events=repr(self.events), history=repr(self.history),
+                                 testimonies=repr(self.testimonies))
+        return GameState.fingerprint(stand_in)  # type: ignore[arg-type]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MafiaState:
+        """A clone shares what never changes (the rules, the names, the event log's items, the record's entries,
+        the read-only testimonies) and copies everything else: a free-talk game's log runs to hundreds of
+        events, and searches and checks clone at every step."""
+        clone = object.__new__(type(self))
+        memo[id(self)] = clone
+        for name, value in vars(self).items():
+            if name in _SHARED:
+                setattr(clone, name, value)
+            elif name in _APPEND_ONLY:
+                setattr(clone, name, list(value))
+            else:
+                setattr(clone, name, copy.deepcopy(value, memo))
+        return clone
+
     # ----------------------------------------------------------------- determinization
 
-    def resample(self, player: Seat | None, rng: random.Random) -> MafiaState:
-        """A world consistent with `view(player)`: the hidden choices `player` has not seen are perturbed.
-
-        Random moves keep every box content `player` observed: two hidden takes with no observation of
-        `player` between them swap or trade diamonds, the Godfather's hidden count trades diamonds with a
-        taker, and the set-aside token trades places with a taken token. The candidate is replayed and kept
-        only if `player` observed the same events; otherwise fewer moves are tried, and at worst the true world
-        itself (always consistent) is replayed. Exact posteriors are in `inference.py`; this is a
-        determinization for search bots and the non-interference test.
-        """
-        hidden_slots = self._free_slots(player)
-        for moves in (12, 6, 3, 1, 0):
-            texts = [text for _, text in self.history]
-            if moves and len(hidden_slots) >= 2:
-                self._perturb(texts, hidden_slots, player, moves, rng)
-            world = self._replay(texts)
-            # Kept if the seat observed exactly the same events; its view is *not* consulted, so that a fact
-            # leaking into the view is caught by `check_game` instead of being filtered away here.
-            if world is not None and world.log(player) == self.log(player):
-                return world
-        raise AssertionError("replaying the true history must give the same view")  # pragma: no cover
-
     @classmethod
-    def world_from_view(cls, view: Any, rng: random.Random) -> MafiaState:
-        """Transitional: the view-only sampler of issue 10 is being written; `resample` above still reads the
-        state."""
-        raise NotImplementedError("world_from_view is being rewritten (issue 10)")
+    def world_from_view(cls, view: View, rng: random.Random) -> MafiaState:
+        """A full state drawn uniformly among the box histories that fit `view`, built from the view and `rng`
+        alone (`inference.sample_world`: exact forward-filtering backward-sampling; the investigation is
+        replayed from the view's log)."""
+        from .inference import sample_world
 
-    def _replay(self, texts: list[str]) -> MafiaState | None:
-        world = MafiaState(list(self.players), seed=self.seed, rules=self.rules)
-        try:
-            for (seat, _), text in zip(self.history, texts):
-                world.apply(text, player=seat)
-        except IllegalAction:
-            return None
-        return world
+        return sample_world(view, rng)
 
-    def _free_slots(self, player: Seat | None) -> list[int]:
-        """History indexes of hidden box-phase choices that `player` did not see (and nobody revealed)."""
-        if self.phase == "over":
-            return []
-        free = []
-        for index, (seat, text) in enumerate(self.history):
-            if seat == player or not text.startswith(("hide", "take", "set-aside")):
-                continue
-            if text.startswith("take") and seat in self.revealed:
-                continue
-            free.append(index)
-        return free
 
-    def _observed_between(self, player: Seat | None, low: int, high: int) -> bool:
-        """True if `player` acted (and so saw the box) between history indexes `low` and `high`."""
-        return any(self.history[index][0] == player for index in range(low + 1, high))
+#: Fields a clone shares (immutable values) and lists of immutable items it copies shallowly (`__deepcopy__`).
+_SHARED = frozenset({"rules", "players", "testimonies", "_testimony_key"})
+_APPEND_ONLY = frozenset({"events", "history"})
 
-    def _perturb(self, texts: list[str], slots: list[int], player: Seat | None, moves: int,
-                 rng: random.Random) -> None:
-        """Apply up to `moves` random moves to the hidden choices in `texts` (see `resample`)."""
-        for _ in range(moves):
-            low, high = sorted(rng.sample(slots, 2))
-            if self._observed_between(player, low, high):
-                continue
-            first, second = parse_action(texts[low]), parse_action(texts[high])
-            a, b = _diamonds_removed(first), _diamonds_removed(second)
-            if isinstance(first, SetAside) and first.token and isinstance(second, TakeFromBox) and second.token:
-                texts[low], texts[high] = str(SetAside(second.token)), str(TakeFromBox(0, first.token))
-            elif isinstance(first, TakeFromBox) and isinstance(second, TakeFromBox) and rng.random() < 0.5 \
-                    and TakeFromBox() not in (first, second):
-                texts[low], texts[high] = texts[high], texts[low]
-            elif a is not None and b:
-                hide = isinstance(first, Hide)
-                total, lowest = a + b, 0 if hide else 1
-                highest = min(total - 1, self.rules.max_hidden) if hide else total - 1
-                if (hide or a) and lowest <= highest:
-                    new = rng.randint(lowest, highest)
-                    texts[low] = str(Hide(new) if hide else TakeFromBox(new))
-                    texts[high] = str(TakeFromBox(total - new))
+
+class _Fields:
+    """A bare object carrying a state's fields, for `MafiaState.fingerprint`."""
+
+
+def world_from_view(view: View, rng: random.Random) -> MafiaState:
+    """A world consistent with `view`, from the view and `rng` alone (see `MafiaState.world_from_view`)."""
+    return MafiaState.world_from_view(view, rng)
 
 
 #: How each kind of action is checked (see `MafiaState._validate`): one look-up instead of a chain of tests.
 _CHECKS: dict[type, Callable[[MafiaState, Seat, Any], None]] = {
     Hide: MafiaState._check_hide, SetAside: MafiaState._check_set_aside, TakeFromBox: MafiaState._check_take,
     Ask: MafiaState._check_question, Floor: MafiaState._check_question, Accuse: MafiaState._check_question,
-    **{kind: MafiaState._check_testimony for kind in TESTIMONIES},
+    **{kind: MafiaState._check_testimony for kind in TESTIMONIES}, Pass: MafiaState._check_pass,
     Shoot: MafiaState._check_vote, Hold: MafiaState._check_vote,
 }
 
@@ -789,19 +864,10 @@ _PLAYS: dict[type, Callable[[MafiaState, Seat, Any], None]] = {
     Ask: MafiaState._ask,
     Floor: lambda state, seat, action: state._open_floor(seat),
     Accuse: lambda state, seat, action: state._accuse(seat, action.target),
-    **{kind: MafiaState._testify for kind in TESTIMONIES},
+    **{kind: MafiaState._testify for kind in TESTIMONIES}, Pass: MafiaState._pass,
     Shoot: lambda state, seat, action: state._vote(seat, True),
     Hold: lambda state, seat, action: state._vote(seat, False),
 }
-
-
-def _diamonds_removed(action: Action) -> int | None:
-    """Diamonds a hide or a diamond take removes from the box; None for token takes and set-asides."""
-    if isinstance(action, Hide):
-        return action.diamonds
-    if isinstance(action, TakeFromBox) and action.token is None:
-        return action.diamonds
-    return None
 
 
 @lru_cache(maxsize=1024)
@@ -826,32 +892,34 @@ def _take_menu(diamonds: int, present: tuple[str, ...], may_take_nothing: bool) 
 
 
 @lru_cache(maxsize=1024)
-def _question_menu(askable: tuple[Seat, ...] | None, accusable: tuple[Seat, ...]) -> tuple[Action, ...]:
-    """The Godfather's options: questions to `askable` seats (None: no question left), floor, accusations."""
-    actions: list[Action] = []
-    if askable is not None:
-        actions += [Ask(target, kind) for target in askable for kind in KINDS]
+def _question_menu(askable: tuple[tuple[Seat, str], ...], floor: bool,
+                   accusable: tuple[Seat, ...]) -> tuple[Action, ...]:
+    """The Godfather's options: the `askable` questions, the floor (budgeted interrogation), accusations."""
+    actions: list[Action] = [Ask(target, kind) for target, kind in askable]
+    if floor:
         actions.append(Floor())
     return (*actions, *(Accuse(target) for target in accusable))
 
 
 @lru_cache(maxsize=512)
-def _testimony_menu(tokens_in_game: tuple[tuple[str, int], ...], kind: str | None, seat: Seat,
+def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | None, seat: Seat,
                     players: int) -> tuple[Action, ...]:
-    """The testimonies allowed at a table: they depend only on public data, so they are computed once."""
+    """The testimonies allowed at a table (`key`: its token counts and diamonds): they depend only on public
+    data, so they are computed once. An asked seat may keep silent; on the floor (`kind` None) it may pass."""
+    tokens_in_game, diamonds = key
     counts = dict(tokens_in_game)
     out: list[Action] = []
     if kind in (None, "seen"):
         combos: list[tuple[str, ...]] = [()]
         for name in TOKEN_ORDER:
             combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
-        out += [Saw(d, combo) for d in range(DIAMONDS + 1) for combo in combos]
+        out += [Saw(d, combo) for d in range(diamonds + 1) for combo in combos]
     if kind in (None, "took"):
-        out += [Took(d) for d in range(1, DIAMONDS + 1)]
+        out += [Took(d) for d in range(1, diamonds + 1)]
         out += [Took(0, name) for name in TOKEN_ORDER if name in counts] + [Took()]
     if kind in (None, "suspect"):
         out += [Suspect(other) for other in range(players) if other != seat]
-    return (*out, Silent())
+    return (*out, Pass() if kind is None else Silent())
 
 
 QUESTION_TEXT = {"seen": "what did you see in the box?", "took": "what did you take?",
@@ -869,3 +937,4 @@ State = MafiaState
 def new_game(players: int | list[str] = 6, *, seed: int | None = None, rules: Rules | None = None) -> MafiaState:
     """A new round of Mafia de Cuba (no randomness in the set-up: the seed is for bots and records)."""
     return MafiaState(players, seed=seed, rules=rules)
+

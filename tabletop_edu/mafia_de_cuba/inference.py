@@ -3,9 +3,11 @@
 The box passing is a Markov chain: the box contents (diamonds, token counts) are the state, and each step (the
 Godfather's hiding, the first taker's set-aside, each take) is a transition chosen by a behaviour model. A seat's
 information pins some steps (its own choices, pockets emptied by accusations) and some states (the box it saw;
-for the Godfather, the box that came back). The posterior of every step is then a forward-backward pass over
-box contents, linear in the number of takers; `brute_force_posterior` enumerates whole worlds instead and checks
-it (tests: to 1e-9 on tables up to 8 players).
+for the Godfather, the box that came back). The investigation adds one more fact: while it goes on after a
+recovery check (R3.6, R4.4), some diamond is still out, i.e. some take whose pockets were not emptied holds
+diamonds; a flag carried along the chain keeps that exact. The posterior of every step is then a
+forward-backward pass over box contents, linear in the number of takers; `brute_force_posterior` enumerates
+whole worlds instead and checks it (tests: to 1e-9 on tables up to 8 players, under any token table).
 
 Behaviour models (`Model`): `UNIFORM_WORLDS` weighs every consistent world equally; `RANDOM_CHOICES` has every
 seat pick uniformly among its legal choices; `policy_model(takers)` uses the take distributions of bots.
@@ -13,19 +15,29 @@ seat pick uniformly among its legal choices; `policy_model(takers)` uses the tak
 Testimonies may be lies, so they are not pinned: `with_testimonies(obs, view, truth)` adds each one as soft
 evidence (a factor `truth` when the world agrees with the claim, `1 - truth` when it does not), which keeps the
 chain structure, and `testimony_worth` measures how much each testimony moves the posterior.
+
+Speed: `PosteriorCache` (and `view_posterior`, which a widget calls once per redraw) computes a view's exact
+posterior once per observation, and extends the forward pass of an earlier observation when only later steps
+changed (the box going round adds one step at a time); the transition tables of unchanged steps are shared.
+`sample_world(view, rng)` draws a whole game state from the view alone: the box history by backward sampling
+from this chain (uniform over the consistent histories), the investigation replayed from the view's log. It is
+the game's `world_from_view`.
 """
 
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
-from ..core import View
+import numpy as np
+
+from ..core import Event, FrozenDict, View
 from .engine import Take, take_text
-from .rules import DIAMONDS, TOKEN_ORDER, Rules
+from .rules import TOKEN_ORDER, Rules
 
 Box = tuple[int, tuple[int, ...]]  # (diamonds, counts in TOKEN_ORDER)
 Choice = Any  # an int for hide, a token or None for set-aside, a Take for a take
@@ -57,11 +69,13 @@ def policy_model(takers: Mapping[int, Any]) -> Model:
 
 @dataclass(frozen=True)
 class Observation:
-    """What one seat knows about the box chain.
+    """What one seat knows about the box chain (hashable: posteriors are cached by it).
 
     `steps` lists (kind, seat) of the steps already played: ("hide", godfather), maybe ("set-aside", first),
     then ("take", seat) in box order. `pinned_choices[i]` is a known choice of step i; `pinned_boxes[i]` a known
-    box before step i (index len(steps) is the box after the last step).
+    box before step i (index len(steps) is the box after the last step). `emptied` holds the take steps whose
+    pockets were emptied in public; `diamonds_out` says that some other take holds diamonds (the investigation
+    went on after a recovery check).
     """
 
     steps: tuple[tuple[str, int], ...]
@@ -69,11 +83,18 @@ class Observation:
     max_hidden: int
     last_may_take_nothing: bool
     last_taker: int
-    pinned_choices: Mapping[int, Choice] = field(default_factory=dict)
-    pinned_boxes: Mapping[int, Box] = field(default_factory=dict)
+    pinned_choices: Mapping[int, Choice] = field(default_factory=FrozenDict)
+    pinned_boxes: Mapping[int, Box] = field(default_factory=FrozenDict)
     #: soft evidence from testimonies: (step index, claimed choice or box, probability the claim is true)
     soft_choices: tuple[tuple[int, Choice, float], ...] = ()
     soft_boxes: tuple[tuple[int, Box, float], ...] = ()
+    emptied: frozenset[int] = frozenset()
+    diamonds_out: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pinned_choices", FrozenDict(self.pinned_choices))
+        object.__setattr__(self, "pinned_boxes", FrozenDict(self.pinned_boxes))
+        object.__setattr__(self, "emptied", frozenset(self.emptied))
 
     def choice_factor(self, index: int, choice: Choice) -> float:
         factor = 1.0
@@ -88,6 +109,10 @@ class Observation:
             if at == index:
                 factor *= truth if claim == box else 1.0 - truth
         return factor
+
+    def counts_out(self, index: int) -> bool:
+        """Whether step `index`'s diamonds still count as out (a take whose pockets were not emptied)."""
+        return self.diamonds_out and self.steps[index][0] == "take" and index not in self.emptied
 
 
 def _counts(tokens: Mapping[str, int] | list[str]) -> tuple[int, ...]:
@@ -104,11 +129,28 @@ def _parse_take(text: str) -> Take:
     return (int(text), None)
 
 
-def observation_from_view(view: View, rules: Rules) -> Observation:
-    """The box-chain knowledge in `view` (any seat or a spectator); `rules` must be the game's rules."""
+BOX_PHASES = ("hide", "set-aside", "take")
+#: Events after which the engine checks whether every stolen diamond is back (R4.4, R6.2).
+RECOVERY_CHECKS = ("caught", "shoot")
+
+
+def _diamonds_still_out(view: View, rules: Rules) -> bool:
+    """True when the view shows the investigation going on after a recovery check: some diamond is out.
+
+    With `nobody_stole_godfather_wins` the return of the box is such a check (R3.6); otherwise only catches
+    and shots are, since an investigation with nothing stolen goes on until the Godfather errs."""
+    facts = view.facts
+    if facts["phase"] in BOX_PHASES or view.is_over:
+        return False
+    return rules.nobody_stole_godfather_wins or any(event.kind in RECOVERY_CHECKS for event in view.log)
+
+
+def observation_from_view(view: View, rules: Rules | None = None) -> Observation:
+    """The box-chain knowledge in `view` (any seat or a spectator); `rules` default to the view's own."""
+    rules = rules or view.rules
     facts = view.facts
     order, godfather = list(facts["order"]), facts["godfather"]
-    if facts["phase"] in ("hide",):
+    if facts["phase"] == "hide":
         done = 0
     elif facts["phase"] in ("set-aside", "take"):
         done = order.index(facts["box_holder"])
@@ -126,9 +168,12 @@ def observation_from_view(view: View, rules: Rules) -> Observation:
     known_takes = {**facts["revealed"], **all_takes}
     if view.seat is not None and facts["my_take"] is not None:
         known_takes[view.seat] = facts["my_take"]
+    emptied = set()
     for index, (kind, seat) in enumerate(steps):
         if kind == "take" and seat in known_takes:
             pinned[index] = _parse_take(known_takes[seat])
+        if kind == "take" and seat in facts["revealed"]:
+            emptied.add(index)
     if facts["hidden"] is not None and steps:
         pinned[0] = facts["hidden"]
     aside = facts["my_set_aside"] if facts["my_set_aside"] is not None else facts.get("set_aside")
@@ -140,23 +185,38 @@ def observation_from_view(view: View, rules: Rules) -> Observation:
         boxes[index] = (facts["box_seen"]["diamonds"], _counts(facts["box_seen"]["tokens"]))
     if facts["box_returned"] is not None:
         boxes[len(steps)] = (facts["box_returned"]["diamonds"], _counts(facts["box_returned"]["tokens"]))
-    return Observation(tuple(steps), (DIAMONDS, _counts(facts["tokens_in_game"])), rules.max_hidden,
-                       rules.last_may_take_nothing, order[-1], pinned, boxes)
+    return Observation(tuple(steps), (rules.diamonds, _counts(facts["tokens_in_game"])), rules.max_hidden,
+                       rules.last_may_take_nothing, order[-1], pinned, boxes, emptied=frozenset(emptied),
+                       diamonds_out=_diamonds_still_out(view, rules))
+
+
+@lru_cache(maxsize=1 << 14)
+def _options(kind: str, box: Box, may_take_nothing: bool, max_hidden: int) -> tuple[tuple[Choice, Box], ...]:
+    """Every legal choice of a step from `box`, with the box it leaves (public structure only: no seat, no
+    game; cached since every posterior walks the same few hundred boxes)."""
+    diamonds, counts = box
+    if kind == "hide":
+        return tuple((hidden, (diamonds - hidden, counts)) for hidden in range(min(max_hidden, diamonds) + 1))
+    present = [index for index, count in enumerate(counts) if count]
+
+    def without(index: int) -> tuple[int, ...]:
+        return counts[:index] + (counts[index] - 1,) + counts[index + 1:]
+
+    if kind == "set-aside":
+        return ((None, box), *((TOKEN_ORDER[index], (diamonds, without(index))) for index in present))
+    if diamonds == 0 and not present:
+        return (((0, None), box),)
+    takes: list[tuple[Choice, Box]] = [((taken, None), (diamonds - taken, counts)) for taken in range(1, diamonds + 1)]
+    takes += [((0, TOKEN_ORDER[index]), (diamonds, without(index))) for index in present]
+    if may_take_nothing:
+        takes.append(((0, None), box))
+    return tuple(takes)
 
 
 def _choices(obs: Observation, kind: str, seat: int, box: Box) -> list[Choice]:
-    diamonds, counts = box
-    if kind == "hide":
-        return list(range(min(obs.max_hidden, diamonds) + 1))
-    present = [name for name, count in zip(TOKEN_ORDER, counts) if count]
-    if kind == "set-aside":
-        return [None, *present]
-    if diamonds == 0 and not present:
-        return [(0, None)]
-    takes: list[Choice] = [(d, None) for d in range(1, diamonds + 1)] + [(0, name) for name in present]
-    if seat == obs.last_taker and obs.last_may_take_nothing:
-        takes.append((0, None))
-    return takes
+    """The legal choices of a step (what the brute force and the models see)."""
+    last_nothing = seat == obs.last_taker and obs.last_may_take_nothing
+    return [choice for choice, _ in _options(kind, box, last_nothing, obs.max_hidden)]
 
 
 def _apply(kind: str, box: Box, choice: Choice) -> Box:
@@ -201,69 +261,332 @@ class Posterior:
         return sum(int(text) * p for text, p in self.of_seat(seat).items() if text.isdigit())
 
 
-Moves = list[dict[Box, list[tuple[Choice, float, Box]]]]
+# ------------------------------------------------------------------------------- forward-backward
+
+_FREE = ("free",)  # "no pinned choice" in a step's key (None is a real choice: setting nothing aside)
 
 
-def _forward_backward(obs: Observation, model: Model) -> tuple[list[dict[Box, float]], Moves,
-                                                                  list[dict[Box, float]], float]:
-    """alpha (weight of reaching each box), the weighted moves, beta (weight of the rest) and the evidence."""
-    steps = obs.steps
-    count = len(steps)
+class _Boxes:
+    """Every box a game can hold, numbered: box (d, counts) is d * per_diamond + sum(count * radix), so a step's
+    transitions become arrays of box numbers (a whole step is a few numpy operations)."""
 
-    def allowed(index: int, box: Box) -> list[tuple[Choice, float, Box]]:
-        kind, seat = steps[index]
-        choices = _choices(obs, kind, seat, box)
-        weights = model(kind, seat, box, choices, seat == obs.last_taker)
-        out = []
-        for choice, weight in zip(choices, weights):
-            if weight <= 0 or (index in obs.pinned_choices and obs.pinned_choices[index] != choice):
-                continue
-            after = _apply(kind, box, choice)
-            weight *= obs.choice_factor(index, choice) * obs.box_factor(index + 1, after)
-            if weight > 0:
-                out.append((choice, weight, after))
-        return out
+    def __init__(self, start: Box) -> None:
+        self.diamonds, self.counts = start
+        self.radix: list[int] = []
+        size = 1
+        for count in reversed(self.counts):
+            self.radix.insert(0, size)
+            size *= count + 1
+        self.per_diamond = size
+        self.size = (self.diamonds + 1) * size
+        ids = np.arange(self.size)
+        self.diamonds_of = ids // size
+        self.counts_of = [(ids % size) // radix % (count + 1) for radix, count in zip(self.radix, self.counts)]
 
-    def fits(index: int, box: Box) -> bool:
-        return index not in obs.pinned_boxes or obs.pinned_boxes[index] == box
+    def index(self, box: Box) -> int:
+        """A box's number, or -1 for a box this game can never hold."""
+        diamonds, counts = box
+        if not 0 <= diamonds <= self.diamonds or any(not 0 <= c <= top for c, top in zip(counts, self.counts)):
+            return -1
+        return diamonds * self.per_diamond + sum(c * radix for c, radix in zip(counts, self.radix))
 
-    alpha: list[dict[Box, float]] = [{obs.start: obs.box_factor(0, obs.start)} if fits(0, obs.start) else {}]
-    moves: list[dict[Box, list[tuple[Choice, float, Box]]]] = []
-    for index in range(count):
-        nxt: dict[Box, float] = defaultdict(float)
-        table: dict[Box, list[tuple[Choice, float, Box]]] = {}
-        for box, weight in alpha[index].items():
-            table[box] = allowed(index, box)
-            for _, w, after in table[box]:
-                if fits(index + 1, after):
-                    nxt[after] += weight * w
-        moves.append(table)
-        alpha.append(dict(nxt))
-    beta: list[dict[Box, float]] = [dict() for _ in range(count + 1)]
-    beta[count] = {box: 1.0 for box in alpha[count]}
-    for index in range(count - 1, -1, -1):
-        for box in alpha[index]:
-            beta[index][box] = sum(w * beta[index + 1].get(after, 0.0) for _, w, after in moves[index][box])
-    evidence = sum(alpha[count].values())
-    if evidence <= 0:
-        raise ValueError("No world fits this observation under this model.")
-    return alpha, moves, beta, evidence
+
+@dataclass(frozen=True)
+class _Moves:
+    """Every legal move of a step kind from every box: arrays `source`, `target` (box numbers), `label` (the
+    choice's code), `diamonds` (whether the move takes diamonds) and `choices` (code -> choice)."""
+
+    source: np.ndarray
+    target: np.ndarray
+    label: np.ndarray
+    diamonds: np.ndarray
+    choices: tuple[Choice, ...]
+
+    def code(self, choice: Choice) -> int:
+        return self.choices.index(choice) if choice in self.choices else -1
+
+
+@lru_cache(maxsize=64)
+def _boxes(start: Box) -> _Boxes:
+    return _Boxes(start)
+
+
+@lru_cache(maxsize=64)
+def _moves_of(start: Box, kind: str, may_take_nothing: bool, max_hidden: int) -> _Moves:
+    """The legal moves of a step `kind` from every box of a game started with `start` (public structure only,
+    so shared by every observation of every seat; at most a few per game)."""
+    boxes = _boxes(start)
+    ids = np.arange(boxes.size)
+    parts: list[tuple[np.ndarray, np.ndarray, int, bool]] = []  # (sources, targets, code, takes diamonds)
+    if kind == "hide":
+        choices: tuple[Choice, ...] = tuple(range(max_hidden + 1))
+        for hidden in choices:
+            source = ids[boxes.diamonds_of >= hidden]
+            parts.append((source, source - hidden * boxes.per_diamond, hidden, False))
+    elif kind == "set-aside":
+        choices = (None, *TOKEN_ORDER)
+        parts.append((ids, ids, 0, False))
+        for token, (held, radix) in enumerate(zip(boxes.counts_of, boxes.radix)):
+            source = ids[held >= 1]
+            parts.append((source, source - radix, 1 + token, False))
+    else:
+        top = boxes.diamonds
+        choices = ((0, None), *((taken, None) for taken in range(1, top + 1)), *((0, name) for name in TOKEN_ORDER))
+        for taken in range(1, top + 1):
+            source = ids[boxes.diamonds_of >= taken]
+            parts.append((source, source - taken * boxes.per_diamond, taken, True))
+        for token, (held, radix) in enumerate(zip(boxes.counts_of, boxes.radix)):
+            source = ids[held >= 1]
+            parts.append((source, source - radix, top + 1 + token, False))
+        nothing = ids if may_take_nothing else ids[:1]  # box 0 is the empty box: its only move is to take nothing
+        parts.append((nothing, nothing, 0, False))
+    return _Moves(np.concatenate([p[0] for p in parts]).astype(np.int32),
+                  np.concatenate([p[1] for p in parts]).astype(np.int32),
+                  np.concatenate([np.full(len(p[0]), p[2], dtype=np.int16) for p in parts]),
+                  np.concatenate([np.full(len(p[0]), p[3]) for p in parts]), choices)
+
+
+def _chain_key(obs: Observation, model: Model) -> tuple[Any, ...]:
+    """What every step of the chain depends on besides its own evidence."""
+    return (obs.start, obs.pinned_boxes.get(0), tuple(soft for soft in obs.soft_boxes if soft[0] == 0),
+            obs.max_hidden, obs.last_may_take_nothing, obs.last_taker, obs.diamonds_out, model)
+
+
+def _step_keys(obs: Observation) -> list[tuple[Any, ...]]:
+    """Everything step i's transitions depend on: equal keys give equal transitions."""
+    soft_choices: dict[int, list[Any]] = defaultdict(list)
+    soft_boxes: dict[int, list[Any]] = defaultdict(list)
+    for soft in obs.soft_choices:
+        soft_choices[soft[0]].append(soft)
+    for soft in obs.soft_boxes:
+        soft_boxes[soft[0]].append(soft)
+    return [(index, step, obs.pinned_choices.get(index, _FREE), obs.pinned_boxes.get(index + 1),
+             tuple(soft_choices[index]), tuple(soft_boxes[index + 1]), obs.counts_out(index))
+            for index, step in enumerate(obs.steps)]
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One step's weighted transitions between chain nodes (a box, and for `diamonds_out` chains whether a take
+    not emptied so far holds diamonds: node = box + flag * boxes)."""
+
+    source: np.ndarray
+    target: np.ndarray
+    weight: np.ndarray
+    label: np.ndarray
+    choices: tuple[Choice, ...]
+
+
+def _model_weights(moves: _Moves, obs: Observation, model: Model, kind: str, seat: int) -> np.ndarray:
+    """Each move's weight under `model`: the uniform models are computed at once, any other is asked box by box."""
+    if model is UNIFORM_WORLDS:
+        return np.ones(len(moves.source))
+    legal = np.bincount(moves.source, minlength=_boxes(obs.start).size)
+    if model is RANDOM_CHOICES:
+        return 1.0 / legal[moves.source]
+    weights = np.zeros(len(moves.source))
+    order = np.argsort(moves.source, kind="stable")
+    boxes = _boxes(obs.start)
+    last = seat == obs.last_taker
+    for start, end in zip(np.r_[0, np.cumsum(legal)[:-1]], np.cumsum(legal)):
+        if start == end:
+            continue
+        rows = order[start:end]
+        box_id = int(moves.source[rows[0]])
+        box = (int(boxes.diamonds_of[box_id]), tuple(int(held[box_id]) for held in boxes.counts_of))
+        options = _options(kind, box, last and obs.last_may_take_nothing, obs.max_hidden)
+        by_choice = dict(zip((choice for choice, _ in options),
+                             model(kind, seat, box, [choice for choice, _ in options], last)))
+        weights[rows] = [by_choice.get(moves.choices[code], 0.0) for code in moves.label[rows]]
+    return weights
+
+
+def _step(obs: Observation, model: Model, index: int) -> _Step:
+    """Step `index`'s transitions: the legal moves, weighed by the model and the soft evidence, kept where they
+    fit the pinned choice and the pinned box after."""
+    kind, seat = obs.steps[index]
+    boxes = _boxes(obs.start)
+    moves = _moves_of(obs.start, kind, seat == obs.last_taker and obs.last_may_take_nothing,
+                      min(obs.max_hidden, obs.start[0]))
+    weight = _model_weights(moves, obs, model, kind, seat)
+    keep = weight > 0
+    pinned = obs.pinned_choices.get(index, _FREE)
+    if pinned is not _FREE:
+        keep &= moves.label == moves.code(pinned)
+    after = obs.pinned_boxes.get(index + 1)
+    if after is not None:
+        keep &= moves.target == boxes.index(after)
+    for at, claim, truth in obs.soft_choices:
+        if at == index:
+            weight = weight * np.where(moves.label == moves.code(claim), truth, 1.0 - truth)
+    for at, claim, truth in obs.soft_boxes:
+        if at == index + 1:
+            weight = weight * np.where(moves.target == boxes.index(claim), truth, 1.0 - truth)
+    keep &= weight > 0
+    source, target, label, diamonds = moves.source[keep], moves.target[keep], moves.label[keep], moves.diamonds[keep]
+    weight = weight[keep]
+    if obs.diamonds_out:  # both halves of the node space; a counted take of diamonds raises the flag
+        raised = diamonds if obs.counts_out(index) else np.zeros(len(diamonds), dtype=bool)
+        source = np.concatenate([source, source + boxes.size])
+        target = np.concatenate([target + raised * boxes.size, target + boxes.size])
+        weight, label = np.concatenate([weight, weight]), np.concatenate([label, label])
+    return _Step(source, target, weight, label, moves.choices)
+
+
+class _Chain:
+    """One forward-backward pass over the numbered nodes: `alpha[i]` weighs each node reaching step i, `beta[i]`
+    the weight of the rest from it, `evidence` the total weight of the consistent worlds. A chain built with
+    `previous` reuses its steps and forward pass up to the first step whose evidence differs."""
+
+    def __init__(self, obs: Observation, model: Model, previous: _Chain | None = None) -> None:
+        self.obs, self.model = obs, model
+        self.key, self.step_keys = _chain_key(obs, model), _step_keys(obs)
+        boxes = _boxes(obs.start)
+        self.nodes = boxes.size * (2 if obs.diamonds_out else 1)
+        kept = self._common_prefix(previous)
+        self.steps: list[_Step] = previous.steps[:kept] if previous is not None and kept else []
+        self.alpha: list[np.ndarray] = previous.alpha[:kept + 1] if previous is not None and kept else []
+        if not self.alpha:
+            start = np.zeros(self.nodes)
+            first = boxes.index(obs.start)
+            if obs.pinned_boxes.get(0, obs.start) == obs.start:
+                start[first] = obs.box_factor(0, obs.start)
+            self.alpha = [start]
+        for index in range(len(self.steps), len(obs.steps)):
+            step = _step(obs, model, index)
+            before = self.alpha[index][step.source]
+            reached = before > 0  # moves from boxes this chain never reaches weigh nothing: drop them
+            step = _Step(step.source[reached], step.target[reached], step.weight[reached], step.label[reached],
+                         step.choices)
+            self.steps.append(step)
+            self.alpha.append(np.bincount(step.target, weights=before[reached] * step.weight, minlength=self.nodes))
+        final = np.ones(self.nodes)
+        if obs.diamonds_out:
+            final[:boxes.size] = 0.0  # the investigation went on: some diamond must still be out
+        self.beta: list[np.ndarray] = [final]
+        for step in reversed(self.steps):
+            self.beta.insert(0, np.bincount(step.source, weights=step.weight * self.beta[0][step.target],
+                                            minlength=self.nodes))
+        self.evidence = float(self.alpha[-1] @ final)
+        if self.evidence <= 0:
+            raise ValueError("No world fits this observation under this model.")
+
+    def _common_prefix(self, previous: _Chain | None) -> int:
+        if previous is None or previous.key != self.key:
+            return 0
+        kept = 0
+        for mine, theirs in zip(self.step_keys, previous.step_keys):
+            if mine != theirs:
+                break
+            kept += 1
+        return kept
+
+    def posterior(self) -> Posterior:
+        marginals: list[dict[Choice, float]] = []
+        for index, step in enumerate(self.steps):
+            mass = self.alpha[index][step.source] * step.weight * self.beta[index + 1][step.target]
+            totals = np.bincount(step.label, weights=mass, minlength=len(step.choices)) / self.evidence
+            marginals.append({step.choices[code]: float(p) for code, p in enumerate(totals) if p > 0})
+        return Posterior(self.obs, marginals, self.evidence)
+
+    def sample(self, rng: random.Random) -> list[Choice]:
+        """One box history drawn exactly from the posterior (forward filtering, backward sampling)."""
+        node = _boxes(self.obs.start).index(self.obs.start)
+        path = []
+        for index, step in enumerate(self.steps):
+            rows = np.flatnonzero(step.source == node)
+            weights = step.weight[rows] * self.beta[index + 1][step.target[rows]]
+            rows, weights = rows[weights > 0], weights[weights > 0]
+            row = rows[rng.choices(range(len(rows)), weights=weights.tolist())[0]]
+            path.append(step.choices[step.label[row]])
+            node = int(step.target[row])
+        return path
+
+
+class PosteriorCache:
+    """Exact posteriors for callers that ask again and again as a game goes on (a widget, a bot, a sampler).
+
+    A posterior is computed once per observation (a redraw, or a step that changes nothing about the box, costs a
+    look-up); a new observation reuses the steps and forward pass of the cached one it shares the most first
+    steps with (the box going round adds one step at a time). Results are exactly those of
+    `posterior(obs, model)`. Bounded: `size` posteriors and `chains` forward-backward passes (a pass holds a
+    few megabytes at 12 players); it belongs to its owner (nothing is shared between caches).
+    """
+
+    def __init__(self, model: Model = UNIFORM_WORLDS, size: int = 16, chains: int = 4) -> None:
+        self.model = model
+        self.size, self.chains = max(1, size), max(1, chains)
+        self._chains: OrderedDict[Observation, _Chain] = OrderedDict()
+        self._posteriors: OrderedDict[Observation, Posterior] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def chain(self, obs: Observation) -> _Chain:
+        cached = self._chains.get(obs)
+        if cached is not None:
+            self._chains.move_to_end(obs)
+            self.hits += 1
+            return cached
+        self.misses += 1
+        key, step_keys = _chain_key(obs, self.model), _step_keys(obs)
+
+        def shared(chain: _Chain) -> int:
+            if chain.key != key:
+                return -1
+            return next((i for i, (a, b) in enumerate(zip(step_keys, chain.step_keys)) if a != b),
+                        min(len(step_keys), len(chain.step_keys)))
+
+        previous = max(reversed(self._chains.values()), key=shared, default=None)
+        chain = _Chain(obs, self.model, previous)
+        self._chains[obs] = chain
+        while len(self._chains) > self.chains:
+            self._chains.popitem(last=False)
+        return chain
+
+    def posterior(self, obs: Observation) -> Posterior:
+        """The exact posterior of `obs` (see `posterior`), computed once."""
+        found = self._posteriors.get(obs)
+        if found is None:
+            found = self._posteriors[obs] = self.chain(obs).posterior()
+            while len(self._posteriors) > self.size:
+                self._posteriors.popitem(last=False)
+        else:
+            self._posteriors.move_to_end(obs)
+            self.hits += 1
+        return found
+
+    def sample(self, obs: Observation, rng: random.Random) -> list[Choice]:
+        """One box history drawn exactly from the posterior of `obs`."""
+        return self.chain(obs).sample(rng)
+
+    def view_posterior(self, view: View, rules: Rules | None = None, truth: float | None = None) -> Posterior | None:
+        """The posterior of every take given `view` alone (testimonies weighed with `truth` if given); None
+        before any box step was played, or if no world fits (possible only with believed lies)."""
+        observation = observation_from_view(view, rules)
+        if not observation.steps:
+            return None
+        if truth is not None:
+            observation = with_testimonies(observation, view, truth)
+        try:
+            return self.posterior(observation)
+        except ValueError:
+            return None
 
 
 def posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Posterior:
-    """Forward-backward over box contents: exact marginals of every step given `obs` and `model`."""
-    alpha, moves, beta, evidence = _forward_backward(obs, model)
-    count = len(obs.steps)
-    marginals: list[dict[Choice, float]] = []
-    for index in range(count):
-        dist: dict[Choice, float] = defaultdict(float)
-        for box, weight in alpha[index].items():
-            for choice, w, after in moves[index][box]:
-                tail = beta[index + 1].get(after, 0.0)
-                if tail:
-                    dist[choice] += weight * w * tail / evidence
-        marginals.append(dict(dist))
-    return Posterior(obs, marginals, evidence)
+    """Forward-backward over box contents: exact marginals of every step given `obs` and `model`, from scratch."""
+    return _Chain(obs, model).posterior()
+
+
+#: The posteriors of views asked for by `view_posterior` without a cache of their own (a widget's redraws).
+_VIEWS = PosteriorCache(UNIFORM_WORLDS, size=64, chains=4)
+
+
+def view_posterior(view: View, rules: Rules | None = None, *, truth: float | None = None,
+                   cache: PosteriorCache | None = None) -> Posterior | None:
+    """The exact posterior of every take given `view` alone, computed once per observation and extended step by
+    step (`PosteriorCache`); the same numbers as `posterior(observation_from_view(view))` (with the testimonies
+    weighed with `truth` if given). None before any box step, or if no world fits believed testimonies."""
+    return (cache or _VIEWS).view_posterior(view, rules, truth)
 
 
 def brute_force_posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Posterior:
@@ -289,6 +612,8 @@ def brute_force_posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Po
         if not possible(index, box):
             return
         if index == len(steps):
+            if obs.diamonds_out and not any(obs.counts_out(at) and choice[0] > 0 for at, choice in enumerate(path)):
+                return  # the investigation went on: some diamond must still be out
             evidence += weight
             for at, choice in enumerate(path):
                 totals[at][choice] += weight
@@ -309,34 +634,120 @@ def brute_force_posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Po
 
 def sample_choices(obs: Observation, rng: random.Random, model: Model = UNIFORM_WORLDS) -> list[Choice]:
     """One box history drawn exactly from the posterior (forward filtering, backward sampling)."""
-    _, moves, beta, _ = _forward_backward(obs, model)
-    box, path = obs.start, []
-    for index in range(len(obs.steps)):
-        options = [(choice, w * beta[index + 1].get(after, 0.0), after) for choice, w, after in moves[index][box]]
-        options = [option for option in options if option[1] > 0]
-        choice, _, box = rng.choices(options, weights=[weight for _, weight, _ in options])[0]
-        path.append(choice)
-    return path
+    return _Chain(obs, model).sample(rng)
+
+
+# ------------------------------------------------------------------------------- worlds from a view
+
+#: The sampler's own cache: `world_from_view` is called for every seat at every step by searches and checks
+#: (sampling needs the whole pass: one per seat of the largest table).
+_WORLDS = PosteriorCache(UNIFORM_WORLDS, size=1, chains=16)
+
+
+def sample_world(view: View, rng: random.Random, model: Model = UNIFORM_WORLDS,
+                 cache: PosteriorCache | None = None) -> Any:
+    """A full game state consistent with `view`, built from the view and `rng` alone (a determinization).
+
+    The world gets a fresh seed (`rng.randrange(2**32)`) and the view's players and rules. Its box history
+    (hidden count, set-aside, takes) is drawn exactly from the posterior of the view's observation under
+    `model`: with `UNIFORM_WORLDS` (the game's `world_from_view`) uniformly among the histories consistent with
+    everything the view shows (its own observations, emptied pockets, that diamonds are still out); testimonies
+    are not evidence here, since they may be lies. The rest is replayed from the view's log: questions,
+    testimonies, accusations and votes are public (a vote's text is hidden, but only the Cleaner shoots, and his
+    shot is public), and a seat that passes on the floor leaves no trace but a step without events."""
+    from .engine import MafiaState
+
+    rules: Rules = view.rules
+    seed = rng.randrange(2**32)
+    observation = observation_from_view(view, rules)
+    if cache is None:
+        cache = _WORLDS if model is UNIFORM_WORLDS else PosteriorCache(model, size=1, chains=1)
+    choices = cache.sample(observation, rng) if observation.steps else []
+    world = MafiaState(list(view.players), seed=seed, rules=rules)
+    _replay(world, view, [_box_move(kind, choice) for (kind, _), choice in zip(observation.steps, choices)])
+    return world
 
 
 def determinize(state: Any, seat: int | None, rng: random.Random, model: Model = UNIFORM_WORLDS) -> Any:
-    """A full world drawn from the posterior of `seat` (exactly, under `model`), consistent with its view.
+    """A full world drawn from the posterior of `seat` (exactly, under `model`), consistent with its view:
+    `sample_world(state.view(seat), rng, model)`, which reads nothing of `state` but that view."""
+    return sample_world(state.view(seat), rng, model)
 
-    The box history is drawn by `sample_choices`, written back into the record and replayed; a draw that the
-    rest of the game contradicts (say, it would have ended the investigation earlier) is drawn again, and after
-    20 tries `state.resample` is used."""
-    obs = observation_from_view(state.view(seat), state.rules)
-    box_phase = [i for i, (_, text) in enumerate(state.history) if text.startswith(("hide", "set-aside", "take"))]
-    for _ in range(20):
-        texts = [text for _, text in state.history]
-        for index, (step, choice) in zip(box_phase, zip(obs.steps, sample_choices(obs, rng, model))):
-            kind = step[0]
-            texts[index] = (f"hide {choice}" if kind == "hide" else f"set-aside {choice or 'none'}"
-                            if kind == "set-aside" else f"take {take_text(choice)}")
-        world = state._replay(texts)
-        if world is not None and world.log(seat) == state.log(seat):
-            return world
-    return state.resample(seat, rng)
+
+@lru_cache(maxsize=1 << 14)
+def _action(text: str) -> Any:
+    """The action a text names, one value per text: `apply` reads a value back from its text only the first
+    time it sees it, and worlds replay the same public moves again and again."""
+    from .engine import parse_action
+
+    return parse_action(text)
+
+
+def _box_move(kind: str, choice: Choice) -> Any:
+    if kind == "hide":
+        return _action(f"hide {choice}")
+    if kind == "set-aside":
+        return _action(f"set-aside {choice or 'none'}")
+    return _action(f"take {take_text(choice)}")
+
+
+def _replay(world: Any, view: View, box_moves: list[Any]) -> None:
+    """Play the box history `box_moves`, then the investigation the view's log shows, on `world`."""
+    events: dict[int, list[Event]] = defaultdict(list)
+    for event in view.log:
+        events[event.step].append(event)
+    last_step = view.log[-1].step if view.log else 0
+    shots = _shots(view.log)
+    facts = view.facts
+    box = iter(box_moves)
+    while not world.is_over:
+        step = len(world.history) + 1
+        if world.phase in BOX_PHASES:
+            move = next(box, None)
+            if move is None:
+                return
+            world.apply(move, player=world.acting_seats[0])
+        elif events.get(step):
+            seat, move = _move_of(events[step], shots)
+            world.apply(move, player=seat)
+        elif world.phase == "floor" and (step <= last_step or facts["phase"] != "floor"
+                                         or world.floor != list(facts["floor"])):
+            world.apply(_action("pass"), player=world.floor[0])  # a step nobody else saw: a seat let the floor go by
+        else:
+            return
+
+
+def _shots(log: tuple[Event, ...]) -> set[int]:
+    """The steps of the votes that were shots: only the Cleaner shoots, and his shot is public."""
+    shots: set[int] = set()
+    votes: dict[int, int] = {}
+    for event in log:
+        if event.kind == "accuse":
+            votes = {}
+        elif event.kind == "vote" and event.actor is not None:
+            votes[event.actor] = event.step
+        elif event.kind == "shoot" and event.actor in votes:
+            shots.add(votes[event.actor])
+    return shots
+
+
+def _move_of(events: list[Event], shots: set[int]) -> tuple[int, Any]:
+    """The seat and move whose events these are (the first event of a step is always the move's own)."""
+    event = events[0]
+    seat, data, kind = event.actor, event.data, event.kind
+    assert seat is not None, f"step {event.step} starts with {kind}, which no seat played"
+    if kind == "question":
+        return seat, _action(f"ask {data['target']} {data['question']}")
+    if kind == "accuse":
+        return seat, _action(f"accuse {data['target']}")
+    if kind == "testimony":
+        return seat, _action(data["claim"])
+    if kind in ("floor", "silent", "pass"):
+        return seat, _action(kind)
+    if kind == "vote":  # its own vote a seat knows; another's is a shot only if the Cleaner's shot followed
+        shot = data["shoot"] if "shoot" in data else event.step in shots
+        return seat, _action("shoot" if shot else "hold")
+    raise AssertionError(f"step {event.step}: no move of the investigation makes a '{kind}' event first")
 
 
 # ------------------------------------------------------------------------------- testimonies
@@ -350,9 +761,7 @@ def with_testimonies(obs: Observation, view: View, truth: float = 0.7) -> Observ
     """`obs` plus every testimony in `view.log` as soft evidence, each true with probability `truth`.
 
     "took X" weighs the seat's take; "saw D tokens" weighs the box the seat opened; "suspect K" is an opinion,
-    not a fact about the box, and is ignored."""
-    from dataclasses import replace
-
+    not a fact about the box, and is ignored. Volunteered testimonies (free talk) count as answers do."""
     from .engine import Saw, Took, parse_action
 
     choices, boxes = list(obs.soft_choices), list(obs.soft_boxes)
