@@ -206,8 +206,8 @@ class GameState(ABC, Generic[RulesT]):
         except IllegalAction:
             raise
         except Exception as error:  # noqa: BLE001 - a move is refused, never a crash (check_game reports the cause)
-            raise IllegalAction(f"{quote(str(action))} could not be read as a move of {self.title}: "
-                                f"{type(error).__name__}: {error}") from error
+            raise IllegalAction(f"{quote(_text_of(action))} could not be read as a move of {self.title}: "
+                                f"{type(error).__name__}: {quote(_text_of(error))}") from error
         events, history = self.events, self.history
         first_new = len(events)
         self._step = len(history) + 1
@@ -368,6 +368,15 @@ class GameState(ABC, Generic[RulesT]):
         for seat in range(len(self.players)):
             facts[f"seat {seat}"] = self._facts(seat)
         return facts
+
+
+def _text_of(value: Any) -> str:
+    """`str(value)` for an error message, or a placeholder when even that fails (an action whose text cannot
+    be written is exactly what such a message reports)."""
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - the message must not fail where the move did
+        return f"<a {type(value).__name__} that cannot be written>"
 
 
 def _read_json(text: Any) -> Any:
