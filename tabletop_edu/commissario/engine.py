@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import (Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice, parse_int, quote,
-                    rules_to_dict, words)
+                    quote_repr, rules_to_dict, words)
 from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, VALUES, Card, Rules, card_text, values_up_to
 
 PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
@@ -90,7 +90,8 @@ class Pick(Action):
 
     def __str__(self) -> str:
         if type(self.colours) is not tuple or len(self.colours) != 2:
-            raise IllegalAction(f"A pick holds a tuple of two colours, like ('red', 'blue'), not {quote(self.colours)}.")
+            raise IllegalAction("A pick holds a tuple of two colours, like ('red', 'blue'), "
+                                f"not {quote(self.colours)}.")
         first, second = (_colour_field("A pick", colour) for colour in self.colours)
         return f"pick {first} {DOUBLE}" if first == second else f"pick {first} {second}"
 
@@ -349,7 +350,7 @@ class CommissarioState(GameState[Rules]):
                 raise IllegalAction(f"{action} is not a pick: this game is played without the 2x card "
                                     "(option double_card), so choose two different colours.")
         else:
-            raise IllegalAction(f"{quote(repr(action))} is not a Commissario action: write {NOTATION}.")
+            raise IllegalAction(f"{quote_repr(action)} is not a Commissario action: write {NOTATION}.")
 
     def _phase_words(self) -> str:
         return {"release": "release step", "pick": "secret pick", "first_reveal": "first reveal",

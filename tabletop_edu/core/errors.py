@@ -24,10 +24,19 @@ def quote(value: Any) -> str:
     try:
         text = value if isinstance(value, str) else repr(value)
     except Exception:  # noqa: BLE001 - any value at all can be quoted
-        text = f"<a {type(value).__name__} that cannot be written>"
+        text = f"<{type(value).__name__} that cannot be written>"
     if len(text) > MAX_QUOTE:
         text = text[:MAX_QUOTE] + f"... ({len(text)} characters)"
     return f"'{text}'"
+
+
+def quote_repr(value: Any) -> str:
+    """`quote` of `repr(value)`: a text shows with its quotes; never raises either."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - any value at all can be quoted
+        text = f"<{type(value).__name__} that cannot be written>"
+    return quote(text)
 
 
 class _ShortMessage(ValueError):
