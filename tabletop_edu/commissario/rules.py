@@ -70,7 +70,7 @@ class Rules(GameRules):
       (`BONUS_READINGS`: "every_colour", the default, or "purple_none") or six values in `COLOURS` order,
       0 for no card.
     - `laid_per_player` (R2.1): characters laid out each round, per player (seed: 2, « deux fois plus de
-      personnages qu'il y a de joueurs »).
+      personnages qu’il y a de joueurs »).
     - `released_go_to` (R3.4): "box" (default): released characters leave the game; "table": they go back
       face up to the layout, in their colour, and can be arrested again.
     - `reveal_choice` (R4.2): True (default): a player chooses at reveal time which of its two commissaires
