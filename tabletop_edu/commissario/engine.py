@@ -50,7 +50,7 @@ from typing import Any
 
 from ..core import (Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice, parse_int, quote,
                     quote_repr, rules_to_dict, words)
-from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, VALUES, Card, Rules, card_text, values_up_to
+from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, Card, Rules, card_text, values_up_to
 
 PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
 DOUBLE = "2x"
