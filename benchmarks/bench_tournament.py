@@ -120,10 +120,10 @@ def main() -> None:
         ours,  # the raw engine's random self-play: what the adapter itself costs
     )
 
-    from tabletop_edu.tournament import game_module
+    from tabletop_edu import registry
     for game, players in (("peek", 3), ("commissario", 3), ("get_adler", 4), ("mafia_de_cuba", 6)):
         rate, games = steps_per_second(env(game, players))
-        engine = ours(game_module(game), players, seconds=1.0).steps_per_second
+        engine = ours(registry.game(game).load_module(), players, seconds=1.0).steps_per_second
         print(f"  tabletop {game + f' ({players}p)':<30} {rate:>9.0f} steps/s ({games} games)  "
               f"{rate / base:.2f}x {base_name} (target >= 1x); engine alone {engine:.0f} steps/s, "
               f"adapter keeps {rate / engine:.0%}")

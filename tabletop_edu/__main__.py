@@ -1,11 +1,15 @@
 """Command line: `python -m tabletop_edu simulate GAME ...` prints a tournament table; `bench` runs benchmarks.
 
+    python -m tabletop_edu games            # the installed games, their table sizes and bots
     python -m tabletop_edu simulate commissario --players 3 --games 50 --bots random,greedy,bidder --seed 1
     python -m tabletop_edu simulate peek --players 2 --games 200 --bots random,"ismcts(iterations=32)" --workers 2
-    python -m tabletop_edu simulate get_adler --players 4 --games 1000 --bots random,smart --dask tcp://host:8786
+    python -m tabletop_edu simulate get_adler --games 1000 --bots random,smart --dask tcp://host:8786
+    python -m tabletop_edu simulate commissario --games 5000 --bots greedy,bidder --save runs/c.jsonl --budget 5
     python -m tabletop_edu bench            # every benchmarks/bench_*.py, one after the other
+    python -m tabletop_edu serve --port 8000   # the class server: students play on their own devices
 
-Bot names per game come from `tabletop_edu.tournament.BOTS` (`--list-bots` prints them).
+Games and their bots come from the game registry (`tabletop_edu.registry`): a game installed from another
+package appears here too. `--save FILE` writes each game as it finishes; the same command again resumes.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 
-from .tournament import BOTS, GAMES, results_json, run_tournament
+from . import registry
+from .tournament import results_json, run_tournament
 
 
 def split_bots(text: str) -> list[str]:
@@ -36,12 +41,24 @@ def split_bots(text: str) -> list[str]:
     return bots
 
 
+def list_games(arguments: argparse.Namespace | None = None) -> int:
+    """Every installed game: its name, title, table sizes and bots."""
+    for name, plugin in registry.games().items():
+        print(f"{name}: {plugin.title}, {plugin.min_players} to {plugin.max_players} players"
+              f"{f' ({plugin.summary})' if plugin.summary else ''}\n  bots: {', '.join(plugin.bot_names())}")
+    return 0
+
+
 def simulate(arguments: argparse.Namespace) -> int:
     if arguments.list_bots:
-        print("\n".join(f"{game}: {', '.join(BOTS[module])}" for game, module in GAMES.items()))
+        print("\n".join(f"{name}: {', '.join(plugin.bot_names())}" for name, plugin in registry.games().items()))
         return 0
     if arguments.game is None:
         print("simulate needs a GAME (or --list-bots).", file=sys.stderr)
+        return 2
+    if registry.find_game(arguments.game) is None:
+        print(f"error: unknown game {arguments.game!r}; installed games: {', '.join(registry.games())}",
+              file=sys.stderr)
         return 2
     client = None
     executor: Executor | None = None
@@ -58,7 +75,7 @@ def simulate(arguments: argparse.Namespace) -> int:
     try:
         result = run_tournament(arguments.game, split_bots(arguments.bots), players=arguments.players,
                                 games=arguments.games, seed=arguments.seed, executor=executor,
-                                progress=arguments.progress)
+                                progress=arguments.progress, budget=arguments.budget, save=arguments.save)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -75,7 +92,7 @@ def simulate(arguments: argparse.Namespace) -> int:
     if arguments.json:
         Path(arguments.json).write_text(results_json(result))
         print(f"\nEvery game's seed and record: {arguments.json}")
-    return 0
+    return 1 if result.lost else 0
 
 
 def bench(arguments: argparse.Namespace) -> int:
@@ -95,9 +112,11 @@ def bench(arguments: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tabletop_edu", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
+    listing = commands.add_parser("games", help="list the installed games and their bots")
+    listing.set_defaults(handler=list_games)
     run = commands.add_parser("simulate", help="play a tournament and print its table")
-    run.add_argument("game", nargs="?", choices=sorted(GAMES), help="the game")
-    run.add_argument("--players", type=int, default=3)
+    run.add_argument("game", nargs="?", help="the game (see: python -m tabletop_edu games)")
+    run.add_argument("--players", type=int, help="table size (default: the game's usual one)")
     run.add_argument("--games", type=int, default=100)
     run.add_argument("--bots", default="random", help="comma-separated bot names, e.g. random,greedy")
     run.add_argument("--seed", type=int, default=0)
@@ -105,11 +124,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--dask", metavar="ADDRESS", help="run on a dask cluster (its scheduler address, or 'local')")
     run.add_argument("--progress", action="store_true", help="show a progress bar")
     run.add_argument("--json", help="write every game's seed and record to this file")
+    run.add_argument("--save", metavar="FILE", help="write each game as it finishes (JSON lines); resumes from FILE")
+    run.add_argument("--budget", type=float, metavar="SECONDS", help="time per decision; a slower bot forfeits")
     run.add_argument("--list-bots", action="store_true", help="print the bot names of each game")
     run.set_defaults(handler=simulate)
     benchmarks = commands.add_parser("bench", help="run the benchmarks in benchmarks/")
     benchmarks.add_argument("--folder", default=str(Path(__file__).resolve().parent.parent / "benchmarks"))
     benchmarks.set_defaults(handler=bench)
+    from .classroom.cli import add_command as add_serve_command  # the class server: `serve`
+
+    add_serve_command(commands)
     arguments = parser.parse_args(argv)
     return int(arguments.handler(arguments))
 

@@ -24,13 +24,13 @@ scored by the game's points if it keeps them).
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import registry
 from .core import Action, GameState, Seat, View
 
 #: Builds a full state consistent with a view (the game's `world_from_view`).
@@ -40,8 +40,9 @@ BoundSampler = Callable[[random.Random], GameState[Any]]
 
 
 def game_world_builder(game: str) -> WorldsFromView | None:
-    """The game's `world_from_view(view, rng)` if its package defines one."""
-    builder = getattr(importlib.import_module(game), "world_from_view", None)
+    """The game's module-level `world_from_view(view, rng)` if it defines one (the game found in the registry)."""
+    plugin = registry.find_game(game)
+    builder = None if plugin is None else getattr(plugin.load_module(), "world_from_view", None)
     return builder if callable(builder) else None
 
 

@@ -12,8 +12,10 @@
 Encoding, documented because RL code depends on it:
 
 - Agents are "player_0" ... "player_{n-1}", one per seat.
+- Games come from the game registry (`tabletop_edu.registry`), so an installed third-party game works too.
 - Actions: `Discrete(len(catalogue))` over a fixed, finite catalogue of every action the game can ever allow
-  at that table size (`action_catalogue(game, players)`, sorted by text: index i is `catalogue[i]`). The
+  at that table size (`action_catalogue(game, players)`, declared by the game's `GamePlugin.actions`, sorted
+  by text: index i is `catalogue[i]`). The
   catalogue sizes (e.g. Commissario 3 players: 88 actions; Mafia de Cuba: about 1,300, most of them "saw D
   tokens..." testimonies) are printed by `TabletopEnv.describe()`. `observation["action_mask"]` marks the
   legal ones (all zero for an agent not to act); an illegal index raises `ValueError` saying why.
@@ -38,71 +40,21 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .core import Action, GameState, Seat, View
-from .tournament import GAMES, game_module
+from . import registry
+from .core import GameState, Seat, View
 
 
 # ------------------------------------------------------------------------------------------ catalogues
 
 
-def _commissario(players: int, rules: Any) -> list[Action]:
-    from .commissario.engine import ALL_PICKS, Pick, Release, Reveal
-    from .commissario.rules import COLOURS, VALUES
-    return ([Release(None)] + [Release((c, v)) for c in COLOURS for v in VALUES]
-            + [Pick(p.colours) for p in ALL_PICKS] + [Reveal(c) for c in COLOURS])
-
-
-def _get_adler(players: int, rules: Any) -> list[Action]:
-    from .get_adler import engine
-    from .get_adler.rules import CARDS, TRAIT_COLOURS
-    seats = range(players)
-    return ([engine.Discard(card) for card in CARDS]
-            + [engine.Ask(t, trait, colour) for t in seats for trait, colours in TRAIT_COLOURS.items()
-               for colour in colours]
-            + [engine.Answer(True), engine.Answer(False)] + [engine.Magnify(t) for t in seats]
-            + [engine.Binoculars(t, card) for t in seats for card in CARDS] + [engine.Arrest(t) for t in seats]
-            + [engine.Respond(card) for card in CARDS] + [engine.Surrender(), engine.Pass(), engine.Skip()])
-
-
-def _mafia_de_cuba(players: int, rules: Any) -> list[Action]:
-    from .mafia_de_cuba import engine
-    from .mafia_de_cuba.rules import DIAMONDS, TOKEN_ORDER, Rules, starting_tokens
-    rules = rules or Rules()
-    counts = starting_tokens(players, rules)
-    combos: list[tuple[str, ...]] = [()]
-    for name in TOKEN_ORDER:
-        combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
-    seats = range(players)
-    return ([engine.Hide(d) for d in range(DIAMONDS + 1)]
-            + [engine.SetAside(None)] + [engine.SetAside(t) for t in TOKEN_ORDER]
-            + [engine.TakeFromBox(d) for d in range(DIAMONDS + 1)] + [engine.TakeFromBox(0, t) for t in TOKEN_ORDER]
-            + [engine.Ask(t, kind) for t in seats for kind in engine.KINDS] + [engine.Floor()]
-            + [engine.Accuse(t) for t in seats]
-            + [engine.Saw(d, combo) for d in range(DIAMONDS + 1) for combo in combos]
-            + [engine.Took(d) for d in range(DIAMONDS + 1)] + [engine.Took(0, t) for t in TOKEN_ORDER]
-            + [engine.Suspect(t) for t in seats] + [engine.Silent(), engine.Hold(), engine.Shoot()])
-
-
-def _peek(players: int, rules: Any) -> list[Action]:
-    from .examples import peek
-    highest = (rules or peek.Rules()).highest_card
-    seats = range(players)
-    return ([peek.Peek(t) for t in seats] + [peek.Guess(t, v) for t in seats for v in range(1, highest + 1)]
-            + [peek.Pass()])
-
-
-_CATALOGUES = {"tabletop_edu.commissario": _commissario, "tabletop_edu.get_adler": _get_adler,
-               "tabletop_edu.mafia_de_cuba": _mafia_de_cuba, "tabletop_edu.examples.peek": _peek}
-
-
 def action_catalogue(game: str, players: int, rules: Any = None) -> list[str]:
     """Every action the game can allow at this table size, as texts, sorted: the fixed action space.
 
-    Supersets are fine (the mask hides what is never legal); completeness is checked by the tests, which
-    play random games and look every legal action up.
+    Each game declares its catalogue to the registry (`GamePlugin.actions`). Supersets are fine (the mask
+    hides what is never legal); completeness is checked by the tests, which play random games and look
+    every legal action up.
     """
-    module = GAMES.get(game, game)
-    return sorted(set(str(action) for action in _CATALOGUES[module](players, rules)))
+    return registry.game(game).action_catalogue(players, rules)
 
 
 # ------------------------------------------------------------------------------------------ observations
@@ -195,12 +147,12 @@ class TabletopEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, game: str, players: int, *, rules: Any = None, observation_size: int = 256,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        self.game = GAMES.get(game, game)
-        self.module = game_module(self.game)
+        self.plugin = registry.game(game)
+        self.game = self.plugin.name
         self.players = players
         self.rules = rules
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"tabletop_{self.game.split('.')[-1]}_v0"}
+        self.metadata = {**self.metadata, "name": f"tabletop_{self.game}_v0"}
         self.catalogue = action_catalogue(self.game, players, rules)
         self.index = {text: i for i, text in enumerate(self.catalogue)}
         self.observation_size = observation_size
@@ -228,7 +180,7 @@ class TabletopEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = self.module.new_game(self.players, seed=self._seeds.randrange(2**32), rules=self.rules)
+        self.state = self.plugin.new_game(self.players, seed=self._seeds.randrange(2**32), rules=self.rules)
         self._cache_key = None
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}

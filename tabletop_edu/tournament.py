@@ -15,99 +15,54 @@ Reproducibility is the design constraint everything else follows:
 - Seats rotate: in game k, seat s is taken by bot `(k + s) mod len(lineup)`, so over a multiple of the
   line-up's length every bot sits at every seat equally often (first-player advantage cancels out).
 
-Bots are named per game (`BOTS`, e.g. "greedy" for Commissario) or given as instances. "ismcts" (the generic
-information-set Monte Carlo tree search of `tabletop_edu.ismcts`) and "random" exist for every game.
+Faults stay inside the game they happen in. A bot that raises, answers None or something that is not an
+action, plays an illegal move, or overruns the optional per-decision `budget` forfeits that game: the game
+is recorded with a `Failure` (game index, seed, seat, bot, what went wrong) and the run goes on. A forfeit
+counts as a loss for the bot at fault; the other seats of that game are left out of the statistics. A chunk
+of games lost with its worker (a killed process, `BrokenProcessPool`) is reported in `lost`, never dropped in
+silence. With `save="results.jsonl"` every finished game is written down as it comes back, and running the
+same tournament with the same file plays only the games it does not hold yet (an interrupted run resumes).
+
+Games and their bots come from the game registry (`tabletop_edu.registry`): bot names per game, e.g.
+"greedy" for Commissario, plus "random" and "ismcts" (the generic information-set search) for every game.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
-import importlib
 import json
 import math
+import os
 import random
 import re
-import sys
+import statistics
+import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
-from .core import Bot, GameState, load
+from . import registry
+from .core import Action, Bot, GameState, IllegalAction, load, quote, rules_to_dict
 
-#: Short game names (for the command line) -> the game's package.
-GAMES: dict[str, str] = {
-    "commissario": "tabletop_edu.commissario",
-    "get_adler": "tabletop_edu.get_adler",
-    "mafia_de_cuba": "tabletop_edu.mafia_de_cuba",
-    "peek": "tabletop_edu.examples.peek",
-}
+T = TypeVar("T")
 
-_ISMCTS = "tabletop_edu.ismcts:InformationSetSearch"
-_RANDOM = "tabletop_edu.core.bots:RandomBot"
-
-#: Bot names per game -> a factory ("module:attribute") that builds the bot with no arguments.
-BOTS: dict[str, dict[str, str]] = {
-    "tabletop_edu.commissario": {
-        "random": "tabletop_edu.commissario.bots:RandomBot",
-        "greedy": "tabletop_edu.commissario.bots:GreedyBot",
-        "bidder": "tabletop_edu.commissario.bots:BidderBot",
-        "equilibrium": "tabletop_edu.commissario.bots:EquilibriumBot",
-        "lookahead": "tabletop_edu.commissario.bots:LookaheadBot",
-        "ismcts": _ISMCTS,
-    },
-    "tabletop_edu.get_adler": {
-        "random": "tabletop_edu.get_adler.bots:RandomBot",
-        "deducing": "tabletop_edu.get_adler.bots:DeducingHeroBot",
-        "adler": "tabletop_edu.get_adler.bots:AdlerBot",
-        "smart": "tabletop_edu.get_adler.bots:SmartBot",
-        "ismcts": _ISMCTS,
-    },
-    "tabletop_edu.mafia_de_cuba": {
-        "random": _RANDOM,
-        "loyal": "tabletop_edu.tournament:mafia_loyal",
-        "greedy-thief": "tabletop_edu.tournament:mafia_greedy_thief",
-        "cautious-thief": "tabletop_edu.tournament:mafia_cautious_thief",
-        "ismcts": _ISMCTS,
-    },
-    "tabletop_edu.examples.peek": {
-        "random": _RANDOM,
-        "ismcts": _ISMCTS,
-    },
-}
-
-
-def mafia_loyal() -> Bot:
-    """Mafia de Cuba: a loyal taker and truthful witness, with a posterior-reasoning Godfather's mind."""
-    from .mafia_de_cuba import bots
-    return bots.MafiaBot(taker=bots.LoyalTaker(), testimony=bots.Truthful(), godfather=bots.PosteriorGodfather())
-
-
-def mafia_greedy_thief() -> Bot:
-    """Mafia de Cuba: steals as much as it dares, lies consistently, reasons as a Godfather."""
-    from .mafia_de_cuba import bots
-    return bots.MafiaBot(taker=bots.GreedyThief(), testimony=bots.ConsistentLiar(),
-                         godfather=bots.PosteriorGodfather())
-
-
-def mafia_cautious_thief() -> Bot:
-    """Mafia de Cuba: steals a little, lies consistently, reasons as a Godfather."""
-    from .mafia_de_cuba import bots
-    return bots.MafiaBot(taker=bots.CautiousThief(), testimony=bots.ConsistentLiar(),
-                         godfather=bots.PosteriorGodfather())
-
-
-def game_module(game: str) -> Any:
-    """The game's package from a short name ("commissario") or its full module name."""
-    return importlib.import_module(GAMES.get(game, game))
+#: Longest error text kept in a `Failure` (a bot's exception may quote a whole state).
+MAX_ERROR = 300
 
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game `index` of a tournament seeded `seed`: replays that game alone, on any machine."""
     return random.Random(f"{seed}-{index}").randrange(2**32)
+
+
+def bot_names(game: str) -> list[str]:
+    """The bot names a line-up of `game` may use (its own bots, then "random" and "ismcts")."""
+    return registry.game(game).bot_names()
 
 
 # ------------------------------------------------------------------------------------------ bots as data
@@ -129,9 +84,8 @@ class BotSpec:
         if self.instance is not None:
             return copy.deepcopy(self.instance)
         assert self.factory is not None
-        module_name, _, attribute = self.factory.partition(":")
-        target: Callable[..., Bot] = getattr(importlib.import_module(module_name), attribute)
-        return target(**dict(self.kwargs))
+        bot: Bot = registry.resolve(self.factory)(**dict(self.kwargs))
+        return bot
 
 
 _CALL = re.compile(r"^\s*([\w.\-]+)\s*(?:\((.*)\))?\s*$")
@@ -143,17 +97,80 @@ def bot_spec(game: str, bot: str | Bot | BotSpec) -> BotSpec:
         return bot
     if not isinstance(bot, str):
         return BotSpec(label=str(getattr(bot, "name", type(bot).__name__)), instance=bot)
-    module = GAMES.get(game, game)
+    plugin = registry.game(game)
+    known = plugin.bot_factories()
     match = _CALL.match(bot)
-    known = BOTS.get(module, {"random": _RANDOM, "ismcts": _ISMCTS})
     if match is None or match.group(1) not in known:
-        raise ValueError(f"Unknown bot {bot!r} for {module}; choose from: {', '.join(sorted(known))}.")
+        raise ValueError(f"Unknown bot {bot[:80]!r} for {plugin.name}; choose from: {', '.join(sorted(known))}.")
     kwargs: dict[str, Any] = {}
     if match.group(2):
-        call = ast.parse(f"f({match.group(2)})", mode="eval").body
-        assert isinstance(call, ast.Call)
-        kwargs = {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords if keyword.arg}
+        try:
+            call = ast.parse(f"f({match.group(2)})", mode="eval").body
+            assert isinstance(call, ast.Call) and not call.args
+            kwargs = {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords if keyword.arg}
+        except (SyntaxError, ValueError, AssertionError):
+            raise ValueError(f"Bot options are written name(option=value, ...) with plain values, not "
+                             f"{bot[:80]!r}.") from None
     return BotSpec(label=bot.strip(), factory=known[match.group(1)], kwargs=tuple(sorted(kwargs.items())))
+
+
+# ------------------------------------------------------------------------------------------ one decision
+
+
+class TooSlow(Exception):
+    """A bot did not decide within its budget."""
+
+
+class _Abandoned(BaseException):
+    """Raised inside an abandoned decision's thread to stop a bot that keeps computing (not an Exception, so
+    a bot's `except Exception` does not swallow it)."""
+
+
+@dataclass(frozen=True)
+class DecisionBudget:
+    """At most `seconds` of wall-clock time per decision; past it the bot forfeits the game.
+
+    The decision runs in a daemon thread. When the budget runs out the thread is abandoned (and, if it is
+    still running Python code, interrupted), so a bot that loops or waits forever costs `seconds`, not the
+    whole run. Wall-clock time on a shared machine is noisy: the budget catches bots that hang, so give
+    it a wide margin over a normal decision. Needs threads (not in a Pyodide kernel).
+    """
+
+    seconds: float
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not self.seconds > 0:
+            raise ValueError(f"A decision budget is a positive number of seconds, not {self.seconds!r}.")
+
+    def run(self, decide: Callable[[], T]) -> T:
+        """`decide()`, or `TooSlow` if it has not returned within the budget."""
+        outcome: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                outcome["value"] = decide()
+            except BaseException as error:  # noqa: BLE001 - handed back to the referee's thread below
+                outcome["error"] = error
+
+        thread = threading.Thread(target=target, name="tabletop-bot-decision", daemon=True)
+        thread.start()
+        thread.join(self.seconds)
+        if thread.is_alive():
+            _interrupt(thread)
+            raise TooSlow(f"no decision within {self.seconds:g} s")
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]  # type: ignore[no-any-return]
+
+
+def _interrupt(thread: threading.Thread) -> None:
+    """Ask an abandoned decision's thread to stop: raises `_Abandoned` in it at its next Python instruction
+    (CPython; a thread blocked in C, e.g. waiting on a lock, uses no CPU and stays asleep)."""
+    import ctypes
+
+    set_async_exc = getattr(getattr(ctypes, "pythonapi", None), "PyThreadState_SetAsyncExc", None)
+    if set_async_exc is not None and thread.ident is not None:
+        set_async_exc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Abandoned))
 
 
 # ------------------------------------------------------------------------------------------ one game
@@ -169,11 +186,40 @@ class GameJob:
     seed: int
     seats: tuple[BotSpec, ...]
     rules: Any = None
+    budget: DecisionBudget | None = None
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a game has no result: a bot's fault (it forfeits), the engine's, or a lost worker.
+
+    `kind` is one of "raised", "no action", "not an action", "illegal action", "too slow" (the bot at
+    `seat` forfeits), "engine" (the game itself failed: `seat` and `bot` are None) or "worker" (the game was
+    never played: its worker died; running again with the same `save` file plays it)."""
+
+    index: int
+    seed: int
+    kind: str
+    error: str
+    seat: int | None = None
+    bot: str | None = None
+    step: int = 0
+
+    def __str__(self) -> str:
+        who = "" if self.bot is None else f"{self.bot} (seat {self.seat}) "
+        return f"game {self.index} (seed {self.seed}), step {self.step}: {who}{self.kind}: {self.error}"
+
+
+#: The kinds of failure that are a bot's fault: the bot forfeits the game.
+FORFEITS = ("raised", "no action", "not an action", "illegal action", "too slow")
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game: who sat where, the scores, the winners, and the record to replay it."""
+    """One game: who sat where, the scores, the winners, and the record to replay it.
+
+    A game that did not finish has a `failure` (and no scores nor winners); its record replays the game up
+    to the step where it stopped."""
 
     index: int
     seed: int
@@ -182,10 +228,40 @@ class GameResult:
     winners: tuple[int, ...]
     steps: int
     record: str
+    failure: Failure | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.failure is None
 
     def replay(self) -> GameState[Any]:
-        """The finished game, rebuilt from its record."""
+        """The game, rebuilt from its record (finished, or as far as it went)."""
         return load(self.record)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (the record stays the exact text that replays)."""
+        return {"index": self.index, "seed": self.seed, "labels": list(self.labels), "scores": list(self.scores),
+                "winners": list(self.winners), "steps": self.steps, "record": self.record,
+                "failure": None if self.failure is None else vars(self.failure)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameResult:
+        failure = data["failure"]
+        result = cls(int(data["index"]), int(data["seed"]), tuple(str(label) for label in data["labels"]),
+                     tuple(float(score) for score in data["scores"]), tuple(int(seat) for seat in data["winners"]),
+                     int(data["steps"]), str(data["record"]), None if failure is None else Failure(**failure))
+        return result
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><td>{seat}</td><td>{escape(label)}</td>"
+                       f"<td>{'' if not self.scores else f'{self.scores[seat]:g}'}</td>"
+                       f"<td>{'&#10003;' if seat in self.winners else ''}</td></tr>"
+                       for seat, label in enumerate(self.labels))
+        status = (f"{self.steps} actions" if self.failure is None
+                  else f"stopped: {escape(str(self.failure))}")
+        return (f"<table class='tabletop-game-result'><caption>Game {self.index} (seed {self.seed}): {status}"
+                f"</caption><thead><tr><th>seat</th><th>bot</th><th>score</th><th>won</th></tr></thead>"
+                f"<tbody>{rows}</tbody></table>")
 
 
 def final_scores(state: GameState[Any]) -> tuple[float, ...]:
@@ -196,25 +272,78 @@ def final_scores(state: GameState[Any]) -> tuple[float, ...]:
     return tuple(float(value) for value in state.returns())
 
 
+def _error_text(error: BaseException | str) -> str:
+    """A failure's message, cut to `MAX_ERROR` characters; an exception whose text cannot even be written is
+    named by its type."""
+    if isinstance(error, str):
+        text = error
+    else:
+        text = f"{type(error).__name__}: {_text(error, str)}"
+    return text if len(text) <= MAX_ERROR else text[:MAX_ERROR] + "..."
+
+
+def _text(value: Any, write: Callable[[Any], str] = repr) -> str:
+    """`write(value)`, or the value's type when a bot's object fails even at that."""
+    try:
+        return write(value)
+    except Exception:  # noqa: BLE001 - a broken __str__/__repr__ must not stop the referee
+        return f"<{type(value).__name__} that cannot be written out>"
+
+
 def play_job(job: GameJob) -> GameResult:
-    """Play one game of a tournament. A module-level function, so process pools and dask can run it."""
+    """Play one game of a tournament. A module-level function, so process pools and dask can run it.
+
+    Whatever a bot does, this returns: a finished game, or one stopped by a `Failure`."""
     from .ismcts import bind_worlds
 
-    module = game_module(job.game)
-    state: GameState[Any] = module.new_game(job.players, seed=job.seed, rules=job.rules)
-    bots = [spec.build() for spec in job.seats]
+    labels = tuple(spec.label for spec in job.seats)
+    try:
+        state: GameState[Any] = registry.game(job.game).new_game(job.players, seed=job.seed, rules=job.rules)
+    except Exception as error:  # noqa: BLE001 - the game could not even be dealt: no record to keep
+        return GameResult(job.index, job.seed, labels, (), (), 0, "",
+                          Failure(job.index, job.seed, "engine", _error_text(error)))
     rng = random.Random(f"bots-{job.seed}")
+
+    def stopped(kind: str, error: BaseException | str, seat: int | None = None) -> GameResult:
+        failure = Failure(job.index, job.seed, kind, _error_text(error), seat,
+                          None if seat is None else labels[seat], len(state.history))
+        return GameResult(job.index, job.seed, labels, (), (), len(state.history), state.to_json(), failure)
+
+    bots = []
+    for seat, spec in enumerate(job.seats):
+        try:
+            bots.append(spec.build())
+        except Exception as error:  # noqa: BLE001 - a bot that cannot even be built forfeits too
+            return stopped("raised", error, seat)
     for _ in range(state.max_steps + 1):
         if state.is_over:
-            break
+            return GameResult(job.index, job.seed, labels, final_scores(state), tuple(state.winners),
+                              len(state.history), state.to_json())
         seat = state.acting_seats[0]
         bot = bots[seat]
-        bind_worlds(bot, state, seat)
-        state.apply(bot.choose(state.view(seat), state.legal_actions(seat), rng), player=seat)
-    else:
-        raise RuntimeError(f"{state.title} did not end within {state.max_steps} actions (game {job.index}).")
-    return GameResult(job.index, job.seed, tuple(spec.label for spec in job.seats), final_scores(state),
-                      tuple(state.winners), len(state.history), state.to_json())
+        try:
+            bind_worlds(bot, state, seat)
+            view, legal = state.view(seat), state.legal_actions(seat)
+        except Exception as error:  # noqa: BLE001 - the engine failed, not a bot
+            return stopped("engine", error)
+        try:
+            decide = lambda: bot.choose(view, legal, rng)  # noqa: E731
+            action = decide() if job.budget is None else job.budget.run(decide)
+        except TooSlow as error:
+            return stopped("too slow", str(error), seat)
+        except Exception as error:  # noqa: BLE001 - the bot's fault: it forfeits this game
+            return stopped("raised", error, seat)
+        if action is None:
+            return stopped("no action", "choose() returned None", seat)
+        if not isinstance(action, (Action, str)):
+            return stopped("not an action", f"choose() returned {type(action).__name__} {_text(action):.80}", seat)
+        try:
+            state.apply(action, player=seat)
+        except IllegalAction as error:
+            return stopped("illegal action", f"{quote(_text(action, str))}: {error}", seat)
+        except Exception as error:  # noqa: BLE001 - apply turns every bad move into IllegalAction: an engine bug
+            return stopped("engine", error)
+    return stopped("engine", f"{state.title} did not end within {state.max_steps} actions")
 
 
 def play_jobs(jobs: Sequence[GameJob]) -> list[GameResult]:
@@ -237,32 +366,40 @@ class InProcessExecutor(Executor):
 # ------------------------------------------------------------------------------------------ statistics
 
 
-def mean_ci(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
-    """Mean and normal-approximation 95% confidence interval (low, high) of the mean."""
+def mean_ci(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean and Student's t confidence interval (low, high) of the mean: honest at small samples, where the
+    normal approximation is too narrow (at n = 5: mean ± 2.78 standard errors, not ± 1.96). Undefined (nan)
+    for a single value. The t quantile is scipy's (`scipy.special.stdtrit`, a much lighter import than
+    `scipy.stats`)."""
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
+    mean = statistics.fmean(values)
     if n == 1:
+        return (mean, math.nan, math.nan)
+    sd = statistics.stdev(values)
+    if sd == 0:
         return (mean, mean, mean)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = z * sd / math.sqrt(n)
+    from scipy.special import stdtrit
+
+    half = float(stdtrit(n - 1, (1 + confidence) / 2)) * sd / math.sqrt(n)
     return (mean, mean - half, mean + half)
 
 
-def wilson_ci(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score 95% interval of a win rate: sensible even at 0 or n wins, unlike mean ± 1.96 sd."""
+def wilson_ci(wins: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a win rate: sensible even at 0 or n wins, unlike mean ± 1.96 sd."""
     if n == 0:
         return (math.nan, math.nan)
+    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (0.0 if wins == 0 else centre - half, 1.0 if wins == n else centre + half)
 
 
 @dataclass(frozen=True)
 class BotRow:
-    """One line of the table: a bot's results over all the seats it took."""
+    """One line of the table: a bot's results over all the seats it took (a forfeit is a game lost)."""
 
     bot: str
     games: int
@@ -273,6 +410,7 @@ class BotRow:
     mean_score: float
     score_low: float
     score_high: float
+    forfeits: int = 0
 
 
 def _table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -282,54 +420,75 @@ def _table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)])
 
 
-def _table_html(headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str) -> str:
+def _table_html(headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str, footer: str = "") -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
     return (f"<table class='tabletop-tournament'><caption>{escape(caption)}</caption>"
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{footer}")
 
 
 @dataclass(repr=False)
 class TournamentResult:
-    """All the games of a tournament, in game order, with the tables and plots built from them."""
+    """All the games of a tournament, in game order, with the tables and plots built from them.
+
+    `games` holds every game played (finished, or stopped by a failure); `lost` the games a broken worker
+    never returned."""
 
     game: str
     players: int
     seed: int
     lineup: tuple[str, ...]
     games: list[GameResult] = field(default_factory=list)
+    lost: list[Failure] = field(default_factory=list)
+
+    @property
+    def finished(self) -> list[GameResult]:
+        """The games played to their end: the ones the statistics are made of."""
+        return [g for g in self.games if g.failure is None]
+
+    @property
+    def failures(self) -> list[Failure]:
+        """Every game without a result, in game order: forfeits, engine failures, games lost with a worker."""
+        return sorted([g.failure for g in self.games if g.failure is not None] + self.lost, key=lambda f: f.index)
 
     # ---------------------------------------------------------------- tables
 
     def rows(self) -> list[BotRow]:
-        """Per bot: seat-games, wins (a shared win counts as a win), win rate and mean score with 95% CIs."""
+        """Per bot: seat-games, wins (a shared win counts as a win), win rate and mean score with 95% CIs.
+
+        A forfeit counts as a game the bot lost (its score is left out of the mean); the other seats of a
+        game that did not finish are not counted."""
+        finished = self.finished
         out = []
         for label in dict.fromkeys(self.lineup):
-            scores = [g.scores[s] for g in self.games for s, l in enumerate(g.labels) if l == label]
-            wins = sum(1 for g in self.games for s, l in enumerate(g.labels) if l == label and s in g.winners)
+            scores = [g.scores[s] for g in finished for s, l in enumerate(g.labels) if l == label]
+            wins = sum(1 for g in finished for s, l in enumerate(g.labels) if l == label and s in g.winners)
+            forfeits = sum(1 for g in self.games if g.failure is not None and g.failure.bot == label
+                           and g.failure.kind in FORFEITS)
+            games = len(scores) + forfeits
             mean, low, high = mean_ci(scores)
-            win_low, win_high = wilson_ci(wins, len(scores))
-            out.append(BotRow(label, len(scores), wins, wins / len(scores) if scores else math.nan,
-                              win_low, win_high, mean, low, high))
-        return sorted(out, key=lambda row: (-row.win_rate, -row.mean_score, row.bot))
+            win_low, win_high = wilson_ci(wins, games)
+            out.append(BotRow(label, games, wins, wins / games if games else math.nan,
+                              win_low, win_high, mean, low, high, forfeits))
+        return sorted(out, key=lambda row: (-_or_low(row.win_rate), -_or_low(row.mean_score), row.bot))
 
     def seat_table(self) -> dict[str, list[float]]:
-        """Win rate per bot and seat position: does it matter where a strategy sits?"""
+        """Win rate per bot and seat position, over finished games: does it matter where a strategy sits?"""
         table: dict[str, list[float]] = {}
         for label in dict.fromkeys(self.lineup):
             rates = []
             for seat in range(self.players):
-                played = [g for g in self.games if g.labels[seat] == label]
+                played = [g for g in self.finished if g.labels[seat] == label]
                 rates.append(sum(seat in g.winners for g in played) / len(played) if played else math.nan)
             table[label] = rates
         return table
 
     def pairwise(self) -> dict[str, dict[str, float]]:
-        """How often bot A outscored bot B when they met at a table (ties count half)."""
+        """How often bot A outscored bot B when they met at a finished game (ties count half)."""
         labels = list(dict.fromkeys(self.lineup))
         won = {a: {b: 0.0 for b in labels} for a in labels}
         met = {a: {b: 0 for b in labels} for a in labels}
-        for g in self.games:
+        for g in self.finished:
             for s, a in enumerate(g.labels):
                 for t, b in enumerate(g.labels):
                     if s != t and a != b:
@@ -338,10 +497,14 @@ class TournamentResult:
         return {a: {b: (won[a][b] / met[a][b] if met[a][b] else math.nan) for b in labels} for a in labels}
 
     def _summary_cells(self) -> tuple[list[str], list[list[str]]]:
+        rows = self.rows()
+        with_forfeits = any(r.forfeits for r in rows)
         headers = ["bot", "games", "wins", "win rate", "95% CI", "mean score", "95% CI"]
-        rows = [[r.bot, str(r.games), str(r.wins), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
-                 f"{r.mean_score:.2f}", f"[{r.score_low:.2f}, {r.score_high:.2f}]"] for r in self.rows()]
-        return headers, rows
+        headers += ["forfeits"] if with_forfeits else []
+        cells = [[r.bot, str(r.games), str(r.wins), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
+                  f"{r.mean_score:.2f}", f"[{r.score_low:.2f}, {r.score_high:.2f}]"]
+                 + ([str(r.forfeits)] if with_forfeits else []) for r in rows]
+        return headers, cells
 
     def _seat_cells(self) -> tuple[list[str], list[list[str]]]:
         headers = ["bot"] + [f"seat {s}" for s in range(self.players)]
@@ -356,11 +519,25 @@ class TournamentResult:
         return headers, rows
 
     def caption(self) -> str:
-        return (f"{self.game.split('.')[-1]}: {len(self.games)} games, {self.players} players, seed {self.seed}")
+        return f"{self.game}: {len(self.games)} games, {self.players} players, seed {self.seed}"
+
+    def failure_summary(self, limit: int = 10) -> str:
+        """The games without a result, one line each (the first `limit`); empty when every game finished."""
+        failures = self.failures
+        if not failures:
+            return ""
+        forfeits = sum(f.kind in FORFEITS for f in failures)
+        lines = [f"{len(failures)} games without a result: {forfeits} forfeited by a bot, "
+                 f"{sum(f.kind == 'engine' for f in failures)} stopped by the engine, "
+                 f"{len(self.lost)} lost with a worker (run again with the same save file to play them)"]
+        lines += [f"  {failure}" for failure in failures[:limit]]
+        lines += [f"  ... and {len(failures) - limit} more"] if len(failures) > limit else []
+        return "\n".join(lines)
 
     def summary(self) -> str:
-        """The main table as text."""
-        return self.caption() + "\n" + _table_text(*self._summary_cells())
+        """The main table as text, then the failures if any."""
+        failures = self.failure_summary()
+        return self.caption() + "\n" + _table_text(*self._summary_cells()) + (f"\n\n{failures}" if failures else "")
 
     def seat_summary(self) -> str:
         return "Win rate by seat\n" + _table_text(*self._seat_cells())
@@ -373,11 +550,13 @@ class TournamentResult:
         return self.summary()
 
     def __repr__(self) -> str:
-        return (f"<TournamentResult {self.game.split('.')[-1]}: {len(self.games)} games, {self.players} players, "
+        return (f"<TournamentResult {self.game}: {len(self.games)} games, {self.players} players, "
                 f"seed {self.seed}, line-up {list(self.lineup)}>")
 
     def _repr_html_(self) -> str:
-        return _table_html(*self._summary_cells(), caption=self.caption())
+        failures = self.failure_summary()
+        footer = f"<pre class='tabletop-failures'>{escape(failures)}</pre>" if failures else ""
+        return _table_html(*self._summary_cells(), caption=self.caption(), footer=footer)
 
     def seat_html(self) -> str:
         return _table_html(*self._seat_cells(), caption="Win rate by seat")
@@ -387,7 +566,11 @@ class TournamentResult:
 
     def replay(self, index: int) -> GameState[Any]:
         """Game `index`, replayed alone from its record."""
-        return self.games[index].replay()
+        for game in self.games:
+            if game.index == index:
+                return game.replay()
+        raise ValueError(f"Game {index} has no record: " + ("it was lost with its worker." if any(
+            failure.index == index for failure in self.lost) else f"this tournament has {len(self.games)} games."))
 
     # ---------------------------------------------------------------- plots
 
@@ -428,57 +611,100 @@ class TournamentResult:
         return figure
 
 
+def _or_low(value: float) -> float:
+    """For sorting: nan (no games) after every number."""
+    return -math.inf if math.isnan(value) else value
+
+
+# ------------------------------------------------------------------------------------------ saved results
+
+
+class ResultsFile:
+    """Finished games as JSON lines, written as they come back, so an interrupted tournament resumes.
+
+    The first line describes the tournament (game, players, seed, line-up, rules); each further line is one
+    `GameResult`. Resuming checks that the file describes the same tournament (the number of games may
+    differ: more games extend the run) and keeps every complete line; a line cut short by the interruption
+    is dropped and its game played again. Games lost with a worker are never written, so they are played
+    again too.
+    """
+
+    def __init__(self, path: str | Path, header: dict[str, Any]) -> None:
+        self.path = Path(path)
+        self.header = header
+
+    def resume(self, jobs: Sequence[GameJob]) -> dict[int, GameResult]:
+        """The results the file holds for `jobs` (creating the file with its header if it has none)."""
+        lines = self.path.read_text(encoding="utf-8").splitlines(keepends=True) if self.path.exists() else []
+        if not lines:
+            self._rewrite([self._header_line()])
+            return {}
+        try:
+            header = json.loads(lines[0])
+        except ValueError:
+            header = None
+        if header != json.loads(self._header_line()):
+            raise ValueError(f"{self.path} holds another tournament ({_short(lines[0])}), not "
+                             f"{_short(self._header_line())}: choose another file to save to.")
+        expected = {job.index: job for job in jobs}
+        kept, results = [lines[0]], {}
+        for number, line in enumerate(lines[1:], start=2):
+            if not line.endswith("\n"):
+                break  # cut short by an interruption: that game is played again
+            try:
+                result = GameResult.from_dict(json.loads(line))
+            except (ValueError, KeyError, TypeError):
+                continue  # unreadable: played again
+            job = expected.get(result.index)
+            if job is not None and (result.seed != job.seed or result.labels != tuple(s.label for s in job.seats)):
+                raise ValueError(f"{self.path}, line {number}: game {result.index} does not belong to this "
+                                 "tournament (another seed or seating).")
+            kept.append(line)
+            if job is not None:
+                results[result.index] = result
+        if kept != lines:
+            self._rewrite(kept)
+        return results
+
+    def append(self, result: GameResult) -> None:
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(result.to_dict()) + "\n")
+
+    def _header_line(self) -> str:
+        return json.dumps({"tournament": 1, **self.header}) + "\n"
+
+    def _rewrite(self, lines: list[str]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        temporary.write_text("".join(lines), encoding="utf-8")
+        os.replace(temporary, self.path)
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 # ------------------------------------------------------------------------------------------ running
 
 
-def _progress(total: int, progress: bool | Callable[[int, int], None]) -> tuple[Callable[[int], None],
-                                                                               Callable[[], None]]:
-    """(advance(n), close()): a callback, a tqdm.auto bar if tqdm is installed, or nothing."""
+def _progress(total: int, done: int, progress: bool | Callable[[int, int], None]) -> tuple[
+        Callable[[int], None], Callable[[], None]]:
+    """(advance(n), close()): a callback `(done, total)`, a `tqdm.auto` bar (a widget in notebooks, a text
+    bar in a terminal), or nothing."""
     if callable(progress):
-        done = [0]
+        count = [done]
 
         def advance(n: int) -> None:
-            done[0] += n
-            progress(done[0], total)
+            count[0] += n
+            progress(count[0], total)
         return advance, lambda: None
     if not progress:
         return (lambda n: None), (lambda: None)
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        widget = _notebook_bar(total)
-        if widget is not None:
-            def step(n: int) -> None:
-                widget.value += n
-                widget.description = f"{widget.value}/{total}"
-            return step, lambda: None
-        done = [0]
+    from tqdm.auto import tqdm
 
-        def report(n: int) -> None:
-            done[0] += n
-            if done[0] == total or done[0] % max(1, total // 10) < n:
-                print(f"\r{done[0]}/{total} games", end="\n" if done[0] == total else "", flush=True,
-                      file=sys.stderr)  # stderr: the table on stdout stays clean for pipes
-        return report, lambda: None
-    bar = tqdm(total=total, unit="game")
+    bar = tqdm(total=total, initial=done, unit="game")
     return bar.update, bar.close
-
-
-def _notebook_bar(total: int) -> Any:
-    """An ipywidgets progress bar, displayed, when running in a Jupyter kernel; else None."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    shell = get_ipython()
-    if shell is None or type(shell).__name__ != "ZMQInteractiveShell":
-        return None
-    import ipywidgets
-    from IPython.display import display
-
-    bar = ipywidgets.IntProgress(value=0, min=0, max=total, description=f"0/{total}")
-    display(bar)
-    return bar
 
 
 def _chunks(jobs: Sequence[GameJob], size: int) -> Iterator[list[GameJob]]:
@@ -486,45 +712,111 @@ def _chunks(jobs: Sequence[GameJob], size: int) -> Iterator[list[GameJob]]:
         yield list(jobs[start:start + size])
 
 
-def make_jobs(game: str, lineup: Sequence[str | Bot | BotSpec], *, players: int, games: int, seed: int,
-              rules: Any = None) -> list[GameJob]:
+def make_jobs(game: str, lineup: Sequence[str | Bot | BotSpec], *, players: int | None = None, games: int,
+              seed: int, rules: Any = None, budget: float | DecisionBudget | None = None) -> list[GameJob]:
     """The games of a tournament, seats rotated so each bot takes each seat equally often."""
-    module = GAMES.get(game, game)
-    specs = [bot_spec(module, bot) for bot in lineup]
+    plugin = registry.game(game)
+    players = plugin.default_players if players is None else players
+    assert players is not None
+    if isinstance(players, bool) or not isinstance(players, int) or \
+            not plugin.min_players <= players <= plugin.max_players:
+        raise ValueError(f"{plugin.title} is played by {plugin.min_players} to {plugin.max_players} players, "
+                         f"not {players!r}.")
+    if not lineup:
+        raise ValueError("A tournament needs at least one bot in its line-up.")
+    specs = [bot_spec(plugin.name, bot) for bot in lineup]
     labels = [spec.label for spec in specs]
     if len(set(labels)) != len(labels):
         raise ValueError(f"Bots in a line-up need distinct names: {labels}.")
-    return [GameJob(k, module, players, game_seed(seed, k),
-                    tuple(specs[(k + s) % len(specs)] for s in range(players)), rules) for k in range(games)]
+    for spec in specs:  # a misspelt option is one clear error now, not a forfeit in every game
+        try:
+            spec.build()
+        except Exception as error:  # noqa: BLE001 - whatever the factory raises, said with the bot's name
+            raise ValueError(f"The bot {spec.label!r} cannot be built: {type(error).__name__}: {error}") from None
+    if budget is not None and not isinstance(budget, DecisionBudget):
+        budget = DecisionBudget(budget)
+    return [GameJob(k, plugin.name, players, game_seed(seed, k),
+                    tuple(specs[(k + s) % len(specs)] for s in range(players)), rules, budget) for k in range(games)]
 
 
-def run_tournament(game: str, lineup: Sequence[str | Bot | BotSpec], *, players: int, games: int,
+def _in_flight(pool: Executor) -> int:
+    """How many chunks to keep submitted at once: one in this process (so each is saved before the next is
+    played), enough to keep every worker of a pool busy otherwise."""
+    return 1 if isinstance(pool, InProcessExecutor) else max(16, 4 * (os.cpu_count() or 1))
+
+
+def run_tournament(game: str, lineup: Sequence[str | Bot | BotSpec], *, players: int | None = None, games: int,
                    seed: int = 0, executor: Executor | None = None, chunk_size: int | None = None,
-                   progress: bool | Callable[[int, int], None] = False, rules: Any = None) -> TournamentResult:
+                   progress: bool | Callable[[int, int], None] = False, rules: Any = None,
+                   budget: float | DecisionBudget | None = None, save: str | Path | None = None) -> TournamentResult:
     """Play `games` games of `game` between the bots of `lineup` (names, specs or instances).
 
-    `executor`: any `concurrent.futures.Executor` (default: in this process); `chunk_size` games go in one
-    task (default: a sixteenth of the games, at least 1). Results come back in game order,
-    so they do not depend on the executor. `progress`: True for a bar (tqdm.auto if installed), or a
-    callback `(done, total)`. Without tqdm: an ipywidgets bar in notebooks, a counter line in a terminal.
+    `players`: the table size (default: the game's usual one). `executor`: any `concurrent.futures.Executor`
+    (default: in this process); `chunk_size` games go in one task (default: a sixteenth of the games, at least
+    1). Results come back in game order, so they do not depend on the executor. `progress`: True for a
+    `tqdm.auto` bar, or a callback `(done, total)`. `budget`: seconds per decision (or a `DecisionBudget`); a
+    slower bot forfeits. `save`: a JSON-lines file where each game is written as it finishes; if it already
+    holds games of this tournament, only the missing ones are played.
     """
-    if games < 1:
-        raise ValueError("A tournament needs at least one game.")
-    jobs = make_jobs(game, lineup, players=players, games=games, seed=seed, rules=rules)
-    size = chunk_size or max(1, games // 16)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"A tournament needs at least one game, not {games!r}.")
+    plugin = registry.game(game)
+    jobs = make_jobs(plugin.name, lineup, players=players, games=games, seed=seed, rules=rules, budget=budget)
+    _check_table(jobs[0])
+    table = jobs[0].players
+    labels = tuple(lineup_labels(plugin.name, lineup))
+    done: dict[int, GameResult] = {}
+    saved = None
+    if save is not None:
+        header = {"game": plugin.name, "players": table, "seed": seed, "lineup": list(labels),
+                  "rules": None if rules is None else rules_to_dict(rules)}
+        saved = ResultsFile(save, header)
+        done = saved.resume(jobs)
+    todo = [job for job in jobs if job.index not in done]
     pool = executor or InProcessExecutor()
-    futures = [pool.submit(play_jobs, chunk) for chunk in _chunks(jobs, size)]
-    advance, close = _progress(games, progress)
-    results: list[GameResult] = []
+    chunks = list(_chunks(todo, chunk_size or max(1, games // 16)))
+    advance, close = _progress(games, len(done), progress)
+    lost: list[Failure] = []
+    pending: dict[Future[list[GameResult]], list[GameJob]] = {}
     try:
-        for future in futures:
-            chunk = future.result()
-            results.extend(chunk)
-            advance(len(chunk))
+        while chunks or pending:
+            while chunks and len(pending) < _in_flight(pool):
+                chunk = chunks.pop(0)
+                try:
+                    pending[pool.submit(play_jobs, chunk)] = chunk
+                except Exception as error:  # noqa: BLE001 - a broken pool refuses work: report, never drop
+                    lost += _lost(chunk, error)
+                    advance(len(chunk))
+            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=lambda f: pending[f][0].index):
+                chunk = pending.pop(future)
+                try:
+                    results = future.result()
+                except Exception as error:  # noqa: BLE001 - the worker died (BrokenProcessPool) or could not ship
+                    lost += _lost(chunk, error)
+                    advance(len(chunk))
+                    continue
+                for result in results:
+                    done[result.index] = result
+                    if saved is not None:
+                        saved.append(result)
+                advance(len(results))
     finally:
         close()
-    results.sort(key=lambda r: r.index)
-    return TournamentResult(GAMES.get(game, game), players, seed, tuple(lineup_labels(game, lineup)), results)
+    return TournamentResult(plugin.name, table, seed, labels,
+                            [done[k] for k in sorted(done)], sorted(lost, key=lambda f: f.index))
+
+
+def _check_table(job: GameJob) -> None:
+    """Refuse, before anything runs, a table the game cannot seat or rules it does not take."""
+    try:
+        registry.game(job.game).new_game(job.players, seed=job.seed, rules=job.rules)
+    except ValueError as error:
+        raise ValueError(f"{job.game}: {error}") from None
+
+
+def _lost(chunk: Sequence[GameJob], error: BaseException) -> list[Failure]:
+    return [Failure(job.index, job.seed, "worker", _error_text(error)) for job in chunk]
 
 
 # ------------------------------------------------------------------------------------------ meta-game
@@ -577,8 +869,9 @@ def meta_game(game: str, bots: Sequence[str], *, games: int, seed: int = 0,
               executor: Executor | None = None, score: str = "win") -> MetaGame:
     """The meta-game of `bots` at a two-player table: every pairing (and self-play) over `games` games.
 
-    `score="win"` scores a game 1 for a win, 0.5 each for a tie (a zero-sum-ish win rate); `"points"` uses
-    the game's own points.
+    `score="win"` scores a game 1 for a win, 0.5 each for a tie (a zero-sum-ish win rate), a forfeit 0 for
+    the bot at fault and 1 for the other; `"points"` uses the game's own points (games without a result are
+    left out).
     """
     n = len(bots)
     payoffs = [[0.0] * n for _ in range(n)]
@@ -595,13 +888,20 @@ def meta_game(game: str, bots: Sequence[str], *, games: int, seed: int = 0,
             for g in result.games:
                 s = g.labels.index(specs[0].label)
                 t = 1 - s
-                if score == "win":
+                if g.failure is not None:  # a forfeit is a lost game; a failure of the engine is no result
+                    if score == "win" and g.failure.kind in FORFEITS:
+                        mine.append(0.0 if g.failure.seat == s else 1.0)
+                        theirs.append(1.0 - mine[-1])
+                elif score == "win":
                     value = 1.0 if g.scores[s] > g.scores[t] else 0.5 if g.scores[s] == g.scores[t] else 0.0
                     mine.append(value)
                     theirs.append(1.0 - value)
                 else:
                     mine.append(g.scores[s])
                     theirs.append(g.scores[t])
+            if not mine:
+                raise ValueError(f"No game between {specs[0].label} and {specs[1].label} gave a result: "
+                                 f"{result.failure_summary()}")
             if i == j:  # a bot against a copy of itself: both copies' results, by symmetry
                 payoffs[i][i] = (sum(mine) + sum(theirs)) / (2 * len(mine))
             else:
@@ -616,13 +916,17 @@ def lineup_labels(game: str, lineup: Iterable[str | Bot | BotSpec]) -> list[str]
 
 
 def results_json(result: TournamentResult) -> str:
-    """The tournament as JSON: every game's seed, seats, scores and record (for archiving or sharing)."""
+    """The tournament as JSON: every game's seed, seats, scores and record, and every failure (for archiving
+    or sharing)."""
     return json.dumps({"game": result.game, "players": result.players, "seed": result.seed,
                        "lineup": list(result.lineup),
                        "games": [{"index": g.index, "seed": g.seed, "seats": list(g.labels), "scores": list(g.scores),
-                                  "winners": list(g.winners), "record": json.loads(g.record)} for g in result.games]})
+                                  "winners": list(g.winners), "record": json.loads(g.record),
+                                  "failure": None if g.failure is None else vars(g.failure)} for g in result.games],
+                       "lost": [vars(failure) for failure in result.lost]})
 
 
-__all__ = ["BOTS", "GAMES", "BotRow", "BotSpec", "GameJob", "GameResult", "InProcessExecutor", "MetaGame",
-           "TournamentResult", "bot_spec", "final_scores", "game_module", "game_seed", "lineup_labels",
-           "make_jobs", "mean_ci", "meta_game", "play_job", "results_json", "run_tournament", "wilson_ci"]
+__all__ = ["FORFEITS", "BotRow", "BotSpec", "DecisionBudget", "Failure", "GameJob", "GameResult", "InProcessExecutor",
+           "MetaGame", "ResultsFile", "TooSlow", "TournamentResult", "bot_names", "bot_spec", "final_scores",
+           "game_seed", "lineup_labels", "make_jobs", "mean_ci", "meta_game", "play_job", "results_json",
+           "run_tournament", "wilson_ci"]

@@ -24,13 +24,13 @@ import random
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .engine import ALL_PICKS, Pick, bonus_winner, picks_allowed
 from .rules import COLOURS
 
+if TYPE_CHECKING:  # numpy is imported by the functions that compute with it: playing needs no numpy
+    import numpy as np
 Table = Mapping[str, Sequence[int]]
 PICK_NAMES: tuple[str, ...] = tuple(str(p).removeprefix("pick ") for p in ALL_PICKS)
 
@@ -103,6 +103,20 @@ class RoundGame:
         return ([str(p).removeprefix("pick ") for p in self.row_picks],
                 [str(p).removeprefix("pick ") for p in self.col_picks])
 
+    def _repr_html_(self) -> str:
+        """The bimatrix in a notebook: one row per pick of seat `seats[0]`, one column per pick of `seats[1]`,
+        each cell "row player's points, column player's points"."""
+        from html import escape
+
+        rows, cols = self.labels()
+        head = "".join(f"<th>{escape(c)}</th>" for c in cols)
+        body = "".join(f"<tr><th>{escape(r)}</th>" + "".join(
+            f"<td>{self.row_payoffs[i][j]:g}, {self.col_payoffs[i][j]:g}</td>" for j in range(len(cols))) + "</tr>"
+            for i, r in enumerate(rows))
+        caption = f"Seat {self.seats[0]} (rows) against seat {self.seats[1]} (columns): points this round"
+        return (f"<table class='tabletop-round-game'><caption>{escape(caption)}</caption>"
+                f"<thead><tr><th></th>{head}</tr></thead><tbody>{body}</tbody></table>")
+
 
 def payoff_table(facts: Mapping[str, Any], seats: tuple[int, int] | None = None, *,
                  others: Mapping[int, Pick] | None = None, majority: bool = False) -> RoundGame:
@@ -111,6 +125,7 @@ def payoff_table(facts: Mapping[str, Any], seats: tuple[int, int] | None = None,
     `facts` are a view's facts once the turn order is known (the pick phase); the picks are those its rules
     allow (21 x 21, or 15 x 15 without the 2x card).
     """
+    import numpy as np
     order = list(facts["order"])
     picks = picks_of(facts)
     if seats is None:
@@ -130,6 +145,7 @@ def payoff_table(facts: Mapping[str, Any], seats: tuple[int, int] | None = None,
 
 def best_responses(game: RoundGame) -> tuple[list[list[int]], list[list[int]]]:
     """Row's best replies to each column pick, and column's best replies to each row pick (indices)."""
+    import numpy as np
     rows = [list(np.flatnonzero(np.isclose(col, col.max()))) for col in game.row_payoffs.T]
     cols = [list(np.flatnonzero(np.isclose(row, row.max()))) for row in game.col_payoffs]
     return rows, cols
@@ -137,12 +153,14 @@ def best_responses(game: RoundGame) -> tuple[list[list[int]], list[list[int]]]:
 
 def dominated_strategies(payoffs: np.ndarray) -> list[int]:
     """Rows strictly dominated by another pure row (payoffs[i] < payoffs[k] everywhere)."""
+    import numpy as np
     return [i for i in range(payoffs.shape[0])
             if any(np.all(payoffs[i] < payoffs[k]) for k in range(payoffs.shape[0]) if k != i)]
 
 
 def reduce_game(game: RoundGame) -> RoundGame:
     """Merge picks with identical payoffs, then iteratively remove strictly dominated picks."""
+    import numpy as np
     rows, cols = list(range(len(game.row_picks))), list(range(len(game.col_picks)))
     changed = True
     while changed:
@@ -161,6 +179,7 @@ def reduce_game(game: RoundGame) -> RoundGame:
 
 
 def _distinct(matrix: np.ndarray) -> list[int]:
+    import numpy as np
     seen: set[bytes] = set()
     keep = []
     for i, row in enumerate(matrix):
@@ -178,7 +197,7 @@ def equilibrium(game: RoundGame, *, rng: random.Random | None = None) -> tuple[d
     Lemke-Howson from each starting label until one gives a valid equilibrium; regret matching is the fallback.
     """
     import nashpy
-
+    import numpy as np
     small = reduce_game(game)
     nash = nashpy.Game(small.row_payoffs, small.col_payoffs)
     candidates: list[tuple[np.ndarray, np.ndarray]] = []
@@ -223,6 +242,7 @@ def _mix(picks: Sequence[Pick], sigma: np.ndarray) -> dict[Pick, float]:
 
 
 def _two_player_regret(game: RoundGame, rng: random.Random, iterations: int = 2000) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
     mats = (game.row_payoffs, game.col_payoffs.T)
     regrets = [np.zeros(m.shape[0]) for m in mats]
     totals = [np.zeros(m.shape[0]) for m in mats]
@@ -236,6 +256,7 @@ def _two_player_regret(game: RoundGame, rng: random.Random, iterations: int = 20
 
 
 def _regret_policy(regret: np.ndarray) -> np.ndarray:
+    import numpy as np
     positive = np.maximum(regret, 0)
     return positive / positive.sum() if positive.sum() > 0 else np.full(len(regret), 1 / len(regret))
 
@@ -250,6 +271,7 @@ def regret_matching(facts: Mapping[str, Any], *, iterations: int = 300, rng: ran
     Each iteration samples a profile from the current strategies and, for each seat, adds the regret of
     every alternative pick against the others' sampled picks.
     """
+    import numpy as np
     rng = rng or random.Random(0)
     order = list(facts["order"])
     picks = picks_of(facts)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import importlib
 import json
 import random
 import re
@@ -436,14 +435,16 @@ def load(record: str | Mapping[str, Any]) -> GameState[Any]:
 
 
 def _game_state_class(game: Any) -> type[GameState[Any]]:
-    """The state class of the game a record names (its package's `State`)."""
-    if not isinstance(game, str) or not re.fullmatch(r"tabletop_edu(\.[a-z_][a-z0-9_]*)+", game):
-        raise RecordError(f"game: {quote_repr(game)} is not a game of tabletop_edu.")
+    """The state class of the game a record names, found in the game registry (only installed or registered
+    games load; the registry is looked up here, at call time, because the core imports no game)."""
+    from ..registry import find_game
+
+    if not isinstance(game, str) or not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", game):
+        raise RecordError(f"game: {quote_repr(game)} is not the name of a game.")
+    plugin = find_game(game)
+    if plugin is None:
+        raise RecordError(f"game: there is no game {quote(game)}.")
     try:
-        module = importlib.import_module(game)
-    except ImportError:
-        raise RecordError(f"game: there is no game {quote(game)}.") from None
-    state_class = getattr(module, "State", None)
-    if not (isinstance(state_class, type) and issubclass(state_class, GameState)):
-        raise RecordError(f"game: {quote(game)} is not a game of tabletop_edu.")
-    return state_class
+        return plugin.state_class()
+    except (ImportError, ValueError) as error:
+        raise RecordError(f"game: {quote(game)} could not be loaded: {error}") from None

@@ -7,7 +7,6 @@ and widgets only ever receive views. `seat=None` is a spectator, who sees public
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -62,16 +61,15 @@ class View:
 
 
 def game_renderer(game: str, name: str) -> Callable[..., str] | None:
-    """The function `name` of the game's `render` module, if the game has one.
+    """The function `name` of the game's renderer module (declared to the registry), if the game has one.
 
     A game's `render` may offer `view_html(view, language=)`, `state_html(state, language=)` and
     `event_text(event, players, language)`; whatever it lacks falls back to the generic forms.
     """
-    try:
-        render = importlib.import_module(f"{game}.render")
-    except ModuleNotFoundError:
-        return None
-    return getattr(render, name, None)
+    from ..registry import find_game  # at call time: the core imports no game, the registry finds it
+
+    plugin = find_game(game)
+    return None if plugin is None else plugin.renderer(name)
 
 
 def call_renderer(function: Callable[..., str], subject: Any, language: str, log: bool = True) -> str:

@@ -1,8 +1,25 @@
-"""Knowledge: information flow from event visibility, and explicit possible-worlds (S5) models."""
+"""Knowledge: information flow from event visibility, explicit possible-worlds (S5) models, and pictures of both.
 
-from .drawing import draw_information_flow, draw_worlds, table_layout
-from .flow import events_flow, information_flow
+The drawings (`draw_information_flow`, `draw_worlds`, their `Figure`) need matplotlib, which is imported only
+when one of them is first asked for: the models themselves run where matplotlib is missing (a Pyodide kernel).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .flow import events_flow, information_flow, perspective_flow
 from .worlds import Worlds
 
-__all__ = ["Worlds", "draw_information_flow", "draw_worlds", "events_flow", "information_flow",
-           "table_layout"]
+_DRAWINGS = ("Figure", "draw_information_flow", "draw_worlds")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DRAWINGS:
+        from . import drawing
+        return getattr(drawing, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["Figure", "Worlds", "draw_information_flow", "draw_worlds", "events_flow", "information_flow",
+           "perspective_flow"]

@@ -12,6 +12,7 @@ lambdas. The classic test is the muddy children puzzle (see the tests and the we
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from html import escape
 from typing import Any
 
 import networkx as nx
@@ -49,6 +50,22 @@ class Worlds:
 
     def __repr__(self) -> str:
         return f"Worlds({len(self.worlds)} worlds, agents {list(self.agents)})"
+
+    def _repr_html_(self, limit: int = 60) -> str:
+        """A table for notebooks: one row per world (the first `limit`), and per agent the number of the
+        information cell the world lies in; worlds with the same number are the ones that agent confuses."""
+        cell_numbers = {agent: {cell: number for number, cell in enumerate(self.partition(agent), start=1)}
+                        for agent in self.agents}
+        head = "".join(f"<th>{escape(str(agent))}</th>" for agent in self.agents)
+        rows = "".join(f"<tr><td>{escape(str(world))}</td>"
+                       + "".join(f"<td>{cell_numbers[agent][self._cells[agent][world]]}</td>" for agent in self.agents)
+                       + "</tr>" for world in self.worlds[:limit])
+        more = (f"<tr><td colspan='{len(self.agents) + 1}'>... and {len(self.worlds) - limit} more worlds</td></tr>"
+                if len(self.worlds) > limit else "")
+        caption = (f"{len(self.worlds)} possible worlds; for each agent, the information cell of each world "
+                   "(same number: the agent cannot tell those worlds apart)")
+        return (f"<table class='tabletop-worlds'><caption>{escape(caption)}</caption><thead><tr><th>world</th>{head}"
+                f"</tr></thead><tbody>{rows}{more}</tbody></table>")
 
     def _check(self, world: World) -> None:
         if world not in self._world_set:

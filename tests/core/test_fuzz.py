@@ -1,4 +1,4 @@
-"""Fuzzing every game of the registry (issue 10): bad actions, bad rules and corrupt records.
+"""Fuzzing every installed game (issue 10): bad actions, bad rules and corrupt records.
 
 Nothing here names a game's actions or options: action classes, their fields' types and the rule options are
 found by introspection, so the suite follows each game as its engine changes. Three promises are checked:
@@ -41,9 +41,10 @@ from hypothesis import strategies as st
 import tabletop_edu
 from tabletop_edu.core import Action, GameState, IllegalAction, RecordError, RulesError, rules_from_dict
 from tabletop_edu.core.errors import MAX_MESSAGE, MAX_QUOTE
-from tabletop_edu.tournament import GAMES as REGISTRY
+from tabletop_edu.registry import games as installed_games
 
-GAMES = sorted(set(REGISTRY.values()))
+#: Every installed game, by module (the name its records carry).
+GAMES = sorted(plugin.module for plugin in installed_games().values())
 
 #: Examples per game and per kind of input; `benchmarks/fuzz_report.py` scales them (TABLETOP_FUZZ_SCALE).
 EXAMPLES = {kind: max(1, int(count * float(os.environ.get("TABLETOP_FUZZ_SCALE", "1"))))

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import math
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pytest
 
+from tabletop_edu import registry
 from tabletop_edu.core import RandomBot, load
-from tabletop_edu.tournament import (BOTS, GAMES, BotSpec, MetaGame, bot_spec, game_seed, make_jobs, mean_ci,
-                                     meta_game, play_job, results_json, run_tournament,
-                                     wilson_ci)
+from tabletop_edu.tournament import (BotSpec, MetaGame, bot_names, bot_spec, game_seed, make_jobs, mean_ci, meta_game,
+                                     play_job, results_json, run_tournament, wilson_ci)
 
 LINEUP = ["random", "smart", "ismcts(iterations=6, worlds=2)"]
 
@@ -101,7 +102,7 @@ def test_plots_are_figures() -> None:
 
 def test_bots_by_name_instance_or_spec_and_errors_that_explain() -> None:
     spec = bot_spec("commissario", "lookahead(worlds=2)")
-    assert spec.factory == BOTS[GAMES["commissario"]]["lookahead"] and dict(spec.kwargs) == {"worlds": 2}
+    assert spec.factory == registry.game("commissario").bots["lookahead"] and dict(spec.kwargs) == {"worlds": 2}
     instance = bot_spec("peek", RandomBot())
     assert instance.label == "random" and isinstance(instance.build(), RandomBot)
     assert bot_spec("peek", spec) is spec
@@ -109,6 +110,12 @@ def test_bots_by_name_instance_or_spec_and_errors_that_explain() -> None:
         bot_spec("peek", "grandmaster")
     with pytest.raises(ValueError, match="distinct"):
         run_tournament("peek", ["random", RandomBot()], players=2, games=1)
+    with pytest.raises(ValueError, match="'lookahead.wrolds=2.' cannot be built: TypeError"):
+        run_tournament("commissario", ["lookahead(wrolds=2)"], games=1)
+    with pytest.raises(ValueError, match="plain values"):
+        bot_spec("commissario", "lookahead(__import__('os'))")
+    with pytest.raises(ValueError, match="played by 2 to 4 players, not 7"):
+        run_tournament("peek", ["random"], players=7, games=1)
 
 
 def test_progress_callback_sees_every_game() -> None:
@@ -119,15 +126,19 @@ def test_progress_callback_sees_every_game() -> None:
 
 def test_every_game_runs_a_short_tournament() -> None:
     for game, players in (("commissario", 2), ("mafia_de_cuba", 6)):
-        names = [name for name in BOTS[GAMES[game]] if name != "ismcts"][:2]
+        names = [name for name in bot_names(game) if name != "ismcts"][:2]
         result = run_tournament(game, names, players=players, games=2, seed=1)
         assert sum(row.games for row in result.rows()) == 2 * players
 
 
 def test_statistics_helpers() -> None:
     assert mean_ci([1.0, 1.0, 1.0]) == (1.0, 1.0, 1.0)
+    mean, low, high = mean_ci([0.0, 1.0, 2.0, 3.0, 4.0])  # Student's t with 4 degrees of freedom, not z = 1.96
+    assert mean == 2.0 and (round(low, 2), round(high, 2)) == (0.04, 3.96)
+    assert math.isnan(mean_ci([3.0])[1]) and all(math.isnan(v) for v in mean_ci([]))
     low, high = wilson_ci(0, 10)
     assert low == 0.0 and 0 < high < 0.35
+    assert [round(bound, 4) for bound in wilson_ci(3, 10)] == [0.1078, 0.6032] and wilson_ci(10, 10)[1] == 1.0
     assert all(math.isnan(v) for v in wilson_ci(0, 0))
 
 
@@ -146,3 +157,42 @@ def test_bot_spec_is_plain_data() -> None:
     import pickle
     spec = BotSpec("x", "tabletop_edu.core.bots:RandomBot")
     assert pickle.loads(pickle.dumps(spec)) == spec
+
+
+def test_progress_bar_is_tqdm(capsys: pytest.CaptureFixture[str]) -> None:
+    run_tournament("peek", ["random"], players=2, games=3, seed=0, progress=True)
+    assert "3/3" in capsys.readouterr().err  # tqdm.auto: a text bar outside notebooks, on stderr
+
+
+def test_rich_displays_of_a_game_result_worlds_and_a_round_game() -> None:
+    import numpy as np
+
+    from tabletop_edu.commissario.engine import ALL_PICKS
+    from tabletop_edu.commissario.strategy import RoundGame
+    from tabletop_edu.knowledge import Worlds
+
+    game = run_tournament("peek", ["random", "ismcts(iterations=2)"], players=2, games=1, seed=6).games[0]
+    html = game._repr_html_()
+    assert f"Game 0 (seed {game.seed}): {game.steps} actions" in html and html.count("<tr>") == 3
+    assert ("&#10003;" in html) == bool(game.winners)
+    worlds = Worlds([(0, 0), (0, 1), (1, 1)], {"a": lambda w: w[0], "b": lambda w: w[1]})
+    cells = worlds._repr_html_()
+    assert "3 possible worlds" in cells and "<tr><td>(0, 1)</td><td>1</td><td>2</td></tr>" in cells
+    assert "... and 1 more worlds" in worlds._repr_html_(limit=2)
+    matrix = RoundGame((0, 2), ALL_PICKS[:2], ALL_PICKS[:1], np.array([[3.0], [0.5]]), np.array([[1.0], [2.0]]))
+    table = matrix._repr_html_()
+    assert "Seat 0 (rows) against seat 2 (columns)" in table and "<td>3, 1</td>" in table and "<td>0.5, 2</td>" in table
+
+
+def test_cli_saves_resumes_and_lists_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop_edu.__main__ import main
+
+    save = tmp_path / "run.jsonl"
+    arguments = ["simulate", "peek", "--players", "2", "--games", "4", "--bots", "random,ismcts(iterations=2)",
+                 "--save", str(save), "--budget", "30"]
+    assert main(arguments) == 0
+    first = capsys.readouterr().out
+    assert len(save.read_text().splitlines()) == 5
+    assert main(arguments) == 0 and capsys.readouterr().out == first  # everything read back, nothing replayed
+    assert main(["games"]) == 0 and "peek: Peek, 2 to 4 players" in capsys.readouterr().out
+    assert main(["simulate", "chess"]) == 2 and "unknown game 'chess'" in capsys.readouterr().err

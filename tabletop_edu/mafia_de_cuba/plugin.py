@@ -1,0 +1,68 @@
+"""Mafia de Cuba's declaration to the game registry (entry point `mafia_de_cuba` in pyproject.toml).
+
+The named bots are `MafiaBot`s with one policy per role (moved here from `tournament.py`); `actions` lists
+every action a table can ever allow, the PettingZoo adapter's fixed action space (moved here from
+`pettingzoo_env.py`, so the generic layers know no game).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import Action, Bot
+from ..registry import GamePlugin
+
+
+def loyal() -> Bot:
+    """A loyal taker and truthful witness, with a posterior-reasoning Godfather's mind."""
+    from . import bots
+    return bots.MafiaBot(taker=bots.LoyalTaker(), testimony=bots.Truthful(), godfather=bots.PosteriorGodfather())
+
+
+def greedy_thief() -> Bot:
+    """Steals as much as it dares, lies consistently, reasons as a Godfather."""
+    from . import bots
+    return bots.MafiaBot(taker=bots.GreedyThief(), testimony=bots.ConsistentLiar(),
+                         godfather=bots.PosteriorGodfather())
+
+
+def cautious_thief() -> Bot:
+    """Steals a little, lies consistently, reasons as a Godfather."""
+    from . import bots
+    return bots.MafiaBot(taker=bots.CautiousThief(), testimony=bots.ConsistentLiar(),
+                         godfather=bots.PosteriorGodfather())
+
+
+def action_catalogue(players: int, rules: Any = None) -> list[Action]:
+    """Every hiding, taking, question, accusation, testimony and Godfather's act at a table of `players`
+    (testimonies "saw D tokens..." for every combination of the tokens the rules deal)."""
+    from . import engine
+    from .rules import DIAMONDS, TOKEN_ORDER, Rules, starting_tokens
+    rules = rules or Rules()
+    counts = starting_tokens(players, rules)
+    combos: list[tuple[str, ...]] = [()]
+    for name in TOKEN_ORDER:
+        combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
+    seats = range(players)
+    return ([engine.Hide(d) for d in range(DIAMONDS + 1)]
+            + [engine.SetAside(None)] + [engine.SetAside(t) for t in TOKEN_ORDER]
+            + [engine.TakeFromBox(d) for d in range(DIAMONDS + 1)] + [engine.TakeFromBox(0, t) for t in TOKEN_ORDER]
+            + [engine.Ask(t, kind) for t in seats for kind in engine.KINDS] + [engine.Floor()]
+            + [engine.Accuse(t) for t in seats]
+            + [engine.Saw(d, combo) for d in range(DIAMONDS + 1) for combo in combos]
+            + [engine.Took(d) for d in range(DIAMONDS + 1)] + [engine.Took(0, t) for t in TOKEN_ORDER]
+            + [engine.Suspect(t) for t in seats] + [engine.Silent(), engine.Hold(), engine.Shoot()])
+
+
+GAME = GamePlugin(
+    name="mafia_de_cuba",
+    module="tabletop_edu.mafia_de_cuba",
+    title="Mafia de Cuba",
+    min_players=6,
+    max_players=12,
+    default_players=6,
+    bots={"loyal": loyal, "greedy-thief": greedy_thief, "cautious-thief": cautious_thief},
+    actions=action_catalogue,
+    render="tabletop_edu.mafia_de_cuba.render",
+    summary="the cigar box, the diamonds and the Godfather's interrogation",
+)
