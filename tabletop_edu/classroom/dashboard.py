@@ -55,11 +55,11 @@ register({
 })
 
 
-def flow_image(state: GameState[Any]) -> str:
-    """The information-flow graph of the whole game as an inline PNG <img>."""
+def flow_image(state: GameState[Any], language: str = "en") -> str:
+    """The information-flow picture of the whole game (lanes per seat, time left to right) as an inline PNG."""
     from ..knowledge import draw_information_flow, information_flow
 
-    figure = draw_information_flow(information_flow(state), size=(5, 5))
+    figure = draw_information_flow(information_flow(state), language=language)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=72)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
@@ -230,7 +230,7 @@ class Dashboard(widgets.VBox):
         if self.tabs.selected_index == 3:
             panel = games.knowledge_function(info["game"])
             self.knowledge.value = panel(state, self.language) if panel else ""
-            self.flow.value = f"<h4>{html.escape(self._t('dash.flow'))}</h4>{flow_image(state)}"
+            self.flow.value = f"<h4>{html.escape(self._t('dash.flow'))}</h4>{flow_image(state, self.language)}"
 
     def seats_html(self, info: dict[str, Any]) -> str:
         """Who sits where, who is online, each seat's link and QR code; how to join by code."""
