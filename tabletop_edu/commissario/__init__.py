@@ -7,7 +7,7 @@ game theory of one round: `strategy.py`; HTML: `render.py`.
 from __future__ import annotations
 
 from .engine import CommissarioState, Pick, Release, Reveal, State, new_game, parse_action, world_from_view
-from .rules import COLOURS, Rules
+from .rules import BONUS_READINGS, COLOURS, Rules
 
-__all__ = ["COLOURS", "CommissarioState", "Pick", "Release", "Reveal", "Rules", "State", "new_game", "parse_action",
-           "world_from_view"]
+__all__ = ["BONUS_READINGS", "COLOURS", "CommissarioState", "Pick", "Release", "Reveal", "Rules", "State", "new_game",
+           "parse_action", "world_from_view"]

@@ -5,8 +5,8 @@
 - `BidderBot`: like Greedy, but prices turn order: releases whatever maximises position value minus cost.
 - `EquilibriumBot`: plays the round's equilibrium mixed strategy (nashpy for 2 players, regret matching
   for 3 to 5) in the secret pick; bids like the Bidder.
-- `LookaheadBot`: rebuilds full worlds from its view (`world_from_view`: hidden picks and the pile redrawn,
-  as `State.resample` does) and plays the pick or reveal that scores best on average across them.
+- `LookaheadBot`: rebuilds full worlds from its view (`world_from_view`, the sampler `State.resample` uses:
+  hidden picks and the pile redrawn) and plays the pick or reveal that scores best on average across them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from ..core import Action, View
 from ..core import RandomBot as _CoreRandom
 from . import strategy
-from .engine import ALL_PICKS, Pick, Release, Reveal, parse_action, world_from_view
+from .engine import Pick, Release, Reveal, parse_action, world_from_view
 from .rules import COLOURS
 
 
@@ -33,15 +33,17 @@ def _reveal_best(facts: Mapping[str, Any], legal: Sequence[Action]) -> Action:
 
 
 def _greedy_pick(facts: Mapping[str, Any]) -> Pick:
-    """The pick whose two arrests, made alone on this table, are worth most."""
+    """The pick (among those the rules allow) whose two arrests, made alone on this table, are worth most."""
+    picks = strategy.picks_of(facts)
+
     def worth(pick: Pick) -> tuple[int, int]:
         board = {c: list(vs) for c, vs in facts["table"].items()}
         total = 0
         for colour in pick.colours:
             if board[colour]:
                 total += board[colour].pop(0)
-        return total, -ALL_PICKS.index(pick)
-    return max(ALL_PICKS, key=worth)
+        return total, -picks.index(pick)
+    return max(picks, key=worth)
 
 
 class RandomBot(_CoreRandom):
@@ -106,13 +108,14 @@ class EquilibriumBot(BidderBot):
             mix = mixes[view.seat]
         else:
             mix = strategy.regret_matching(facts, iterations=60, rng=rng)[view.seat]
-        picks = sorted(mix, key=ALL_PICKS.index)
+        allowed = strategy.picks_of(facts)
+        picks = sorted(mix, key=allowed.index)
         return rng.choices(picks, weights=[mix[p] for p in picks])[0]
 
 
 class LookaheadBot(BidderBot):
-    """Information-set sampling: draws full worlds consistent with its view (`world_from_view`, which redraws
-    hidden picks and the pile as `State.resample` does) and plays what scores best on average in them.
+    """Information-set sampling: draws full worlds consistent with its view (`world_from_view`, the sampler
+    `State.resample` uses, which redraws hidden picks and the pile) and plays what scores best on average in them.
 
     Pick: the others' hidden picks come from each world; seats still to choose are modelled as greedy half
     the time and random otherwise. First reveal: each option is played out to the end of the round in
@@ -138,17 +141,18 @@ class LookaheadBot(BidderBot):
         facts, me = view.facts, view.seat
         order = facts["order"]
         greedy = _greedy_pick(facts)
+        allowed = strategy.picks_of(facts)
         samples = []
         for _ in range(self.worlds):
             world = world_from_view(view, rng)
             samples.append({s: Pick(world.picks[s]) if s in world.picks
-                            else (greedy if rng.random() < 0.5 else rng.choice(ALL_PICKS))
+                            else (greedy if rng.random() < 0.5 else rng.choice(allowed))
                             for s in order if s != me})
 
         def average(pick: Pick) -> float:
             return sum(strategy.round_gains(facts, order, {**others, me: pick}, True)[me]
                        for others in samples) / len(samples)
-        return max(ALL_PICKS, key=lambda p: (average(p), -ALL_PICKS.index(p)))
+        return max(allowed, key=lambda p: (average(p), -allowed.index(p)))
 
     def _reveal(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         me = view.seat

@@ -1,15 +1,21 @@
 """Commissario: the engine (rules in our words: seeds/commissario.md; rule ids R1.1... cited below).
 
-Six families (colours) of bandits (+1..+5) and innocents (-1..-5). Each round 2N characters are laid out
-face up; players bid for turn order by releasing one of their own prisoners (an all-pay auction, played in
-the open, starting at the handcuffs); then they secretly and simultaneously pick two commissaires (two
-colours, or one colour and the 2x card); then they reveal one commissaire each in turn order, arresting the
-highest character of that colour, and the second one each in reverse order. When the pile is empty the round
-ends the game; each colour's best total earns that colour's bonus card (none on a tie).
+Six families (colours) of bandits (+1..+5) and innocents (-1..-5). Each round 2N characters are laid out face
+up (both numbers are rule options: `highest_value`, `laid_per_player`); players bid for turn order by releasing
+one of their own prisoners (an all-pay auction, played in the open, starting at the handcuffs); then they
+secretly and simultaneously pick two commissaires (two colours, or one colour and the 2x card); then they
+reveal one commissaire each in turn order, arresting the highest character of that colour, and the second one
+each in reverse order. When the pile is empty the round ends the game; each colour's best total earns that
+colour's bonus card (none on a tie).
 
 Hidden information: the order of the draw pile, and each seat's pick until it is revealed. A pick is a
 private event (`observers=[seat]`, the others read "X has chosen two commissaires"); releases, arrests and
 commissaires in hand (everyone always holds all six and the 2x) are public.
+
+Events (`kind`: data): `deal` (seat, cards), `handcuffs` (seat), `layout` (round, cards), `release` (seat,
+card, bid), `order` (order), `reveals`, `pick` (seat, colours; the others see only the seat), `reveal` (seat,
+colour, double, arrest), `bonus` (colour, seat or None on a tie, bonus), `no_bonus` (colour, best, bonus: with
+the option `bonus_needs_positive`, the single best total is not above 0), `end` (scores, winners).
 
 View facts (`view.facts`), seat None being a spectator:
 
@@ -27,13 +33,14 @@ View facts (`view.facts`), seat None being a spectator:
 - `revealed`: seat -> colours it revealed this round, in order.
 - `colour_scores`: per seat, colour -> points (bandits minus innocents) so far.
 - `scores`: per seat, total points so far (bonuses included once the game is over).
-- `bonuses`: colour -> seat that won the bonus card (None: a tie or no bonus card); {} until the end.
-- `bonus_values`: colour -> value of its bonus card (the rule option).
+- `bonuses`: colour -> seat that won the bonus card (None: nobody took it, or no card); {} until the end.
+- `bonus_values`: colour -> value of its bonus card (the option `bonus_values`, resolved; 0: no card).
 - `rules`: the rule options as a dict (public: everyone at the table knows the rules).
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 import random
@@ -41,14 +48,21 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import (Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice,
-                    rules_from_dict, rules_to_dict, words)
-from .rules import COLOURS, DEAL_COLOUR, VALUES, Card, Rules, card_text
+from ..core import (Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice, parse_int, quote,
+                    quote_repr, rules_to_dict, words)
+from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, Card, Rules, card_text, values_up_to
 
 PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
 DOUBLE = "2x"
 
 # ---------------------------------------------------------------------------------------- actions
+
+
+def _colour_field(action: str, value: Any) -> str:
+    """`value` if it is a text (the notation checks which colour); else the refusal of a wrong-typed field."""
+    if type(value) is not str:
+        raise IllegalAction(f"{action}: a colour is a text like 'red', not {quote(value)}.")
+    return value
 
 
 @dataclass(frozen=True)
@@ -75,8 +89,11 @@ class Pick(Action):
         return self.colours[0] == self.colours[1]
 
     def __str__(self) -> str:
-        first, second = self.colours
-        return f"pick {first} {DOUBLE}" if self.double else f"pick {first} {second}"
+        if type(self.colours) is not tuple or len(self.colours) != 2:
+            raise IllegalAction("A pick holds a tuple of two colours, like ('red', 'blue'), "
+                                f"not {quote(self.colours)}.")
+        first, second = (_colour_field("A pick", colour) for colour in self.colours)
+        return f"pick {first} {DOUBLE}" if first == second else f"pick {first} {second}"
 
 
 @dataclass(frozen=True)
@@ -86,22 +103,24 @@ class Reveal(Action):
     colour: str
 
     def __str__(self) -> str:
-        return f"reveal {self.colour}"
+        return f"reveal {_colour_field('A reveal', self.colour)}"
 
 
 NOTATION = "'release red-3', 'release none', 'pick red blue', 'pick green 2x' or 'reveal blue'"
-_CARD = re.compile(r"^([a-z]+)([+-])(\d+)$")
+_CARD = re.compile(r"([a-z]+)([+-])(.+)")
 
 
 def parse_card(word: str) -> Card:
-    """`red+3` -> ("red", 3); `red-3` -> ("red", -3)."""
-    match = _CARD.match(word)
+    """`red+3` -> ("red", 3); `red-3` -> ("red", -3). Values are one digit (1 to `MAX_VALUE`)."""
+    match = _CARD.fullmatch(word)
     if match is None:
-        raise IllegalAction(f"'{word}' is not a character: write a colour and a signed value, like red+3 or red-3.")
+        raise IllegalAction(f"{quote(word)} is not a character: write a colour and a signed value, like red+3 or "
+                            "red-3.")
     colour = parse_choice(match.group(1), COLOURS, "colour")
-    size = int(match.group(3))
-    if not 1 <= size <= 5:
-        raise IllegalAction(f"'{word}': characters are worth +1 to +5 (bandits) or -1 to -5 (innocents).")
+    size = parse_int(match.group(3), "a character's value")
+    if not 1 <= size <= MAX_VALUE or match.group(3) != str(size):
+        raise IllegalAction(f"{quote(word)}: characters are worth +1 to +{MAX_VALUE} (bandits) or -1 to "
+                            f"-{MAX_VALUE} (innocents), written with one digit.")
     return colour, size if match.group(2) == "+" else -size
 
 
@@ -132,20 +151,27 @@ def parse_action(text: str) -> Action:
     if parts[0] == "reveal":
         expect_arity(parts, 2, "reveal blue")
         return Reveal(parse_choice(parts[1], COLOURS, "colour"))
-    raise IllegalAction(f"'{text}' is not a Commissario action: write {NOTATION}.")
+    raise IllegalAction(f"{quote(text)} is not a Commissario action: write {NOTATION}.")
 
 
-ALL_PICKS: tuple[Pick, ...] = tuple(
-    [make_pick(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1:]] + [Pick((c, c)) for c in COLOURS])
+#: Two different colours (15 picks), then one colour with the 2x card (6 picks).
+PAIR_PICKS: tuple[Pick, ...] = tuple(make_pick(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1:])
+ALL_PICKS: tuple[Pick, ...] = PAIR_PICKS + tuple(Pick((c, c)) for c in COLOURS)
 
 
-#: "red+3" for every character, written once (the reveal log uses it at every arrest).
-CARD_TEXT: dict[Card, str] = {(c, v): card_text((c, v)) for c in COLOURS for v in VALUES}
+def picks_allowed(double_card: bool) -> tuple[Pick, ...]:
+    """The picks a seat may make (R4.1): with the 2x card (option `double_card`, R1.5) all 21, else the 15 pairs."""
+    return ALL_PICKS if double_card else PAIR_PICKS
 
+
+#: Every character of any rules (values up to `MAX_VALUE`).
+ALL_CARDS: tuple[Card, ...] = tuple((c, v) for c in COLOURS for v in values_up_to(MAX_VALUE))
 #: Legal releases are listed by colour, then highest value first.
-CARD_ORDER: dict[Card, tuple[int, int]] = {(c, v): (COLOURS.index(c), -v) for c in COLOURS for v in VALUES}
+CARD_ORDER: dict[Card, tuple[int, int]] = {(c, v): (COLOURS.index(c), -v) for c, v in ALL_CARDS}
+#: "red+3" for every character, written once (the reveal log uses it at every arrest).
+CARD_TEXT: dict[Card, str] = {card: card_text(card) for card in ALL_CARDS}
 #: One Release per character (and one for "release none"), shared by every legal-action list.
-RELEASES: dict[Card, Release] = {card: Release(card) for card in CARD_TEXT}
+RELEASES: dict[Card, Release] = {card: Release(card) for card in ALL_CARDS}
 RELEASE_NONE = Release(None)
 
 #: One Reveal per colour, shared by every legal-action list.
@@ -165,12 +191,8 @@ def _reveal_options(pick: tuple[str, ...], shown: tuple[str, ...], reveal_choice
     return tuple(sorted(set(left), key=COLOURS.index))
 
 
-#: The same picks as a set, for a constant-time legality check.
-PICK_SET: frozenset[Pick] = frozenset(ALL_PICKS)
-
-
 def arrest_rank(value: int) -> int:
-    """Higher is arrested first: +5 ... +1, then -1 ... -5 (R4.3: 'the most value')."""
+    """Higher is arrested first: +5 ... +1, then -1 ... -5 (R4.3: « ayant le plus de valeur »)."""
     return value
 
 
@@ -190,9 +212,10 @@ class CommissarioState(GameState[Rules]):
 
     def _setup(self) -> None:
         n = len(self.players)
+        self.rules.check_players(n)  # R1.2
         deal = list(range(1, n + 1))
         self.rng.shuffle(deal)  # R1.3: the purple +1..+N dealt at random
-        pile = full_pile(n)
+        pile = full_pile(n, self.rules)
         self.rng.shuffle(pile)  # R1.6
         self._begin(deal, pile)
 
@@ -222,11 +245,16 @@ class CommissarioState(GameState[Rules]):
         self.emit("handcuffs", f"{self.players[self.handcuffs]} holds the handcuffs (highest {DEAL_COLOUR}).",
                   seat=self.handcuffs)
 
+    @property
+    def layout_size(self) -> int:
+        """Characters laid out at the start of a round (R2.1: 2N with the default `laid_per_player`)."""
+        return self.rules.laid_per_player * len(self.players)
+
     def _start_round(self) -> None:
-        """R2.1: lay out 2N characters (or what remains), then the release step starts at the handcuffs."""
+        """R2.1: lay out `layout_size` characters (or what remains, R5.3), then the releases start at the handcuffs."""
         n = len(self.players)
         self.round += 1
-        count = min(2 * n, len(self.pile))
+        count = min(self.layout_size, len(self.pile))
         laid, self.pile = self.pile[:count], self.pile[count:]
         self.drawn += laid
         for colour, value in laid:
@@ -262,9 +290,12 @@ class CommissarioState(GameState[Rules]):
 
     @property
     def max_steps(self) -> int:
-        """Rounds (at most ceil((60 - 2N) / 2N)) times 4N actions: N releases, N picks, 2N reveals."""
+        """Rounds times 4N actions (N releases, N picks, 2N reveals). The pile holds 12h - 2N characters
+        (h = `highest_value`, R1.1, R1.3) and a round lays `layout_size` of them; released characters never go
+        back to the pile, so there are at most ceil((12h - 2N) / layout_size) rounds."""
         n = len(self.players)
-        return math.ceil((60 - 2 * n) / (2 * n)) * 4 * n
+        pile = len(COLOURS) * 2 * self.rules.highest_value - 2 * n
+        return math.ceil(pile / self.layout_size) * 4 * n
 
     @classmethod
     def parse_action(cls, text: str) -> Action:
@@ -293,7 +324,7 @@ class CommissarioState(GameState[Rules]):
             held = sorted(set(self.arrested[player]), key=CARD_ORDER.__getitem__)
             return [RELEASE_NONE] + [RELEASES[card] for card in held]
         if self.phase == "pick":
-            return list(ALL_PICKS)
+            return list(picks_allowed(self.rules.double_card))
         return [REVEALS[colour] for colour in self._reveal_options(player)]
 
     def _validate(self, seat: Seat, action: Action) -> None:
@@ -303,7 +334,7 @@ class CommissarioState(GameState[Rules]):
             options = self._reveal_options(seat)
             if action.colour not in options:
                 if action.colour in self._remaining_pick(seat):
-                    raise IllegalAction(f"With reveal_choice off you must reveal {options[0]} first.")
+                    raise IllegalAction(f"With reveal_choice off you must reveal {options[0]} first (R4.2).")
                 raise IllegalAction(f"You cannot reveal {action.colour}: you did not pick a {action.colour} "
                                     f"commissaire (still hidden: {', '.join(self._remaining_pick(seat))}).")
         elif isinstance(action, Release):
@@ -315,10 +346,11 @@ class CommissarioState(GameState[Rules]):
         elif isinstance(action, Pick):
             if self.phase != "pick":
                 raise IllegalAction(f"Commissaires are picked after the releases; now is the {self._phase_words()}.")
-            if action not in PICK_SET:
-                raise IllegalAction(f"{action} is not a pick: choose two different colours, or one colour and 2x.")
+            if action not in picks_allowed(self.rules.double_card):
+                raise IllegalAction(f"{action} is not a pick: this game is played without the 2x card "
+                                    "(option double_card), so choose two different colours.")
         else:
-            raise IllegalAction(f"{action} is not a Commissario action: write {NOTATION}.")
+            raise IllegalAction(f"{quote_repr(action)} is not a Commissario action: write {NOTATION}.")
 
     def _phase_words(self) -> str:
         return {"release": "release step", "pick": "secret pick", "first_reveal": "first reveal",
@@ -338,7 +370,7 @@ class CommissarioState(GameState[Rules]):
             self._play_reveal(seat, action)
 
     def _play_release(self, seat: Seat, action: Release) -> None:
-        """R3: the release is public; its value is the seat's bid for turn order (none: 0)."""
+        """R3: the release is public (R3.5); its value is the seat's bid for turn order (none: 0, R3.2)."""
         name = self.players[seat]
         self.releases[seat] = action.card
         if action.card is None:
@@ -346,7 +378,7 @@ class CommissarioState(GameState[Rules]):
         else:
             self.arrested[seat].remove(action.card)
             where = "back to the table" if self.rules.released_go_to == "table" else "out of the game"
-            if self.rules.released_go_to == "table":
+            if self.rules.released_go_to == "table":  # R3.4
                 self.table[action.card[0]].append(action.card[1])
                 self.table[action.card[0]].sort(key=arrest_rank, reverse=True)
             text = CARD_TEXT[action.card]
@@ -372,7 +404,7 @@ class CommissarioState(GameState[Rules]):
             self.emit("reveals", "Everyone has chosen: commissaires are revealed in turn order.")
 
     def _play_reveal(self, seat: Seat, action: Reveal) -> None:
-        """R4.2-R4.5: arrest the highest character of the colour, if any is left."""
+        """R4.2-R4.6: arrest the highest character of the colour, if any is left."""
         name = self.players[seat]
         second = self.phase == "second_reveal"
         double = second and self.picks[seat][0] == self.picks[seat][1]
@@ -398,9 +430,9 @@ class CommissarioState(GameState[Rules]):
                 self._end_round()
 
     def _end_round(self) -> None:
-        """R5: the handcuffs pass left; the game ends when the pile is used up."""
+        """R5: the handcuffs pass left; the game ends when the pile is used up (or cannot fill a layout)."""
         n = len(self.players)
-        if not self.pile or (not self.rules.partial_last_layout and len(self.pile) < 2 * n):
+        if not self.pile or (not self.rules.partial_last_layout and len(self.pile) < self.layout_size):
             self._end_game()
             return
         self.handcuffs = (self.handcuffs + 1) % n
@@ -408,24 +440,29 @@ class CommissarioState(GameState[Rules]):
         self._start_round()
 
     def _end_game(self) -> None:
-        """R6: points by colour, bonus card to the single best total of each colour, ranking."""
+        """R6: points by colour, each colour's bonus card to the single best total (R6.2, R6.3, R6.5), ranking."""
         self.over = True
         self.phase = "over"
         totals = [sum(v for _, v in cards) for cards in self.arrested]
+        points_by_colour = [colour_scores(cards) for cards in self.arrested]
         for colour in COLOURS:
             bonus = self.rules.bonus(colour)
-            points = [colour_points(cards, colour) for cards in self.arrested]
-            best = max(points)
-            leaders = [s for s, p in enumerate(points) if p == best]
-            winner = leaders[0] if len(leaders) == 1 and bonus else None
-            self.bonus_winners[colour] = winner
+            winner, best = bonus_winner([points[colour] for points in points_by_colour],
+                                        self.rules.bonus_needs_positive)
+            self.bonus_winners[colour] = winner if bonus else None
+            if not bonus:
+                continue
             if winner is not None:
                 totals[winner] += bonus
                 self.emit("bonus", f"{self.players[winner]} has the most {colour} points ({best:+d}) and takes "
                           f"the {colour} bonus card ({bonus}).", colour=colour, seat=winner, bonus=bonus)
-            elif bonus:
+            elif sum(points[colour] == best for points in points_by_colour) > 1:
                 self.emit("bonus", f"Tie for the most {colour} points ({best:+d}): nobody takes the {colour} "
                           "bonus card.", colour=colour, seat=None, bonus=bonus)
+            else:
+                self.emit("no_bonus", f"The most {colour} points is {best:+d}, not above 0: nobody takes the "
+                          f"{colour} bonus card (option bonus_needs_positive).", colour=colour, best=best,
+                          bonus=bonus)
         self.final_scores = totals
         self.emit("end", "Game over. Scores: " + ", ".join(f"{self.players[s]} {t}" for s, t in enumerate(totals))
                   + ". Winner(s): " + ", ".join(self.players[s] for s in self.winners) + ".",
@@ -442,6 +479,7 @@ class CommissarioState(GameState[Rules]):
 
     @property
     def winners(self) -> tuple[Seat, ...]:
+        """R6.4: the highest total; ties shared, or broken by the fewest innocents (option `tie_break`)."""
         if not self.over:
             return ()
         scores = self.scores
@@ -465,8 +503,8 @@ class CommissarioState(GameState[Rules]):
             "handcuffs": self.handcuffs,
             "pile_size": len(self.pile),
             "table": {c: list(vs) for c, vs in self.table.items()},
-            "arrested": [[card_text(c) for c in cards] for cards in self.arrested],
-            "releases": {s: (None if c is None else card_text(c)) for s, c in self.releases.items()},
+            "arrested": [[CARD_TEXT[c] for c in cards] for cards in self.arrested],
+            "releases": {s: (None if c is None else CARD_TEXT[c]) for s, c in self.releases.items()},
             "order": None if self.order is None else list(self.order),
             "picked": sorted(self.picks),
             "my_pick": my_pick,
@@ -474,24 +512,60 @@ class CommissarioState(GameState[Rules]):
             "colour_scores": [colour_scores(cards) for cards in self.arrested],
             "scores": list(self.scores),
             "bonuses": dict(self.bonus_winners),
-            "bonus_values": {c: self.rules.bonus(c) for c in COLOURS},
+            "bonus_values": dict(self.rules.bonus_table),
             "rules": dict(_rules_fact(self.rules)),
         }
 
     def _facts_omniscient(self) -> dict[str, Any]:
         facts = super()._facts_omniscient()
         facts["picks"] = {s: list(p) for s, p in self.picks.items()}
-        facts["pile"] = [card_text(c) for c in self.pile]
+        facts["pile"] = [CARD_TEXT[c] for c in self.pile]
         return facts
 
     def hidden_picks(self, player: Seat | None) -> list[Seat]:
         """Seats whose current pick `player` does not fully know (picked, not all revealed, not player)."""
         return [s for s in sorted(self.picks) if s != player and self._remaining_pick(s)]
 
+    def clone(self) -> CommissarioState:
+        """An independent copy that shares the events: they are immutable once emitted (frozen data), so only
+        the lists and dicts of the table are copied. Bots clone a state at every simulated move."""
+        return copy.deepcopy(self, {id(event): event for event in self.events})
+
+    # ------------------------------------------------------------------ resampling
+
     @classmethod
     def world_from_view(cls, view: View, rng: random.Random) -> CommissarioState:
-        """The module's `world_from_view` (transitional: issue 10 makes it the only sampler)."""
-        return world_from_view(view, rng)
+        """A full state consistent with `view`, built from the view and `rng` alone (a determinization).
+
+        The public log gives the purple deal, every layout, release and reveal, and the seat's own picks are
+        in its log; so the whole history is known except two things, drawn from `rng`:
+
+        - the order of the characters still in the pile: a uniform shuffle of those neither dealt nor laid
+          out (the view shows them all, and says nothing of the pile's order);
+        - each other seat's pick of this round that is not fully revealed: uniform among the picks that fit
+          what it revealed (`reveal_choice` and `double_card` included), independently from seat to seat.
+
+        Every state consistent with the view is thus drawn with the same probability (uniform over pile
+        orders times hidden picks, treating an unknown pick as uniform: the view says nothing of how a seat
+        chooses). The world has a fresh seed from `rng`, and `world.view(view.seat) == view`.
+        """
+        rules: Rules = view.rules
+        n = len(view.players)
+        world = cls(list(view.players), seed=rng.randrange(2**32), rules=rules)
+        deal = [0] * n
+        laid: list[Card] = []
+        for event in view.log:
+            if event.kind == "deal" and event.step == 0:
+                deal[event.data["seat"]] = parse_card(event.data["cards"][0])[1]
+            elif event.kind == "layout":
+                laid += [parse_card(text) for text in event.data["cards"]]
+        seen = set(laid)
+        rest = [card for card in full_pile(n, rules) if card not in seen]
+        rng.shuffle(rest)
+        world._begin(deal, laid + rest)
+        for seat, action in _history_from_log(view, world, rng):
+            world.apply(action, player=seat)
+        return world
 
     def _first_reveal_fits(self, pick: Pick, colour: str) -> bool:
         """Whether `colour` could have been revealed first from `pick` under these rules."""
@@ -500,51 +574,32 @@ class CommissarioState(GameState[Rules]):
         return colour in pick.colours
 
 
-def full_pile(players: int) -> list[Card]:
-    """The 60 characters minus the purple pairs dealt at set-up, in a fixed order (R1.1, R1.3)."""
-    return [(c, v) for c in COLOURS for v in VALUES if not (c == DEAL_COLOUR and abs(v) <= players)]
+def full_pile(players: int, rules: Rules | None = None) -> list[Card]:
+    """Every character but the purple pairs dealt at set-up, in a fixed order (R1.1, R1.3, R1.6)."""
+    values = (rules or Rules()).values
+    return [(c, v) for c in COLOURS for v in values if not (c == DEAL_COLOUR and abs(v) <= players)]
 
 
-def world_from_view(view: View, rng: random.Random) -> CommissarioState:
-    """A full state consistent with `view`, built from the view alone (for bots, which never see states).
-
-    The public log gives the purple deal, every layout, release and reveal; the seat's own picks are in
-    its log. What it cannot see is drawn from `rng`: the order of the rest of the pile, and each other
-    seat's unrevealed pick (uniformly among the picks that fit what it revealed), as `resample` does.
-    `world.view(view.seat) == view` holds.
-    """
-    rules = rules_from_dict(Rules, dict(view.facts["rules"]))
-    n = len(view.players)
-    world = CommissarioState(list(view.players), seed=rng.randrange(2**32), rules=rules)
-    deal = [0] * n
-    laid: list[Card] = []
-    for event in view.log:
-        if event.kind == "deal" and event.step == 0:
-            deal[event.data["seat"]] = parse_card(event.data["cards"][0])[1]
-        elif event.kind == "layout":
-            laid += [parse_card(text) for text in event.data["cards"]]
-    rest = [card for card in full_pile(n) if card not in laid]
-    rng.shuffle(rest)
-    world._begin(deal, laid + rest)
-    for seat, text in _history_from_log(view, world, rng):
-        world.apply(text, player=seat)
-    return world
+#: The module-level name bots and `tabletop_edu.ismcts` look up: the same sampler as the classmethod.
+world_from_view = CommissarioState.world_from_view
 
 
-def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -> list[tuple[Seat, str]]:
-    """The actions behind a view's log, with a consistent random pick where a pick is hidden."""
+def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -> list[tuple[Seat, Action]]:
+    """The actions behind a view's log, with a uniformly drawn fitting pick where a pick is hidden."""
     actions = [event for event in view.log if event.step > 0 and event.actor is not None
                and event.kind in ("release", "pick", "reveal")]
-    history: list[tuple[Seat, str]] = []
+    allowed = picks_allowed(world.rules.double_card)
+    history: list[tuple[Seat, Action]] = []
     for index, event in enumerate(actions):
         seat = event.actor
         if event.kind == "release":
             card = event.data["card"]
-            history.append((seat, "release none" if card is None else f"release {card}"))
+            history.append((seat, RELEASE_NONE if card is None else RELEASES[parse_card(card)]))
         elif event.kind == "reveal":
-            history.append((seat, f"reveal {event.data['colour']}"))
+            history.append((seat, REVEALS[event.data["colour"]]))
         elif "colours" in event.data:
-            history.append((seat, str(Pick(tuple(event.data["colours"])))))  # type: ignore[arg-type]
+            first, second = event.data["colours"]
+            history.append((seat, _pick_of(first, second)))
         else:
             shown: list[str] = []
             for later in actions[index + 1:]:
@@ -553,17 +608,40 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
                 if later.actor == seat and later.kind == "reveal":
                     shown.append(later.data["colour"])
             if len(shown) == 2:
-                pick = make_pick(shown[0], shown[1]) if shown[0] != shown[1] else Pick((shown[0], shown[0]))
+                pick = _pick_of(shown[0], shown[1])
             else:
-                pick = rng.choice([p for p in ALL_PICKS if not shown or world._first_reveal_fits(p, shown[0])])
-            history.append((seat, str(pick)))
+                pick = rng.choice([p for p in allowed if not shown or world._first_reveal_fits(p, shown[0])])
+            history.append((seat, pick))
     return history
+
+
+def _pick_of(first: str, second: str) -> Pick:
+    """The shared pick value of two colours (the same colour twice: with the 2x card)."""
+    return PICKS_BY_COLOURS[first, second]
+
+
+#: Both orders of every pick's colours -> the pick (its colours in `COLOURS` order).
+PICKS_BY_COLOURS: dict[tuple[str, str], Pick] = {
+    **{pick.colours: pick for pick in ALL_PICKS}, **{pick.colours[::-1]: pick for pick in ALL_PICKS}}
 
 
 @functools.lru_cache(maxsize=64)
 def _rules_fact(rules: Rules) -> dict[str, Any]:
     """The rule options as a dict, made once per Rules (views copy it): views are built at every step."""
     return rules_to_dict(rules)
+
+
+def bonus_winner(points: list[int], needs_positive: bool = False) -> tuple[Seat | None, int]:
+    """Who takes a colour's bonus card, and the best total there (R6.2, R6.3, R6.5).
+
+    The single best total takes it, whatever its sign: a seat with no character of the colour counts 0, so
+    it takes the card when every other seat is below 0. On a tie nobody does; with `needs_positive` nobody
+    does either unless the best total is above 0."""
+    best = max(points)
+    leaders = [seat for seat, total in enumerate(points) if total == best]
+    if len(leaders) > 1 or (needs_positive and best <= 0):
+        return None, best
+    return leaders[0], best
 
 
 def colour_points(cards: list[Card], colour: str) -> int:

@@ -13,11 +13,13 @@ from ..registry import GamePlugin
 
 
 def action_catalogue(players: int, rules: Any = None) -> list[Action]:
-    """Every release (a card or nothing), every pick and every reveal, at any table size."""
-    from .engine import ALL_PICKS, Pick, Release, Reveal
-    from .rules import COLOURS, VALUES
-    return ([Release(None)] + [Release((c, v)) for c in COLOURS for v in VALUES]
-            + [Pick(p.colours) for p in ALL_PICKS] + [Reveal(c) for c in COLOURS])
+    """Every release (a card or nothing), every pick and every reveal, at any table size: the characters
+    and picks of these rules (`highest_value`, `double_card`)."""
+    from .engine import Pick, Release, Reveal, picks_allowed
+    from .rules import COLOURS, Rules
+    rules = rules or Rules()
+    return ([Release(None)] + [Release((c, v)) for c in COLOURS for v in rules.values]
+            + [Pick(p.colours) for p in picks_allowed(rules.double_card)] + [Reveal(c) for c in COLOURS])
 
 
 GAME = GamePlugin(

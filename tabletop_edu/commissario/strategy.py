@@ -1,7 +1,8 @@
 """Game theory of one Commissario round: the secret pick as a normal-form game, and the order auction.
 
 The secret pick (R4.1) is a simultaneous game: every seat chooses one of 21 picks (15 pairs of colours and
-6 "colour + 2x"), and the round's arrests follow from the picks, the turn order and the layout. Here:
+6 "colour + 2x"; the 15 pairs alone when the game has no 2x card, option `double_card`), and the round's
+arrests follow from the picks, the turn order and the layout. Here:
 
 - `play_out` plays the arrests of one round for a profile of picks (reveals: each seat shows first the colour
   whose top character is worth most now, a greedy but natural reveal policy);
@@ -25,13 +26,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .engine import ALL_PICKS, Pick
+from .engine import ALL_PICKS, Pick, bonus_winner, picks_allowed
 from .rules import COLOURS
 
 if TYPE_CHECKING:  # numpy is imported by the functions that compute with it: playing needs no numpy
     import numpy as np
 Table = Mapping[str, Sequence[int]]
 PICK_NAMES: tuple[str, ...] = tuple(str(p).removeprefix("pick ") for p in ALL_PICKS)
+
+
+def picks_of(facts: Mapping[str, Any]) -> tuple[Pick, ...]:
+    """The picks the rules in a view's facts allow (R4.1; without the 2x card, option `double_card`, only pairs)."""
+    return picks_allowed(facts.get("rules", {}).get("double_card", True))
 
 
 def _top(table: Mapping[str, list[int]], colour: str) -> int:
@@ -51,14 +57,14 @@ def play_out(table: Table, order: Sequence[int], picks: Mapping[int, Pick]) -> d
     return caught
 
 
-def bonus_holdings(colour_scores: Sequence[Mapping[str, int]], bonus_values: Mapping[str, int]) -> list[int]:
-    """The bonus points each seat would hold if the game ended now (R6.2, R6.3)."""
+def bonus_holdings(colour_scores: Sequence[Mapping[str, int]], bonus_values: Mapping[str, int],
+                   needs_positive: bool = False) -> list[int]:
+    """The bonus points each seat would hold if the game ended now (R6.2, R6.3, R6.5)."""
     held = [0] * len(colour_scores)
     for colour in COLOURS:
-        points = [scores.get(colour, 0) for scores in colour_scores]
-        leaders = [s for s, p in enumerate(points) if p == max(points)]
-        if len(leaders) == 1:
-            held[leaders[0]] += bonus_values.get(colour, 0)
+        winner, _ = bonus_winner([scores.get(colour, 0) for scores in colour_scores], needs_positive)
+        if winner is not None:
+            held[winner] += bonus_values.get(colour, 0)
     return held
 
 
@@ -73,8 +79,9 @@ def round_gains(facts: Mapping[str, Any], order: Sequence[int], picks: Mapping[i
         for seat, cards in caught.items():
             for colour, value in cards:
                 after_scores[seat][colour] = after_scores[seat].get(colour, 0) + value
-        before = bonus_holdings(before_scores, facts["bonus_values"])
-        after = bonus_holdings(after_scores, facts["bonus_values"])
+        needs_positive = facts.get("rules", {}).get("bonus_needs_positive", False)
+        before = bonus_holdings(before_scores, facts["bonus_values"], needs_positive)
+        after = bonus_holdings(after_scores, facts["bonus_values"], needs_positive)
         for seat in gains:
             gains[seat] += after[seat] - before[seat]
     return gains
@@ -115,23 +122,25 @@ def payoff_table(facts: Mapping[str, Any], seats: tuple[int, int] | None = None,
                  others: Mapping[int, Pick] | None = None, majority: bool = False) -> RoundGame:
     """Payoffs of every pair of picks of two seats (others, if any, play the fixed `others` picks).
 
-    `facts` are a view's facts once the turn order is known (the pick phase).
+    `facts` are a view's facts once the turn order is known (the pick phase); the picks are those its rules
+    allow (21 x 21, or 15 x 15 without the 2x card).
     """
     import numpy as np
     order = list(facts["order"])
+    picks = picks_of(facts)
     if seats is None:
         seats = (order[0], order[1])
     others = dict(others or {})
     for seat in order:
         if seat not in seats and seat not in others:
-            others[seat] = ALL_PICKS[0]
-    rows = np.zeros((len(ALL_PICKS), len(ALL_PICKS)))
+            others[seat] = picks[0]
+    rows = np.zeros((len(picks), len(picks)))
     cols = np.zeros_like(rows)
-    for i, a in enumerate(ALL_PICKS):
-        for j, b in enumerate(ALL_PICKS):
+    for i, a in enumerate(picks):
+        for j, b in enumerate(picks):
             gains = round_gains(facts, order, {**others, seats[0]: a, seats[1]: b}, majority)
             rows[i, j], cols[i, j] = gains[seats[0]], gains[seats[1]]
-    return RoundGame(seats, ALL_PICKS, ALL_PICKS, rows, cols)
+    return RoundGame(seats, picks, picks, rows, cols)
 
 
 def best_responses(game: RoundGame) -> tuple[list[list[int]], list[list[int]]]:
@@ -256,7 +265,8 @@ def _regret_policy(regret: np.ndarray) -> np.ndarray:
 
 def regret_matching(facts: Mapping[str, Any], *, iterations: int = 300, rng: random.Random | None = None,
                     majority: bool = False) -> dict[int, dict[Pick, float]]:
-    """Sampled regret matching over every seat's 21 picks: the average strategies (any player count).
+    """Sampled regret matching over every seat's picks (21, or 15 without the 2x card): the average
+    strategies (any player count).
 
     Each iteration samples a profile from the current strategies and, for each seat, adds the regret of
     every alternative pick against the others' sampled picks.
@@ -264,16 +274,17 @@ def regret_matching(facts: Mapping[str, Any], *, iterations: int = 300, rng: ran
     import numpy as np
     rng = rng or random.Random(0)
     order = list(facts["order"])
-    regrets = {s: np.zeros(len(ALL_PICKS)) for s in order}
-    totals = {s: np.zeros(len(ALL_PICKS)) for s in order}
+    picks = picks_of(facts)
+    regrets = {s: np.zeros(len(picks)) for s in order}
+    totals = {s: np.zeros(len(picks)) for s in order}
     for _ in range(iterations):
         sigmas = {s: _regret_policy(regrets[s]) for s in order}
-        profile = {s: ALL_PICKS[rng.choices(range(len(ALL_PICKS)), weights=list(sigmas[s]))[0]] for s in order}
+        profile = {s: picks[rng.choices(range(len(picks)), weights=list(sigmas[s]))[0]] for s in order}
         for seat in order:
-            values = np.array([round_gains(facts, order, {**profile, seat: p}, majority)[seat] for p in ALL_PICKS])
-            regrets[seat] += values - values[ALL_PICKS.index(profile[seat])]
+            values = np.array([round_gains(facts, order, {**profile, seat: p}, majority)[seat] for p in picks])
+            regrets[seat] += values - values[picks.index(profile[seat])]
             totals[seat] += sigmas[seat]
-    return {s: _mix(ALL_PICKS, totals[s] / totals[s].sum()) for s in order}
+    return {s: _mix(picks, totals[s] / totals[s].sum()) for s in order}
 
 
 # ------------------------------------------------------------------------------------ the order auction
@@ -283,9 +294,10 @@ def position_values(facts: Mapping[str, Any], players: int, *, samples: int = 20
     """Expected points of turn positions 1..N this round when every seat picks uniformly at random."""
     rng = rng or random.Random(0)
     order = list(range(players))
+    allowed = picks_of(facts)
     totals = [0.0] * players
     for _ in range(samples):
-        picks = {s: rng.choice(ALL_PICKS) for s in order}
+        picks = {s: rng.choice(allowed) for s in order}
         gains = round_gains(facts, order, picks)
         for position, seat in enumerate(order):
             totals[position] += gains[seat]

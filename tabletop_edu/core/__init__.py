@@ -1,7 +1,7 @@
 """The game protocol shared by every engine: state, actions, events with visibility, views, records."""
 
 from .actions import Action, expect_arity, parse_choice, parse_int, words
-from .errors import RecordError, quote
+from .errors import RecordError, quote, quote_repr
 from .bots import Bot, RandomBot, play_game, play_turn
 from .errors import IllegalAction, RulesError
 from .events import Event, FrozenDict, FrozenList, Seat, Source, freeze, log_for
@@ -12,6 +12,6 @@ from .view import View, generic_view_html, render_view_html
 __all__ = [
     "Action", "Bot", "Event", "FrozenDict", "FrozenList", "GameRules", "GameState", "IllegalAction", "RandomBot",
     "RecordError", "RulesError", "Seat", "Source", "View", "expect_arity", "freeze", "generic_view_html", "load",
-    "log_for", "option", "parse_choice", "parse_int", "play_game", "play_turn", "player_names", "quote",
+    "log_for", "option", "parse_choice", "parse_int", "play_game", "play_turn", "player_names", "quote", "quote_repr",
     "render_view_html", "rules_from_dict", "rules_to_dict", "words",
 ]

@@ -17,11 +17,26 @@ MAX_QUOTE = 40
 
 
 def quote(value: Any) -> str:
-    """`value` as an error message quotes it: its text in quotes, cut to a short prefix."""
-    text = value if isinstance(value, str) else repr(value)
+    """`value` as an error message quotes it: its text in quotes, cut to a short prefix.
+
+    Never raises, whatever the value: a message must not fail where the input did (`repr` of a whole number
+    over 4,300 digits raises ValueError, as can the `repr` or `str` of a broken object)."""
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except Exception:  # noqa: BLE001 - any value at all can be quoted
+        text = f"<{type(value).__name__} that cannot be written>"
     if len(text) > MAX_QUOTE:
         text = text[:MAX_QUOTE] + f"... ({len(text)} characters)"
     return f"'{text}'"
+
+
+def quote_repr(value: Any) -> str:
+    """`quote` of `repr(value)`: a text shows with its quotes; never raises either."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - any value at all can be quoted
+        text = f"<{type(value).__name__} that cannot be written>"
+    return quote(text)
 
 
 class _ShortMessage(ValueError):

@@ -60,7 +60,10 @@ def _type_hints(rules_class: type) -> dict[str, Any]:
 
 
 def _describe(value: Any) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a 5,000-digit number or deep nesting cannot be written: name its type
+        text = f"<{type(value).__name__} that cannot be written>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -22,7 +22,7 @@ from html import escape
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .actions import Action
-from .errors import IllegalAction, RecordError, RulesError, quote
+from .errors import IllegalAction, RecordError, RulesError, quote, quote_repr
 from .events import NO_DATA, Event, Seat, Source, freeze_data, log_for
 from .rules import rules_from_dict, rules_to_dict
 from .view import View, render_state_html
@@ -34,22 +34,44 @@ _new_event = tuple.__new__
 StateT = TypeVar("StateT", bound="GameState[Any]")
 
 RECORD_FORMAT = 1
+#: Seeds are below 2**64: any record's seed can be written back as JSON text (not a number of 5,000 digits).
+MAX_SEED = 2**64
 RECORD_KEYS = ("format", "game", "players", "seed", "rules", "actions")
 
 
-def _field_types(action: Action) -> tuple[type, ...]:
-    return tuple(type(getattr(action, spec.name)) for spec in dataclasses.fields(action))  # type: ignore[arg-type]
+def _shape(value: Any) -> Any:
+    """The types inside a field value, containers included: ("red", 3) and ("red", True) differ."""
+    kind = type(value)
+    if kind is tuple or kind is list:
+        return kind, tuple(_shape(item) for item in value)
+    return kind
+
+
+def _field_types(action: Action) -> tuple[Any, ...]:
+    return tuple(_shape(getattr(action, spec.name)) for spec in dataclasses.fields(action))  # type: ignore[arg-type]
+
+
+def _foreign_only(given: Any, read: Any) -> bool:
+    """Whether two shapes differ only where the given value holds a type from outside Python's builtins (a
+    numpy integer): such a value is played as the plain value read back. A bool for an int, 1.0 for 1 or a
+    list for a tuple is a wrong type, refused."""
+    if type(given) is tuple and type(read) is tuple and len(given) == len(read) == 2 and given[0] is read[0] \
+            and type(given[1]) is tuple:
+        return len(given[1]) == len(read[1]) and all(map(_foreign_only, given[1], read[1]))
+    return given == read or (isinstance(given, type) and given.__module__ != "builtins")
 
 
 def player_names(players: int | Sequence[str], low: int, high: int, game: str) -> tuple[str, ...]:
     """Seat names from a count ("Seat 0", ...) or a list of names, checked against the game's limits."""
     if isinstance(players, bool) or not isinstance(players, (int, Sequence)) or isinstance(players, str):
-        raise RulesError(f"players must be a number or a list of names, not {players!r}.")
+        raise RulesError(f"players must be a number or a list of names, not {quote(players)}.")
+    count = players if isinstance(players, int) else len(players)
+    if not low <= count <= high:  # before any name is made: new_game(10**9) must not build a billion names
+        shown = count if abs(count) < 10**6 else "so many"
+        raise RulesError(f"{game} is played by {low} to {high} players, not {shown}.")
     names = tuple(f"Seat {i}" for i in range(players)) if isinstance(players, int) else tuple(players)
-    if not low <= len(names) <= high:
-        raise RulesError(f"{game} is played by {low} to {high} players, not {len(names)}.")
     if any(not isinstance(name, str) or not name.strip() for name in names) or len(set(names)) != len(names):
-        raise RulesError(f"Player names must be distinct, non-empty texts: {list(names)!r}.")
+        raise RulesError(f"Player names must be distinct, non-empty texts, not {quote(list(names))}.")
     return names
 
 
@@ -69,8 +91,8 @@ class GameState(ABC, Generic[RulesT]):
         self.players: tuple[str, ...] = player_names(players, self.min_players, self.max_players, self.title)
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RulesError(f"A seed is a whole number, not {seed!r}.")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+            raise RulesError(f"A seed is a whole number from 0 to 2**64 - 1, not {quote_repr(seed)}.")
         self.seed: int = seed
         if rules is None:
             rules = self.rules_class()
@@ -181,7 +203,7 @@ class GameState(ABC, Generic[RulesT]):
                 raise IllegalAction(f"Seats {names} act at the same time: say which one, with player=.")
             return seats[0]
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.players):
-            raise IllegalAction(f"There is no seat {player!r} at this table of {len(self.players)}.")
+            raise IllegalAction(f"There is no seat {quote_repr(player)} at this table of {len(self.players)}.")
         if player not in seats:
             turn = " or ".join(f"{self.players[s]} (seat {s})" for s in seats)
             raise IllegalAction(f"It is not {self.players[player]}'s turn: waiting for {turn}.")
@@ -205,8 +227,8 @@ class GameState(ABC, Generic[RulesT]):
         except IllegalAction:
             raise
         except Exception as error:  # noqa: BLE001 - a move is refused, never a crash (check_game reports the cause)
-            raise IllegalAction(f"{quote(str(action))} could not be read as a move of {self.title}: "
-                                f"{type(error).__name__}: {error}") from error
+            raise IllegalAction(f"{quote(_text_of(action))} could not be read as a move of {self.title}: "
+                                f"{type(error).__name__}: {quote(_text_of(error))}") from error
         events, history = self.events, self.history
         first_new = len(events)
         self._step = len(history) + 1
@@ -225,12 +247,23 @@ class GameState(ABC, Generic[RulesT]):
         known = action.__dict__
         if known.get("_canonical"):
             return action
-        text = str(action)
+        try:
+            text = str(action)
+        except IllegalAction:
+            raise
+        except Exception as error:  # noqa: BLE001 - a malformed value (a 5,000-digit number), not an engine bug
+            raise IllegalAction(f"{quote(action)} is not a well-formed action: its text cannot be written "
+                                f"({type(error).__name__}).") from None
         move = self.parse_action(text)
         if type(move) is not type(action) or move != action:
-            raise IllegalAction(f"{quote(repr(action))} is not a well-formed action: its text {quote(text)} "
-                                f"reads as {quote(repr(move))}.")
-        if _field_types(move) != _field_types(action):
+            raise IllegalAction(f"{quote_repr(action)} is not a well-formed action: its text {quote(text)} "
+                                f"reads as {quote_repr(move)}.")
+        given, read = _field_types(action), _field_types(move)
+        if given != read:
+            if not all(map(_foreign_only, given, read)):
+                raise IllegalAction(f"{quote_repr(action)} is not a well-formed action: its fields have other types "
+                                    f"than its text {quote(text)} reads back (a bool is not a number, 1.0 is not 1, "
+                                    "a list is not a tuple).")
             return move  # equal values of other types (a numpy integer): play the plain value read back
         known["_canonical"] = True
         return action
@@ -254,7 +287,7 @@ class GameState(ABC, Generic[RulesT]):
     def view(self, player: Seat | None) -> View:
         """What `player` may know: its secrets, public facts and its own observations (None: spectator)."""
         if player is not None and not (isinstance(player, int) and 0 <= player < len(self.players)):
-            raise IllegalAction(f"There is no seat {player!r} at this table of {len(self.players)}.")
+            raise IllegalAction(f"There is no seat {quote_repr(player)} at this table of {len(self.players)}.")
         return View(self.game, player, self.players, self.current_player, self.is_over,
                     self._facts(player), self.log(player), self.rules)
 
@@ -285,7 +318,7 @@ class GameState(ABC, Generic[RulesT]):
         Anything wrong with the record raises `RecordError`, naming the field, or the step and its action."""
         if not isinstance(record, Mapping):
             raise RecordError(f"A record is a mapping with the keys {', '.join(RECORD_KEYS)}, "
-                              f"not {quote(repr(record))}.")
+                              f"not {quote_repr(record)}.")
         missing = [key for key in RECORD_KEYS if key not in record]
         if missing:
             raise RecordError(f"The record has no {', '.join(missing)}.")
@@ -294,15 +327,15 @@ class GameState(ABC, Generic[RulesT]):
             raise RecordError(f"The record has unknown field(s) {', '.join(unknown)}.")
         if type(record["format"]) is not int or record["format"] != RECORD_FORMAT:
             raise RecordError(f"format: this version reads records of format {RECORD_FORMAT}, not "
-                              f"{quote(repr(record['format']))}.")
+                              f"{quote_repr(record['format'])}.")
         if record["game"] != cls.game:
-            raise RecordError(f"game: this record is of {quote(repr(record['game']))}, not of {cls.game!r}.")
+            raise RecordError(f"game: this record is of {quote_repr(record['game'])}, not of {cls.game!r}.")
         players, actions = record["players"], record["actions"]
         if not isinstance(players, list) or len(players) > cls.max_players:
             raise RecordError(f"players: a list of {cls.min_players} to {cls.max_players} names, not "
-                              f"{quote(repr(players))}.")
+                              f"{quote_repr(players)}.")
         if not isinstance(actions, list):
-            raise RecordError(f"actions: a list of [seat, action] pairs, not {quote(repr(actions))}.")
+            raise RecordError(f"actions: a list of [seat, action] pairs, not {quote_repr(actions)}.")
         try:
             rules = rules_from_dict(cls.rules_class, record["rules"])
             state = cls(players, seed=record["seed"], rules=rules)
@@ -313,12 +346,12 @@ class GameState(ABC, Generic[RulesT]):
                               f"players and rules lasts ({state.max_steps}).")
         for step, entry in enumerate(actions, start=1):
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)):
-                raise RecordError(f"step {step}: an action is written [seat, text], not {quote(repr(entry))}.")
+                raise RecordError(f"step {step}: an action is written [seat, text], not {quote_repr(entry)}.")
             seat, text = entry
             try:
                 state.apply(text, player=seat)
             except IllegalAction as error:
-                raise RecordError(f"step {step}: seat {quote(repr(seat))} playing {quote(text)}: {error}") from None
+                raise RecordError(f"step {step}: seat {quote_repr(seat)} playing {quote(text)}: {error}") from None
         return state
 
     @classmethod
@@ -369,6 +402,15 @@ class GameState(ABC, Generic[RulesT]):
         return facts
 
 
+def _text_of(value: Any) -> str:
+    """`str(value)` for an error message, or a placeholder when even that fails (an action whose text cannot
+    be written is exactly what such a message reports)."""
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - the message must not fail where the move did
+        return f"<{type(value).__name__} that cannot be written>"
+
+
 def _read_json(text: Any) -> Any:
     """The value a record's JSON text holds, or a `RecordError` saying why it holds none."""
     if not isinstance(text, (str, bytes)):
@@ -386,7 +428,7 @@ def load(record: str | Mapping[str, Any]) -> GameState[Any]:
     Any malformed record raises `RecordError` naming the field, or the step and its action."""
     data = record if isinstance(record, Mapping) else _read_json(record)
     if not isinstance(data, Mapping):
-        raise RecordError(f"A record is a mapping with the keys {', '.join(RECORD_KEYS)}, not {quote(repr(data))}.")
+        raise RecordError(f"A record is a mapping with the keys {', '.join(RECORD_KEYS)}, not {quote_repr(data)}.")
     state_class = _game_state_class(data.get("game"))
     state: GameState[Any] = state_class.from_record(data)
     return state
@@ -398,7 +440,7 @@ def _game_state_class(game: Any) -> type[GameState[Any]]:
     from ..registry import find_game
 
     if not isinstance(game, str) or not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", game):
-        raise RecordError(f"game: {quote(repr(game))} is not the name of a game.")
+        raise RecordError(f"game: {quote_repr(game)} is not the name of a game.")
     plugin = find_game(game)
     if plugin is None:
         raise RecordError(f"game: there is no game {quote(game)}.")

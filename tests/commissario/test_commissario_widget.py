@@ -6,6 +6,7 @@ and blue") and as the renderer shows it ("red + blue", "rouge + bleu"), in both 
 
 from __future__ import annotations
 
+from tabletop_edu.commissario import Rules, new_game
 from tabletop_edu.commissario.bots import GreedyBot
 from tabletop_edu.commissario.render import knowledge_html, state_html, view_html
 from tabletop_edu.commissario.widget import play
@@ -25,10 +26,13 @@ def foreign_secrets(seat: int | None) -> list[str]:
 def test_french_rendering_uses_french_names(picked_state) -> None:
     state = picked_state()
     page = view_html(state.view(0), language="fr")
-    for word in ("rouge", "jaune", "vert", "bleu", "mauve", "menottes", "ordre du tour 1", "bonus 5", "pas de bonus", "Manche",
+    for word in ("rouge", "jaune", "vert", "bleu", "mauve", "menottes", "ordre du tour 1", "bonus 5", "Manche",
                  "rouge + bleu", "choisit en secret rouge et bleu", "Votre choix secret", "Vue de Ann"):
         assert word in page, word
     assert "secretly" not in page and "Your secret pick" not in page
+    assert "pas de bonus" not in page  # R1.7: every colour has its bonus card by default, purple included
+    without = new_game(3, seed=1, rules=Rules(bonus_values="purple_none"))
+    assert "pas de bonus" in view_html(without.view(0), language="fr")
     assert "mauve" in state_html(state, language="fr") and "Pioche" in state_html(state, language="fr")
 
 
