@@ -158,6 +158,20 @@ def digit_outcomes(outcomes: int, base: int, digits: Sequence[int]) -> list[tupl
     return [(digit, p) for digit, p in found if p > 0]
 
 
+def digits_of(value: int, outcomes: int, base: int) -> list[int]:
+    """The chance actions that make the draw `value` below `outcomes`: the value itself when the draw fits
+    in one chance node, else its base-`base` digits, most significant first."""
+    if not 0 <= value < outcomes:
+        raise ValueError(f"{value} is not a draw below {outcomes}.")
+    if outcomes <= base:
+        return [value]
+    digits = []
+    for _ in range(_width(outcomes, base)):
+        value, digit = divmod(value, base)
+        digits.append(digit)
+    return digits[::-1]
+
+
 def _width(outcomes: int, base: int) -> int:
     """How many base-`base` digits write every value below `outcomes`."""
     width, span = 1, base
@@ -347,9 +361,10 @@ class Progress:
 
     def __init__(self, table: Table, engine: GameState[Any] | None = None,
                  sampler: Callable[[Seat, random.Random], GameState[Any]] | None = None) -> None:
+        """`engine` (None: deal a new game) is taken over, not copied: the caller must not use it again."""
         self.table = table
         self.engine = None if engine is None else copy_engine(engine)
-        self.root = None if engine is None else copy_engine(engine)
+        self.root = engine  # taken over: never played on
         self.draws: list[int] = []
         self.moves: list[tuple[Seat, str]] = []
         self.pending: tuple[Any, ...] | None = _DEAL if engine is None else None
@@ -457,12 +472,17 @@ class TabletopState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TabletopGame, engine: GameState[Any] | None = None,
                  sampler: Callable[[Seat, random.Random], GameState[Any]] | None = None) -> None:
+        """A new game (engine None), or the position `engine`, which the state takes over (see `state_from`)."""
         super().__init__(game)
         self.progress = Progress(game.table, engine, sampler)
 
     @property
     def table(self) -> Table:
         return self.progress.table
+
+    def pending_draw(self) -> int | None:
+        """At a chance node, the number of values the engine's draw is among (None elsewhere)."""
+        return self.progress.draw_size() if self.current_player() == pyspiel.PlayerId.CHANCE else None
 
     def engine_state(self) -> GameState[Any] | None:
         """Our game's state after the last completed step (None during the deal); do not play on it."""
@@ -646,7 +666,7 @@ class TabletopGame(pyspiel.Game):  # type: ignore[misc]
         if len(engine.players) != self.table.players or engine.rules != self.table.rules or \
                 not isinstance(engine, self.table.state_class):
             raise ValueError("That state is not a position of this game (its game, table size or rules differ).")
-        return TabletopState(self, engine.clone(), sampler)
+        return TabletopState(self, copy_engine(engine), sampler)
 
 
 _game_types: dict[str, Any] = {}
@@ -721,15 +741,15 @@ def game_of(state: GameState[Any]) -> pyspiel.Game:
 
 def _world_sampler(view: View, bound: Callable[[random.Random], GameState[Any]] | None
                    ) -> Callable[[random.Random], GameState[Any]]:
-    """Worlds consistent with `view`: the game's `world_from_view`, or the referee's bound sampler."""
+    """Worlds consistent with `view`: the game package's `world_from_view`, else the referee's bound sampler
+    (`tabletop_edu.ismcts.bind_worlds`), else the game's `State.world_from_view`."""
     from .ismcts import game_world_builder
     builder = game_world_builder(view.game)
-    if builder is not None:
-        return lambda rng: builder(view, rng)
-    if bound is None:
-        raise RuntimeError(f"{view.game} has no world_from_view: seat this bot through a referee that calls "
-                           "tabletop_edu.ismcts.bind_worlds (tournaments do).")
-    return bound
+    if builder is None and bound is not None:
+        return bound
+    if builder is None:
+        builder = registry.game(view.game).state_class().world_from_view
+    return lambda rng: builder(view, rng)
 
 
 class OpenSpielBot:
@@ -808,5 +828,5 @@ register_all()
 
 __all__ = ["MAX_CHANCE_OUTCOMES", "NeedDraw", "OpenSpielBot", "OpenSpielISMCTS", "ScriptedRandom", "TabletopGame",
            "TabletopObserver", "TabletopState", "Table", "canonical", "deal", "digit_outcomes", "event_text",
-           "game_of", "load_game", "pyspiel_states", "register", "register_all", "rule_parameters",
+           "digits_of", "game_of", "load_game", "pyspiel_states", "register", "register_all", "rule_parameters",
            "rules_from_parameters", "short_name"]
