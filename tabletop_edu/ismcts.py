@@ -3,8 +3,10 @@
 The idea, for students: a bot cannot search the real game, because it does not know the hidden cards. So at
 each iteration it *imagines* one full world consistent with everything it has seen (a determinization),
 walks down a search tree shared by all imagined worlds (choosing moves with UCB, counting a move only as
-often as it was available), plays the rest of the game at random, and credits the result to the moves it
-took. After its budget of iterations, it plays the move it tried most. Because statistics are pooled over
+often as it was available), plays the rest of the game out, and credits the result to the moves it took.
+Playouts are random by default; `rollout="greedy"` (any bot name of the game) plays them with one of the
+game's hand-written bots at every seat, a far better guess of how a game goes on, so that the search only
+has to find moves better than that bot's own. After its budget of iterations, it plays the move it tried most. Because statistics are pooled over
 worlds, the bot cannot "cheat" by knowing a particular deal; it plays well on average over what it
 does not know (Cowling, Powley and Whitehouse, 2012).
 
@@ -18,8 +20,9 @@ Where do imagined worlds come from? Bots see views, never states:
   does not: the sampler is a function of the information set only. `tabletop_edu.tournament` does this for
   every bot, so "ismcts" plays all games.
 
-The compute budget is `iterations` per decision; `rollout_depth` caps random playouts (cut-off positions are
-scored by the game's points if it keeps them).
+The compute budget is `iterations` per decision; `rollout_depth` caps playouts (cut-off positions are
+scored by the lead in the game's points if it keeps them); `tree_depth` caps the shared tree (1: only the
+bot's own move is searched, the playout policy plays the rest).
 """
 
 from __future__ import annotations
