@@ -242,9 +242,9 @@ def test_external_sampling_mccfr_approaches_an_equilibrium_of_small_peek() -> No
 
 
 def test_openspiel_ismcts_plays_in_our_tournaments_reproducibly() -> None:
-    spec = bot_spec("peek", "openspiel-ismcts(simulations=20)")
-    assert isinstance(spec.build(), OpenSpielISMCTS)
-    runs = [run_tournament("peek", ["random", "openspiel-ismcts(simulations=20)"], players=2, games=4, seed=0)
+    spec = bot_spec("commissario", "openspiel-ismcts(simulations=20)")  # a bot name of Commissario
+    assert isinstance(spec.build(), OpenSpielISMCTS) and spec.build().simulations == 20
+    runs = [run_tournament("peek", ["random", OpenSpielISMCTS(simulations=20)], players=2, games=4, seed=0)
             for _ in range(2)]
     assert not runs[0].failures and len(runs[0].games) == 4
     assert runs[0].games == runs[1].games  # seeded: the same games, move for move

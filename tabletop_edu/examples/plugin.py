@@ -27,6 +27,5 @@ PEEK = GamePlugin(
     max_players=4,
     default_players=3,
     actions=peek_actions,
-    bots={"openspiel-ismcts": "tabletop_edu.openspiel:OpenSpielISMCTS"},  # OpenSpiel's ISMCTS (openspiel extra)
     summary="the smallest hidden-information game: peek at a card, guess a card, or pass",
 )
