@@ -92,13 +92,17 @@ class InformationSetSearch:
     constant; `rollout_depth` caps playouts (None: play to the end). `rollout` names the game's bot that
     plays every seat in the playouts ("random": uniformly random moves; "greedy" in Commissario, "smart" in
     Get Adler...: a playout policy that knows the game makes each playout a much better guess of a move's
-    worth). The playout bot sees each seat's view of the imagined world, like any bot.
+    worth). The playout bot sees each seat's view of the imagined world, like any bot. `tree_depth` caps the
+    shared tree (1: only the bot's own move is searched); the first `prior` iterations all start with the
+    playout bot's own move at the root, so that the search leaves that move only for one that proves better
+    (with many legal moves and few iterations, the others get one or two playouts each).
     """
 
     name = "ismcts"
 
     def __init__(self, iterations: int = 64, worlds: int = 8, exploration: float = 0.7,
-                 rollout_depth: int | None = 30, rollout: str = "random", tree_depth: int | None = None) -> None:
+                 rollout_depth: int | None = 30, rollout: str = "random", tree_depth: int | None = None,
+                 prior: int = 0) -> None:
         if not isinstance(rollout, str) or rollout.partition("(")[0].strip() == "ismcts":
             raise ValueError(f"The playout policy is the name of a bot of the game (not ismcts), not {rollout!r}.")
         self.iterations = iterations
@@ -107,13 +111,14 @@ class InformationSetSearch:
         self.rollout_depth = rollout_depth
         self.rollout = rollout
         self.tree_depth = tree_depth
+        self.prior = prior
         self.bound_sampler: BoundSampler | None = None
         self._policies: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return (f"InformationSetSearch(iterations={self.iterations}, worlds={self.worlds}, "
                 f"exploration={self.exploration}, rollout_depth={self.rollout_depth}, rollout={self.rollout!r}, "
-                f"tree_depth={self.tree_depth})")
+                f"tree_depth={self.tree_depth}, prior={self.prior})")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickles without the bound sampler (it belongs to one game, in one process) nor built policies."""
@@ -145,16 +150,20 @@ class InformationSetSearch:
         policy = self._policy(view.game)
         worlds = [sample(rng) for _ in range(max(1, min(self.worlds, self.iterations)))]
         root = Node()
+        first = None if policy is None or not self.prior else str(policy.choose(view, legal, rng))
         for iteration in range(self.iterations):
-            self._iterate(root, worlds[iteration % len(worlds)].clone(), policy, rng)
+            self._iterate(root, worlds[iteration % len(worlds)].clone(), policy, rng,
+                          first if iteration < self.prior else None)
         by_text = {str(action): action for action in legal}
         ranked = sorted(by_text, key=lambda text: (-(root.children[text].visits if text in root.children else 0),
                                                    -(root.children[text].total if text in root.children else 0),
                                                    text))
         return by_text[ranked[0]]
 
-    def _iterate(self, root: Node, world: GameState[Any], policy: Any, rng: random.Random) -> None:
-        """One iteration: select and expand in the shared tree, play out with the policy, back the result up."""
+    def _iterate(self, root: Node, world: GameState[Any], policy: Any, rng: random.Random,
+                 first: str | None = None) -> None:
+        """One iteration: select and expand in the shared tree, play out with the policy, back the result up
+        (`first`: the move to play at the root, for the iterations spent on the policy's own move)."""
         node, path = root, []
         while not world.is_over and (self.tree_depth is None or len(path) < self.tree_depth):
             seat = world.acting_seats[0]
@@ -165,6 +174,13 @@ class InformationSetSearch:
                 if child is not None:
                     child.available += 1
             untried = [i for i, text in enumerate(texts) if text not in node.children]
+            if first is not None and node is root and first in texts:
+                index = texts.index(first)
+                child = node.children.setdefault(first, Node(available=1))
+                world.apply(legal[index], player=seat)
+                path.append((child, seat))
+                node = child
+                continue
             if untried:
                 index = rng.choice(untried)
                 child = node.children[texts[index]] = Node(available=1)

@@ -62,10 +62,9 @@ import copy
 import dataclasses
 import functools
 import json
-import math
 import random
 import typing
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +72,7 @@ import numpy as np
 import pyspiel
 
 from . import registry
-from .core import Action, Event, GameState, IllegalAction, Seat, View, rules_to_dict
+from .core import Action, Event, GameState, IllegalAction, Seat, View, rules_from_dict, rules_to_dict
 from .pettingzoo_env import facts_features
 
 #: The prefix of our games' OpenSpiel names ("tabletop_peek").
@@ -288,7 +287,6 @@ def rules_from_parameters(rules_class: type, parameters: Mapping[str, Any]) -> A
             except ValueError:
                 raise ValueError(f"The parameter {spec.name}={value!r} is not 'json:' followed by JSON.") from None
         values[spec.name] = value
-    from .core import rules_from_dict
     return rules_from_dict(rules_class, values)
 
 
@@ -730,12 +728,6 @@ def load_game(game: str | registry.GamePlugin, players: int | None = None, rules
     return pyspiel.load_game(name, parameters)
 
 
-def game_of(state: GameState[Any]) -> pyspiel.Game:
-    """The pyspiel game a state of ours belongs to (its table size and rules)."""
-    plugin = registry.game(state.game)
-    return load_game(plugin, players=len(state.players), rules=state.rules)
-
-
 # ------------------------------------------------------------------------------------------ bots
 
 
@@ -809,24 +801,9 @@ class OpenSpielISMCTS(OpenSpielBot):
                 f"worlds={self.worlds})")
 
 
-def pyspiel_states(game: pyspiel.Game, seed: int, games: int = 1) -> Iterator[TabletopState]:
-    """Every state of `games` random playthroughs (chance sampled by its probabilities), for quick checks."""
-    rng = np.random.default_rng(seed)
-    for _ in range(games):
-        state = game.new_initial_state()
-        yield state
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probabilities = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=probabilities)))
-            else:
-                state.apply_action(int(rng.choice(state.legal_actions())))
-            yield state
-
-
 register_all()
 
 __all__ = ["MAX_CHANCE_OUTCOMES", "NeedDraw", "OpenSpielBot", "OpenSpielISMCTS", "ScriptedRandom", "TabletopGame",
            "TabletopObserver", "TabletopState", "Table", "canonical", "deal", "digit_outcomes", "event_text",
-           "digits_of", "game_of", "load_game", "pyspiel_states", "register", "register_all", "rule_parameters",
+           "digits_of", "load_game", "register", "register_all", "rule_parameters",
            "rules_from_parameters", "short_name"]

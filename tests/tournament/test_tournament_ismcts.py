@@ -136,3 +136,19 @@ def test_referees_bind_worlds_to_every_bot_that_asks_for_them() -> None:
     bind_worlds(other, state, 1)
     assert asking.bound_sampler is not None and not hasattr(other, "bound_sampler")
     assert asking.bound_sampler(random.Random(0)).view(1) == state.view(1)
+
+
+def test_the_first_iterations_go_to_the_playout_bots_own_move() -> None:
+    from tabletop_edu.commissario.bots import GreedyBot
+    from tabletop_edu.ismcts import Node
+
+    state = commissario.new_game(2, seed=4)
+    seat = state.acting_seats[0]
+    roots: list[Node] = []
+    bot = InformationSetSearch(iterations=12, worlds=2, rollout="greedy", rollout_depth=4, prior=9)
+    original = bot._iterate
+    bot._iterate = lambda root, *rest: (roots.append(root), original(root, *rest))  # type: ignore[method-assign]
+    bot.choose(state.view(seat), state.legal_actions(seat), random.Random(0))
+    greedy_move = str(GreedyBot().choose(state.view(seat), state.legal_actions(seat), random.Random(0)))
+    assert roots[0].children[greedy_move].visits >= 9
+    assert sum(child.visits for child in roots[0].children.values()) == 12
