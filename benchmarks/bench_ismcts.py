@@ -21,7 +21,7 @@ from tabletop_edu.tournament import InProcessExecutor, run_tournament
 DUELS = {
     "commissario": ("commissario", 2, "ismcts(iterations=48, worlds=4, rollout='greedy', rollout_depth=10)",
                     "greedy"),
-    "get_adler": ("get_adler", 4, "ismcts(iterations=32, worlds=4, rollout='smart', rollout_depth=20, tree_depth=1)",
+    "get_adler": ("get_adler", 4, "ismcts(iterations=48, worlds=4, rollout='smart', rollout_depth=None, prior=12)",
                   "smart"),
 }
 

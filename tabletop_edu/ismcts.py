@@ -6,9 +6,9 @@ walks down a search tree shared by all imagined worlds (choosing moves with UCB,
 often as it was available), plays the rest of the game out, and credits the result to the moves it took.
 Playouts are random by default; `rollout="greedy"` (any bot name of the game) plays them with one of the
 game's hand-written bots at every seat, a far better guess of how a game goes on, so that the search only
-has to find moves better than that bot's own. After its budget of iterations, it plays the move it tried most. Because statistics are pooled over
-worlds, the bot cannot "cheat" by knowing a particular deal; it plays well on average over what it
-does not know (Cowling, Powley and Whitehouse, 2012).
+has to find moves better than that bot's own. After its budget of iterations, it plays the move it tried
+most. Because statistics are pooled over worlds, the bot cannot "cheat" by knowing a particular deal; it
+plays well on average over what it does not know (Cowling, Powley and Whitehouse, 2012).
 
 Where do imagined worlds come from? Bots see views, never states:
 

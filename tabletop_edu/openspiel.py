@@ -64,6 +64,7 @@ import functools
 import json
 import random
 import typing
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -709,8 +710,16 @@ def register(game: str | registry.GamePlugin) -> str:
 
 
 def register_all() -> list[str]:
-    """Register every game of the registry with OpenSpiel; their OpenSpiel names."""
-    return [register(plugin) for plugin in registry.games().values()]
+    """Register every game of the registry with OpenSpiel; their OpenSpiel names. A game that cannot be
+    registered (its rules cannot be written as OpenSpiel parameters...) is left out with a warning."""
+    names = []
+    for plugin in registry.games().values():
+        try:
+            names.append(register(plugin))
+        except Exception as error:  # noqa: BLE001 - one game must not keep the others from OpenSpiel
+            warnings.warn(f"{plugin.name} is not registered with OpenSpiel: {type(error).__name__}: {error}",
+                          registry.PluginWarning, stacklevel=2)
+    return names
 
 
 def load_game(game: str | registry.GamePlugin, players: int | None = None, rules: Any = None,

@@ -266,3 +266,17 @@ def test_openspiel_ismcts_chooses_a_legal_move_in_every_game(name: str) -> None:
     bot = OpenSpielISMCTS(simulations=4)
     bind_worlds(bot, state, seat)
     assert bot.choose(state.view(seat), state.legal_actions(seat), rng) in state.legal_actions(seat)
+
+
+def test_a_game_that_cannot_be_registered_warns_and_the_others_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop_edu import openspiel
+
+    def refuse(plugin: Any) -> str:
+        if registry.game(plugin).name == "peek":
+            raise ValueError("no parameters for this one")
+        return openspiel.short_name(registry.game(plugin).name)
+
+    monkeypatch.setattr(openspiel, "register", refuse)
+    with pytest.warns(registry.PluginWarning, match="peek is not registered with OpenSpiel"):
+        names = openspiel.register_all()
+    assert "tabletop_peek" not in names and "tabletop_commissario" in names
