@@ -19,7 +19,7 @@ from tabletop_edu.tournament import InProcessExecutor, run_tournament
 
 #: (game, players, the search, the hand-written bot it must beat)
 DUELS = {
-    "commissario": ("commissario", 2, "ismcts(iterations=48, worlds=4, rollout='greedy', rollout_depth=10)",
+    "commissario": ("commissario", 2, "ismcts(iterations=64, worlds=4, rollout='greedy', rollout_depth=10, prior=16)",
                     "greedy"),
     "get_adler": ("get_adler", 4, "ismcts(iterations=48, worlds=4, rollout='smart', rollout_depth=None, prior=12)",
                   "smart"),
