@@ -7,7 +7,7 @@ PORT ?= 8888
 # root (as in CI and many classroom VMs) needs --allow-root; a normal user does not mind the flag.
 JUPYTER_FLAGS := --ip=127.0.0.1 --port=$(PORT) --allow-root --ServerApp.root_dir=notebooks
 
-.PHONY: lab test classroom browser clean
+.PHONY: lab test classroom serve browser clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
@@ -18,8 +18,17 @@ $(INSTALLED): pyproject.toml
 lab: $(INSTALLED)
 	$(VENV)/bin/jupyter lab $(JUPYTER_FLAGS)
 
+# The classroom page of one game (GAME=peek, commissario, get_adler or mafia_de_cuba): only the table, in
+# projector mode, with our Voila template (no file fetched from the internet: it works offline).
 classroom: $(INSTALLED)
-	$(VENV)/bin/voila notebooks/classroom/$(or $(GAME),mafia_de_cuba).ipynb --no-browser --port=$(PORT) --Voila.ip=127.0.0.1
+	JUPYTER_PATH=$(CURDIR)/tabletop_edu/widgets/jupyter_data $(VENV)/bin/voila \
+	  notebooks/classroom/$(or $(GAME),mafia_de_cuba).ipynb --template=tabletop --theme=light \
+	  --no-browser --port=$(PORT) --Voila.ip=127.0.0.1
+
+# The class server: students join from their own devices (README, "Class play"). SERVE_PORT=0 takes any free port;
+# add SERVE_FLAGS=--network to let phones on the classroom network in.
+serve: $(INSTALLED)
+	$(PYTHON) -m tabletop_edu serve --port $(or $(SERVE_PORT),8000) $(SERVE_FLAGS)
 
 # Browser tests drive Debian's chromium; install it when missing (needs root or sudo).
 browser:

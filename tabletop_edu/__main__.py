@@ -6,6 +6,7 @@
     python -m tabletop_edu simulate get_adler --games 1000 --bots random,smart --dask tcp://host:8786
     python -m tabletop_edu simulate commissario --games 5000 --bots greedy,bidder --save runs/c.jsonl --budget 5
     python -m tabletop_edu bench            # every benchmarks/bench_*.py, one after the other
+    python -m tabletop_edu serve --port 8000   # the class server: students play on their own devices
 
 Games and their bots come from the game registry (`tabletop_edu.registry`): a game installed from another
 package appears here too. `--save FILE` writes each game as it finishes; the same command again resumes.
@@ -130,6 +131,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     benchmarks = commands.add_parser("bench", help="run the benchmarks in benchmarks/")
     benchmarks.add_argument("--folder", default=str(Path(__file__).resolve().parent.parent / "benchmarks"))
     benchmarks.set_defaults(handler=bench)
+    from .classroom.cli import add_command as add_serve_command  # the class server: `serve`
+
+    add_serve_command(commands)
     arguments = parser.parse_args(argv)
     return int(arguments.handler(arguments))
 

@@ -1,8 +1,9 @@
 """English and French words for everything the front-ends show.
 
 The rules came to us in French and many teachers teach in French, so every label of the interface and every
-game term has both forms. A game adds its own terms with `register`; a missing French word falls back to
-English rather than failing in front of a class.
+game term has both forms. This module holds the interface's own words; a game adds its terms with `register`
+(from its `render` module). A missing French word falls back to English rather than failing in front of a
+class. Words with `{name}` slots are filled with `str.format` by the caller.
 """
 
 from __future__ import annotations
@@ -13,23 +14,77 @@ LANGUAGES = ("en", "fr")
 
 _WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "perspective": "Perspective", "omniscient": "Omniscient (teacher)", "spectator": "Spectator",
-        "seat": "Seat", "timeline": "Step", "play": "Play", "bots_play": "Let the bots play",
-        "your_move": "Your move", "waiting_for": "Waiting for", "game_over": "Game over",
-        "winners": "Winners", "log": "Log", "knowledge": "Information flow", "show_flow": "Draw information flow",
-        "not_your_turn": "It is not this seat's turn.", "replaying": "Replaying an earlier step: go to the last "
-        "step to play.", "language": "Language", "new_game": "New game", "no_view": "Choose a seat to play.",
-        "type_action": "or type an action", "hidden": "hidden", "table": "Table",
+        # the perspective picker and the panels' titles
+        "perspective": "Perspective", "omniscient": "Teacher (sees everything)", "spectator": "Spectator",
+        "seat": "Seat", "language": "Language", "table": "Table", "hidden": "hidden",
+        "knowledge": "Knowledge", "knowledge_of_seat": "What {name} knows",
+        "knowledge_of_spectator": "What a spectator knows", "knowledge_of_omniscient": "What each seat knows",
+        "log": "Log", "log_of_seat": "Log as {name} saw it", "log_of_spectator": "Log as a spectator saw it",
+        "log_of_omniscient": "Log of everything that happened",
+        "show_flow": "Draw the information flow", "flow_of": "Information flow: {title}",
+        # playing
+        "play": "Play", "play_typed": "Play", "play_this": "Play this move", "back": "Back", "clear": "Start again",
+        "your_move": "Your move", "choose_move": "Choose a move", "type_action": "or type a move",
+        "notation": "Notation", "to_play": "To play: {names}",
+        "not_your_turn": "It is not this seat's turn.", "no_view": "Choose a seat to play.",
+        "replaying": "Replaying an earlier step: go back to live to play.",
+        "error": "Something went wrong: {detail}",
+        # the timeline
+        "timeline": "Step", "first": "|◀ Start", "previous": "◀ Back", "next": "Next ▶", "live": "Live ▶|",
+        "first_tip": "First step", "previous_tip": "Previous step", "next_tip": "Next step",
+        "live_tip": "Back to the game as it is now", "step_of": "Step {step} of {last}",
+        "step_live": "Step {step} (live)", "setup": "The deal: {events}", "nothing_seen": "nothing seen",
+        # the projector and the bots
+        "projector": "Projector", "projector_tip": "Large type, high contrast, only the table",
+        "size": "Size", "bot_pace": "Bots", "pace_instant": "Instant", "pace_second": "1 move / s",
+        "pace_step": "Step by step", "next_bot": "Next move ▶", "bots_play": "Let the bots play",
+        "timed_pace_needs_kernel": "Timed play needs a running notebook kernel: step by step instead.",
+        # the end
+        "game_over": "Game over", "winner_is": "Game over. Winner: {names}",
+        "winners_are": "Game over. Winners: {names}",
+        "no_winner": "Game over. Nobody won.", "won": "won", "lost": "did not win", "result": "Result",
+        "waiting_for": "Waiting for", "winners": "Winners", "new_game": "New game",
+        # pictures of knowledge
+        "flow.title": "Information flow", "flow.origin": "where the information comes from",
+        "flow.full": "saw all of it", "flow.redacted": "saw only that it happened (redacted)",
+        "flow.public": "public: everyone saw it (drawn once)",
+        "flow.redacted_to_all": "everyone else saw only that it happened", "flow.journey": "journey of the {object}",
+        "flow.steps": "steps {first} to {last}", "flow.nothing": "Nothing observed yet.", "flow.step": "step",
+        "worlds.title": "Possible worlds",
     },
     "fr": {
-        "perspective": "Point de vue", "omniscient": "Omniscient (enseignant)", "spectator": "Spectateur",
-        "seat": "Place", "timeline": "Étape", "play": "Jouer", "bots_play": "Faire jouer les robots",
-        "your_move": "À vous de jouer", "waiting_for": "En attente de", "game_over": "Partie terminée",
-        "winners": "Vainqueurs", "log": "Journal", "knowledge": "Flux d'information",
-        "show_flow": "Dessiner le flux d'information", "not_your_turn": "Ce n'est pas le tour de cette place.",
-        "replaying": "Relecture d'une étape passée : revenez à la dernière étape pour jouer.",
-        "language": "Langue", "new_game": "Nouvelle partie", "no_view": "Choisissez une place pour jouer.",
-        "type_action": "ou tapez une action", "hidden": "caché", "table": "Table",
+        "perspective": "Point de vue", "omniscient": "Enseignant (voit tout)", "spectator": "Spectateur",
+        "seat": "Place", "language": "Langue", "table": "Table", "hidden": "caché",
+        "knowledge": "Connaissances", "knowledge_of_seat": "Ce que sait {name}",
+        "knowledge_of_spectator": "Ce que sait un spectateur", "knowledge_of_omniscient": "Ce que sait chaque place",
+        "log": "Journal", "log_of_seat": "Journal vu par {name}", "log_of_spectator": "Journal vu par un spectateur",
+        "log_of_omniscient": "Journal de tout ce qui s'est passé",
+        "show_flow": "Dessiner le flux d'information", "flow_of": "Flux d'information : {title}",
+        "play": "Jouer", "play_typed": "Jouer", "play_this": "Jouer ce coup", "back": "Retour",
+        "clear": "Recommencer", "your_move": "Votre coup", "choose_move": "Choisissez un coup",
+        "type_action": "ou tapez un coup", "notation": "Notation", "to_play": "À jouer : {names}",
+        "not_your_turn": "Ce n'est pas le tour de cette place.", "no_view": "Choisissez une place pour jouer.",
+        "replaying": "Relecture d'une étape passée : revenez au direct pour jouer.",
+        "error": "Un problème est survenu : {detail}",
+        "timeline": "Étape", "first": "|◀ Début", "previous": "◀ Précédent", "next": "Suivant ▶",
+        "live": "Direct ▶|", "first_tip": "Première étape", "previous_tip": "Étape précédente",
+        "next_tip": "Étape suivante", "live_tip": "Revenir à la partie en cours",
+        "step_of": "Étape {step} sur {last}", "step_live": "Étape {step} (en direct)", "setup": "La donne : {events}",
+        "nothing_seen": "rien de visible",
+        "projector": "Projecteur", "projector_tip": "Gros caractères, fort contraste, seulement la table",
+        "size": "Taille", "bot_pace": "Robots", "pace_instant": "Immédiat", "pace_second": "1 coup / s",
+        "pace_step": "Pas à pas", "next_bot": "Coup suivant ▶", "bots_play": "Faire jouer les robots",
+        "timed_pace_needs_kernel": "Le jeu minuté demande un noyau de notebook actif : pas à pas à la place.",
+        "game_over": "Partie terminée", "winner_is": "Partie terminée. Vainqueur : {names}",
+        "winners_are": "Partie terminée. Vainqueurs : {names}", "no_winner": "Partie terminée. Personne n'a gagné.",
+        "won": "a gagné", "lost": "n'a pas gagné", "result": "Résultat",
+        "waiting_for": "En attente de", "winners": "Vainqueurs", "new_game": "Nouvelle partie",
+        "flow.title": "Flux d'information", "flow.origin": "d'où vient l'information",
+        "flow.full": "a tout vu", "flow.redacted": "a seulement vu que cela a eu lieu (masqué)",
+        "flow.public": "public : tout le monde l'a vu (dessiné une fois)",
+        "flow.redacted_to_all": "les autres ont seulement vu que cela a eu lieu", "flow.journey": "trajet : {object}",
+        "flow.steps": "étapes {first} à {last}", "flow.nothing": "Rien n'a encore été observé.",
+        "flow.step": "étape", "worlds.title": "Mondes possibles",
     },
 }
 

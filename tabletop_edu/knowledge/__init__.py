@@ -1,6 +1,6 @@
-"""Knowledge: information flow from event visibility, and explicit possible-worlds (S5) models.
+"""Knowledge: information flow from event visibility, explicit possible-worlds (S5) models, and pictures of both.
 
-The drawings (`draw_information_flow`, `draw_worlds`, `table_layout`) need matplotlib, which is imported only
+The drawings (`draw_information_flow`, `draw_worlds`, their `Figure`) need matplotlib, which is imported only
 when one of them is first asked for: the models themselves run where matplotlib is missing (a Pyodide kernel).
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .flow import events_flow, information_flow
+from .flow import events_flow, information_flow, perspective_flow
 from .worlds import Worlds
 
-_DRAWINGS = ("draw_information_flow", "draw_worlds", "table_layout")
+_DRAWINGS = ("Figure", "draw_information_flow", "draw_worlds")
 
 
 def __getattr__(name: str) -> Any:
@@ -21,5 +21,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Worlds", "draw_information_flow", "draw_worlds", "events_flow", "information_flow",
-           "table_layout"]
+__all__ = ["Figure", "Worlds", "draw_information_flow", "draw_worlds", "events_flow", "information_flow",
+           "perspective_flow"]

@@ -1,80 +1,270 @@
-"""Drawings of knowledge, as matplotlib Figures (never `plt.show()`), with fixed layouts so notebook
-outputs do not change from one run to the next."""
+"""Drawings of knowledge that Jupyter shows as pictures by themselves.
+
+Every drawing is a `Figure` of this module: a matplotlib Figure built without pyplot that carries its own PNG,
+so a fresh kernel shows it as an image with no `%matplotlib` magic and no `plt.show()`. Layouts are fixed
+(lanes in seat order, worlds on a circle), never random, so notebook outputs do not change from one run to
+the next.
+
+The information-flow picture reads like a musical score: time runs left to right, one lane per seat and one
+per object (box, deck, table), one column per event::
+
+    from tabletop_edu.knowledge import draw_information_flow, information_flow
+    draw_information_flow(information_flow(state), title="Who learned what")
+
+It is sized for a projector: 1280 pixels wide at its own resolution, every label at 12 points or more.
+"""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+import io
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
-from matplotlib.figure import Figure
+from matplotlib import figure as mpl_figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
+from ..core import GameState
+from ..i18n import check_language, tr
+from .flow import information_flow
 from .worlds import Worlds
 
-SEAT_COLOUR = "#8ecae6"
-OBJECT_COLOUR = "#ffb703"
+#: Width of the information-flow picture, in inches at `DPI`: 1280 pixels, a projector's width.
+WIDTH = 12.8
+DPI = 100
+#: The smallest type of every drawing, in points (readable at the back of a classroom at 1280 pixels).
+SMALLEST_TYPE = 12
+
+SEAT_COLOUR = "#1d4ed8"
+OBJECT_COLOUR = "#d97706"
+FULL_COLOUR = "#1e3a8a"
+REDACTED_COLOUR = "#6b7280"
+PUBLIC_COLOUR = "#16a34a"
+JOURNEY_COLOUR = "#f59e0b"
+LANE_COLOUR = "#d1d5db"
 
 
-def table_layout(graph: nx.MultiDiGraph) -> dict[Any, tuple[float, float]]:
-    """Seats around a circle as at a table (seat 0 at the top, clockwise), objects stacked in the middle."""
-    seats = [node for node, kind in graph.nodes(data="kind") if kind == "seat"]
-    objects = [node for node, kind in graph.nodes(data="kind") if kind != "seat"]
-    positions: dict[Any, tuple[float, float]] = {}
-    for index, seat in enumerate(seats):
-        angle = math.pi / 2 - 2 * math.pi * index / max(len(seats), 1)
-        positions[seat] = (math.cos(angle), math.sin(angle))
-    for index, node in enumerate(objects):
-        positions[node] = (0.0, 0.25 * (index - (len(objects) - 1) / 2))
-    return positions
+class Figure(mpl_figure.Figure):
+    """A matplotlib Figure that notebooks show as a PNG picture, in any kernel, with no pyplot involved."""
+
+    def png(self) -> bytes:
+        """The picture as PNG bytes, at the figure's own resolution (the same bytes every time)."""
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png", dpi=self.dpi, metadata={"Software": None})
+        return buffer.getvalue()
+
+    def _repr_png_(self) -> bytes:
+        return self.png()
 
 
-def draw_information_flow(graph: nx.MultiDiGraph, *, title: str = "Information flow",
-                          size: tuple[float, float] = (6, 6)) -> Figure:
-    """Seats and objects with one arrow per origin -> observer pair, thick for full observations and
-    dashed for observations of a redacted form only; the number on an arrow counts its observations."""
-    figure = Figure(figsize=size)
+@dataclass
+class _Column:
+    """One event of the picture: where it came from and who saw it (seat -> saw it all)."""
+
+    step: int
+    kind: str
+    origin: Any
+    actor: Any
+    public: bool
+    observers: dict[Any, bool] = field(default_factory=dict)
+
+
+def _columns(graph: nx.MultiDiGraph) -> list[_Column]:
+    columns: dict[int, _Column] = {}
+    for origin, observer, data in graph.edges(data=True):
+        column = columns.setdefault(data["event"], _Column(data["step"], data["kind"], origin, data.get("actor"),
+                                                           bool(data.get("public"))))
+        column.observers[observer] = bool(data["full"])
+    return [columns[index] for index in sorted(columns)]
+
+
+def _window(columns: list[_Column], steps: tuple[int, int] | None, max_columns: int) -> list[_Column]:
+    if steps is not None:
+        columns = [column for column in columns if steps[0] <= column.step <= steps[1]]
+    return columns[-max_columns:] if max_columns > 0 else columns
+
+
+def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | None = None,
+                          steps: tuple[int, int] | None = None, max_columns: int = 36,
+                          language: str = "en", object_names: Mapping[Any, str] | None = None) -> Figure:
+    """Who learned what from whom, event by event: a picture for the class.
+
+    `source` is an information-flow graph (`information_flow(state)`, `perspective_flow(...)`) or a game
+    state. Time runs left to right, one column per event (its kind on top, its step below); one lane per
+    seat, then one per object. In each column a square marks where the information comes from, a filled dot
+    each seat that saw all of it, a hollow dot each seat that saw only its redacted form ("Ben took
+    something"). A public event is one green bar across the table, drawn once rather than as an arrow to
+    every seat; an event everyone else saw only in its redacted form is one grey bar. An object that seats
+    open in turn (Mafia de Cuba's cigar box) has its journey drawn as an orange chain through the lanes of
+    the seats that held it.
+
+    `steps=(first, last)` keeps those steps; at most `max_columns` events are drawn (the latest ones), so
+    the picture stays readable at 1280 pixels. `object_names` relabels object lanes (`{"box": "boîte"}`).
+
+    Example::
+
+        state = mafia_de_cuba.new_game(7, seed=1)  # ... play a few moves ...
+        draw_information_flow(information_flow(state), title="Who saw inside the box?")
+    """
+    language = check_language(language)
+    graph = information_flow(source) if isinstance(source, GameState) else source
+    columns = _window(_columns(graph), steps, max_columns)
+    lanes = _lanes(graph)
+    y = {node: -position for node, position in lanes.items()}
+    names = dict(object_names or {})
+    labels = [names.get(node, graph.nodes[node].get("label", str(node))) for node in lanes]
+    # Margins in inches, from the longest texts (no layout engine: it would triple the drawing time).
+    left = 0.4 + 0.13 * max((len(label) for label in labels), default=4)
+    top = 0.75 + 0.105 * max((len(column.kind) for column in columns), default=0)
+    bottom = 1.55
+    height = round((0.46 * (max(lanes.values(), default=0) + 1.4) + top + bottom) * DPI) / DPI  # whole pixels
+    figure = Figure(figsize=(WIDTH, height), dpi=DPI)
+    figure.subplots_adjust(left=left / WIDTH, right=1 - 0.25 / WIDTH, top=1 - top / height,
+                           bottom=bottom / height)
     axes = figure.add_subplot()
-    positions = table_layout(graph)
-    colours = [SEAT_COLOUR if kind == "seat" else OBJECT_COLOUR for _, kind in graph.nodes(data="kind")]
-    labels = {node: label for node, label in graph.nodes(data="label")}
-    nx.draw_networkx_nodes(graph, positions, ax=axes, node_color=colours, node_size=1400)
-    nx.draw_networkx_labels(graph, positions, labels=labels, ax=axes, font_size=8)
-    full: dict[tuple[Any, Any], int] = {}
-    partial: dict[tuple[Any, Any], int] = {}
-    for origin, seat, data in graph.edges(data=True):
-        bucket = full if data["full"] else partial
-        bucket[origin, seat] = bucket.get((origin, seat), 0) + 1
-    nx.draw_networkx_edges(graph, positions, edgelist=list(partial), ax=axes, style="dashed", alpha=0.35,
-                           node_size=1400, arrowsize=10, connectionstyle="arc3,rad=0.08")
-    nx.draw_networkx_edges(graph, positions, edgelist=list(full), ax=axes, width=2.0, node_size=1400,
-                           arrowsize=14, connectionstyle="arc3,rad=0.08")
-    nx.draw_networkx_edge_labels(graph, positions, edge_labels=full, ax=axes, font_size=7,
-                                 connectionstyle="arc3,rad=0.08")
-    axes.set_title(title)
-    axes.set_axis_off()
-    axes.margins(0.15)
+    for node in lanes:
+        axes.axhline(y[node], color=LANE_COLOUR, linewidth=1, zorder=0)
+    axes.set_yticks([y[node] for node in lanes], labels=labels, fontsize=15)
+    perspective = graph.graph.get("perspective")
+    for tick, node in zip(axes.get_yticklabels(), lanes):
+        tick.set_color(OBJECT_COLOUR if graph.nodes[node].get("kind") == "object" else "black")
+        if node == perspective:
+            tick.set_fontweight("bold")
+    seat_ys = [y[node] for node in lanes if graph.nodes[node].get("kind") == "seat"]
+    for x, column in enumerate(columns):
+        _draw_column(axes, x, column, y, seat_ys)
+    journeys = _draw_journeys(axes, columns, y, graph, names, language)
+    highest, lowest = max(y.values()), min(y.values())
+    _label_columns(axes, columns, highest + 0.55, language)
+    axes.set_ylim(lowest - 0.7, highest + 0.5)
+    axes.set_xlim(-0.7, max(len(columns), 8) - 0.3)
+    for side in ("top", "right", "bottom", "left"):
+        axes.spines[side].set_visible(False)
+    heading = title or tr("flow.title", language)
+    if columns:
+        span = tr("flow.steps", language).format(first=columns[0].step, last=columns[-1].step)
+        heading = f"{heading} ({span})"
+    else:
+        axes.text(0, (highest + lowest) / 2, tr("flow.nothing", language), fontsize=16, va="center")
+    figure.suptitle(heading, fontsize=18, y=1 - 0.12 / height, va="top")
+    figure.legend(handles=_legend(language) + journeys, loc="lower center", ncol=3,
+                  fontsize=SMALLEST_TYPE + 1, frameon=False, bbox_to_anchor=(0.5, 0.0))
     return figure
 
 
+def _lanes(graph: nx.MultiDiGraph) -> dict[Any, float]:
+    """Lane positions, top to bottom: seats in seat order, a spectator, then objects in order of appearance
+    (with a half-lane gap between seats and objects)."""
+    order = {"seat": 0, "spectator": 1, "object": 2}
+    nodes = sorted(graph.nodes, key=lambda node: order.get(graph.nodes[node].get("kind"), 2))
+    lanes: dict[Any, float] = {}
+    position = 0.0
+    for index, node in enumerate(nodes):
+        kinds = graph.nodes[node].get("kind"), graph.nodes[nodes[index - 1]].get("kind")
+        if index and kinds[0] == "object" and kinds[1] != "object":
+            position += 0.5
+        lanes[node] = position
+        position += 1
+    return lanes
+
+
+def _draw_column(axes: Any, x: int, column: _Column, y: Mapping[Any, float], seat_ys: list[float]) -> None:
+    origin_y = y[column.origin]
+    if column.public:
+        ys = [*seat_ys, origin_y]
+        axes.plot([x, x], [min(ys), max(ys)], color=PUBLIC_COLOUR, linewidth=11, alpha=0.35,
+                  solid_capstyle="round", zorder=1, gid="public")
+    else:
+        full = [y[seat] for seat, saw_all in column.observers.items() if saw_all]
+        redacted = [y[seat] for seat, saw_all in column.observers.items() if not saw_all]
+        if redacted and len(column.observers) >= len(seat_ys) - 1 and len(redacted) > 1:
+            ys = [*seat_ys, origin_y]  # everyone else saw the redacted form: one grey bar, drawn once
+            axes.plot([x, x], [min(ys), max(ys)], color=REDACTED_COLOUR, linewidth=11, alpha=0.2,
+                      solid_capstyle="round", zorder=1, gid="redacted-to-all")
+        elif redacted:
+            span = [*redacted, origin_y]
+            axes.plot([x, x], [min(span), max(span)], color=REDACTED_COLOUR, linewidth=1.8, linestyle="--",
+                      zorder=2, gid="redacted")
+            axes.plot([x] * len(redacted), redacted, linestyle="none", marker="o", markersize=9,
+                      markerfacecolor="white", markeredgecolor=REDACTED_COLOUR, markeredgewidth=2, zorder=4)
+        if full:
+            span = [*full, origin_y]
+            axes.plot([x, x], [min(span), max(span)], color=FULL_COLOUR, linewidth=3, zorder=3, gid="full")
+            axes.plot([x] * len(full), full, linestyle="none", marker="o", markersize=10, color=FULL_COLOUR,
+                      zorder=5)
+    is_seat = isinstance(column.origin, int)
+    axes.plot([x], [origin_y], linestyle="none", marker="s", markersize=12,
+              markerfacecolor=SEAT_COLOUR if is_seat else OBJECT_COLOUR, markeredgecolor="black", zorder=6)
+
+
+def _draw_journeys(axes: Any, columns: list[_Column], y: Mapping[Any, float], graph: nx.MultiDiGraph,
+                   names: Mapping[Any, str], language: str) -> list[Line2D]:
+    """The chain of seats that held each object in turn (the events it is the source of, by their actor)."""
+    handles = []
+    for node in graph.nodes:
+        if graph.nodes[node].get("kind") != "object":
+            continue
+        stops = [(x, y[column.actor]) for x, column in enumerate(columns)
+                 if column.origin == node and column.actor in y]
+        if len(stops) < 2:
+            continue
+        xs, ys = zip(*stops)
+        axes.plot(xs, ys, color=JOURNEY_COLOUR, linewidth=5, alpha=0.75, drawstyle="steps-post", zorder=1,
+                  gid=f"journey-{node}")
+        label = tr("flow.journey", language).format(object=names.get(node, graph.nodes[node].get("label", node)))
+        handles.append(Line2D([], [], color=JOURNEY_COLOUR, linewidth=5, alpha=0.75, label=label))
+    return handles
+
+
+def _label_columns(axes: Any, columns: list[_Column], above: float, language: str) -> None:
+    """Each column's kind on top (turned, one per column) and its step below, where the step changes."""
+    changes = [x for x, column in enumerate(columns) if x == 0 or columns[x - 1].step != column.step]
+    axes.set_xticks(changes, labels=[str(columns[x].step) for x in changes], fontsize=SMALLEST_TYPE)
+    axes.tick_params(axis="x", length=0)
+    axes.set_xlabel(tr("flow.step", language), fontsize=SMALLEST_TYPE + 1)
+    for x, column in enumerate(columns):
+        axes.text(x, above, column.kind, rotation=90, ha="center", va="bottom", fontsize=SMALLEST_TYPE,
+                  clip_on=False)
+
+
+def _legend(language: str) -> list[Any]:
+    return [
+        Line2D([], [], linestyle="none", marker="s", markersize=12, markerfacecolor=SEAT_COLOUR,
+               markeredgecolor="black", label=tr("flow.origin", language)),
+        Line2D([], [], color=FULL_COLOUR, linewidth=3, marker="o", markersize=10, label=tr("flow.full", language)),
+        Line2D([], [], color=REDACTED_COLOUR, linewidth=1.8, linestyle="--", marker="o", markersize=9,
+               markerfacecolor="white", markeredgewidth=2, label=tr("flow.redacted", language)),
+        Patch(color=PUBLIC_COLOUR, alpha=0.35, label=tr("flow.public", language)),
+        Patch(color=REDACTED_COLOUR, alpha=0.2, label=tr("flow.redacted_to_all", language)),
+    ]
+
+
 def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: Any = None,
-                title: str = "Possible worlds", size: tuple[float, float] = (6, 6)) -> Figure:
-    """The Kripke structure: worlds as nodes (the actual one outlined), an edge labelled with the agents
-    that cannot tell its two worlds apart."""
+                title: str | None = None, size: tuple[float, float] = (8, 8), language: str = "en") -> Figure:
+    """The Kripke structure: worlds on a circle (the actual one outlined), an edge labelled with the agents
+    that cannot tell its two worlds apart.
+
+    Example::
+
+        draw_worlds(model, label=lambda world: "".join(map(str, world)), actual=(1, 0, 1))
+    """
     graph = worlds.to_networkx()
-    figure = Figure(figsize=size)
+    figure = Figure(figsize=size, dpi=DPI, layout="constrained")
     axes = figure.add_subplot()
     positions = nx.circular_layout(graph) if len(graph) > 2 else nx.spring_layout(graph, seed=0)
     edge_colour = ["#c1121f" if actual is not None and actual in pair else "#999999" for pair in graph.edges]
-    nx.draw_networkx_nodes(graph, positions, ax=axes, node_color=SEAT_COLOUR, node_size=900,
-                           edgecolors=["black" if node == actual else SEAT_COLOUR for node in graph.nodes],
-                           linewidths=2.5)
+    nx.draw_networkx_nodes(graph, positions, ax=axes, node_color="#8ecae6", node_size=1500,
+                           edgecolors=["black" if node == actual else "#8ecae6" for node in graph.nodes],
+                           linewidths=3)
     nx.draw_networkx_labels(graph, positions, labels={node: label(node) for node in graph.nodes}, ax=axes,
-                            font_size=8)
-    nx.draw_networkx_edges(graph, positions, ax=axes, edge_color=edge_colour)
-    nx.draw_networkx_edge_labels(graph, positions, ax=axes, font_size=7,
+                            font_size=SMALLEST_TYPE)
+    nx.draw_networkx_edges(graph, positions, ax=axes, edge_color=edge_colour, width=1.5)
+    nx.draw_networkx_edge_labels(graph, positions, ax=axes, font_size=SMALLEST_TYPE,
                                  edge_labels={(first, second): ",".join(map(str, agents))
                                               for first, second, agents in graph.edges(data="agents")})
-    axes.set_title(title)
+    axes.set_title(title or tr("worlds.title", language), fontsize=16)
     axes.set_axis_off()
+    axes.margins(0.12)
     return figure

@@ -1,227 +1,543 @@
-"""`GameWidget`: play any game of the package in a notebook, from any seat, against bots.
+"""`GameWidget`: play any game of the package in a notebook, from any seat, against bots, on a projector.
 
-The widget never renders the state directly for a seat: every seat's picture is `view_html(state.view(seat))`,
-so what the page holds for seat k is exactly what seat k may know (no secret hidden in the DOM). Only the
-"omniscient" perspective, meant for the teacher, renders the whole state.
+The widget never renders the state directly for a seat: every piece a seat's page shows comes from
+`state.view(seat)` or the seat's log, so what the page holds for seat k is exactly what seat k may know (no
+secret hidden in the DOM). Only the omniscient perspective, meant for the teacher, renders the whole state.
 
-Pieces: the perspective picker (omniscient / spectator / seat k), a timeline slider that replays the record
-up to any step, the table, the action picker for the seat being viewed (hot-seat play: switch the
-perspective to the seat whose turn it is), the log as that perspective saw it, and a knowledge panel drawing
-the information flow that perspective can know of.
+Pieces, top to bottom: the perspective picker (absent on a student's screen, `lock_perspective=True`), the
+language, projector mode and its size; the timeline (start / previous / next / live, the step's events beside
+it); whose turn it is; the end of the game (the game's reveal); the table; the move buttons of the seat on
+show; the bots' pace; the notation box; the log and the knowledge panel side by side, each titled for the
+perspective. Projector mode keeps only the table, the moves and the bots' pace, in large type and high
+contrast.
+
+Every change (a move, a step, a perspective, a language) redraws once, and each piece is computed once per
+(step, perspective, language): replaying or switching back is free. Any error, from a move, a bot or a
+panel, is shown in the widget, which goes on working.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import html
-import io
+import itertools
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
-from ..core import Bot, GameState, IllegalAction, Seat, View, log_for, play_turn
-from ..core.view import game_renderer, render_state_html, render_view_html
+from ..core import Bot, GameState, IllegalAction, Seat, View, play_turn
 from ..i18n import LANGUAGES, check_language, tr
+from ..moves import labeller
+from .move_picker import HIDDEN, MovePicker
+from .pace import INSTANT, PACES, STEP, TIMED, LoopScheduler, Scheduler, Timer
+from .panels import (OMNISCIENT, Perspective, end_html, log_html, perspective_html, perspective_label, status_text,
+                     step_events_html, step_heading, titled)
+from .style import PROJECTOR_SIZE, SIZES, style_html
+from .timeline import Timeline
 
-OMNISCIENT = "omniscient"
 LABEL_STYLE = {"description_width": "initial"}  # labels in full, in either language
-Perspective = Seat | None | str  # a seat, None for a spectator, or OMNISCIENT
+Knowledge = Callable[[View | GameState, str], str]
+_INSTANCES = itertools.count()
+Method = TypeVar("Method", bound=Callable[..., Any])
 
 
-def perspective_html(state: GameState, perspective: Perspective, language: str = "en", log: bool = True) -> str:
-    """The table as `perspective` sees it: a seat's or spectator's view, or the whole state for the teacher.
-    The widget asks for it without the log, which has a tab of its own."""
-    if perspective == OMNISCIENT:
-        return render_state_html(state, language, log)
-    return render_view_html(state.view(perspective), language, log)  # type: ignore[arg-type]
+def guarded(method: Method) -> Method:
+    """Run a handler so that any exception is shown in the widget rather than breaking it: a table in front
+    of a class must survive a bad move, a failing bot or a buggy panel."""
+    @functools.wraps(method)
+    def run(self: GameWidget, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as error:  # noqa: BLE001 - shown to the person, never raised into the page
+            self.show_error(error)
+            return None
+    return run  # type: ignore[return-value]
 
 
-def log_html(state: GameState, perspective: Perspective, language: str = "en") -> str:
-    """The log as `perspective` observed it (the omniscient log shows every event in full), worded by the
-    game's `render.event_text(event, players, language)` when it has one."""
-    events = state.events if perspective == OMNISCIENT else log_for(state.events, perspective)  # type: ignore[arg-type]
-    event_text = game_renderer(state.game, "event_text")
-    texts = [event.text if event_text is None else event_text(event, state.players, language) for event in events]
-    items = "".join(f"<li value='{event.step}'>{html.escape(text)}</li>" for event, text in zip(events, texts))
-    return f"<ol class='tabletop-log'>{items}</ol>"
+@dataclass(frozen=True)
+class Pieces:
+    """Everything shown for one (step, perspective, language), computed once."""
 
-
-def flow_png(state: GameState, perspective: Perspective) -> bytes:
-    """The information-flow drawing as `perspective` can know it, as PNG bytes."""
-    from ..knowledge import draw_information_flow, events_flow
-
-    events = state.events if perspective == OMNISCIENT else log_for(state.events, perspective)  # type: ignore[arg-type]
-    figure = draw_information_flow(events_flow(events, state.players), size=(5, 5))
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=72)
-    return buffer.getvalue()
+    table: str
+    log: str
+    events: str
+    knowledge: str
+    status: str
+    end: str
 
 
 class GameWidget(widgets.VBox):
     """A playable, replayable table for any `GameState`.
 
-    `bots` maps seats to bots; every other seat is played by people through the widget (hot-seat).
-    Bots move by themselves until a human seat is to act. `knowledge` adds a game's own panel (who knows
-    what, posteriors...): it receives the perspective's view (the state itself for the omniscient
-    perspective) and the language, and returns HTML.
+    - `bots` maps seats to bots; every other seat is played by people through the widget (hot-seat).
+    - `perspective`: a seat, None (a spectator) or `OMNISCIENT` (the teacher). `lock_perspective=True` makes
+      a student's screen: no picker, and nothing switches the perspective.
+    - `knowledge(subject, language) -> html` adds a game's panel (who knows what, posteriors...): it receives
+      the perspective's view (the state itself for the omniscient perspective).
+    - `projector=True` opens in projector mode; `size` is the type size in percent (see `style.SIZES`).
+    - `bot_pace`: `"instant"`, `"timed"` (one bot move every `bot_delay` seconds, through `scheduler`) or
+      `"step"` (one bot move per click on "Next move").
     """
 
     def __init__(self, state: GameState, *, bots: Mapping[Seat, Bot] | None = None,
-                 perspective: Perspective = 0, language: str = "en",
-                 knowledge: Callable[[View | GameState, str], str] | None = None) -> None:
+                 perspective: Perspective = 0, language: str = "en", knowledge: Knowledge | None = None,
+                 lock_perspective: bool = False, projector: bool = False, size: int = 100,
+                 bot_pace: str = INSTANT, scheduler: Scheduler | None = None, bot_delay: float = 1.0) -> None:
+        self._timer: Timer | None = None
         self.state = state
         self.knowledge = knowledge
         self.bots: dict[Seat, Bot] = dict(bots or {})
         self.language = check_language(language)
         self.rng = random.Random(f"bots-{state.seed}")
-        if perspective not in (OMNISCIENT, None, *range(len(state.players))):
+        if perspective not in (OMNISCIENT, None, *range(len(state.players))) or isinstance(perspective, bool):
             raise ValueError(f"perspective is {OMNISCIENT!r}, None (a spectator) or a seat from 0 to "
                              f"{len(state.players) - 1}, not {perspective!r}.")
+        if bot_pace not in PACES:
+            raise ValueError(f"bot_pace is one of {', '.join(PACES)}, not {bot_pace!r}.")
+        if size not in SIZES:
+            raise ValueError(f"size is one of {', '.join(map(str, SIZES))} (percent), not {size!r}.")
+        if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or not 0 < bot_delay <= 60:
+            raise ValueError(f"bot_delay is a number of seconds above 0 and at most 60, not {bot_delay!r}.")
+        self.locked = bool(lock_perspective)
+        self.scheduler: Scheduler = scheduler or LoopScheduler()
+        self.bot_delay = float(bot_delay)
+        self.redraws = 0
+        self._size_before_projector = size
+        self._instance = f"tabletop-id-{next(_INSTANCES)}"
+        self._pieces = functools.lru_cache(maxsize=1024)(self._compute_pieces)
+        self._replay = functools.lru_cache(maxsize=16)(self._compute_replay)
+        self._legal = functools.lru_cache(maxsize=64)(self._compute_legal)
+        self._live_view = functools.lru_cache(maxsize=64)(self._compute_live_view)
+        self._flow = functools.lru_cache(maxsize=32)(self._compute_flow)
+        self._flows_drawn: set[tuple[int, Perspective, str]] = set()
+
+        self.style_sheet = widgets.HTML(style_html(self._instance, size))
         self.perspective_picker = self._perspective_dropdown(perspective)
-        self.language_picker = widgets.ToggleButtons(options=list(LANGUAGES), value=language,
-                                                     description=tr("language", language), style=LABEL_STYLE)
-        self.timeline = widgets.IntSlider(min=0, max=0, value=0, description=tr("timeline", language),
-                                          continuous_update=False, style=LABEL_STYLE)
-        self.table = widgets.HTML()
+        self.language_picker = widgets.ToggleButtons(options=list(LANGUAGES), value=language, style=LABEL_STYLE)
+        self.projector_toggle = widgets.ToggleButton(value=False)
+        self.size_picker = widgets.Dropdown(options=[(f"{percent} %", percent) for percent in SIZES], value=size,
+                                            style=LABEL_STYLE, layout=widgets.Layout(width="auto"))
+        self.timeline_bar = Timeline(self._on_timeline, language)
+        self.timeline = self.timeline_bar.slider
         self.status = widgets.HTML()
-        self.action_picker = widgets.Dropdown(options=[], description=tr("your_move", language), style=LABEL_STYLE)
-        self.action_text = widgets.Text(placeholder=tr("type_action", language))
-        self.play_button = widgets.Button(description=tr("play", language), button_style="primary")
+        self.status.add_class("tabletop-status")
+        self.end_panel = widgets.HTML()
+        self.table = widgets.HTML()
+        self.table.add_class("tabletop-table")
+        self.moves = MovePicker(self.play, self._on_move_choice, language)
         self.message = widgets.HTML()
+        self.pace_picker = self._pace_buttons(bot_pace)
+        self.next_bot_button = widgets.Button(button_style="primary")
+        self.action_picker = widgets.Dropdown(options=[], style=LABEL_STYLE, layout=widgets.Layout(width="auto"))
+        self.action_text = widgets.Text()
+        self.play_button = widgets.Button()
+        self.log_title = widgets.HTML()
         self.log_panel = widgets.HTML()
-        self.flow_button = widgets.Button(description=tr("show_flow", language))
-        self.flow = widgets.HTML()
+        self.knowledge_title = widgets.HTML()
         self.knowledge_panel = widgets.HTML()
+        self.flow_button = widgets.Button()
+        self.flow = widgets.HTML()
+        for title in (self.log_title, self.knowledge_title):
+            title.add_class("tabletop-column-title")
+        self.flow.add_class("tabletop-flow")
+
         self.language_picker.observe(self._on_language, names="value")
-        self.timeline.observe(lambda _: self.refresh(), names="value")
+        self.projector_toggle.observe(lambda change: self.set_projector(change["new"]), names="value")
+        self.size_picker.observe(self._on_size, names="value")
+        self.next_bot_button.on_click(lambda _: self.next_bot_move())
         self.play_button.on_click(lambda _: self.play(self.action_text.value.strip() or self.action_picker.value))
         self.flow_button.on_click(lambda _: self.draw_flow())
-        controls = widgets.HBox([self.action_picker, self.action_text, self.play_button])
-        knowledge = widgets.VBox([self.knowledge_panel, self.flow_button, self.flow])
-        self.tabs = widgets.Tab(children=[self.log_panel, knowledge])
-        self.tabs.set_title(0, tr("log", language))
-        self.tabs.set_title(1, tr("knowledge", language))
-        self.header = widgets.HBox([self.perspective_picker, self.language_picker])
-        super().__init__([self.header, self.timeline,
-                          self.status, self.table, controls, self.message, self.tabs])
-        self.add_class("tabletop-widget")
-        self._let_bots_play()
-        self.refresh()
 
-    # ---------------------------------------------------------------- state of the controls
+        self.header = self._row(*self._header_children())
+        self.bots_row = self._row(self.pace_picker, self.next_bot_button)
+        self.notation = self._row(self.action_picker, self.action_text, self.play_button)
+        log_column = widgets.VBox([self.log_title, self.log_panel])
+        knowledge_column = widgets.VBox([self.knowledge_title, self.knowledge_panel, self.flow_button, self.flow])
+        for column in (log_column, knowledge_column):
+            column.add_class("tabletop-column")
+        self.panels = widgets.HBox([log_column, knowledge_column])
+        self.panels.add_class("tabletop-panels")
+        super().__init__([self.style_sheet, self.header, self.timeline_bar, self.status, self.end_panel, self.table,
+                          self.moves, self.message, self.bots_row, self.notation, self.panels])
+        self.add_class("tabletop-widget")
+        self.add_class(self._instance)
+        self._relabel()
+        self.projector_toggle.value = bool(projector)  # observed: applies projector mode
+        guarded(GameWidget._bots_answer)(self)
+
+    # ---------------------------------------------------------------- what is on show
 
     @property
     def perspective(self) -> Perspective:
         return self.perspective_picker.value
 
     @property
+    def bot_pace(self) -> str:
+        return str(self.pace_picker.value)
+
+    @property
+    def projector(self) -> bool:
+        return bool(self.projector_toggle.value)
+
+    @property
+    def live(self) -> bool:
+        """True when the timeline shows the game as it is now (the only step where anyone may act)."""
+        return self.timeline_bar.step >= len(self.state.history)
+
+    @property
     def shown_state(self) -> GameState:
         """The state at the timeline's step: the live state, or a replay of the record's first steps."""
-        if self.timeline.value >= len(self.state.history):
-            return self.state
+        step = self.timeline_bar.step
+        return self.state if step >= len(self.state.history) else self._replay(step)
+
+    def set_bot_pace(self, pace: str) -> None:
+        """Bots move `"instant"`ly, one move a second (`"timed"`), or one per click on "Next move" (`"step"`)."""
+        if pace not in PACES:
+            raise ValueError(f"The bots' pace is one of {', '.join(PACES)}, not {pace!r}.")
+        self.pace_picker.value = pace
+
+    def set_perspective(self, perspective: Perspective) -> None:
+        """Show the table from `perspective`; refused on a locked (student's) screen."""
+        if self.locked:
+            raise ValueError(f"This screen shows {perspective_label(self.state.players, self.perspective)} only.")
+        self.perspective_picker.value = perspective
+
+    def _compute_replay(self, step: int) -> GameState:
         record = self.state.record()
-        record["actions"] = record["actions"][:self.timeline.value]
+        record["actions"] = record["actions"][:step]
         return type(self.state).from_record(record)
-
-    def _perspective_dropdown(self, value: Perspective) -> widgets.Dropdown:
-        """A perspective picker labelled in the current language, already set to `value`.
-
-        Changing the language builds a new picker rather than relabelling the old one: relabelling resets the
-        choice for a moment, and the page must never show another perspective, not even for a moment.
-        """
-        options: list[tuple[str, Perspective]] = [(tr("omniscient", self.language), OMNISCIENT),
-                                                  (tr("spectator", self.language), None)]
-        options += [(f"{tr('seat', self.language)} {seat}: {name}", seat)
-                    for seat, name in enumerate(self.state.players)]
-        picker = widgets.Dropdown(options=options, value=value, description=tr("perspective", self.language),
-                                  style=LABEL_STYLE)
-        picker.observe(lambda _: self.refresh(), names="value")
-        return picker
-
-    def _on_language(self, change: dict[str, Any]) -> None:
-        self.language = change["new"]
-        self.language_picker.description = tr("language", self.language)
-        self.timeline.description = tr("timeline", self.language)
-        self.action_picker.description = tr("your_move", self.language)
-        self.action_text.placeholder = tr("type_action", self.language)
-        self.play_button.description = tr("play", self.language)
-        self.flow_button.description = tr("show_flow", self.language)
-        self.tabs.set_title(0, tr("log", self.language))
-        self.tabs.set_title(1, tr("knowledge", self.language))
-        self.perspective_picker = self._perspective_dropdown(self.perspective)
-        self.header.children = (self.perspective_picker, self.language_picker)
-        self.refresh()
 
     # ---------------------------------------------------------------- playing
 
+    @guarded
     def play(self, action: str | None) -> None:
-        """Play `action` for the seat being viewed, then let the bots answer."""
+        """Play `action` (its notation) for the seat on show, then let the bots answer at their pace."""
         seat = self.perspective
         if not action:
             return
-        if self.timeline.value < len(self.state.history):
-            self.message.value = html.escape(tr("replaying", self.language))
+        if not self.live:
+            self._say(tr("replaying", self.language))
             return
         if not isinstance(seat, int) or seat not in self.state.acting_seats:
-            self.message.value = html.escape(tr("not_your_turn", self.language))
+            self._say(tr("not_your_turn", self.language))
             return
         try:
             self.state.apply(action, player=seat)
         except IllegalAction as reason:
-            self.message.value = f"<span class='tabletop-error'>{html.escape(str(reason))}</span>"
+            self._say(str(reason), error=True)
             return
         self.message.value = ""
         self.action_text.value = ""
-        self._let_bots_play()
-        self.refresh()
+        self.moves.chosen = ()
+        self._bots_answer()
 
-    def _let_bots_play(self) -> None:
-        for _ in range(self.state.max_steps + 1):
-            if self.state.is_over or not play_turn(self.state, self.bots, self.rng):
-                return
+    def _bots_answer(self) -> None:
+        """The game moved on: bots answer (all at once, or one later, or on request), then one redraw."""
+        self.timeline_bar.extend(len(self.state.history))  # follows the game if it was live
+        try:
+            if self.bot_pace == INSTANT and self.live:
+                for _ in range(self.state.max_steps + 1):
+                    if self.state.is_over or not play_turn(self.state, self.bots, self.rng):
+                        break
+        finally:
+            self._sync()
+            self._schedule_bot()
+
+    def _bot_to_move(self) -> bool:
+        return self.live and not self.state.is_over and any(seat in self.bots for seat in self.state.acting_seats)
+
+    @guarded
+    def next_bot_move(self) -> None:
+        """One bot move now (the "Next move" button of step-by-step play)."""
+        if self._bot_to_move():
+            play_turn(self.state, self.bots, self.rng)
+            self._sync()
+        self._schedule_bot()
+
+    def _schedule_bot(self) -> None:
+        """At the timed pace, a bot move in `bot_delay` seconds if a bot is to move; else no timer."""
+        if self.bot_pace != TIMED or not self._bot_to_move():
+            self._cancel_timer()
+            return
+        if self._timer is None:
+            try:
+                self._timer = self.scheduler.call_later(self.bot_delay, self._timed_bot_move)
+            except RuntimeError:
+                self._say(tr("timed_pace_needs_kernel", self.language))
+                self.pace_picker.value = STEP
+
+    @guarded
+    def _timed_bot_move(self) -> None:
+        self._timer = None
+        if self.bot_pace == TIMED and self._bot_to_move():
+            play_turn(self.state, self.bots, self.rng)
+            self._sync()
+        self._schedule_bot()
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    # ---------------------------------------------------------------- handlers
+
+    @guarded
+    def _on_timeline(self) -> None:
+        self.moves.chosen = ()
+        self._redraw()
+        self._schedule_bot()  # replaying pauses timed bots; back to live resumes them
+
+    @guarded
+    def _on_perspective(self, _: Any) -> None:
+        self.moves.chosen = ()
+        self._redraw()
+
+    @guarded
+    def _on_move_choice(self) -> None:
+        self._redraw_moves()
+
+    @guarded
+    def _on_language(self, change: dict[str, Any]) -> None:
+        self.language = change["new"]
+        old = self.perspective_picker
+        self.perspective_picker = self._perspective_dropdown(old.value)
+        self.header.children = self._header_children()
+        old.close()
+        old_pace = self.pace_picker
+        self.pace_picker = self._pace_buttons(old_pace.value)
+        self.bots_row.children = (self.pace_picker, self.next_bot_button)
+        old_pace.close()
+        self._relabel()
+        self.set_projector(self.projector)
+        self._redraw()
+
+    @guarded
+    def _on_pace(self, _: Any) -> None:
+        self._cancel_timer()
+        self._bots_answer()
+
+    @guarded
+    def _on_size(self, change: dict[str, Any]) -> None:
+        self.style_sheet.value = style_html(self._instance, change["new"])
+
+    def set_projector(self, on: bool) -> None:
+        """Projector mode: large type, high contrast, only the table, the moves and the bots' pace."""
+        if self.projector_toggle.value != on:
+            self.projector_toggle.value = on  # observed: comes back here
+            return
+        for piece in (self.perspective_picker, self.language_picker, self.timeline_bar, self.notation,
+                      self.panels):
+            piece.layout.display = HIDDEN if on else None
+        if self.locked:
+            self.perspective_picker.layout.display = HIDDEN
+        if on and "tabletop-projector" not in self._dom_classes:
+            self._size_before_projector = self.size_picker.value
+            self.add_class("tabletop-projector")
+            self.size_picker.value = max(self.size_picker.value, PROJECTOR_SIZE)
+        elif not on and "tabletop-projector" in self._dom_classes:
+            self.remove_class("tabletop-projector")
+            self.size_picker.value = self._size_before_projector
+
+    # ---------------------------------------------------------------- building the controls
+
+    def _perspective_dropdown(self, value: Perspective) -> widgets.Dropdown:
+        """A perspective picker labelled in the current language, already set to `value` (on a locked screen,
+        with `value` as its only choice).
+
+        Changing the language builds a new picker rather than relabelling the old one: relabelling resets the
+        choice for a moment, and the page must never show another perspective, not even for a moment.
+        """
+        choices: list[Perspective] = [OMNISCIENT, None, *range(len(self.state.players))]
+        if self.locked:
+            choices = [value]
+        options = [(perspective_label(self.state.players, choice, self.language), choice) for choice in choices]
+        picker = widgets.Dropdown(options=options, value=value, description=tr("perspective", self.language),
+                                  style=LABEL_STYLE, disabled=self.locked, layout=widgets.Layout(width="auto"))
+        picker.observe(self._on_perspective, names="value")
+        if self.locked:
+            picker.layout.display = HIDDEN
+        return picker
+
+    def _pace_buttons(self, value: str) -> widgets.ToggleButtons:
+        """The bots' pace, labelled in the current language (rebuilt, like the perspective picker, so that a
+        new language never switches the pace for a moment)."""
+        keys = {INSTANT: "pace_instant", TIMED: "pace_second", STEP: "pace_step"}
+        picker = widgets.ToggleButtons(options=[(tr(keys[pace], self.language), pace) for pace in PACES],
+                                       value=value, description=tr("bot_pace", self.language), style=LABEL_STYLE)
+        picker.observe(self._on_pace, names="value")
+        return picker
+
+    def _header_children(self) -> tuple[widgets.Widget, ...]:
+        return (self.perspective_picker, self.language_picker, self.projector_toggle, self.size_picker)
+
+    @staticmethod
+    def _row(*children: widgets.Widget) -> widgets.HBox:
+        row = widgets.HBox(list(children))
+        row.add_class("tabletop-wrap")
+        return row
+
+    def _relabel(self) -> None:
+        language = self.language
+        self.language_picker.description = tr("language", language)
+        self.projector_toggle.description = tr("projector", language)
+        self.projector_toggle.tooltip = tr("projector_tip", language)
+        self.size_picker.description = tr("size", language)
+        self.next_bot_button.description = tr("next_bot", language)
+        self.action_picker.description = tr("notation", language)
+        self.action_text.placeholder = tr("type_action", language)
+        self.play_button.description = tr("play", language)
+        self.flow_button.description = tr("show_flow", language)
+        self.timeline_bar.relabel(language)
+        self.moves.relabel(language)
 
     # ---------------------------------------------------------------- drawing
 
     def refresh(self) -> None:
-        """Redraw everything from the shown state and the perspective."""
-        was_at_end = self.timeline.value >= self.timeline.max
-        self.timeline.max = len(self.state.history)
-        if was_at_end:
-            self.timeline.value = self.timeline.max
-        state = self.shown_state
-        perspective = self.perspective
-        self.table.value = perspective_html(state, perspective, self.language, log=False)
-        self.log_panel.value = log_html(state, perspective, self.language)
-        self.flow.value = ""
+        """Redraw from the state: call it after changing `widget.state` from outside the widget."""
+        self._sync()
+
+    def invalidate(self) -> None:
+        """Forget every piece computed so far and redraw: call it after changing what the panels depend on
+        (a knowledge panel's setting, say)."""
+        for cache in (self._pieces, self._replay, self._legal, self._live_view, self._flow):
+            cache.cache_clear()
+        self._sync()
+
+    def _sync(self) -> None:
+        self.timeline_bar.extend(len(self.state.history))
+        self._redraw()
+
+    def _compute_pieces(self, step: int, perspective: Perspective, language: str) -> Pieces:
+        state = self.state if step >= len(self.state.history) else self._replay(step)
+        knowledge: Callable[[], str] = lambda: ""  # noqa: E731
         if self.knowledge is not None:
             subject = state if perspective == OMNISCIENT else state.view(perspective)  # type: ignore[arg-type]
-            self.knowledge_panel.value = self.knowledge(subject, self.language)
-        self.status.value = f"<b>{html.escape(self._status(state))}</b>"
-        live = state is self.state
-        seat = perspective if isinstance(perspective, int) else None
-        legal = state.legal_actions(seat) if live and seat is not None and seat in state.acting_seats else []
-        self.action_picker.options = [str(action) for action in legal]
-        self.action_picker.value = str(legal[0]) if legal else None
+            knowledge = functools.partial(self.knowledge, subject, language)
+        return Pieces(table=self._safely(perspective_html, state, perspective, language, log=False),
+                      log=self._safely(log_html, state, perspective, language),
+                      events=self._safely(step_events_html, state, perspective, step, language),
+                      knowledge=self._safely(knowledge),
+                      status=self._safely(lambda: html.escape(status_text(state, language))),
+                      end=self._safely(end_html, state, language))
+
+    def _safely(self, draw: Callable[..., str], *args: Any, **kwargs: Any) -> str:
+        """A piece of the page, or the error that prevented it: a bug in one panel (a game's template, its
+        knowledge panel) must not take the table down."""
+        try:
+            return str(draw(*args, **kwargs))
+        except Exception as error:  # noqa: BLE001 - shown in place of the piece
+            return self._error_html(error)
+
+    def _redraw(self) -> None:
+        """Show the step, perspective and language: every piece once, from the cache when already computed."""
+        self.redraws += 1
+        step, perspective, language = self.timeline_bar.step, self.perspective, self.language
+        pieces = self._pieces(step, perspective, language)
+        self.table.value = pieces.table
+        self.log_panel.value = pieces.log
+        heading = html.escape(step_heading(step, len(self.state.history), language))
+        self.timeline_bar.events.value = (f"<div class='tabletop-step-events'><b>{heading}</b>"
+                                          f"<div class='tabletop-step-list'>{pieces.events}</div></div>")
+        self.knowledge_panel.value = pieces.knowledge
+        self.status.value = pieces.status
+        self.end_panel.value = pieces.end
+        self.end_panel.layout.display = None if pieces.end else HIDDEN
+        players = self.state.players
+        self.log_title.value = html.escape(titled("log", players, perspective, language))
+        self.knowledge_title.value = html.escape(titled("knowledge", players, perspective, language))
+        drawn = (step, perspective, language) in self._flows_drawn
+        self.flow.value = self._flow(step, perspective, language) if drawn else ""
+        self._redraw_moves()
+
+    def _redraw_moves(self) -> None:
+        """The move buttons and the notation box of the seat on show: live and its turn, or a hint. Only
+        the live state is read: replaying an earlier step offers nothing to play."""
+        seat, live, state = self.perspective, self.live, self.state
+        acting = live and isinstance(seat, int) and not isinstance(seat, bool) and seat in state.acting_seats
+        legal = list(self._legal(len(state.history), seat)) if acting else None
+        if not live:
+            hint = tr("replaying", self.language)
+        elif not isinstance(seat, int) and not state.is_over:
+            hint = tr("no_view", self.language)
+        else:
+            hint = ""
+        label = labeller(self._live_view(len(state.history), seat), self.language) if legal else None
+        self.moves.show(legal, label or (lambda path: path[-1]), hint)
+        self.action_picker.options = legal or []
+        self.action_picker.value = legal[0] if legal else None
         self.action_picker.disabled = self.play_button.disabled = self.action_text.disabled = not legal
+        self.notation.layout.display = HIDDEN if self.projector else None
+        stepping = self.bot_pace == STEP
+        self.next_bot_button.layout.display = None if stepping else HIDDEN
+        self.next_bot_button.disabled = not (stepping and self._bot_to_move())
 
-    def _status(self, state: GameState) -> str:
-        if state.is_over:
-            names = ", ".join(state.players[seat] for seat in state.winners)
-            return f"{tr('game_over', self.language)}. {tr('winners', self.language)}: {names}"
-        waiting = ", ".join(state.players[seat] for seat in state.acting_seats)
-        return f"{tr('waiting_for', self.language)}: {waiting}"
+    def _compute_legal(self, step: int, seat: Seat) -> tuple[str, ...]:
+        """The seat's legal moves in the live state, which is at `step` (the key of the cache)."""
+        return tuple(str(action) for action in self.state.legal_actions(seat))
 
+    def _compute_live_view(self, step: int, seat: Seat) -> View:
+        """The seat's view of the live state, which is at `step` (the key of the cache): its move labels'."""
+        return self.state.view(seat)
+
+    def _compute_flow(self, step: int, perspective: Perspective, language: str) -> str:
+        """The information flow `perspective` can know of at `step`, as an inline PNG picture."""
+        from ..knowledge import draw_information_flow, events_flow, perspective_flow
+
+        state = self.state if step >= len(self.state.history) else self._replay(step)
+        if perspective == OMNISCIENT:
+            graph = events_flow(state.events, state.players)
+        else:
+            graph = perspective_flow(state.events, state.players, perspective)  # type: ignore[arg-type]
+        title = perspective_label(state.players, perspective, language)
+        picture = draw_information_flow(graph, title=tr("flow_of", language).format(title=title), language=language)
+        png = base64.b64encode(picture.png()).decode("ascii")
+        return f"<img alt='{html.escape(tr('flow.title', language))}' src='data:image/png;base64,{png}'/>"
+
+    @guarded
     def draw_flow(self) -> None:
-        """Draw the information flow the current perspective can know of, as an inline PNG."""
-        png = base64.b64encode(flow_png(self.shown_state, self.perspective)).decode("ascii")
-        self.flow.value = f"<img alt='{html.escape(tr('knowledge', self.language))}' src='data:image/png;base64,{png}'/>"
+        """Draw the information flow the perspective can know of, up to the step on show, as a picture."""
+        key = (self.timeline_bar.step, self.perspective, self.language)
+        self.flow.value = self._flow(*key)
+        self._flows_drawn.add(key)
+
+    # ---------------------------------------------------------------- messages
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        kind = "tabletop-error" if error else "tabletop-hint"
+        self.message.value = f"<span class='{kind}'>{html.escape(text)}</span>"
+
+    def _error_html(self, error: Exception) -> str:
+        detail = str(error) if isinstance(error, IllegalAction) else f"{type(error).__name__}: {error}"
+        text = tr("error", self.language).format(detail=detail[:400])
+        return f"<span class='tabletop-error'>{html.escape(text)}</span>"
+
+    def show_error(self, error: Exception) -> None:
+        """Show `error` in the widget's message line (every handler's exceptions end up here)."""
+        self.message.value = self._error_html(error)
+
+    # ---------------------------------------------------------------- notebooks
+
+    def close(self) -> None:
+        self._cancel_timer()
+        super().close()
+
+    def __repr__(self) -> str:
+        who = perspective_label(self.state.players, self.perspective)
+        return (f"<GameWidget: {self.state.title}, {len(self.state.players)} players, step "
+                f"{self.timeline_bar.step} of {len(self.state.history)}, seen by {who}>")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The live widget, plus a static HTML picture of the table for pages that do not run widgets."""
         bundle = super()._repr_mimebundle_(**kwargs)
         bundle = dict(bundle[0]) if isinstance(bundle, tuple) else dict(bundle or {})
-        bundle["text/html"] = (f"<div class='tabletop-static'>{self.status.value}{self.table.value}"
-                               f"{self.log_panel.value}</div>")
+        bundle["text/plain"] = repr(self)
+        bundle["text/html"] = (f"<div class='tabletop-static'><b>{self.status.value}</b>{self.end_panel.value}"
+                               f"{self.table.value}{self.log_panel.value}</div>")
         return bundle
+
+
+__all__ = ["GameWidget", "OMNISCIENT", "perspective_html"]

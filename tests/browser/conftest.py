@@ -1,61 +1,92 @@
 """Real pages in a real browser: Voila and JupyterLab servers on 127.0.0.1, driven by Python playwright in
 Debian's chromium (a browser downloaded by playwright does not work on our machines).
 
-Every server is started in its own process group and killed with it when the test ends, passing or failing;
+Servers start on port 0: the system gives them a free port as they bind, so no port is picked by luck. The
+fixtures read the port back once the server says it runs (JupyterLab prints its URL; Voila prints port 0, so
+its listening socket is read from the system), waiting on the server's own output line by line: no sleep.
+Every server runs in its own process group, killed with it when the test session ends, passing or failing;
 the browser is closed by its fixture. Screenshots go to test-artifacts/.
+
+Every page records the requests it makes: `offline_requests(page)` lists those that left 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO, Any
 
+import psutil
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 ARTIFACTS = ROOT / "test-artifacts"
+VOILA_TEMPLATES = ROOT / "tabletop_edu" / "widgets" / "jupyter_data"
 CHROMIUM = os.environ.get("TABLETOP_CHROMIUM", "/usr/bin/chromium")
 BIN = Path(sys.executable).parent
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for(url: str, process: subprocess.Popen[bytes], seconds: float = 90) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server stopped before answering {url}")
-        try:
-            with urllib.request.urlopen(url, timeout=5):
-                return
-        except OSError:
-            time.sleep(0.5)
-    raise TimeoutError(f"no answer from {url} in {seconds} s")
+START_TIMEOUT = 120.0
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
 
 
 class Server:
-    """A server process in its own process group, stopped with all its children."""
+    """A server process in its own process group, its output copied to `log` line by line.
+
+    `wait_for_line(pattern)` blocks until a line of output matches (or the server stops, or the time is up):
+    the server's own word that it listens, rather than polling a port."""
 
     def __init__(self, command: list[str], cwd: Path, log: Path, env: dict[str, str] | None = None) -> None:
-        self.log = log.open("wb")
-        self.process = subprocess.Popen(command, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=True, env={**os.environ, **(env or {})})
+        self.log = log.open("w", encoding="utf-8")
+        self.process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        start_new_session=True, text=True, env={**os.environ, **(env or {})})
+        self._lines: list[str] = []
+        self._changed = threading.Condition()
+        assert self.process.stdout is not None
+        self._reader = threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True)
+        self._reader.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            self.log.write(line)
+            self.log.flush()
+            with self._changed:
+                self._lines.append(line)
+                self._changed.notify_all()
+        with self._changed:
+            self._changed.notify_all()
+
+    def wait_for_line(self, pattern: str, timeout: float = START_TIMEOUT) -> re.Match[str]:
+        regex = re.compile(pattern)
+
+        def found() -> re.Match[str] | None:
+            return next((match for line in self._lines if (match := regex.search(line))), None)
+
+        with self._changed:
+            self._changed.wait_for(lambda: found() is not None or not self._reader.is_alive(), timeout=timeout)
+            match = found()
+        if match is None:
+            state = "stopped" if self.process.poll() is not None else f"said nothing like it in {timeout} s"
+            raise RuntimeError(f"the server {state} (waiting for /{pattern}/): see {self.log.name}")
+        return match
+
+    def listening_port(self) -> int:
+        """The one TCP port the server process itself listens on (its kernels are other processes)."""
+        ports = {connection.laddr.port for connection in psutil.Process(self.process.pid).net_connections("tcp")
+                 if connection.status == psutil.CONN_LISTEN}
+        if len(ports) != 1:
+            raise RuntimeError(f"expected the server to listen on one port, found {sorted(ports)}")
+        return ports.pop()
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -65,11 +96,14 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=15)
+        self._reader.join(timeout=15)
         self.log.close()
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium, for one test module: playwright's event loop counts as running in this thread while it is
+    open, so it is closed before the tests of other directories (asyncio code, timed bots) run."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make browser` installs Debian's chromium")
     from playwright.sync_api import sync_playwright
@@ -81,12 +115,21 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture()
-def page(browser: object) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page at a projector's size, recording every request it makes (see `offline_requests`)."""
+    context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     page.set_default_timeout(60_000)
+    page.requests = []  # type: ignore[attr-defined]
+    page.on("request", lambda request: page.requests.append(request.url))  # type: ignore[attr-defined]
     yield page
     context.close()
+
+
+def offline_requests(page: Any) -> list[str]:
+    """The requests of `page` that left the machine: anything but 127.0.0.1 and inline data."""
+    local = re.compile(r"^(https?|wss?)://127\.0\.0\.1(:\d+)?/|^(data|blob|about):")
+    return [url for url in page.requests if not local.match(url)]
 
 
 @pytest.fixture(scope="session")
@@ -99,16 +142,16 @@ def notebook_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def voila(notebook_copy: Path) -> Iterator[str]:
-    """A Voila server over the notebooks, serving any of them at {url}/voila/render/<path>."""
-    port = free_port()
+    """A Voila server over the notebooks with our classroom template (as `make classroom` runs it), serving
+    any notebook at {url}/voila/render/<path>."""
     ARTIFACTS.mkdir(exist_ok=True)
-    server = Server([str(BIN / "voila"), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-                     "--Voila.root_dir=.", "--ServerApp.allow_root=True"], notebook_copy,
-                    ARTIFACTS / "voila.log")
+    server = Server([str(BIN / "voila"), "--no-browser", "--port=0", "--Voila.port_retries=0",
+                     "--Voila.ip=127.0.0.1", "--Voila.root_dir=.", "--ServerApp.allow_root=True",
+                     "--template=tabletop", "--theme=light"], notebook_copy, ARTIFACTS / "voila.log",
+                    env={"JUPYTER_PATH": str(VOILA_TEMPLATES)})
     try:
-        url = f"http://127.0.0.1:{port}"
-        wait_for(url, server.process)
-        yield url
+        server.wait_for_line(r"Voil. is running at")
+        yield f"http://127.0.0.1:{server.listening_port()}"
     finally:
         server.stop()
 
@@ -116,7 +159,6 @@ def voila(notebook_copy: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def lab(notebook_copy: Path) -> Iterator[str]:
     """A JupyterLab server over the notebook copy, without a token (it listens on 127.0.0.1 only)."""
-    port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     settings = notebook_copy.parent / "lab-settings"
     # Render every cell (no windowing) so the test sees all outputs; no news pop-up over the page.
@@ -126,25 +168,31 @@ def lab(notebook_copy: Path) -> Iterator[str]:
     (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True, exist_ok=True)
     (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
         '{"fetchNews": "false", "checkForUpdates": false}')
-    server = Server([str(BIN / "jupyter"), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-                     "--allow-root", "--IdentityProvider.token=", "--ServerApp.password=",
+    server = Server([str(BIN / "jupyter"), "lab", "--no-browser", "--port=0", "--ServerApp.port_retries=0",
+                     "--ip=127.0.0.1", "--allow-root", "--IdentityProvider.token=", "--ServerApp.password=",
                      f"--ServerApp.root_dir={notebook_copy}", "--LabApp.news_url=None",
                      "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"], notebook_copy,
                     ARTIFACTS / "lab.log", env={"JUPYTERLAB_SETTINGS_DIR": str(settings)})
     try:
-        url = f"http://127.0.0.1:{port}"
-        wait_for(f"{url}/api/status", server.process)
-        yield url
+        match = server.wait_for_line(r"(http://127\.0\.0\.1:\d+)/lab")
+        yield match.group(1)
     finally:
         server.stop()
 
 
 @pytest.fixture()
-def screenshot(page: object) -> Callable[[str], Path]:
-    """Save a full-page screenshot of the test's page as test-artifacts/<name>.png."""
-    def shoot(name: str) -> Path:
+def screenshot(page: Any) -> Callable[..., Path]:
+    """Save a full-page screenshot of the test's page as test-artifacts/<name>.png (at `viewport` if given,
+    then back to the projector's size)."""
+    def shoot(name: str, viewport: dict[str, int] | None = None) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+        if viewport is not None:
+            page.set_viewport_size(viewport)
+        try:
+            page.screenshot(path=str(path), full_page=True)
+        finally:
+            if viewport is not None:
+                page.set_viewport_size(DESKTOP)
         return path
     return shoot

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import itertools
 
+import matplotlib.text
 import pytest
+from IPython.core.formatters import DisplayFormatter
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
+from tabletop_edu import commissario, mafia_de_cuba
 from tabletop_edu.core import RandomBot, play_game
 from tabletop_edu.examples import peek
-from tabletop_edu.knowledge import Worlds, draw_information_flow, draw_worlds, information_flow
+from tabletop_edu.knowledge import Worlds, draw_information_flow, draw_worlds, information_flow, perspective_flow
 
 
 def muddy_children(children: int) -> Worlds:
@@ -81,11 +85,84 @@ def test_information_flow_follows_visibility() -> None:
     peeks = [(u, v, d) for u, v, d in graph.edges(data=True) if d["kind"] == "peek"]
     assert {(u, v, d["full"]) for u, v, d in peeks} == {(2, 0, True), (2, 1, False)}
     assert all(str(state.cards[2]) not in d["text"] for u, v, d in peeks if v == 1)
+    assert len({d["event"] for _, _, d in peeks}) == 1 and not any(d["public"] for _, _, d in peeks)
     deals = [(u, v, d["full"]) for u, v, d in graph.edges(data=True) if d["kind"] == "deal"]
     assert sorted(deals) == sorted((("deck", seat, seat == dealt) for dealt in range(3) for seat in range(3)))
+
+
+def test_what_the_game_announces_comes_from_the_table() -> None:
+    state = commissario.new_game(3, seed=1)
+    graph = information_flow(state)
+    layout = [(u, v, d) for u, v, d in graph.edges(data=True) if d["kind"] == "layout"]
+    assert {u for u, _, _ in layout} == {"table"} and {v for _, v, _ in layout} == {0, 1, 2}
+    assert all(d["public"] and d["full"] for _, _, d in layout)
+
+
+def test_a_seats_flow_holds_only_what_it_observed() -> None:
+    state = play_game(mafia_de_cuba.new_game(7, seed=3), [RandomBot()] * 7)
+    for seat in range(7):
+        graph = perspective_flow(state.events, state.players, seat)
+        seen = {event.text for event in state.log(seat)}
+        assert graph.graph["perspective"] == seat
+        for _, observer, data in graph.edges(data=True):
+            assert data["text"] in seen  # nothing but the seat's own log
+            assert data["public"] or observer == seat  # nobody else's private observations
+    spectator = perspective_flow(state.events, state.players, None)
+    assert {v for _, v, d in spectator.edges(data=True) if not d["public"]} <= {"spectator"}
+
+
+def flow_picture(state: object, **options: object) -> Figure:
+    return draw_information_flow(information_flow(state), **options)  # type: ignore[arg-type]
+
+
+def test_the_flow_picture_is_readable_on_a_projector() -> None:
+    """1280 pixels wide, every label at 12 points or more once shown at 1280 pixels; the same picture
+    every time; shown by Jupyter as a PNG without pyplot."""
+    state = play_game(mafia_de_cuba.new_game(12, seed=1), [RandomBot()] * 12)
+    picture = flow_picture(state)
+    width_pixels = picture.get_figwidth() * picture.dpi
+    assert width_pixels == 1280
+    texts = [text for text in picture.findobj(matplotlib.text.Text) if text.get_text().strip()]
+    assert len(texts) > 30
+    shown_at_1280 = 1280 / width_pixels
+    assert min(text.get_fontsize() * shown_at_1280 for text in texts) >= 12
+    png = picture._repr_png_()
+    assert png.startswith(b"\x89PNG") and png == flow_picture(state).png()
+    bundle, _ = DisplayFormatter().format(picture)
+    assert "image/png" in bundle
+
+
+def test_public_events_are_drawn_once_and_the_box_journey_as_a_chain() -> None:
+    state = play_game(mafia_de_cuba.new_game(7, seed=1), [RandomBot()] * 7)
+    graph = information_flow(state)
+    picture = draw_information_flow(graph, max_columns=1000)
+    public_events = {d["event"] for _, _, d in graph.edges(data=True) if d["public"]}
+    bars = [line for line in picture.findobj(Line2D) if line.get_gid() == "public"]
+    assert len(bars) == len(public_events) > 0
+    assert graph.number_of_edges() > 3 * len(bars)  # the n(n-1) arrows it replaces
+    journey = next(line for line in picture.findobj(Line2D) if line.get_gid() == "journey-box")
+    openers = [event.actor for event in state.events if event.origin == "box"]
+    lanes = [-seat for seat in openers]  # seat k's lane is at height -k
+    assert list(journey.get_ydata()) == lanes and len(lanes) >= 7
+    legend = [text.get_text() for text in picture.legends[0].get_texts()]
+    assert "saw all of it" in legend and "saw only that it happened (redacted)" in legend
+    assert "journey of the box" in legend
+
+
+def test_the_picture_keeps_the_latest_steps_and_speaks_french() -> None:
+    state = play_game(commissario.new_game(5, seed=1), [RandomBot()] * 5)
+    picture = flow_picture(state, max_columns=20, language="fr")
+    assert len(picture.axes[0].get_xticks()) <= 20 and str(len(state.history)) in picture.get_suptitle()
+    assert "étapes" in picture.get_suptitle() and "a tout vu" in [t.get_text() for t in picture.legends[0].get_texts()]
+    early = flow_picture(state, steps=(0, 3))
+    assert "steps 0 to 3" in early.get_suptitle()
+    empty = draw_information_flow(perspective_flow([], ["Ana", "Ben"], 0))
+    assert "Nothing observed yet." in [text.get_text() for text in empty.axes[0].texts]
 
 
 def test_drawings_are_figures() -> None:
     state = play_game(peek.new_game(3, seed=2), [RandomBot()] * 3)
     assert isinstance(draw_information_flow(information_flow(state)), Figure)
-    assert isinstance(draw_worlds(muddy_children(3), actual=(True, False, True)), Figure)
+    assert isinstance(draw_information_flow(state), Figure)  # a state is drawn as its whole flow
+    worlds = draw_worlds(muddy_children(3), actual=(True, False, True))
+    assert isinstance(worlds, Figure) and worlds._repr_png_().startswith(b"\x89PNG")

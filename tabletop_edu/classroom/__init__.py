@@ -1,0 +1,86 @@
+"""Class play: every student on their own phone or laptop, each seeing only their own seat.
+
+From a notebook::
+
+    from tabletop_edu import classroom
+    room = classroom.open("mafia_de_cuba", players=8)   # starts the server in the background, 127.0.0.1
+    room                                                 # the teacher's dashboard: links, QR codes, views
+
+Students open their seat's link (or the join page with the room code and a name) and play by tapping.
+`classroom.open(..., network=True)` listens on the classroom network instead of this machine only.
+
+From a shell: ``python -m tabletop_edu serve --port 8000`` (see `cli.py`), then in a notebook
+``classroom.connect("http://127.0.0.1:8000", token).open("get_adler", players=5)``.
+
+Everything played is in an SQLite file (`db=`, default ``tabletop_classroom.sqlite3``): stop or kill the
+server, start it again on the same file, and every room goes on where it was. `room.games()` hands the
+class's games to the analysis tools (tournament tables, information flow, posteriors, pandas).
+
+Modules: `rooms` (rooms, seats, tokens: the rules of the server, no web), `store` (SQLite), `pages` (what a
+seat sees: built from its view only), `server` (Tornado), `client` (the teacher's and a seat's clients),
+`dashboard` (the ipywidgets dashboard), `export` (analysis), `cli` (`serve`), `testing` (the leak check, a
+server process to kill and restart, students who tap through the protocol).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from .client import ClassroomError, TeacherClient
+from .rooms import Refused
+from .server import ClassServer
+
+DEFAULT_DB = "tabletop_classroom.sqlite3"
+
+_servers: dict[str, ClassServer] = {}
+_lock = threading.Lock()
+
+
+def start(db: str | Path = DEFAULT_DB, *, port: int = 0, network: bool = False, host: str | None = None,
+          public_url: str | None = None) -> ClassServer:
+    """The class server of this kernel on `db`, started in the background once and reused after.
+
+    `port=0` takes any free port (`server.port` says which); `network=True` listens on every address of this
+    machine, so that phones on the classroom network reach it (links then use this machine's address, or
+    `public_url`)."""
+    key = str(Path(db).resolve())
+    with _lock:
+        server = _servers.get(key)
+        if server is None or server.loop is None or not server.loop.is_running():
+            server = ClassServer(db, host=host or ("0.0.0.0" if network else "127.0.0.1"), port=port,
+                                 public_url=public_url).start()
+            _servers[key] = server
+        return server
+
+
+def stop_all() -> None:
+    """Stop every server this kernel started (rooms stay in their database files)."""
+    with _lock:
+        for server in _servers.values():
+            server.stop()
+        _servers.clear()
+
+
+def connect(url: str, token: str) -> TeacherClient:
+    """The teacher's client of a server started elsewhere (`python -m tabletop_edu serve` prints the token)."""
+    return TeacherClient(url, token)
+
+
+def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, Any] | None = None,  # noqa: A001
+         language: str = "en", bots: dict[int, str] | None = None, bot_delay: float = 0.8,
+         db: str | Path = DEFAULT_DB, port: int = 0, network: bool = False,
+         public_url: str | None = None) -> Any:
+    """Open a room of `game` for `players` seats on this kernel's server and return its dashboard widget.
+
+    `bots` seats bots at once ({seat: "greedy"}); the dashboard seats more. The game starts when every seat
+    is filled."""
+    server = start(db, port=port, network=network, public_url=public_url)
+    client = TeacherClient(server.url, server.teacher_token)
+    room = client.create_room(game, players, seed=seed, rules=rules, language=language, bots=bots,
+                              bot_delay=bot_delay)
+    return client.dashboard(room["code"], language=language)
+
+
+__all__ = ["ClassServer", "ClassroomError", "Refused", "TeacherClient", "connect", "open", "start", "stop_all"]

@@ -1,0 +1,174 @@
+"""The class's games, for the analysis tools: what the students actually played.
+
+`ClassGames` holds every started room of a server (its record, the seats' names and bots, each move with its
+time), replayed into game states on demand. From there:
+
+- `tournament()`: `TournamentResult` tables, one per game and table size, with each student (or bot) as a
+  line of the table (wins, win rate, mean score with their confidence intervals).
+- `flow(i)` / `draw_flow(i)`: the information-flow graph of game i; `knowledge_html(i)`: the game's own
+  knowledge panel (posteriors, candidate sets, who knows what) on the state the class reached.
+- `posteriors(i)`: for Mafia de Cuba, what the Godfather could infer of every take at the end of the game.
+- `dataframe()` and `results_dataframe()`: one row per move (with thinking times) or per player and game,
+  as pandas DataFrames where pandas is installed (`pip install pandas`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import GameState, load
+from ..tournament import GameResult, TournamentResult, final_scores
+from . import games
+
+
+@dataclass(frozen=True)
+class ClassGame:
+    """One room's game as the class played it."""
+
+    code: str
+    number: int
+    title: str
+    labels: tuple[str, ...]
+    record: Mapping[str, Any]
+    moves: tuple[tuple[int, int, str, str, float], ...]
+
+    @property
+    def game(self) -> str:
+        return str(self.record["game"])
+
+    def state(self) -> GameState[Any]:
+        """The game replayed from its record, where the class left it."""
+        return load(dict(self.record))
+
+
+def seat_label(seat: Mapping[str, Any]) -> str:
+    """A seat's line in the tables: the student's name, or the bot's kind ("bot greedy"), so that the same bot
+    is one line across games."""
+    return f"bot {seat['bot']}" if seat.get("bot") else str(seat["name"])
+
+
+class ClassGames:
+    """Every started game of a class server, oldest room first."""
+
+    def __init__(self, class_games: Iterable[ClassGame]) -> None:
+        self.games = sorted(class_games, key=lambda game: game.number)
+
+    @classmethod
+    def from_rooms(cls, rooms: Iterable[Mapping[str, Any]]) -> ClassGames:
+        """From the server's `/api/records` answer (`TeacherClient.records()`)."""
+        return cls(ClassGame(room["code"], room["number"], room["title"],
+                             tuple(seat_label(seat) for seat in room["seats"]), room["record"],
+                             tuple(tuple(move) for move in room["moves"]))  # type: ignore[misc]
+                   for room in rooms if room.get("record") is not None)
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def __getitem__(self, index: int) -> ClassGame:
+        return self.games[index]
+
+    def __repr__(self) -> str:
+        return f"<ClassGames: {len(self.games)} games>"
+
+    def finished(self) -> list[ClassGame]:
+        return [game for game in self.games if game.state().is_over]
+
+    # ---------------------------------------------------------------- tables
+
+    def tournament(self, game: str | None = None) -> list[TournamentResult]:
+        """The finished games as tournament tables, one per game and number of players."""
+        groups: dict[tuple[str, int], list[tuple[ClassGame, GameState[Any]]]] = {}
+        for class_game in self.games:
+            if game is not None and class_game.game != games.game_package(game):
+                continue
+            state = class_game.state()
+            if state.is_over:
+                groups.setdefault((class_game.game, len(state.players)), []).append((class_game, state))
+        results = []
+        for (package, players), played in groups.items():
+            lineup = tuple(dict.fromkeys(label for class_game, _ in played for label in class_game.labels))
+            result = TournamentResult(package, players, 0, lineup)
+            for index, (class_game, state) in enumerate(played):
+                result.games.append(GameResult(index, state.seed, class_game.labels, final_scores(state),
+                                               tuple(state.winners), len(state.history), state.to_json()))
+            results.append(result)
+        return results
+
+    # ---------------------------------------------------------------- knowledge
+
+    def flow(self, index: int) -> Any:
+        """The information-flow graph (networkx) of game `index`."""
+        from ..knowledge import information_flow
+
+        return information_flow(self.games[index].state())
+
+    def draw_flow(self, index: int) -> Any:
+        """The information-flow graph of game `index` as a matplotlib Figure."""
+        from ..knowledge import draw_information_flow
+
+        game = self.games[index]
+        return draw_information_flow(self.flow(index), title=f"{game.title}, room {game.code}")
+
+    def knowledge_html(self, index: int, language: str = "en") -> str:
+        """The game's knowledge panel (the teacher's: every seat) on the state the class reached."""
+        state = self.games[index].state()
+        panel = games.knowledge_function(state.game)
+        return "" if panel is None else str(panel(state, language))
+
+    def posteriors(self, index: int) -> dict[int, dict[str, float]]:
+        """Mafia de Cuba: the Godfather's exact posterior of each taker's role at the end of game `index`."""
+        state = self.games[index].state()
+        if state.game != "tabletop_edu.mafia_de_cuba":
+            raise ValueError(f"posteriors are computed for Mafia de Cuba; game {index} is {state.title}.")
+        from ..mafia_de_cuba.widget import perspective_posterior
+
+        godfather = state.godfather  # type: ignore[attr-defined]
+        post = perspective_posterior(state.view(godfather), state.rules)  # type: ignore[arg-type]
+        if post is None:
+            return {}
+        return {seat: post.role_probabilities(seat) for kind, seat in post.observation.steps if kind == "take"}
+
+    # ---------------------------------------------------------------- DataFrames
+
+    def move_rows(self) -> list[dict[str, Any]]:
+        """One row per move: room, game, step, seat, player, actor (seat or bot), action, time, thinking time."""
+        rows = []
+        for class_game in self.games:
+            previous: float | None = None
+            for step, seat, action, actor, at in class_game.moves:
+                rows.append({"room": class_game.code, "game": class_game.title, "step": step, "seat": seat,
+                             "player": class_game.labels[seat], "actor": actor, "action": action, "at": at,
+                             "seconds": None if previous is None else round(at - previous, 3)})
+                previous = at
+        return rows
+
+    def result_rows(self) -> list[dict[str, Any]]:
+        """One row per player and finished game: room, game, seat, player, score, won."""
+        rows = []
+        for class_game in self.games:
+            state = class_game.state()
+            if not state.is_over:
+                continue
+            scores = final_scores(state)
+            for seat, label in enumerate(class_game.labels):
+                rows.append({"room": class_game.code, "game": class_game.title, "seat": seat, "player": label,
+                             "score": scores[seat], "won": seat in state.winners})
+        return rows
+
+    def dataframe(self) -> Any:
+        """The moves as a pandas DataFrame (needs pandas)."""
+        return _frame(self.move_rows())
+
+    def results_dataframe(self) -> Any:
+        return _frame(self.result_rows())
+
+
+def _frame(rows: list[dict[str, Any]]) -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("DataFrames need pandas: pip install pandas (the rows are there without it: "
+                          "move_rows(), result_rows()).") from None
+    return pandas.DataFrame(rows)

@@ -1,0 +1,71 @@
+"""The games and bots a room may hold, looked up by name (the one place the class server knows game names).
+
+A room names its game by the short names of the command line ("mafia_de_cuba") or by its package
+("tabletop_edu.mafia_de_cuba"); the teacher seats bots by the names the tournaments use ("greedy",
+"random", "ismcts"). Only games of the registry can be opened: a name coming over the network never
+reaches `importlib` unchecked.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+
+from .. import registry
+from ..core import Bot
+from ..tournament import bot_spec
+
+
+def _plugin(game: str | ModuleType) -> registry.GamePlugin:
+    name = game.__name__ if isinstance(game, ModuleType) else game
+    found = registry.find_game(name) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"Unknown game {str(name)[:40]!r}: choose one of {', '.join(registry.games())}.")
+    return found
+
+
+def game_package(game: str | ModuleType) -> str:
+    """The package of a game given by short name, package name or module; a clear error for any other."""
+    return _plugin(game).module
+
+
+def game_module(game: str | ModuleType) -> ModuleType:
+    """The game's module (with `new_game`, `State`, `Rules`)."""
+    return _plugin(game).load_module()
+
+
+def short_name(package: str) -> str:
+    """"mafia_de_cuba" for "tabletop_edu.mafia_de_cuba"."""
+    return _plugin(package).name
+
+
+def title(package: str) -> str:
+    """The game's name for people ("Mafia de Cuba")."""
+    return _plugin(package).title
+
+
+def bot_names(package: str) -> list[str]:
+    """The names of the bots a teacher may seat at a table of this game."""
+    return sorted(_plugin(package).bot_names())
+
+
+def make_bot(package: str, name: str) -> Bot:
+    """A fresh bot of the game by its name ("greedy"); `ValueError` for an unknown name."""
+    if not isinstance(name, str) or name not in bot_names(package):
+        raise ValueError(f"Unknown bot {str(name)[:40]!r} for {title(package)}: choose one of "
+                         f"{', '.join(bot_names(package))}.")
+    return bot_spec(package, name).build()
+
+
+def knowledge_function(package: str) -> Callable[..., str] | None:
+    """The game's knowledge panel, `knowledge_html(view_or_state, language)` (in its widget or render module)."""
+    for part in ("widget", "render"):
+        try:
+            module = importlib.import_module(f"{package}.{part}")
+        except ModuleNotFoundError:
+            continue
+        function = getattr(module, "knowledge_html", None)
+        if callable(function):
+            return function  # type: ignore[no-any-return]
+    return None

@@ -1,0 +1,184 @@
+"""What the class server shows: pages (Jinja2 templates, escaped by default) and the messages of a seat.
+
+A seat's message is a pure function of that seat's `View` and its legal actions (`table_message`,
+`menu_message`): the table is the game's own renderer (`render_view_html`), the moves are the notation
+words of the legal actions, one word at a time (`moves.move_step`), labelled by the game
+(`moves.labeller`). Nothing here reads a game state, with one deliberate exception: after the end of a
+game, when the teacher reveals the table, every page receives `reveal_html(state)`.
+
+Every string a person typed (names) reaches a page through Jinja2's autoescaping or the renderers' own
+escaping; the scripts set texts with `textContent`, never as HTML.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from html import escape
+from typing import Any
+
+import jinja2
+
+from ..core import Action, View, render_view_html
+from ..core.view import game_renderer, render_state_html
+from ..i18n import register, tr
+from ..moves import labeller, move_step
+
+#: The most words a move of any game has, and the longest word: a menu request beyond is malformed.
+MAX_WORDS = 16
+MAX_WORD = 40
+
+_WORDS = {
+    "en": {
+        "class.join": "Join a table", "class.code": "Room code", "class.name": "Your name",
+        "class.join_button": "Join", "class.choose_name": "Pick the name the table will know you by",
+        "class.sit": "Sit down", "class.waiting_players": "Waiting for players", "class.seats_filled":
+        "seats filled", "class.your_move": "Your move", "class.waiting_for": "Waiting for",
+        "class.paused": "The teacher paused the game", "class.over": "Game over", "class.back": "Back",
+        "class.play": "Play", "class.you": "you", "class.online": "online", "class.offline":
+        "reconnecting…", "class.empty_seat": "empty seat", "class.bot": "bot", "class.seat": "Seat",
+        "class.join_at": "Join at", "class.with_code": "with the code", "class.projector": "Projector",
+        "class.revealed": "The whole table, revealed", "class.sent": "Sent…", "class.error": "Sorry",
+        "class.lobby": "Who is at the table", "class.your_seat": "Your seat", "class.start_over":
+        "Start again",
+    },
+    "fr": {
+        "class.join": "Rejoindre une table", "class.code": "Code de la salle", "class.name": "Votre nom",
+        "class.join_button": "Rejoindre", "class.choose_name": "Choisissez le nom sous lequel la table vous "
+        "connaîtra", "class.sit": "S'asseoir", "class.waiting_players": "En attente des joueurs",
+        "class.seats_filled": "places prises", "class.your_move": "À vous de jouer",
+        "class.waiting_for": "En attente de", "class.paused": "L'enseignant a mis la partie en pause",
+        "class.over": "Partie terminée", "class.back": "Retour", "class.play": "Jouer", "class.you": "vous",
+        "class.online": "en ligne", "class.offline": "reconnexion…", "class.empty_seat": "place libre",
+        "class.bot": "robot", "class.seat": "Place", "class.join_at": "Rejoindre sur",
+        "class.with_code": "avec le code", "class.projector": "Projecteur",
+        "class.revealed": "Toute la table, révélée", "class.sent": "Envoyé…", "class.error": "Désolé",
+        "class.lobby": "Qui est à la table", "class.your_seat": "Votre place",
+        "class.start_over": "Recommencer",
+    },
+}
+register(_WORDS)
+
+#: Refusals as the student reads them, by code (the server's English message follows for the details).
+REFUSALS = {
+    "en": {"stale": "The table changed: look again.", "not_your_turn": "It is not your turn.",
+           "paused": "The teacher paused the game.", "illegal": "This move is not allowed.",
+           "flood": "Too many messages: slow down.", "over": "The game is over."},
+    "fr": {"stale": "La table a changé : regardez à nouveau.", "not_your_turn": "Ce n'est pas votre tour.",
+           "paused": "L'enseignant a mis la partie en pause.", "illegal": "Ce coup n'est pas permis.",
+           "flood": "Trop de messages : ralentissez.", "over": "La partie est terminée."},
+}
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The page templates (tabletop_edu/classroom/templates), autoescaped."""
+    env = jinja2.Environment(loader=jinja2.PackageLoader("tabletop_edu.classroom", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env.globals["tr"] = tr
+    return env
+
+
+def page(template: str, language: str, **values: Any) -> str:
+    """A whole page in `language` ("en" or "fr")."""
+    words = {key: tr(key, language) for key in _WORDS["en"]}
+    return environment().get_template(template).render(lang=language, words=words,
+                                                       words_json=json.dumps(words), **values)
+
+
+def qr_svg(text: str, scale: int = 4) -> str:
+    """A QR code of `text` as inline SVG (segno), for links on the projector and the dashboard."""
+    import segno
+
+    return str(segno.make(text, error="m").svg_inline(scale=scale, border=2))
+
+
+def language_of(value: Any, default: str = "en") -> str:
+    return value if value in ("en", "fr") else default
+
+
+# ------------------------------------------------------------------------------------ what a seat sees
+
+
+def status_text(view: View | None, seats: Sequence[Mapping[str, Any]], language: str, *,
+                paused: bool) -> tuple[str, str]:
+    """(kind, text) of the status line: kind is lobby, paused, over, turn or wait."""
+    colon = " :" if language == "fr" else ":"  # French puts a space before a colon
+    if view is None:
+        filled = sum(seat["name"] is not None for seat in seats)
+        return "lobby", f"{tr('class.waiting_players', language)}{colon} {filled}/{len(seats)} {tr('class.seats_filled', language)}"
+    if view.is_over:
+        return "over", tr("class.over", language)
+    if paused:
+        return "paused", tr("class.paused", language)
+    acting = view.current_player if isinstance(view.current_player, tuple) else (view.current_player,)
+    if view.seat is not None and view.seat in acting:
+        return "turn", tr("class.your_move", language)
+    names = ", ".join(view.players[seat] for seat in acting if seat is not None)
+    return "wait", f"{tr('class.waiting_for', language)}{colon} {names}"
+
+
+def lobby_html(seats: Sequence[Mapping[str, Any]], me: int | None, language: str) -> str:
+    """The seats and who sits there (names only), before the game starts."""
+    rows = []
+    for seat in seats:
+        name = seat["name"]
+        who = escape(name) if name is not None else f"<i>{escape(tr('class.empty_seat', language))}</i>"
+        if seat.get("bot"):
+            who += f" <small>({escape(tr('class.bot', language))})</small>"
+        if me == seat["seat"]:
+            who += f" <b>← {escape(tr('class.you', language))}</b>"
+        rows.append(f"<li>{escape(tr('class.seat', language))} {seat['seat']}: {who}</li>")
+    return (f"<div class='classroom-lobby'><h2>{escape(tr('class.lobby', language))}</h2>"
+            f"<ul>{''.join(rows)}</ul></div>")
+
+
+def view_step(view: View) -> int:
+    """The number of moves played, as the view tells it: the step of its latest event. In every game of the
+    package each move shows every seat at least a redacted event (a test checks it), so the step a message
+    carries tells a seat nothing its view does not."""
+    return max((event.step for event in view.log), default=0)
+
+
+def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[str, Any]], step: int = 0,
+                  legal_actions: Sequence[Action | str] = (), paused: bool = False, revealed: str | None = None,
+                  title: str = "", seat: int | None = None) -> dict[str, Any]:
+    """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone.
+
+    `step` is the number of moves played (the step a move must answer); `legal_actions` are the seat's own
+    (empty when it is not to act); `revealed` is the reveal HTML once the teacher showed the whole table at
+    the end of the game; `seat` is whose page it is before the game starts (after, the view says)."""
+    kind, status = status_text(view, seats, language, paused=paused)
+    me = seat if view is None else view.seat
+    html = lobby_html(seats, me, language) if view is None else render_view_html(view, language, True)
+    if revealed is not None:
+        html = (f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"
+                f"{revealed}</section>{html}")
+    menu = None
+    if view is not None and kind == "turn" and legal_actions:
+        menu = menu_message(view, legal_actions, (), language, step)
+    return {"type": "table", "step": step, "kind": kind, "status": status, "title": title, "html": html,
+            "menu": menu, "seat": me, "started": view is not None, "over": kind == "over", "paused": paused,
+            "revealed": revealed is not None}
+
+
+def menu_message(view: View, legal_actions: Sequence[Action | str], chosen: Sequence[str],
+                 language: str, step: int) -> dict[str, Any]:
+    """The next choice of a move after the words `chosen`: buttons labelled by the game (ValueError if
+    `chosen` starts no legal move: the menu changed, start again)."""
+    label = labeller(view, language)
+    choice = move_step(legal_actions, tuple(chosen), label)
+    return {"type": "menu", "step": step, "chosen": list(choice.chosen),
+            "labels": [label(tuple(choice.chosen[:index + 1])) for index in range(len(choice.chosen))],
+            "options": [{"word": option.word, "label": option.label, "action": option.action}
+                        for option in choice.options],
+            "complete": choice.complete}
+
+
+def reveal_html(state: Any, language: str) -> str:
+    """The game's reveal of the whole table at the end (its `render.reveal_html`), else the omniscient table."""
+    function = game_renderer(state.game, "reveal_html")
+    if function is None:
+        return render_state_html(state, language, log=False)
+    return str(function(state, language))

@@ -1,0 +1,529 @@
+"""Rooms and seats: what the class server does, without the web.
+
+A `Hall` holds every room of a server. A room holds one game of any of our games, a token per seat (the
+unguessable credential in the seat's link), a token for the projector, and its flags (started, paused,
+revealed, closed). People reach a seat through its token only; the teacher's controls need the teacher's
+token, checked by the server before it calls the `Hall`.
+
+Every method follows one order: check everything (a `Refused` error says what is wrong and changes nothing),
+write the change to the `Store` in one transaction, change the room in memory, then tell the listeners (the
+server, which tells the clients). So nobody hears of a change that is not on disk. A move names the step it
+answers (`step`, the number of moves played when the seat saw the table): a resent or stale move is refused,
+never applied twice.
+
+A room starts its game when every seat is filled, by a student who picked a name or by a bot the teacher
+seated; the game's players are those names. Bots the teacher seats play through `Bot.choose(view,
+legal_actions, rng)`, with an rng seeded from the room's seed and the step, so a room's bot moves are the same
+after a restart.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from ..core import Bot, GameState, IllegalAction, RecordError, RulesError, View, rules_from_dict, rules_to_dict
+from ..core.errors import quote
+from . import games
+from .store import ActionRow, RoomRow, SeatRow, Store
+
+#: Room codes use letters and digits no one confuses when read off a projector (no 0/O, 1/I/L).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+#: The longest name a student may pick.
+MAX_NAME = 24
+#: Bytes of randomness in a seat's or projector's token (128 bits) and in the teacher's.
+TOKEN_BYTES = 16
+TEACHER_TOKEN_BYTES = 24
+#: The delay before a bot moves, so that a class can follow (tests use 0).
+DEFAULT_BOT_DELAY = 0.8
+MAX_BOT_DELAY = 30.0
+
+
+class Refused(ValueError):
+    """A request the server refuses: `code` for programs, the message for people, `status` for HTTP.
+
+    Codes: unknown_token, expired_token, unknown_room, closed, forbidden, bad_name, name_taken, room_full,
+    seat_taken, not_started, paused, over, stale, not_your_turn, illegal, malformed, too_big, flood, no_bot,
+    bad_request, storage."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+def new_token(size: int = TOKEN_BYTES) -> str:
+    return secrets.token_urlsafe(size)
+
+
+def clean_name(name: Any) -> str:
+    """A student's name, trimmed and checked: 1 to `MAX_NAME` characters, no control characters.
+
+    Any other character is allowed (accents, apostrophes, even '<'): names are escaped wherever they are shown.
+    """
+    if not isinstance(name, str):
+        raise Refused("bad_name", "A name is a short text.")
+    text = " ".join(name.split())
+    if not text:
+        raise Refused("bad_name", "Please type a name.")
+    if len(text) > MAX_NAME:
+        raise Refused("bad_name", f"A name has at most {MAX_NAME} characters, not {len(text)}.")
+    if any(unicodedata.category(char).startswith("C") for char in text):
+        raise Refused("bad_name", "A name cannot hold control characters.")
+    return text
+
+
+@dataclass
+class Seat:
+    """One seat of a room: its token, the name it plays under (None until claimed) and its bot, if any."""
+
+    number: int
+    token: str
+    name: str | None = None
+    bot: str | None = None
+
+    @property
+    def filled(self) -> bool:
+        return self.name is not None
+
+
+@dataclass
+class Room:
+    """One table: its game, seats and flags. `state` is None until every seat is filled."""
+
+    code: str
+    number: int
+    package: str
+    seed: int
+    rules: Any
+    language: str
+    bot_delay: float
+    watch_token: str
+    seats: list[Seat]
+    state: GameState[Any] | None = None
+    started: bool = False
+    paused: bool = False
+    revealed: bool = False
+    closed: bool = False
+    actions: list[ActionRow] = field(default_factory=list)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _memo_key: tuple[int, int] = (-1, -1)
+
+    def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """`compute()` once per step of the game (views, legal actions and menus are asked for again and
+        again by every page of a room between two moves)."""
+        current = (id(self.state), self.step)
+        if self._memo_key != current:
+            self._memo, self._memo_key = {}, current
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    @property
+    def module(self) -> ModuleType:
+        return games.game_module(self.package)
+
+    @property
+    def title(self) -> str:
+        return games.title(self.package)
+
+    @property
+    def step(self) -> int:
+        """The number of moves played: the step the next move answers."""
+        return 0 if self.state is None else len(self.state.history)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state is not None and self.state.is_over
+
+    def view(self, seat: int | None) -> View | None:
+        """What `seat` (None: the projector) may know now; None before the game starts."""
+        state = self.state
+        return None if state is None else self.remember(("view", seat), lambda: state.view(seat))
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        """The moves `seat` may make now ([] if it is not to act)."""
+        state = self.state
+        if state is None or seat not in state.acting_seats:
+            return []
+        return list(self.remember(("legal", seat), lambda: state.legal_actions(seat)))
+
+    def bot_for(self, seat: int) -> Bot | None:
+        """The bot playing `seat` (built once per room and seat), or None for a person."""
+        name = self.seats[seat].bot
+        if name is None:
+            self.bots.pop(seat, None)
+            return None
+        if seat not in self.bots:
+            self.bots[seat] = games.make_bot(self.package, name)
+        return self.bots[seat]
+
+    def bot_to_move(self) -> int | None:
+        """The first seat to act that a bot plays, or None."""
+        if self.state is None or self.state.is_over:
+            return None
+        return next((seat for seat in self.state.acting_seats if self.seats[seat].bot is not None), None)
+
+    def bot_rng(self, seat: int) -> random.Random:
+        """The rng a bot gets for this step: from the room's seed, so replays and restarts agree."""
+        return random.Random(f"classroom-{self.seed}-{self.step}-{seat}")
+
+    def record(self) -> dict[str, Any] | None:
+        return None if self.state is None else self.state.record()
+
+    def names(self) -> list[str | None]:
+        return [seat.name for seat in self.seats]
+
+
+class Hall:
+    """Every room of a server, backed by a `Store`; `listeners` hear of each room that changed."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.listeners: list[Callable[[Room], None]] = []
+        self.rooms: dict[str, Room] = {}
+        self.broken: dict[str, str] = {}
+        self._seat_tokens: dict[str, tuple[Room, Seat]] = {}
+        self._watch_tokens: dict[str, Room] = {}
+        token = store.meta("teacher_token")
+        if token is None:
+            token = new_token(TEACHER_TOKEN_BYTES)
+            store.set_meta("teacher_token", token)
+        self.teacher_token = token
+        for row in store.rooms():
+            try:
+                self._load(row)
+            except (RecordError, RulesError, IllegalAction, ValueError) as error:
+                self.broken[row.code] = str(error)  # kept on disk, shown to the teacher, never half-loaded
+
+    # ---------------------------------------------------------------- loading and telling
+
+    def _load(self, row: RoomRow) -> None:
+        module = games.game_module(row.game)
+        rules = rules_from_dict(module.Rules, row.rules)
+        seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
+        room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
+                    seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed)
+        if room.started:
+            room.state = self._new_state(room)
+            for action in self.store.actions(row.code):
+                if action.step != room.step:
+                    raise RecordError(f"room {row.code}: step {action.step} follows step {room.step - 1}.")
+                room.state.apply(action.action, player=action.seat)
+                room.actions.append(action)
+        self._add(room)
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        if not room.closed:
+            self._watch_tokens[room.watch_token] = room
+            for seat in room.seats:
+                self._seat_tokens[seat.token] = (room, seat)
+
+    def _new_state(self, room: Room) -> GameState[Any]:
+        names = [seat.name for seat in room.seats]
+        state: GameState[Any] = room.module.new_game(names, seed=room.seed, rules=room.rules)
+        return state
+
+    def _tell(self, room: Room) -> None:
+        for listener in list(self.listeners):
+            listener(room)
+
+    # ---------------------------------------------------------------- finding rooms and seats
+
+    def room(self, code: Any) -> Room:
+        """The room with this code (any case), or `Refused`."""
+        text = code.strip().upper() if isinstance(code, str) else ""
+        room = self.rooms.get(text)
+        if room is None:
+            raise Refused("unknown_room", f"There is no room {quote(str(code))}: check the code.", 404)
+        return room
+
+    def open_room(self, room_code: Any) -> Room:
+        room = self.room(room_code)
+        if room.closed:
+            raise Refused("closed", "This room is closed.", 410)
+        return room
+
+    def seat_of(self, token: Any) -> tuple[Room, Seat]:
+        """The room and seat a token opens, or `Refused` (unknown, or expired: a replaced link, a closed room)."""
+        found = self._seat_tokens.get(token) if isinstance(token, str) else None
+        if found is None:
+            self._refuse_token(token)
+        assert found is not None
+        return found
+
+    def watched(self, token: Any) -> Room:
+        """The room a projector token shows, or `Refused`."""
+        room = self._watch_tokens.get(token) if isinstance(token, str) else None
+        if room is None:
+            self._refuse_token(token)
+        assert room is not None
+        return room
+
+    def _refuse_token(self, token: Any) -> None:
+        if isinstance(token, str) and len(token) < 100 and self.store.expired(token) is not None:
+            raise Refused("expired_token", "This link has expired: ask your teacher for a new one.", 410)
+        raise Refused("unknown_token", "No seat has this link: check it, or ask your teacher.", 404)
+
+    # ---------------------------------------------------------------- the teacher's controls
+
+    def create_room(self, game: str | ModuleType, players: int, *, seed: int | None = None,
+                    rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
+                    bot_delay: float = DEFAULT_BOT_DELAY) -> Room:
+        """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name)."""
+        package = games.game_package(game)
+        module = games.game_module(package)
+        state_class = module.State
+        if isinstance(players, bool) or not isinstance(players, int) or \
+                not state_class.min_players <= players <= state_class.max_players:
+            raise Refused("bad_request", f"{state_class.title} is played by {state_class.min_players} to "
+                          f"{state_class.max_players} players, not {quote(repr(players))}.")
+        if seed is None:
+            seed = secrets.randbelow(2**32)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise Refused("bad_request", f"A seed is a whole number from 0 to 2**63 - 1, not {quote(repr(seed))}.")
+        if language not in ("en", "fr"):
+            raise Refused("bad_request", f"The language is 'en' or 'fr', not {quote(repr(language))}.")
+        if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or \
+                not 0 <= bot_delay <= MAX_BOT_DELAY:
+            raise Refused("bad_request", f"bot_delay is a number of seconds from 0 to {MAX_BOT_DELAY}.")
+        try:
+            if rules is None:
+                rules = module.Rules()
+            elif isinstance(rules, Mapping):
+                rules = rules_from_dict(module.Rules, rules)
+            module.new_game(players, seed=seed, rules=rules)  # refuses rules that make no game, before any write
+        except (RulesError, TypeError, ValueError) as error:
+            raise Refused("bad_request", f"These rules make no game of {state_class.title}: {error}") from None
+        bots = dict(bots or {})
+        for seat, bot in bots.items():
+            if not isinstance(seat, int) or not 0 <= seat < players:
+                raise Refused("bad_request", f"There is no seat {quote(repr(seat))} for a bot.")
+            self._check_bot(package, bot)
+        code = self._new_code()
+        number = 1 + max((room.number for room in self.rooms.values()), default=0)
+        seats = [Seat(seat, new_token()) for seat in range(players)]
+        room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats)
+        self.store.add_room(RoomRow(code, number, package, players, seed, rules_to_dict(rules), language,
+                                    float(bot_delay), room.watch_token, False, False, False, False),
+                            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats])
+        self._add(room)
+        for seat, bot in sorted(bots.items()):
+            self.seat_bot(code, seat, bot)
+        self._tell(room)
+        return room
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.rooms:
+                return code
+
+    def _check_bot(self, package: str, bot: Any) -> str:
+        try:
+            games.make_bot(package, bot)
+        except ValueError as error:
+            raise Refused("bad_request", str(error)) from None
+        return str(bot)
+
+    def _seat(self, room: Room, seat: Any) -> Seat:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(room.seats):
+            raise Refused("bad_request", f"There is no seat {quote(repr(seat))} in room {room.code}.")
+        return room.seats[seat]
+
+    def seat_bot(self, code: str, seat_number: int, bot: str) -> Seat:
+        """Seat a bot of the game at a seat: an empty one before the start, any seat after (a student left)."""
+        room = self.open_room(code)
+        seat = self._seat(room, seat_number)
+        bot = self._check_bot(room.package, bot)
+        if not room.started and seat.filled and seat.bot is None:
+            raise Refused("seat_taken", f"{seat.name} sits at seat {seat.number}: a bot takes an empty seat.")
+        name = seat.name if room.started else self._bot_name(room, seat.number, bot)
+        self._fill(room, seat, name, bot)
+        return seat
+
+    def _bot_name(self, room: Room, seat: int, bot: str) -> str:
+        name = f"Bot {seat} ({bot})"[:MAX_NAME]
+        taken = {other.name.casefold() for other in room.seats if other.name and other.number != seat}
+        while name.casefold() in taken:
+            name = (name[:MAX_NAME - 1] + "'")
+        return name
+
+    def remove_bot(self, code: str, seat_number: int) -> Seat:
+        """Take a bot off a seat: before the start the seat is empty again; after, a person plays it."""
+        room = self.open_room(code)
+        seat = self._seat(room, seat_number)
+        if seat.bot is None:
+            raise Refused("no_bot", f"No bot sits at seat {seat.number}.")
+        self.store.set_seat(room.code, seat.number, name=seat.name if room.started else None, bot=None)
+        seat.bot = None
+        if not room.started:
+            seat.name = None
+        room.bots.pop(seat.number, None)
+        self._tell(room)
+        return seat
+
+    def new_link(self, code: str, seat_number: int) -> Seat:
+        """Give a seat a new token (a lost phone, a link shared by mistake): the old link expires at once."""
+        room = self.open_room(code)
+        seat = self._seat(room, seat_number)
+        old, new = seat.token, new_token()
+        self.store.replace_token(room.code, seat.number, old, new)
+        del self._seat_tokens[old]
+        seat.token = new
+        self._seat_tokens[new] = (room, seat)
+        self._tell(room)
+        return seat
+
+    def set_paused(self, code: str, paused: bool) -> Room:
+        room = self.open_room(code)
+        self.store.set_flag(room.code, "paused", paused)
+        room.paused = paused
+        self._tell(room)
+        return room
+
+    def reveal(self, code: str) -> Room:
+        """Show every page the whole table: only once the game is over."""
+        room = self.open_room(code)
+        if not room.is_over:
+            raise Refused("not_over", "The table is revealed at the end of the game only.")
+        self.store.set_flag(room.code, "revealed", True)
+        room.revealed = True
+        self._tell(room)
+        return room
+
+    def close(self, code: str) -> Room:
+        """Close a room: every link of it expires; its record stays for the analysis."""
+        room = self.open_room(code)
+        tokens = [seat.token for seat in room.seats] + [room.watch_token]
+        self.store.close_room(room.code, tokens)
+        room.closed = True
+        for token in tokens:
+            self._seat_tokens.pop(token, None)
+            self._watch_tokens.pop(token, None)
+        self._tell(room)
+        return room
+
+    # ---------------------------------------------------------------- students
+
+    def claim(self, token: str, name: Any) -> tuple[Room, Seat]:
+        """A student opened a seat's link and picked a name."""
+        room, seat = self.seat_of(token)
+        if seat.filled:
+            raise Refused("seat_taken", "This seat already has a player: open your own link.", 409)
+        self._fill(room, seat, self._free_name(room, name), None)
+        return room, seat
+
+    def join(self, code: Any, name: Any) -> tuple[Room, Seat]:
+        """A student typed the room code and a name: the first empty seat is theirs."""
+        room = self.open_room(code)
+        name = self._free_name(room, name)
+        seat = next((seat for seat in room.seats if not seat.filled), None)
+        if seat is None:
+            raise Refused("room_full", f"Room {room.code} is full: ask your teacher for a seat.", 409)
+        self._fill(room, seat, name, None)
+        return room, seat
+
+    def _free_name(self, room: Room, name: Any) -> str:
+        text = clean_name(name)
+        if any(seat.name is not None and seat.name.casefold() == text.casefold() for seat in room.seats):
+            raise Refused("name_taken", f"{quote(text)} is already taken in this room: pick another name.", 409)
+        return text
+
+    def _fill(self, room: Room, seat: Seat, name: str | None, bot: str | None) -> None:
+        """Give a seat its name and bot, starting the game when this fills the last seat."""
+        starts = not room.started and all(other.filled or other is seat for other in room.seats)
+        self.store.set_seat(room.code, seat.number, name=name, bot=bot, started=True if starts else None)
+        seat.name, seat.bot = name, bot
+        room.bots.pop(seat.number, None)
+        if starts:
+            room.state = self._new_state(room)
+            room.started = True
+        self._tell(room)
+
+    # ---------------------------------------------------------------- moves
+
+    def play(self, room: Room, seat: int, step: Any, action: Any, actor: str = "seat",
+             even_paused: bool = False) -> None:
+        """Play `action` (its text) for `seat`, answering `step`; refused unless it is that seat's move now.
+        `actor` is stored with the move ("seat", "bot"); `even_paused` is for the teacher's step.
+
+        The move is applied in memory (which checks it and changes nothing if it is illegal), then committed;
+        if the commit fails, the room is rebuilt from the store and the move refused."""
+        if room.closed:
+            raise Refused("closed", "This room is closed.", 410)
+        state = room.state
+        if state is None:
+            raise Refused("not_started", "The game starts when every seat has a player.")
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise Refused("malformed", "A move names the step it answers, a whole number.")
+        if not isinstance(action, str) or not action.strip():
+            raise Refused("malformed", "A move is a text, like 'take 3'.")
+        if state.is_over:
+            raise Refused("over", "The game is over.")
+        if step != room.step:
+            raise Refused("stale", f"This move answers step {step}, but the table is at step {room.step}: "
+                          "look again.", 409)
+        if room.paused and not even_paused:
+            raise Refused("paused", "The teacher paused the game.", 409)
+        if seat not in state.acting_seats:
+            raise Refused("not_your_turn", "It is not your turn.", 409)
+        try:
+            state.apply(action, player=seat)
+        except IllegalAction as reason:
+            raise Refused("illegal", str(reason)) from None
+        text = state.history[-1][1]
+        try:
+            at = self.store.add_action(room.code, step, seat, text, actor)
+        except Exception as error:
+            self._reload(room)
+            raise Refused("storage", f"The server could not save the move ({type(error).__name__}); it was not "
+                          "played: try again.", 503) from None
+        room.actions.append(ActionRow(room.code, step, seat, text, actor, at))
+        self._tell(room)
+
+    def _reload(self, room: Room) -> None:
+        """Rebuild a room's game from the store (after a failed commit, the memory may be one move ahead)."""
+        room.state = self._new_state(room)
+        room.actions = []
+        for action in self.store.actions(room.code):
+            room.state.apply(action.action, player=action.seat)
+            room.actions.append(action)
+
+    def bot_choice(self, room: Room) -> tuple[int, int, str] | None:
+        """(seat, step, action text) the bot to move would play now, or None if no bot is to move.
+
+        Computed from the seat's view and legal actions alone; the server runs it in a worker thread and then
+        plays it with `play(..., actor="bot")`, which refuses it if the table moved meanwhile."""
+        seat = room.bot_to_move()
+        if seat is None:
+            return None
+        bot = room.bot_for(seat)
+        assert bot is not None and room.state is not None
+        state = room.state
+        action = bot.choose(state.view(seat), state.legal_actions(seat), room.bot_rng(seat))
+        return seat, room.step, str(action)
+
+    def step_bot(self, code: str) -> tuple[int, str]:
+        """The teacher's "step": the bot to move plays one move now, even while the game is paused."""
+        room = self.open_room(code)
+        choice = self.bot_choice(room)
+        if choice is None:
+            raise Refused("no_bot", "No bot is to play now.", 409)
+        seat, step, action = choice
+        self.play(room, seat, step, action, actor="bot", even_paused=True)
+        return seat, action
+
+
+def seats_summary(room: Room) -> list[dict[str, Any]]:
+    """Each seat's number, name and bot: what every page of the room may show (never the tokens)."""
+    return [{"seat": seat.number, "name": seat.name, "bot": seat.bot} for seat in room.seats]
+

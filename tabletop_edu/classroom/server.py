@@ -1,0 +1,885 @@
+"""The table server: Tornado, one asyncio event loop, every room of a `Hall`, pages and websockets.
+
+Why Tornado: Jupyter ships it (it is already installed wherever the notebook runs), it serves pages,
+websockets and a JSON API from one small application without any other dependency, and its loop is asyncio's.
+From a notebook the server runs on a loop of its own in a background thread (`ClassServer.start`), not on
+the kernel's: a long cell never stalls the students' pages, and the teacher's dashboard, a plain HTTP client,
+can call the server synchronously without waiting on itself. From a shell it runs in the foreground
+(`python -m tabletop_edu serve`).
+
+Addresses (tokens are `secrets.token_urlsafe`):
+
+- `/` and `/j/CODE`: the join page (room code and name); `POST /join` seats the student at a free seat and
+  sends them on to their seat's link.
+- `/s/TOKEN`: a seat's page (first a name form if the seat is empty); `/ws/seat/TOKEN` its websocket.
+- `/w/TOKEN`: the projector (the spectator's view and how to join); `/ws/watch/TOKEN` its websocket.
+- `/api/...`: the teacher's JSON API (bearer teacher token): create rooms, pause, resume, step a bot,
+  reveal, close, seat or remove bots, new links, records. `/ws/teacher/CODE`: the dashboard's live feed.
+- `POST /api/join`: a program (a student's bot) joins a room by code and name.
+
+Messages from a seat's page are JSON objects of at most `MAX_MESSAGE` bytes: `{"type": "menu", "step": N,
+"chosen": [words]}` asks for the next buttons of a move, `{"type": "move", "step": N, "action": text}` plays
+it. Each connection may send `FLOOD_BURST` messages at once and `FLOOD_RATE` a second after that. Anything
+else is refused with `{"type": "refused", "code": ..., "message": ...}` and changes nothing.
+
+Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
+no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tornado.httpserver
+import tornado.netutil
+import tornado.web
+import tornado.websocket
+
+from ..core.rules import rules_to_dict
+from ..i18n import tr
+from . import games
+from .pages import (MAX_WORD, MAX_WORDS, REFUSALS, language_of, menu_message, page, qr_svg, reveal_html,
+                    table_message)
+from .rooms import MAX_NAME, Hall, Refused, Room, Seat
+from .store import Store
+
+log = logging.getLogger("tabletop_edu.classroom")
+
+STATIC = Path(__file__).with_name("static")
+#: The longest message a page may send (a move is a few words).
+MAX_MESSAGE = 2048
+#: Past this, Tornado closes the connection itself (code 1009).
+MAX_FRAME = 64 * 1024
+MAX_BODY = 64 * 1024
+FLOOD_BURST = 40
+FLOOD_RATE = 20.0
+#: A connection that keeps flooding after this many refusals is closed.
+FLOOD_CLOSE = 100
+#: Open connections per seat (a phone and a laptop, a reload that overlaps the old page).
+MAX_CONNECTIONS_PER_SEAT = 8
+#: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
+CLOSE_ROOM_CLOSED = 4001
+CLOSE_EXPIRED = 4003
+CLOSE_FLOOD = 4008
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; "
+                               "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class TokenBucket:
+    """At most `burst` messages at once and `rate` per second after: a flood is refused, not queued."""
+
+    def __init__(self, burst: int = FLOOD_BURST, rate: float = FLOOD_RATE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst, self.rate, self.clock = burst, rate, clock
+        self.tokens = float(burst)
+        self.last = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def lan_address() -> str:
+    """This machine's address on the classroom network (no packet is sent to find it)."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return "127.0.0.1"
+    addresses = [info[4][0] for info in infos if not str(info[4][0]).startswith("127.")]
+    return str(addresses[0]) if addresses else "127.0.0.1"
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open websocket: its room, what it shows (a seat, the projector or the teacher) and its language."""
+
+    handler: Any
+    room: str
+    kind: str
+    seat: int | None
+    token: str
+    language: str
+    bucket: TokenBucket
+    floods: int = 0
+
+
+class ClassServer:
+    """The class server over one SQLite file. `start()` runs it in a background thread (a notebook),
+    `run()` in the foreground (a shell); `port=0` takes a free port, then `port` says which."""
+
+    def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
+                 public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE)) -> None:
+        self.db = str(db)
+        self.flood = flood  # (burst, rate per second) of each connection's messages
+        self.host, self.requested_port = host, port
+        self._public_url = public_url
+        self.port = 0
+        self.hall: Hall | None = None
+        self.connections: dict[str, set[Connection]] = {}
+        self.errors: dict[str, list[str]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._server: tornado.httpserver.HTTPServer | None = None
+        self._bots_pending: set[str] = set()
+        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="classroom-bot")
+        self._ready = threading.Event()
+        self._failure: BaseException | None = None
+
+    # ---------------------------------------------------------------- addresses
+
+    @property
+    def url(self) -> str:
+        """Where this machine reaches the server (the teacher's side)."""
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "", "::") else self.host
+        return f"http://{host}:{self.port}"
+
+    @property
+    def public_url(self) -> str:
+        """Where students reach it: the classroom address when listening on the network."""
+        if self._public_url:
+            return self._public_url.rstrip("/")
+        if self.host in ("0.0.0.0", "", "::"):
+            return f"http://{lan_address()}:{self.port}"
+        return self.url
+
+    @property
+    def teacher_token(self) -> str:
+        assert self.hall is not None, "the server is not started"
+        return self.hall.teacher_token
+
+    # ---------------------------------------------------------------- life
+
+    def _listen(self) -> None:
+        """Open the database, rebuild the rooms and bind the port (in the loop's thread)."""
+        self.hall = Hall(Store(self.db))
+        self.hall.listeners.append(self._changed)
+        app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
+                                      websocket_ping_interval=20, static_path=str(STATIC), compress_response=True,
+                                      log_function=_quiet_log)
+        sockets = tornado.netutil.bind_sockets(self.requested_port, address=self.host)
+        self.port = int(sockets[0].getsockname()[1])
+        self._server = tornado.httpserver.HTTPServer(app, max_body_size=MAX_BODY, xheaders=False)
+        self._server.add_sockets(sockets)
+        for room in self.hall.rooms.values():
+            self._schedule_bots(room)
+
+    def start(self, timeout: float = 30) -> ClassServer:
+        """Run the server in a background thread; returns once it listens (its `port` is then known)."""
+        def serve() -> None:
+            self.loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(self.loop)
+            try:
+                self._listen()
+            except BaseException as error:  # reported to the caller of start()
+                self._failure = error
+                self._ready.set()
+                return
+            self._ready.set()
+            self.loop.run_forever()
+            self.loop.run_until_complete(self._shutdown())
+            self.loop.close()
+
+        self._thread = threading.Thread(target=serve, name=f"classroom-server-{id(self)}", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise TimeoutError("the class server did not start")
+        if self._failure is not None:
+            raise self._failure
+        return self
+
+    def run(self, ready: Callable[[ClassServer], None] | None = None) -> None:
+        """Serve in this thread until interrupted (Ctrl-C or SIGTERM)."""
+        self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)
+        self._listen()
+        if ready is not None:
+            ready(self)
+        try:
+            self.loop.run_forever()
+        finally:
+            self.loop.run_until_complete(self._shutdown())
+            self.loop.close()
+
+    def stop(self) -> None:
+        """Stop serving: close every connection and the database (committed moves are already on disk)."""
+        if self.loop is not None and self.loop.is_running():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+            self._thread = None
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _shutdown(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+        for connections in list(self.connections.values()):
+            for connection in list(connections):
+                connection.handler.close(1001, "The server is stopping.")
+        if self.hall is not None:
+            self.hall.store.close()
+
+    def __enter__(self) -> ClassServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def call(self, function: Callable[[], Any], timeout: float = 30) -> Any:
+        """Run `function` on the server's loop and return its result (for code in other threads: tests, the
+        in-process helpers). The loop is the only thread that touches rooms."""
+        assert self.loop is not None
+        future = asyncio.run_coroutine_threadsafe(_as_coroutine(function), self.loop)
+        return future.result(timeout)
+
+    # ---------------------------------------------------------------- links
+
+    def seat_link(self, seat: Seat) -> str:
+        return f"{self.public_url}/s/{seat.token}"
+
+    def watch_link(self, room: Room) -> str:
+        return f"{self.public_url}/w/{room.watch_token}"
+
+    def join_link(self, room: Room) -> str:
+        return f"{self.public_url}/j/{room.code}"
+
+    # ---------------------------------------------------------------- telling the clients
+
+    def _changed(self, room: Room) -> None:
+        """A room changed (already on disk): send every connection of it its new message, then let bots play."""
+        self.broadcast(room)
+        self._schedule_bots(room)
+
+    def broadcast(self, room: Room) -> None:
+        connections = self.connections.get(room.code, set())
+        cache: dict[tuple[str, int | None, str], str] = {}
+        for connection in list(connections):
+            if room.closed:
+                connection.handler.close(CLOSE_ROOM_CLOSED, "The teacher closed this room.")
+                continue
+            if connection.kind == "seat" and room.seats[connection.seat].token != connection.token:
+                connection.handler.close(CLOSE_EXPIRED, "This link has expired: ask your teacher for a new one.")
+                continue
+            key = (connection.kind, connection.seat, connection.language)
+            if key not in cache:
+                cache[key] = json.dumps(self.message_for(room, connection))
+            connection.handler.send(cache[key])
+
+    def message_for(self, room: Room, connection: Connection) -> dict[str, Any]:
+        if connection.kind == "teacher":
+            return self.teacher_message(room)
+        return self.table_for(room, connection.seat, connection.language)
+
+    def table_for(self, room: Room, seat: int | None, language: str) -> dict[str, Any]:
+        """A seat's (or the projector's) message: from its view and its own legal actions only."""
+        view = room.view(seat)
+        legal = []
+        if view is not None and seat is not None and room.seats[seat].bot is None and not room.paused:
+            legal = room.legal_actions(seat)
+        revealed = reveal_html(room.state, language) if room.revealed and room.state is not None else None
+        return table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
+                             paused=room.paused, revealed=revealed, title=room.title, seat=seat)
+
+    def teacher_message(self, room: Room) -> dict[str, Any]:
+        """Everything about a room, for the teacher's dashboard (which replays the record itself)."""
+        online = {seat.number: 0 for seat in room.seats}
+        for connection in self.connections.get(room.code, set()):
+            if connection.kind == "seat" and connection.seat is not None:
+                online[connection.seat] += 1
+        return {"type": "room", "code": room.code, "number": room.number, "game": room.package,
+                "title": room.title, "language": room.language, "seed": room.seed,
+                "rules": rules_to_dict(room.rules), "step": room.step, "started": room.started,
+                "paused": room.paused, "revealed": room.revealed, "closed": room.closed, "over": room.is_over,
+                "bot_delay": room.bot_delay, "bots": games.bot_names(room.package),
+                "seats": [{"seat": seat.number, "name": seat.name, "bot": seat.bot, "online": online[seat.number],
+                           "link": self.seat_link(seat)} for seat in room.seats],
+                "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
+                "record": room.record(), "moves": [[action.step, action.seat, action.action, action.actor, action.at]
+                                                   for action in room.actions],
+                "errors": list(self.errors.get(room.code, []))}
+
+    def connect(self, connection: Connection) -> None:
+        self.connections.setdefault(connection.room, set()).add(connection)
+        assert self.hall is not None
+        room = self.hall.rooms[connection.room]
+        connection.handler.send(json.dumps(self.message_for(room, connection)))
+        self._tell_teachers(room)
+
+    def disconnect(self, connection: Connection) -> None:
+        connections = self.connections.get(connection.room)
+        if connections is None or connection not in connections:
+            return
+        connections.discard(connection)
+        assert self.hall is not None
+        room = self.hall.rooms.get(connection.room)
+        if room is not None and connection.kind == "seat":
+            self._tell_teachers(room)
+
+    def _tell_teachers(self, room: Room) -> None:
+        teachers = [c for c in self.connections.get(room.code, set()) if c.kind == "teacher"]
+        if teachers:
+            text = json.dumps(self.teacher_message(room))
+            for connection in teachers:
+                connection.handler.send(text)
+
+    def seat_connections(self, room: Room, seat: int) -> int:
+        return sum(1 for c in self.connections.get(room.code, set()) if c.kind == "seat" and c.seat == seat)
+
+    # ---------------------------------------------------------------- bots
+
+    def _schedule_bots(self, room: Room) -> None:
+        """Let the bot to move play after the room's delay (unless paused); one pending bot move per room."""
+        if room.closed or room.paused or room.code in self._bots_pending or room.bot_to_move() is None:
+            return
+        assert self.loop is not None
+        self._bots_pending.add(room.code)
+        self.loop.call_later(room.bot_delay, lambda: asyncio.ensure_future(self._bot_move(room)))
+
+    async def _bot_move(self, room: Room, even_paused: bool = False) -> tuple[int, str] | None:
+        try:
+            if (room.paused and not even_paused) or room.closed:
+                return None
+            turn = bot_turn(room)
+            if turn is None:
+                return None
+            seat, step, choose = turn
+            assert self.loop is not None
+            try:
+                action = await self.loop.run_in_executor(self._executor, choose)
+            except Exception as error:  # a bot's bug: pause the room and tell the teacher
+                return self._bot_failed(room, seat, f"{type(error).__name__}: {error}")
+            if room.step != step or room.closed:
+                return None  # the table moved while the bot thought: it will think again
+            assert self.hall is not None
+            try:
+                self.hall.play(room, seat, step, action, actor="bot", even_paused=even_paused)
+            except Refused as refusal:
+                return self._bot_failed(room, seat, f"{action!r}: {refusal}")
+            return seat, action
+        finally:
+            if not even_paused:
+                self._bots_pending.discard(room.code)
+                self._schedule_bots(room)
+
+    def _bot_failed(self, room: Room, seat: int, why: str) -> None:
+        message = f"The bot at seat {seat} failed ({why[:300]}); the room is paused."
+        log.warning("room %s: %s", room.code, message)
+        self.errors.setdefault(room.code, []).append(message)
+        assert self.hall is not None
+        self.hall.set_paused(room.code, True)
+        return None
+
+    async def step_bot(self, room: Room) -> tuple[int, str]:
+        """The teacher's "step": the bot to move plays one move now, even while paused."""
+        if room.bot_to_move() is None:
+            raise Refused("no_bot", "No bot is to play now.", 409)
+        result = await self._bot_move(room, even_paused=True)
+        if result is None:
+            raise Refused("no_bot", "The bot could not play (see the room's errors).", 409)
+        return result
+
+
+async def _as_coroutine(function: Callable[[], Any]) -> Any:
+    result = function()
+    if asyncio.iscoroutine(result):
+        result = await result
+    return result
+
+
+def bot_turn(room: Room) -> tuple[int, int, Callable[[], str]] | None:
+    """The bot to move: its seat, the step, and a function choosing its move from the seat's view and legal
+    actions only, taken now (views are frozen values, so the choice can run in a worker thread)."""
+    seat = room.bot_to_move()
+    if seat is None or room.state is None:
+        return None
+    bot = room.bot_for(seat)
+    assert bot is not None
+    view, legal, rng = room.view(seat), room.legal_actions(seat), room.bot_rng(seat)
+    return seat, room.step, lambda: str(bot.choose(view, legal, rng))
+
+
+def seats_public(room: Room) -> list[dict[str, Any]]:
+    """Each seat's number, name and bot: what every page of the room may show (never the tokens)."""
+    return [{"seat": seat.number, "name": seat.name, "bot": seat.bot} for seat in room.seats]
+
+
+def _quiet_log(handler: tornado.web.RequestHandler) -> None:
+    """Log failures only, and never a URL: seat links carry their tokens."""
+    status = handler.get_status()
+    if status >= 500:
+        log.error("%d %s", status, handler.request.method)
+
+
+# ------------------------------------------------------------------------------------------ handlers
+
+
+class Base(tornado.web.RequestHandler):
+    server: ClassServer
+
+    def initialize(self, server: ClassServer) -> None:
+        self.server = server
+
+    @property
+    def hall(self) -> Hall:
+        assert self.server.hall is not None
+        return self.server.hall
+
+    def set_default_headers(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.set_header(name, value)
+
+    @property
+    def language(self) -> str:
+        return language_of(self.get_query_argument("lang", None))
+
+    def language_in(self, room: Room) -> str:
+        """The language asked for in the address, else the room's."""
+        return language_of(self.get_query_argument("lang", None), room.language)
+
+    def chosen(self) -> str:
+        """"?lang=xx" when the address chose a language (kept across the form's redirect), else ""."""
+        value = self.get_query_argument("lang", None)
+        return f"?lang={value}" if value in ("en", "fr") else ""
+
+    def notice(self, refusal: Refused) -> None:
+        self.set_status(refusal.status)
+        self.finish(page("notice.html", self.language, page_title="tabletop_edu", error=str(refusal)))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        self.finish(page("notice.html", "en", page_title="tabletop_edu",
+                         error=f"{status_code}: {self._reason}"))
+
+
+class JoinPage(Base):
+    """The join page: a room code and a name."""
+
+    def get(self, code: str = "") -> None:
+        self.finish(self.form(code=code.upper()[:8]))
+
+    def form(self, code: str = "", name: str = "", error: str = "") -> str:
+        return page("join.html", self.language, page_title="tabletop_edu", code=code, name=name, error=error,
+                    lang_query=self.chosen(),
+                    xsrf=self.xsrf_token.decode("ascii"), max_name=MAX_NAME)
+
+    def post(self) -> None:
+        code = self.get_body_argument("code", "")[:16]
+        name = self.get_body_argument("name", "")[:200]
+        try:
+            room, seat = self.hall.join(code, name)
+        except Refused as refusal:
+            self.set_status(refusal.status)
+            self.finish(self.form(code=code, name=name[:MAX_NAME], error=str(refusal)))
+            return
+        self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
+
+
+class SeatPage(Base):
+    """A seat's page, or the form to pick a name when the seat is still empty."""
+
+    def get(self, token: str) -> None:
+        try:
+            room, seat = self.hall.seat_of(token)
+        except Refused as refusal:
+            self.notice(refusal)
+            return
+        if not seat.filled:
+            self.finish(self.name_form(room, seat))
+            return
+        language = self.language_in(room)
+        message = self.server.table_for(room, seat.number, language)
+        self.finish(page("seat.html", language, page_title=room.title, kind="seat", token=token,
+                         code=room.code, name=seat.name, message=message, join_url=None))
+
+    def name_form(self, room: Room, seat: Seat, name: str = "", error: str = "") -> str:
+        return page("name.html", self.language_in(room), page_title=room.title, code=room.code, token=seat.token,
+                    seat=seat.number, name=name, error=error, xsrf=self.xsrf_token.decode("ascii"),
+                    max_name=MAX_NAME)
+
+    def post(self, token: str) -> None:
+        name = self.get_body_argument("name", "")[:200]
+        try:
+            room, seat = self.hall.claim(token, name)
+        except Refused as refusal:
+            if refusal.code in ("bad_name", "name_taken"):
+                room, seat = self.hall.seat_of(token)
+                self.set_status(refusal.status)
+                self.finish(self.name_form(room, seat, name[:MAX_NAME], str(refusal)))
+            else:
+                self.notice(refusal)
+            return
+        self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
+
+
+class WatchPage(Base):
+    """The projector: the spectator's view, the room code and a QR code to join."""
+
+    def get(self, token: str) -> None:
+        try:
+            room = self.hall.watched(token)
+        except Refused as refusal:
+            self.notice(refusal)
+            return
+        join = self.server.join_link(room)
+        language = self.language_in(room)
+        message = self.server.table_for(room, None, language)
+        self.finish(page("seat.html", language, page_title=room.title, kind="watch", token=token,
+                         code=room.code, name=tr("class.projector", language), message=message,
+                         join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector"))
+
+
+class TableSocket(tornado.websocket.WebSocketHandler):
+    """A seat's or the projector's live connection (`kind` "seat" or "watch")."""
+
+    server: ClassServer
+    connection: Connection | None = None
+
+    def initialize(self, server: ClassServer, kind: str) -> None:
+        self.server, self.kind = server, kind
+
+    @property
+    def hall(self) -> Hall:
+        assert self.server.hall is not None
+        return self.server.hall
+
+    def prepare(self) -> None:
+        """Refuse the upgrade itself (404 unknown, 410 expired) without the seat's token."""
+        token = self.path_kwargs.get("token", "")
+        try:
+            if self.kind == "seat":
+                room, seat = self.hall.seat_of(token)
+                if not seat.filled:
+                    raise Refused("not_seated", "Pick a name on the seat's page first.", 409)
+                if self.server.seat_connections(room, seat.number) >= MAX_CONNECTIONS_PER_SEAT:
+                    raise Refused("too_many", "Too many pages are open for this seat.", 429)
+            else:
+                self.hall.watched(token)
+        except Refused as refusal:
+            raise tornado.web.HTTPError(refusal.status, reason=str(refusal)[:200]) from None
+
+    def open(self, token: str) -> None:  # type: ignore[override]
+        if self.kind == "seat":
+            room, seat = self.hall.seat_of(token)
+            language = language_of(self.get_query_argument("lang", None), room.language)
+            self.connection = Connection(self, room.code, "seat", seat.number, token, language,
+                                         TokenBucket(*self.server.flood))
+        else:
+            room = self.hall.watched(token)
+            language = language_of(self.get_query_argument("lang", None), room.language)
+            self.connection = Connection(self, room.code, "watch", None, token, language,
+                                         TokenBucket(*self.server.flood))
+        self.set_nodelay(True)
+        self.server.connect(self.connection)
+
+    def send(self, text: str) -> None:
+        try:
+            self.write_message(text)
+        except tornado.websocket.WebSocketClosedError:
+            pass
+
+    def on_close(self) -> None:
+        if self.connection is not None:
+            self.server.disconnect(self.connection)
+
+    def refuse(self, refusal: Refused) -> None:
+        connection = self.connection
+        language = connection.language if connection else "en"
+        short = REFUSALS[language].get(refusal.code)
+        text = f"{short} ({refusal})" if short and short != str(refusal) else str(refusal)
+        self.send(json.dumps({"type": "refused", "code": refusal.code, "message": str(refusal), "text": text}))
+
+    def on_message(self, message: str | bytes) -> None:
+        connection = self.connection
+        if connection is None:
+            return
+        if not connection.bucket.take():
+            connection.floods += 1
+            if connection.floods >= FLOOD_CLOSE:
+                self.close(CLOSE_FLOOD, "Too many messages.")
+            else:
+                self.refuse(Refused("flood", "Too many messages: wait a moment."))
+            return
+        try:
+            self.handle(connection, message)
+        except Refused as refusal:
+            self.refuse(refusal)
+            if refusal.code == "stale":
+                room = self.hall.rooms.get(connection.room)
+                if room is not None:
+                    self.send(json.dumps(self.server.message_for(room, connection)))
+
+    def handle(self, connection: Connection, message: str | bytes) -> None:
+        if len(message) > MAX_MESSAGE:
+            raise Refused("too_big", f"A message has at most {MAX_MESSAGE} bytes, not {len(message)}.")
+        if isinstance(message, bytes):
+            raise Refused("malformed", "Messages are JSON text.")
+        try:
+            data = json.loads(message)
+        except (ValueError, RecursionError):
+            raise Refused("malformed", "A message is a JSON object.") from None
+        if not isinstance(data, dict) or data.get("type") not in ("move", "menu"):
+            raise Refused("malformed", "A message is a JSON object whose type is 'move' or 'menu'.")
+        if connection.kind != "seat" or connection.seat is None:
+            raise Refused("forbidden", "The projector only watches.", 403)
+        room = self.hall.open_room(connection.room)
+        if room.seats[connection.seat].token != connection.token:
+            raise Refused("expired_token", "This link has expired: ask your teacher for a new one.", 410)
+        step = data.get("step")
+        if data["type"] == "move":
+            self.hall.play(room, connection.seat, step, data.get("action"))
+            return
+        self.send(json.dumps(menu_for(room, connection.seat, step, data.get("chosen"), connection.language)))
+
+
+def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> dict[str, Any]:
+    """The next buttons of `seat`'s move after the words `chosen`, or `Refused`."""
+    if not (isinstance(chosen, list) and len(chosen) <= MAX_WORDS
+            and all(isinstance(word, str) and 0 < len(word) <= MAX_WORD for word in chosen)):
+        raise Refused("malformed", f"'chosen' is a list of at most {MAX_WORDS} words.")
+    if isinstance(step, bool) or not isinstance(step, int):
+        raise Refused("malformed", "A menu request names the step it answers, a whole number.")
+    state = room.state
+    if state is None:
+        raise Refused("not_started", "The game starts when every seat has a player.")
+    if step != room.step:
+        raise Refused("stale", f"The table is at step {room.step}, not {step}: look again.", 409)
+    if room.paused:
+        raise Refused("paused", "The teacher paused the game.", 409)
+    if seat not in state.acting_seats or room.seats[seat].bot is not None:
+        raise Refused("not_your_turn", "It is not your turn.", 409)
+    try:
+        return dict(room.remember(("menu", seat, tuple(chosen), language), lambda: menu_message(
+            room.view(seat), room.legal_actions(seat), chosen, language, room.step)))  # type: ignore[arg-type]
+    except ValueError:
+        raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
+
+
+class TeacherSocket(tornado.websocket.WebSocketHandler):
+    """The dashboard's live feed of one room (teacher token in the Authorization header)."""
+
+    connection: Connection | None = None
+
+    def initialize(self, server: ClassServer) -> None:
+        self.server = server
+
+    def prepare(self) -> None:
+        if not teacher_allowed(self.server, self.request):
+            raise tornado.web.HTTPError(403, reason="The teacher's token is needed.")
+        assert self.server.hall is not None
+        try:
+            self.server.hall.room(self.path_kwargs.get("code", ""))
+        except Refused as refusal:
+            raise tornado.web.HTTPError(refusal.status, reason=str(refusal)[:200]) from None
+
+    def open(self, code: str) -> None:  # type: ignore[override]
+        assert self.server.hall is not None
+        room = self.server.hall.room(code)
+        self.connection = Connection(self, room.code, "teacher", None, "", "en", TokenBucket(*self.server.flood))
+        self.server.connect(self.connection)
+
+    def send(self, text: str) -> None:
+        try:
+            self.write_message(text)
+        except tornado.websocket.WebSocketClosedError:
+            pass
+
+    def on_message(self, message: str | bytes) -> None:
+        pass  # the teacher acts through the API
+
+    def on_close(self) -> None:
+        if self.connection is not None:
+            self.server.disconnect(self.connection)
+
+
+def teacher_allowed(server: ClassServer, request: Any) -> bool:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return scheme == "Bearer" and server.hall is not None and \
+        hmac.compare_digest(token.encode("utf-8", "replace"), server.hall.teacher_token.encode("ascii"))
+
+
+class Api(Base):
+    """JSON in, JSON out; refusals as `{"error": code, "message": text}` with an HTTP status."""
+
+    teacher_only = True
+
+    def check_xsrf_cookie(self) -> None:
+        """Programs, not forms: a JSON body (a cross-site form cannot send one) instead of the XSRF cookie."""
+        if self.request.method == "POST" and \
+                not self.request.headers.get("Content-Type", "").startswith("application/json"):
+            raise tornado.web.HTTPError(415, reason="Send JSON (Content-Type: application/json).")
+
+    def prepare(self) -> None:
+        self.set_header("Content-Type", "application/json")
+        if self.teacher_only and not teacher_allowed(self.server, self.request):
+            self.refused(Refused("forbidden", "The teacher's token is needed.", 403))
+
+    def body(self) -> dict[str, Any]:
+        if not self.request.body:
+            return {}
+        try:
+            data = json.loads(self.request.body)
+        except (ValueError, RecursionError):
+            raise Refused("malformed", "The body is not JSON.") from None
+        if not isinstance(data, dict):
+            raise Refused("malformed", "The body is a JSON object.")
+        return data
+
+    def refused(self, refusal: Refused) -> None:
+        self.set_status(refusal.status)
+        self.finish(json.dumps({"error": refusal.code, "message": str(refusal)}))
+
+    def reply(self, data: Any) -> None:
+        self.finish(json.dumps(data))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        self.finish(json.dumps({"error": "http", "message": f"{status_code}: {self._reason}"}))
+
+
+class RoomsApi(Api):
+    def get(self) -> None:
+        rooms = [self.server.teacher_message(room) for room in self.hall.rooms.values()]
+        self.reply({"rooms": [{key: room[key] for key in ("code", "number", "game", "title", "step", "started",
+                                                          "over", "closed")} for room in rooms],
+                    "broken": self.hall.broken})
+
+    def post(self) -> None:
+        try:
+            data = self.body()
+            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay"}
+            unknown = sorted(set(data) - allowed)
+            if unknown:
+                raise Refused("bad_request", f"Unknown field(s) {', '.join(unknown)[:100]}.")
+            bots = data.get("bots") or {}
+            if not isinstance(bots, dict) or not all(str(key).isdigit() and len(str(key)) < 4 for key in bots):
+                raise Refused("bad_request", "bots maps seat numbers to bot names.")
+            try:
+                package = games.game_package(data.get("game", ""))
+            except ValueError as error:
+                raise Refused("bad_request", str(error)) from None
+            room = self.hall.create_room(package, data.get("players"), seed=data.get("seed"),
+                                         rules=data.get("rules"), language=data.get("language", "en"),
+                                         bots={int(seat): bot for seat, bot in bots.items()},
+                                         bot_delay=data.get("bot_delay", 0.8))
+        except Refused as refusal:
+            self.refused(refusal)
+            return
+        self.set_status(201)
+        self.reply(self.server.teacher_message(room))
+
+
+class RoomApi(Api):
+    async def get(self, code: str, what: str | None = None) -> None:
+        try:
+            room = self.hall.room(code)
+        except Refused as refusal:
+            self.refused(refusal)
+            return
+        if what == "record":
+            self.reply(room.record())
+        else:
+            self.reply(self.server.teacher_message(room))
+
+    async def post(self, code: str, what: str | None = None) -> None:
+        try:
+            data = self.body()
+            room = self.hall.room(code)
+            seat = data.get("seat")
+            if what == "pause":
+                self.hall.set_paused(room.code, True)
+            elif what == "resume":
+                self.server.errors.pop(room.code, None)
+                self.hall.set_paused(room.code, False)
+            elif what == "step":
+                await self.server.step_bot(self.hall.open_room(code))
+            elif what == "reveal":
+                self.hall.reveal(room.code)
+            elif what == "close":
+                self.hall.close(room.code)
+            elif what == "bot":
+                self.hall.seat_bot(room.code, seat, data.get("bot"))
+            elif what == "unbot":
+                self.hall.remove_bot(room.code, seat)
+            elif what == "new_link":
+                self.hall.new_link(room.code, seat)
+            else:
+                raise Refused("bad_request", "Unknown command.", 404)
+        except Refused as refusal:
+            self.refused(refusal)
+            return
+        self.reply(self.server.teacher_message(room))
+
+
+class RecordsApi(Api):
+    def get(self) -> None:
+        rooms = []
+        for room in self.hall.rooms.values():
+            if room.state is None:
+                continue
+            rooms.append({"code": room.code, "number": room.number, "title": room.title,
+                          "seats": seats_public(room), "over": room.is_over, "record": room.record(),
+                          "moves": [[a.step, a.seat, a.action, a.actor, a.at] for a in room.actions]})
+        self.reply({"rooms": rooms})
+
+
+class JoinApi(Api):
+    """A program joins a room by code and name: `{"code": ..., "name": ...}` -> its seat's token."""
+
+    teacher_only = False
+
+    def post(self) -> None:
+        try:
+            data = self.body()
+            room, seat = self.hall.join(data.get("code"), data.get("name"))
+        except Refused as refusal:
+            self.refused(refusal)
+            return
+        self.set_status(201)
+        self.reply({"code": room.code, "seat": seat.number, "token": seat.token, "link": self.server.seat_link(seat)})
+
+
+class Static(tornado.web.StaticFileHandler):
+    def set_default_headers(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            if name != "Cache-Control":
+                self.set_header(name, value)
+
+
+def routes(server: ClassServer) -> list[tuple[str, type, dict[str, Any]]]:
+    token = r"(?P<token>[A-Za-z0-9_\-]{1,64})"
+    return [
+        (r"/", JoinPage, {"server": server}),
+        (r"/j/(?P<code>[A-Za-z0-9]{1,8})", JoinPage, {"server": server}),
+        (r"/join", JoinPage, {"server": server}),
+        (rf"/s/{token}", SeatPage, {"server": server}),
+        (rf"/w/{token}", WatchPage, {"server": server}),
+        (rf"/ws/seat/{token}", TableSocket, {"server": server, "kind": "seat"}),
+        (rf"/ws/watch/{token}", TableSocket, {"server": server, "kind": "watch"}),
+        (r"/ws/teacher/(?P<code>[A-Za-z0-9]{1,8})", TeacherSocket, {"server": server}),
+        (r"/api/rooms", RoomsApi, {"server": server}),
+        (r"/api/rooms/(?P<code>[A-Za-z0-9]{1,8})", RoomApi, {"server": server}),
+        (r"/api/rooms/(?P<code>[A-Za-z0-9]{1,8})/(?P<what>[a-z_]{1,20})", RoomApi, {"server": server}),
+        (r"/api/records", RecordsApi, {"server": server}),
+        (r"/api/join", JoinApi, {"server": server}),
+        (r"/static/(.*)", Static, {"path": str(STATIC)}),
+    ]

@@ -1,0 +1,111 @@
+// A seat's page (or the projector): a websocket to the class server, the table redrawn from each message,
+// moves chosen by tapping one word at a time. Every text a person typed arrives escaped inside the table's
+// HTML (built by the server from the seat's view); labels are set with textContent, never parsed as HTML.
+(function () {
+  "use strict";
+  var app = document.getElementById("app");
+  var words = JSON.parse(document.getElementById("words").textContent);
+  var kind = app.dataset.kind, token = app.dataset.token, lang = app.dataset.lang;
+  var table = document.getElementById("table"), moves = document.getElementById("moves");
+  var statusLine = document.getElementById("status"), note = document.getElementById("message");
+  var online = document.getElementById("online");
+  var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
+
+  function setOnline(yes) {
+    online.dataset.online = yes ? "1" : "0";
+    online.textContent = yes ? words["class.online"] : words["class.offline"];
+  }
+
+  function say(text, isError) {
+    note.textContent = text || "";
+    note.className = "message" + (isError ? " error" : "");
+  }
+
+  function busy(yes) {
+    moves.setAttribute("aria-busy", yes ? "true" : "false");
+    Array.prototype.forEach.call(moves.querySelectorAll("button"), function (button) { button.disabled = yes; });
+  }
+
+  function send(message) {
+    if (!socket || socket.readyState !== 1) { return; }
+    busy(true);
+    socket.send(JSON.stringify(message));
+  }
+
+  function button(label, className, onTap) {
+    var element = document.createElement("button");
+    element.type = "button";
+    element.className = className;
+    element.textContent = label;
+    element.addEventListener("click", onTap);
+    return element;
+  }
+
+  function drawMenu(menu) {
+    moves.replaceChildren();
+    moves.setAttribute("aria-busy", "false");
+    drawn += 1;
+    moves.dataset.drawn = String(drawn);  // a new menu each time: what a script waits for
+    if (!menu) { return; }
+    if (menu.chosen.length) {
+      var path = document.createElement("p");
+      path.className = "path";
+      path.textContent = menu.labels.join(" › ");
+      moves.appendChild(path);
+    }
+    var options = document.createElement("div");
+    options.className = "options";
+    menu.options.forEach(function (option) {
+      var words_ = menu.chosen.concat([option.word]);
+      options.appendChild(button(option.label, option.action ? "move final" : "move", function () {
+        if (option.action) { send({type: "move", step: step, action: option.action}); }
+        else { send({type: "menu", step: step, chosen: words_}); }
+      }));
+    });
+    moves.appendChild(options);
+    var controls = document.createElement("div");
+    controls.className = "controls";
+    if (menu.complete) {
+      controls.appendChild(button(words["class.play"] + ": " + menu.labels.join(" "), "move final complete",
+        function () { send({type: "move", step: step, action: menu.complete}); }));
+    }
+    if (menu.chosen.length) {
+      controls.appendChild(button("← " + words["class.back"], "back", function () {
+        send({type: "menu", step: step, chosen: menu.chosen.slice(0, -1)});
+      }));
+    }
+    moves.appendChild(controls);
+  }
+
+  function handle(message) {
+    if (message.type === "table") {
+      step = message.step;
+      table.innerHTML = message.html;
+      statusLine.textContent = message.status;
+      statusLine.className = "status " + message.kind;
+      drawMenu(message.menu);
+      say("");
+      app.dataset.step = String(step);
+      app.dataset.state = message.kind;
+    } else if (message.type === "menu") {
+      if (message.step === step) { drawMenu(message); }
+    } else if (message.type === "refused") {
+      busy(false);
+      say(message.text || message.message, true);
+    }
+  }
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    socket = new WebSocket(scheme + "//" + location.host + "/ws/" + kind + "/" + token + "?lang=" + lang);
+    socket.onopen = function () { retry = 250; setOnline(true); };
+    socket.onmessage = function (event) { handle(JSON.parse(event.data)); };
+    socket.onclose = function (event) {
+      setOnline(false);
+      if (event.code >= 4000) { closedForGood = true; say(event.reason, true); busy(true); return; }
+      if (!closedForGood) { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
+    };
+  }
+
+  connect();
+})();

@@ -1,0 +1,268 @@
+"""Checks for the class server, public like `tabletop_edu.testing`: the leak check of pages and messages,
+a server process to start, kill and restart, and students who play by tapping through the protocol (they
+ask the menu one word at a time, as the page does, and keep every message their connection receives).
+
+`leaked(text, state, seat)` lists the secrets of the other seats that a page's text or a message holds:
+the full text (in English and French) of every event `seat` does not see in full, unless the seat sees that
+same text through another event. Markup is stripped and entities unescaped first, so a secret cannot hide
+behind `<b>` or `&#x27;`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import queue
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ..core import GameState
+from ..core.view import game_renderer
+from .client import Feed, join_room, seat_feed
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+_WORDED: dict[tuple[Any, ...], frozenset[str]] = {}
+
+
+def _worded(game: str, players: tuple[str, ...], event: Any) -> frozenset[str]:
+    """An event's text in English and French, as the game's `event_text` words it (from its kind, text and
+    data alone, so the wording is kept for the next check)."""
+    key = (game, players, event.kind, event.text, repr(event.data))
+    texts = _WORDED.get(key)
+    if texts is None:
+        wording = game_renderer(game, "event_text")
+        words = {event.text}
+        if wording is not None:
+            words |= {str(wording(event, players, language)) for language in ("en", "fr")}
+        if len(_WORDED) > 200_000:
+            _WORDED.clear()
+        texts = _WORDED[key] = frozenset(words)
+    return texts
+
+
+def secrets_for(state: GameState[Any], seat: int | None) -> set[str]:
+    """What `seat` (None: the projector) must not be shown now: the full texts of the events it does not see
+    in full, in English and French, minus any text it does see (check a message against the state of its
+    step: what is secret changes as the game goes)."""
+    hidden: set[str] = set()
+    seen: set[str] = set()
+    for event in state.events:
+        if event.sees_all(seat):
+            seen |= _worded(state.game, state.players, event)
+        else:
+            hidden |= _worded(state.game, state.players, event)
+            shown = event.seen_by(seat)
+            if shown is not None:
+                seen |= _worded(state.game, state.players, shown)
+    # A secret that became public (a reveal at the end lists every character) is no longer one.
+    everything_seen = "\n".join(seen)
+    return {text for text in hidden - seen if len(text) >= 8 and text not in everything_seen}
+
+
+def plain_forms(text: str) -> list[str]:
+    """The text as it is, unescaped, and with its markup stripped then unescaped."""
+    return [text, html.unescape(text), html.unescape(_TAG.sub(" ", text)), " ".join(html.unescape(
+        _TAG.sub("", text)).split())]
+
+
+def strings_of(value: Any) -> list[str]:
+    """Every string inside a decoded JSON value (keys too)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in [str(key), *strings_of(item)]]
+    if isinstance(value, list):
+        return [text for item in value for text in strings_of(item)]
+    return []
+
+
+def leaked(text_or_message: str | dict[str, Any], state: GameState[Any], seat: int | None,
+           secrets: set[str] | None = None) -> list[str]:
+    """The secrets of others found in a page (its HTML or inner text) or a message (JSON text or dict);
+    `secrets` is `secrets_for(state, seat)` when already computed."""
+    if isinstance(text_or_message, dict):
+        pieces = strings_of(text_or_message)
+    else:
+        try:
+            decoded = json.loads(text_or_message)
+            pieces = strings_of(decoded) if isinstance(decoded, (dict, list)) else [text_or_message]
+        except ValueError:
+            pieces = [text_or_message]
+    whole = "\n".join(form for piece in pieces for form in plain_forms(piece))
+    if secrets is None:
+        secrets = secrets_for(state, seat)
+    return sorted(secret for secret in secrets if secret in whole)
+
+
+class ServerProcess:
+    """`python -m tabletop_edu serve --port 0` in its own process group, on an SQLite file.
+
+    `start()` waits for the line giving its address (a condition, not a sleep); `kill()` sends SIGKILL (a hard
+    kill: nothing is flushed or closed); `stop()` ends it politely and is safe to call twice."""
+
+    def __init__(self, db: str | Path, log: str | Path, *extra: str) -> None:
+        self.db, self.log_path, self.extra = str(db), Path(log), list(extra)
+        self.process: subprocess.Popen[str] | None = None
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.url = ""
+        self.token = ""
+        self.output: list[str] = []
+
+    def start(self, timeout: float = 60) -> ServerProcess:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tabletop_edu", "serve", "--port", "0", "--db", self.db, *self.extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
+        self.url = self.wait_for(r"serving on (http://\S+?)/? ", timeout).group(1)
+        self.token = self.wait_for(r"teacher token: (\S+)", timeout).group(1)
+        return self
+
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        with self.log_path.open("a", encoding="utf-8") as log:
+            for line in process.stdout:
+                log.write(line)
+                log.flush()
+                self.output.append(line)
+                self.lines.put(line)
+
+    def wait_for(self, pattern: str, timeout: float = 60) -> re.Match[str]:
+        """The first new output line matching `pattern`."""
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the server printed no line matching {pattern!r} in {timeout} s: "
+                                   f"{''.join(self.output)[-2000:]}")
+            try:
+                line = self.lines.get(timeout=min(left, 1.0))
+            except queue.Empty:
+                if self.process is not None and self.process.poll() is not None and self.lines.empty():
+                    raise RuntimeError(f"the server stopped: {''.join(self.output)[-2000:]}") from None
+                continue
+            match = regex.search(line)
+            if match:
+                return match
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group, and wait for it."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Student:
+    """A seat's connection: every message it received, the latest table, and moves made by tapping."""
+
+    def __init__(self, url: str, token: str, seat: int, name: str, language: str = "en") -> None:
+        self.url, self.token, self.seat, self.name = url, token, seat, name
+        self.feed: Feed = seat_feed(url, token, language)
+        self.received: list[dict[str, Any]] = []
+        self.table: dict[str, Any] | None = None
+
+    @classmethod
+    def join(cls, url: str, code: str, name: str, language: str = "en") -> Student:
+        seat = join_room(url, code, name)
+        return cls(url, seat["token"], seat["seat"], name, language)
+
+    def next(self, predicate: Any = lambda message: True, timeout: float = 30) -> dict[str, Any]:
+        def keep(message: dict[str, Any]) -> bool:
+            self.received.append(message)
+            if message["type"] == "table":
+                self.table = message
+            return bool(predicate(message))
+        return self.feed.next(keep, timeout)
+
+    def drain(self) -> None:
+        """Take every message already received, keeping the latest table."""
+        while True:
+            try:
+                message = self.feed.messages.get_nowait()
+            except queue.Empty:
+                return
+            self.received.append(message)
+            if message["type"] == "table":
+                self.table = message
+
+    def wait_step(self, step: int, timeout: float = 30) -> dict[str, Any]:
+        """The latest table message, once it shows `step` or a later one."""
+        self.drain()
+        if self.table is not None and self.table["started"] and self.table["step"] >= step:
+            return self.table
+        return self.next(lambda m: m["type"] == "table" and m["started"] and m["step"] >= step, timeout)
+
+    def tap_move(self, rng: random.Random) -> str:
+        """Choose a move as a person on the page does: one button at a time, each a new menu from the server."""
+        assert self.table is not None and self.table["menu"] is not None, f"{self.name} has no move to make"
+        step, menu = self.table["step"], self.table["menu"]
+        while True:
+            options = menu["options"]
+            if menu["complete"] is not None and (not options or rng.random() < 0.3):
+                action = menu["complete"]
+                break
+            option = rng.choice(options)
+            if option["action"] is not None:
+                action = option["action"]
+                break
+            self.feed.send({"type": "menu", "step": step, "chosen": [*menu["chosen"], option["word"]]})
+            menu = self.next(lambda m: m["type"] in ("menu", "refused"))
+            assert menu["type"] == "menu", menu
+        self.feed.send({"type": "move", "step": step, "action": action})
+        outcome = self.next(lambda m: m["type"] == "refused" or (m["type"] == "table" and m["step"] > step))
+        assert outcome["type"] == "table", f"{self.name}'s move {action!r} was refused: {outcome}"
+        return str(action)
+
+    def close(self) -> None:
+        self.feed.close()
+
+
+def seat_students(url: str, code: str, names: list[str], language: str = "en") -> list[Student]:
+    return [Student.join(url, code, name, language) for name in names]
+
+
+def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: int = 0,
+                    limit: int = 400) -> int:
+    """Every student taps moves whenever their seat is to act (bots of the room play the other seats), until
+    the game is over; returns the number of moves played."""
+    step = first_step
+    for _ in range(limit):
+        tables = [student.wait_step(step) for student in students]
+        current = max(table["step"] for table in tables)
+        if any(table["over"] for table in tables):
+            return current
+        movers = [student for student, table in zip(students, tables)
+                  if table["menu"] is not None and table["step"] == current]
+        if movers:
+            movers[0].tap_move(rng)
+            step = current + 1
+        else:  # a bot is to move, or the teacher paused: every change reaches every seat, so wait for the next
+            students[0].next(lambda m: m["type"] == "table")
+            step = current
+    raise AssertionError(f"the game did not end within {limit} moves")

@@ -1,0 +1,278 @@
+"""Class play in a real browser: every student on a page of their own (one browser context each, phones and
+laptops), moves made by tapping the buttons, the teacher's dashboard open in JupyterLab.
+
+The server runs as its own process (`python -m tabletop_edu serve --port 0`), as in a classroom. After every
+move each student's page (its DOM, the full HTML) and every websocket frame it received are checked against
+the secrets of the other seats at that step. No page may request anything from another host.
+Screenshots (phone, laptop, dashboard) go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tabletop_edu.classroom import TeacherClient
+from tabletop_edu.classroom.testing import ServerProcess, leaked, secrets_for
+from tabletop_edu.core import GameState, load
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+@pytest.fixture()
+def class_server(tmp_path: Path) -> Any:
+    ARTIFACTS.mkdir(exist_ok=True)
+    server = ServerProcess(tmp_path / "class.sqlite3", ARTIFACTS / "classroom-server.log").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Pupil:
+    """A student's device: a browser context, the seat's page, the frames its websocket received."""
+
+    def __init__(self, browser: Any, server: str, link: str, name: str, phone: bool, language: str) -> None:
+        self.name, self.phone, self.server = name, phone, server
+        self.context = browser.new_context(**(PHONE if phone else LAPTOP))
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(30_000)
+        self.frames: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("websocket", lambda socket: socket.on("framereceived", self._frame))
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.goto(f"{link}?lang={language}")
+        self.page.locator("input[name=name]").fill(name)
+        self.page.locator("form button[type=submit]").click()
+        self.page.wait_for_selector("#app")
+        self.page.wait_for_function("document.getElementById('online').dataset.online === '1'")
+
+    def _frame(self, payload: Any) -> None:
+        self.frames.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+
+    @property
+    def seat(self) -> int:
+        return int(json.loads(self.frames[0])["seat"])
+
+    def wait_step_at_least(self, step: int) -> tuple[int, str]:
+        """Wait until the page shows `step` or a later one (or the end); (its step, its state: turn, wait,
+        paused, over)."""
+        self.page.wait_for_function("s => { const app = document.getElementById('app'); return app.dataset.state"
+                                    " !== 'lobby' && (Number(app.dataset.step) >= s || app.dataset.state === 'over'); }",
+                                    arg=step)
+        app = self.page.locator("#app")
+        return int(app.get_attribute("data-step") or 0), str(app.get_attribute("data-state"))
+
+    def tap_move(self, rng: random.Random) -> list[str]:
+        """Tap buttons until a move is sent, as a student would; the labels tapped."""
+        tapped = []
+        for _ in range(20):
+            drawn = self.page.locator("#moves").get_attribute("data-drawn")
+            complete = self.page.locator("#moves button.complete")
+            options = self.page.locator("#moves .options button")
+            count = options.count()
+            if complete.count() and (count == 0 or rng.random() < 0.3):
+                button = complete
+            else:
+                assert count > 0, f"{self.name}: no button to tap"
+                button = options.nth(rng.randrange(count))
+            final = "final" in (button.get_attribute("class") or "")
+            tapped.append(button.inner_text())
+            button.tap() if self.phone else button.click()
+            if final:
+                return tapped
+            self.page.wait_for_function("d => document.getElementById('moves').dataset.drawn !== d", arg=drawn)
+        raise AssertionError(f"{self.name}: no move after 20 taps")
+
+    def check(self, state: GameState[Any], secrets: set[str]) -> None:
+        """The page's DOM and its text hold no other seat's secret (read together with the step they show,
+        which must be `state`'s); the page asked nothing of another host."""
+        seat = self.seat
+        page = self.page.evaluate("() => ({step: document.getElementById('app').dataset.step, "
+                                  "html: document.documentElement.outerHTML, text: document.body.innerText})")
+        if int(page["step"]) == len(state.history):
+            for text in (page["html"], page["text"]):
+                assert not leaked(text, state, seat, secrets), f"{self.name}'s page shows a secret"
+        assert all(url.startswith(self.server) for url in self.requests), \
+            [url for url in self.requests if not url.startswith(self.server)]
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def check_frames(pupils: list[Pupil], record: dict[str, Any]) -> int:
+    """Every frame each page received, against the secrets of its step; returns how many were checked."""
+    frames = sorted(((json.loads(frame), pupil.seat) for pupil in pupils for frame in pupil.frames),
+                    key=lambda pair: pair[0].get("step") or 0)
+    state = load({**record, "actions": []})
+    secrets: dict[int, set[str]] = {}
+    for message, seat in frames:
+        while len(state.history) < (message.get("step") or 0):
+            seat_of_move, action = record["actions"][len(state.history)]
+            state.apply(action, player=seat_of_move)
+            secrets = {}
+        if seat not in secrets:
+            secrets[seat] = secrets_for(state, seat)
+        assert not leaked(message, state, seat, secrets[seat]), f"a frame to seat {seat} holds a secret"
+    return len(frames)
+
+
+class Replay:
+    """The room's game at any step, replayed from its record (fetched again when a page is ahead of it)."""
+
+    def __init__(self, teacher: TeacherClient, code: str) -> None:
+        self.teacher, self.code = teacher, code
+        self.actions: list[list[Any]] = []
+        self.states: list[GameState[Any]] = []
+        self.secrets: dict[tuple[int, int], set[str]] = {}
+        self.refresh()
+
+    def refresh(self) -> int:
+        record = self.teacher.record(self.code)
+        assert record is not None
+        if not self.states:
+            self.states.append(load({**record, "actions": []}))
+        for seat, action in record["actions"][len(self.actions):]:
+            state = self.states[-1].clone()
+            state.apply(action, player=seat)
+            self.states.append(state)
+        self.actions = record["actions"]
+        return len(self.actions)
+
+    def secrets_of(self, step: int, seat: int) -> set[str]:
+        if (step, seat) not in self.secrets:
+            self.secrets[step, seat] = secrets_for(self.states[step], seat)
+        return self.secrets[step, seat]
+
+
+def play_in_browsers(pupils: list[Pupil], teacher: TeacherClient, code: str, rng: random.Random,
+                     shots: dict[int, str] | None = None) -> GameState[Any]:
+    """Play the room to the end by tapping (bots, if any, play at once); after every move, check every page
+    against the secrets of the step it shows."""
+    replay = Replay(teacher, code)
+    for _ in range(500):
+        step = replay.refresh()
+        shown = [pupil.wait_step_at_least(step) for pupil in pupils]
+        if max(page_step for page_step, _ in shown) > step:
+            replay.refresh()
+        for pupil, (page_step, _) in zip(pupils, shown):
+            pupil.check(replay.states[page_step], replay.secrets_of(page_step, pupil.seat))
+        if all(state == "over" for _, state in shown):
+            assert replay.states[-1].is_over
+            return replay.states[-1]
+        movers = [pupil for pupil, (page_step, state) in zip(pupils, shown)
+                  if state == "turn" and page_step == len(replay.actions)]
+        if shots and step >= min(shots) and movers:  # a student's turn, on a phone and on a laptop
+            name = shots.pop(min(shots))
+            for phone in (True, False):
+                pupil = next((p for p in movers if p.phone == phone), None) or \
+                    next(p for p in pupils if p.phone == phone)
+                pupil.page.screenshot(path=str(ARTIFACTS / f"{name}-{'phone' if phone else 'laptop'}.png"),
+                                      full_page=True)
+        if movers:
+            movers[0].tap_move(rng)
+            movers[0].wait_step_at_least(step + 1)
+        else:  # a bot is to move, or a page has not caught up: wait for the next step on the first page
+            pupils[0].wait_step_at_least(step + 1)
+    raise AssertionError("the game did not end")
+
+
+def seat_pupils(browser: Any, server: ServerProcess, room: dict[str, Any], names: list[str], language: str,
+                phones: int) -> list[Pupil]:
+    links = [seat["link"] for seat in room["seats"] if seat["bot"] is None]
+    return [Pupil(browser, server.url, link, name, index < phones, language)
+            for index, (link, name) in enumerate(zip(links, names))]
+
+
+# ------------------------------------------------------------------------------------------ the dashboard
+
+
+def dashboard_notebook(folder: Path, url: str, token: str, code: str) -> str:
+    """A notebook with the teacher's dashboard of `code` (the server runs as its own process)."""
+    cells = [
+        "from tabletop_edu import classroom\n"
+        f"room = classroom.connect({url!r}, {token!r}).dashboard({code!r}, language='fr')\n"
+        "room",
+    ]
+    notebook = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                           "source": cell} for cell in cells],
+                "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    name = f"dashboard-{code}.ipynb"
+    (folder / name).write_text(json.dumps(notebook), encoding="utf-8")
+    return name
+
+
+def open_dashboard(page: Any, lab: str, path: str) -> Any:
+    page.goto(f"{lab}/lab/workspaces/{path.replace('.', '-')}/tree/{path}?reset")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    page.get_by_text("| Idle").wait_for(timeout=90_000)
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    return page.locator(".classroom-dashboard")
+
+
+def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: Any, lab: str, notebook_copy: Path,
+                                                                       class_server: ServerProcess) -> None:
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("mafia_de_cuba", 8, seed=21, language="fr", bot_delay=0)
+    lab_context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pupils: list[Pupil] = []
+    try:
+        lab_page = lab_context.new_page()
+        lab_page.set_default_timeout(60_000)
+        dashboard = open_dashboard(lab_page, lab, dashboard_notebook(notebook_copy, class_server.url,
+                                                                     class_server.token, room["code"]))
+        dashboard.wait_for(timeout=120_000)
+        names = ["Zoé", "Louis", "Inès", "Hugo", "Léa", "Nathan", "Chloé", "Jules"]
+        pupils = seat_pupils(browser, class_server, room, names, "fr", phones=4)
+        for name in names:  # the dashboard lists every student as they sit down
+            dashboard.get_by_text(name, exact=True).first.wait_for()
+        lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard-seats.png"), full_page=True)
+        final = play_in_browsers(pupils, teacher, room["code"], random.Random(8), shots={6: "classroom-mafia"})
+        assert check_frames(pupils, teacher.record(room["code"])) > 8 * len(final.history)
+        dashboard.get_by_role("button", name="Révéler la table").click()  # the teacher's control, in the browser
+        for pupil in pupils:
+            pupil.page.locator(".classroom-reveal").wait_for()
+        pupils[0].page.screenshot(path=str(ARTIFACTS / "classroom-mafia-revealed-phone.png"), full_page=True)
+        dashboard.get_by_role("tab", name="Connaissances").click()
+        dashboard.locator("img.classroom-flow").wait_for(timeout=60_000)
+        dashboard.get_by_role("tab", name="Enseignant (tout)").click()
+        lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard.png"), full_page=True)
+        dashboard.get_by_role("tab", name="Connaissances").click()
+        lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard-knowledge.png"), full_page=True)
+    finally:
+        for pupil in pupils:
+            pupil.close()
+        lab_context.close()
+
+
+def test_get_adler_five_students_by_tapping(browser: Any, class_server: ServerProcess) -> None:
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("get_adler", 5, seed=4, language="en", bot_delay=0)
+    pupils = seat_pupils(browser, class_server, room, ["Ada", "Ben", "Cleo", "Dev", "Eve"], "en", phones=2)
+    try:
+        final = play_in_browsers(pupils, teacher, room["code"], random.Random(5), shots={3: "classroom-adler"})
+        assert check_frames(pupils, teacher.record(room["code"])) > 5 * len(final.history)
+    finally:
+        for pupil in pupils:
+            pupil.close()
+
+
+def test_commissario_four_students_by_tapping(browser: Any, class_server: ServerProcess) -> None:
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("commissario", 4, seed=7, language="fr", bot_delay=0,
+                               bots={1: "greedy", 3: "random"})  # for time: 112 moves, half of them by bots
+    pupils = seat_pupils(browser, class_server, room, ["Anna", "Camille"], "fr", phones=1)
+    try:
+        final = play_in_browsers(pupils, teacher, room["code"], random.Random(6), shots={9: "classroom-commissario"})
+        assert check_frames(pupils, teacher.record(room["code"])) > len(pupils) * len(final.history)
+    finally:
+        for pupil in pupils:
+            pupil.close()

@@ -1,0 +1,123 @@
+"""The teacher's side: `classroom.open` starts the server beside the kernel and returns the dashboard, which
+follows the room live (who sits where, the projector's and the teacher's views, the knowledge panels) and
+drives it (bots, pause, step, reveal); the class's games go to the analysis tools."""
+
+from __future__ import annotations
+
+import builtins
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from tabletop_edu import classroom
+from tabletop_edu.classroom.export import ClassGames
+from tabletop_edu.classroom.testing import Student, play_to_the_end
+from tabletop_edu.tournament import TournamentResult
+
+
+@pytest.fixture()
+def dashboard(tmp_path: Path) -> Iterator[Any]:
+    room = classroom.open("mafia_de_cuba", 6, seed=3, db=tmp_path / "class.sqlite3", bot_delay=0,
+                          bots={4: "loyal", 5: "random"})
+    try:
+        yield room
+    finally:
+        room.close()
+        classroom.stop_all()
+
+
+def test_the_dashboard_follows_and_drives_a_room(dashboard: Any, tmp_path: Path) -> None:
+    dashboard.wait_for(lambda d: d.info["seats"][4]["bot"] == "loyal")
+    assert "Bot 4 (loyal)" in dashboard.seats.value and dashboard.state is None
+    assert "<svg" in dashboard.seats.value  # QR codes of the links
+    assert repr(dashboard) == "<Dashboard of a Mafia de Cuba room>"  # no token, no port: stable in notebooks
+    server = classroom.start(tmp_path / "class.sqlite3")
+    students = [Student.join(server.url, dashboard.code, name) for name in ("Ada", "Bob", "Cy")]
+    try:
+        dashboard.wait_for(lambda d: all(seat["name"] for seat in d.info["seats"][:3]) and d.info["seats"][3]["name"] is None)
+        assert "Ada" in dashboard.seats.value and "Cy" in dashboard.seats.value
+        dashboard.pause()
+        dashboard.wait_for(lambda d: d.info["paused"])
+        dashboard.seat_picker.value = 3
+        dashboard.bot_picker.value = "random"
+        dashboard.seat_bot_button.click()  # the last seat: the game starts, paused
+        dashboard.wait_for(lambda d: d.state is not None)
+        assert dashboard.info["step"] == 0 and "Ada" in dashboard.teacher.value
+        dashboard.step_button.click()  # the teacher lets the bot to move (Ada is the Godfather: none) play
+        assert "No bot" in dashboard.message.value
+        dashboard.pause_button.click()
+        dashboard.wait_for(lambda d: not d.info["paused"])
+        play_to_the_end(students, random.Random(1))
+        dashboard.wait_for(lambda d: d.info["over"])
+        assert dashboard.state is not None and dashboard.state.is_over
+        dashboard.tabs.selected_index = 3
+        dashboard.wait_for(lambda d: "classroom-flow" in d.flow.value, timeout=60)
+        assert "mdc-posterior" in dashboard.knowledge.value
+        projector = dashboard.projector.value
+        godfather_secret = next(event.text for event in dashboard.state.events if event.kind == "hide")
+        assert godfather_secret not in projector  # the projector shows the spectator's view only
+        dashboard.reveal_button.click()
+        dashboard.wait_for(lambda d: d.info["revealed"])
+        students[1].next(lambda m: m["type"] == "table" and m["revealed"])
+    finally:
+        for student in students:
+            student.close()
+
+    games = dashboard.games()
+    assert isinstance(games, ClassGames) and len(games) == 1 and len(games.finished()) == 1
+    (table,) = games.tournament()
+    assert isinstance(table, TournamentResult)
+    assert {row.bot for row in table.rows()} == {"Ada", "Bob", "Cy", "bot random", "bot loyal"}
+    assert sum(row.games for row in table.rows()) == 6
+    assert isinstance(games.flow(0), nx.MultiDiGraph) and games.flow(0).number_of_edges() > 0
+    assert games.draw_flow(0).axes
+    posterior = games.posteriors(0)
+    assert posterior and all(abs(sum(roles.values()) - 1) < 1e-9 for roles in posterior.values())
+    moves = games.dataframe()
+    assert list(moves.columns)[:4] == ["room", "game", "step", "seat"]
+    assert len(moves) == len(games[0].state().history) and set(moves["actor"]) <= {"seat", "bot"}
+    results = games.results_dataframe()
+    assert len(results) == 6 and results["won"].sum() == len(games[0].state().winners)
+
+
+def test_without_pandas_the_rows_are_still_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def no_pandas(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "pandas":
+            raise ImportError("no pandas here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    games = ClassGames([])
+    with pytest.raises(ImportError, match="pip install pandas"):
+        games.dataframe()
+    assert games.move_rows() == [] and games.result_rows() == []
+
+
+def test_a_server_restarted_on_its_file_keeps_its_rooms(tmp_path: Path) -> None:
+    db = tmp_path / "class.sqlite3"
+    room = classroom.open("peek", 2, seed=1, db=db, bot_delay=0, bots={1: "random"})
+    try:
+        server = classroom.start(db)
+        ada = Student.join(server.url, room.code, "Ada")
+        ada.wait_step(0)
+        ada.tap_move(random.Random(2))
+        room.wait_for(lambda d: d.info["step"] >= 2)  # Ada's move, then the bot's
+        ada.close()
+        room.close()
+        classroom.stop_all()
+        again = classroom.start(db)
+        assert again is not server
+        teacher = classroom.connect(again.url, again.teacher_token)
+        assert teacher.token == server.teacher_token
+        assert len(teacher.record(room.code)["actions"]) >= 2
+        ada_again = Student(again.url, ada.token, 0, "Ada")
+        assert ada_again.wait_step(len(teacher.record(room.code)["actions"]))["menu"] is not None
+        ada_again.close()
+    finally:
+        classroom.stop_all()

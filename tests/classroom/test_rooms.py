@@ -1,0 +1,239 @@
+"""The rules of the class server without the web: rooms, seats, names, tokens, moves, bots, and the store.
+
+Every refusal is shown to change nothing: not the game (its fingerprint), not the database (its rows)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tabletop_edu.classroom.rooms import CODE_ALPHABET, CODE_LENGTH, MAX_NAME, Hall, Refused, Room
+from tabletop_edu.classroom.store import Store
+
+
+@pytest.fixture()
+def hall(tmp_path: Path) -> Hall:
+    return Hall(Store(tmp_path / "class.sqlite3"))
+
+
+def snapshot(hall: Hall, room: Room) -> tuple[Any, ...]:
+    """Everything a refusal must leave as it was: the game, the seats, the flags and the stored rows."""
+    store = hall.store
+    return (None if room.state is None else room.state.fingerprint(), [vars(seat).copy() for seat in room.seats],
+            room.paused, room.revealed, room.closed, store.actions(room.code), store.seats(room.code),
+            [row for row in store.rooms() if row.code == room.code])
+
+
+def refused(code: str, call: Any, hall: Hall, room: Room) -> Refused:
+    before = snapshot(hall, room)
+    with pytest.raises(Refused) as caught:
+        call()
+    assert caught.value.code == code, (caught.value.code, str(caught.value))
+    assert str(caught.value), "a refusal says why"
+    assert snapshot(hall, room) == before, f"refusal {code} changed something"
+    return caught.value
+
+
+def test_a_room_has_a_short_code_and_unguessable_distinct_tokens(hall: Hall) -> None:
+    rooms = [hall.create_room("peek", 4, seed=1) for _ in range(5)]
+    codes = {room.code for room in rooms}
+    assert len(codes) == 5 and all(len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET) for code in codes)
+    tokens = [seat.token for room in rooms for seat in room.seats] + [room.watch_token for room in rooms]
+    assert len(set(tokens)) == len(tokens) and all(len(token) >= 22 for token in tokens)
+    assert hall.teacher_token not in tokens and len(hall.teacher_token) >= 32
+
+
+def test_students_join_by_code_or_link_and_the_game_starts_with_their_names(hall: Hall) -> None:
+    room = hall.create_room("peek", 3, seed=4)
+    told: list[int] = []
+    hall.listeners.append(lambda changed: told.append(changed.step))
+    assert hall.join(room.code.lower(), "  Ada   Lovelace ")[1].number == 0  # codes read in any case
+    hall.claim(room.seats[2].token, "Émile")
+    assert room.state is None and not room.started
+    _, seat = hall.join(room.code, "<b>Bob</b>")
+    assert seat.number == 1 and room.started and room.state is not None
+    assert room.state.players == ("Ada Lovelace", "<b>Bob</b>", "Émile")
+    assert len(told) == 3
+    reopened = Hall(Store(hall.store.path))
+    assert reopened.rooms[room.code].state.fingerprint() == room.state.fingerprint()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("name", "code"), [("", "bad_name"), ("   ", "bad_name"), ("x" * (MAX_NAME + 1), "bad_name"),
+                                            ("a\x00b", "bad_name"), ("tab\u200bhidden", "bad_name"),
+                                            (None, "bad_name"), (42, "bad_name"), ("ADA", "name_taken")])
+def test_bad_or_taken_names_are_refused(hall: Hall, name: Any, code: str) -> None:
+    room = hall.create_room("peek", 3, seed=4)
+    hall.join(room.code, "Ada")
+    refused(code, lambda: hall.join(room.code, name), hall, room)
+    refused(code, lambda: hall.claim(room.seats[2].token, name), hall, room)
+
+
+def test_a_full_room_a_taken_seat_and_unknown_rooms_are_refused(hall: Hall) -> None:
+    room = hall.create_room("peek", 2, seed=4)
+    hall.join(room.code, "Ada")
+    hall.join(room.code, "Bob")
+    refused("room_full", lambda: hall.join(room.code, "Cy"), hall, room)
+    refused("seat_taken", lambda: hall.claim(room.seats[0].token, "Mallory"), hall, room)  # a replayed claim
+    refused("unknown_room", lambda: hall.join("ZZZZZ", "Cy"), hall, room)
+    refused("unknown_room", lambda: hall.join(["list"], "Cy"), hall, room)
+
+
+def test_tokens_that_were_never_valid_or_expired_open_nothing(hall: Hall) -> None:
+    room = hall.create_room("peek", 2, seed=4)
+    token = room.seats[1].token
+    altered = token[:-1] + ("A" if token[-1] != "A" else "B")
+    for bad in (altered, "guess", "", None, 12, "x" * 5000):
+        refused("unknown_token", lambda bad=bad: hall.seat_of(bad), hall, room)
+        refused("unknown_token", lambda bad=bad: hall.watched(bad), hall, room)
+    hall.new_link(room.code, 1)
+    assert room.seats[1].token != token and hall.seat_of(room.seats[1].token)[1].number == 1
+    error = refused("expired_token", lambda: hall.seat_of(token), hall, room)
+    assert error.status == 410
+    watch = room.watch_token
+    hall.close(room.code)
+    for old in (room.seats[0].token, room.seats[1].token, watch):
+        refused("expired_token", lambda old=old: hall.seat_of(old) if old != watch else hall.watched(old), hall, room)
+    refused("closed", lambda: hall.join(room.code, "Late"), hall, room)
+    reopened = Hall(Store(hall.store.path))  # expiry survives a restart
+    with pytest.raises(Refused, match="expired"):
+        reopened.seat_of(token)
+
+
+def started_peek(hall: Hall, seed: int = 4) -> Room:
+    room = hall.create_room("peek", 2, seed=seed)
+    hall.join(room.code, "Ada")
+    hall.join(room.code, "Bob")
+    return room
+
+
+def test_a_move_names_its_step_and_is_refused_out_of_turn_stale_malformed_or_illegal(hall: Hall) -> None:
+    room = started_peek(hall)
+    assert room.state is not None and room.state.acting_seats == (0,)
+    refused("not_your_turn", lambda: hall.play(room, 1, 0, "pass"), hall, room)
+    refused("stale", lambda: hall.play(room, 0, 1, "pass"), hall, room)
+    refused("stale", lambda: hall.play(room, 0, -1, "pass"), hall, room)
+    refused("illegal", lambda: hall.play(room, 0, 0, "peek 0"), hall, room)
+    refused("illegal", lambda: hall.play(room, 0, 0, "fly away"), hall, room)
+    refused("illegal", lambda: hall.play(room, 0, 0, "x" * 100_000), hall, room)
+    for step, action in ((True, "pass"), ("0", "pass"), (None, "pass"), (0, None), (0, ""), (0, 3), (0.0, "pass")):
+        refused("malformed", lambda step=step, action=action: hall.play(room, 0, step, action), hall, room)
+    hall.play(room, 0, 0, "peek 1")
+    refused("stale", lambda: hall.play(room, 0, 0, "peek 1"), hall, room)  # the same move, resent
+    assert [(row.step, row.seat, row.action) for row in hall.store.actions(room.code)] == [(0, 0, "peek 1")]
+
+
+def test_every_move_is_stored_before_anyone_is_told(hall: Hall) -> None:
+    room = started_peek(hall)
+    stored_when_told: list[tuple[int, int]] = []
+    hall.listeners.append(lambda changed: stored_when_told.append((changed.step, len(hall.store.actions(changed.code)))))
+    hall.play(room, 0, 0, "pass")
+    hall.play(room, 1, 1, "peek 0")
+    assert stored_when_told == [(1, 1), (2, 2)]
+
+
+def test_a_move_the_store_cannot_write_is_refused_and_not_played(hall: Hall, monkeypatch: pytest.MonkeyPatch) -> None:
+    room = started_peek(hall)
+    hall.play(room, 0, 0, "pass")
+    told: list[int] = []
+    hall.listeners.append(lambda changed: told.append(changed.step))
+
+    def broken(*args: Any, **kwargs: Any) -> float:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(hall.store, "add_action", broken)
+    refused("storage", lambda: hall.play(room, 1, 1, "peek 0"), hall, room)
+    assert told == [] and room.step == 1
+    monkeypatch.undo()
+    hall.play(room, 1, 1, "peek 0")
+    assert told == [2]
+
+
+def test_the_store_refuses_two_moves_for_one_step(hall: Hall) -> None:
+    room = started_peek(hall)
+    hall.play(room, 0, 0, "pass")
+    import sqlite3
+
+    with pytest.raises(sqlite3.IntegrityError):
+        hall.store.add_action(room.code, 0, 0, "pass", "seat")
+
+
+def test_pause_blocks_students_and_bots_but_not_the_teachers_step(hall: Hall) -> None:
+    room = hall.create_room("peek", 2, seed=4, bots={1: "random"})
+    hall.join(room.code, "Ada")
+    hall.set_paused(room.code, True)
+    refused("paused", lambda: hall.play(room, 0, 0, "pass"), hall, room)
+    refused("no_bot", lambda: hall.step_bot(room.code), hall, room)  # seat 0 (a person) is to move
+    hall.set_paused(room.code, False)
+    hall.play(room, 0, 0, "pass")
+    hall.set_paused(room.code, True)
+    seat, action = hall.step_bot(room.code)
+    assert seat == 1 and room.step == 2 and hall.store.actions(room.code)[-1].actor == "bot"
+
+
+def test_bots_choose_from_the_view_with_a_seeded_rng(hall: Hall, tmp_path: Path) -> None:
+    def bot_game(path: Path) -> list[tuple[int, str]]:
+        hall = Hall(Store(path))
+        room = hall.create_room("commissario", 3, seed=9, bots={0: "greedy", 1: "random", 2: "random"})
+        while not room.is_over:
+            choice = hall.bot_choice(room)
+            assert choice is not None
+            hall.play(room, *choice, actor="bot")
+        return [(row.seat, row.action) for row in hall.store.actions(room.code)]
+    assert bot_game(tmp_path / "a.sqlite3") == bot_game(tmp_path / "b.sqlite3")
+
+
+def test_bots_take_empty_seats_and_a_student_keeps_hers(hall: Hall) -> None:
+    room = hall.create_room("peek", 3, seed=4)
+    hall.join(room.code, "Ada")
+    refused("seat_taken", lambda: hall.seat_bot(room.code, 0, "random"), hall, room)
+    refused("bad_request", lambda: hall.seat_bot(room.code, 1, "no such bot"), hall, room)
+    refused("bad_request", lambda: hall.seat_bot(room.code, 7, "random"), hall, room)
+    hall.seat_bot(room.code, 1, "random")
+    hall.remove_bot(room.code, 1)
+    assert room.seats[1].name is None
+    hall.seat_bot(room.code, 1, "random")
+    hall.seat_bot(room.code, 2, "ismcts")
+    assert room.started and room.state is not None and room.state.players[0] == "Ada"
+    hall.remove_bot(room.code, 2)  # after the start, the seat keeps its name for a person to play
+    assert room.seats[2].name == room.state.players[2] and room.seats[2].bot is None
+
+
+def test_reveal_only_at_the_end_and_flags_survive_a_restart(hall: Hall) -> None:
+    room = started_peek(hall)
+    refused("not_over", lambda: hall.reveal(room.code), hall, room)
+    rng = random.Random(3)
+    while not room.is_over:
+        assert room.state is not None
+        seat = room.state.acting_seats[0]
+        hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+    hall.set_paused(room.code, True)
+    hall.reveal(room.code)
+    again = Hall(Store(hall.store.path)).rooms[room.code]
+    assert again.revealed and again.paused and again.is_over
+    assert again.state is not None and room.state is not None and again.state.fingerprint() == room.state.fingerprint()
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"game": "chess", "players": 2}, "Unknown game"),
+    ({"game": "os.path", "players": 2}, "Unknown game"),
+    ({"game": "peek", "players": 9}, "2 to 4 players"),
+    ({"game": "peek", "players": True}, "2 to 4 players"),
+    ({"game": "peek", "players": 2, "seed": -1}, "seed"),
+    ({"game": "peek", "players": 2, "seed": "7"}, "seed"),
+    ({"game": "peek", "players": 2, "language": "de"}, "language"),
+    ({"game": "peek", "players": 2, "rules": {"rounds": 10**9}}, "rules"),
+    ({"game": "peek", "players": 2, "rules": {"colour": 1}}, "rules"),
+    ({"game": "peek", "players": 2, "bots": {5: "random"}}, "seat"),
+    ({"game": "peek", "players": 2, "bots": {0: "wizard"}}, "Unknown bot"),
+    ({"game": "peek", "players": 2, "bot_delay": 3600}, "bot_delay"),
+])
+def test_a_room_that_makes_no_game_is_refused_and_nothing_is_stored(hall: Hall, arguments: dict[str, Any],
+                                                                     message: str) -> None:
+    arguments = dict(arguments)
+    game, players = arguments.pop("game"), arguments.pop("players")
+    with pytest.raises((Refused, ValueError), match=message):
+        hall.create_room(game, players, **arguments)
+    assert hall.store.rooms() == [] and hall.rooms == {}
