@@ -12,7 +12,7 @@ JUPYTER_FLAGS := --ip=127.0.0.1 --port=$(PORT) --allow-root --ServerApp.root_dir
 $(INSTALLED): pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet -e '.[lab,test,scale,rl]'
+	$(PYTHON) -m pip install --quiet -e '.[lab,test,scale,rl,openspiel]'
 	touch $(INSTALLED)
 
 lab: $(INSTALLED)

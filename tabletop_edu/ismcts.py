@@ -3,10 +3,12 @@
 The idea, for students: a bot cannot search the real game, because it does not know the hidden cards. So at
 each iteration it *imagines* one full world consistent with everything it has seen (a determinization),
 walks down a search tree shared by all imagined worlds (choosing moves with UCB, counting a move only as
-often as it was available), plays the rest of the game at random, and credits the result to the moves it
-took. After its budget of iterations, it plays the move it tried most. Because statistics are pooled over
-worlds, the bot cannot "cheat" by knowing a particular deal; it plays well on average over what it
-does not know (Cowling, Powley and Whitehouse, 2012).
+often as it was available), plays the rest of the game out, and credits the result to the moves it took.
+Playouts are random by default; `rollout="greedy"` (any bot name of the game) plays them with one of the
+game's hand-written bots at every seat, a far better guess of how a game goes on, so that the search only
+has to find moves better than that bot's own. After its budget of iterations, it plays the move it tried
+most. Because statistics are pooled over worlds, the bot cannot "cheat" by knowing a particular deal; it
+plays well on average over what it does not know (Cowling, Powley and Whitehouse, 2012).
 
 Where do imagined worlds come from? Bots see views, never states:
 
@@ -18,8 +20,9 @@ Where do imagined worlds come from? Bots see views, never states:
   does not: the sampler is a function of the information set only. `tabletop_edu.tournament` does this for
   every bot, so "ismcts" plays all games.
 
-The compute budget is `iterations` per decision; `rollout_depth` caps random playouts (cut-off positions are
-scored by the game's points if it keeps them).
+The compute budget is `iterations` per decision; `rollout_depth` caps playouts (cut-off positions are
+scored by the lead in the game's points if it keeps them); `tree_depth` caps the shared tree (1: only the
+bot's own move is searched, the playout policy plays the rest).
 """
 
 from __future__ import annotations
@@ -47,22 +50,28 @@ def game_world_builder(game: str) -> WorldsFromView | None:
 
 
 def bind_worlds(bot: Any, state: GameState[Any], seat: Seat) -> None:
-    """Hand `bot` a sampler of `seat`'s information set, if it asks for one (other bots are untouched)."""
-    if isinstance(bot, InformationSetSearch):
+    """Hand `bot` a sampler of `seat`'s information set, if it asks for one by having a `bound_sampler`
+    attribute (this search, the OpenSpiel bots); other bots are untouched."""
+    if isinstance(bot, InformationSetSearch) or hasattr(bot, "bound_sampler"):
         bot.bound_sampler = lambda rng: state.resample(seat, rng)
 
 
 def cutoff_rewards(state: GameState[Any]) -> list[float]:
-    """Rewards of a position: the returns at the end; before it, a share of 1 for the points leaders."""
+    """Rewards of a position: the returns at the end; before it, from the game's points if it keeps them:
+    0.5 plus half the seat's lead over the best other seat, relative to the size of both scores (in (0, 1):
+    a leader gets more than 0.5, and a larger lead more, so a playout cut short still says by how much)."""
     if state.is_over:
         return [float(value) for value in state.returns()]
     scores = getattr(state, "scores", None)
     n = len(state.players)
     if not isinstance(scores, (list, tuple)) or len(scores) != n:
         return [1.0 / n] * n
-    best = max(scores)
-    leaders = [s for s in range(n) if scores[s] == best]
-    return [1.0 / len(leaders) if s in leaders else 0.0 for s in range(n)]
+    rewards = []
+    for seat in range(n):
+        best_other = max(scores[other] for other in range(n) if other != seat) if n > 1 else 0
+        lead = scores[seat] - best_other
+        rewards.append(0.5 + 0.5 * lead / (abs(scores[seat]) + abs(best_other) + 1))
+    return rewards
 
 
 @dataclass
@@ -80,26 +89,49 @@ class InformationSetSearch:
 
     `iterations` is the compute budget per decision; `worlds` how many imagined worlds are drawn per decision
     (each iteration plays on a copy of one of them, so drawing costs stay small); `exploration` the UCB
-    constant; `rollout_depth` caps random playouts (None: play to the end).
+    constant; `rollout_depth` caps playouts (None: play to the end). `rollout` names the game's bot that
+    plays every seat in the playouts ("random": uniformly random moves; "greedy" in Commissario, "smart" in
+    Get Adler...: a playout policy that knows the game makes each playout a much better guess of a move's
+    worth). The playout bot sees each seat's view of the imagined world, like any bot. `tree_depth` caps the
+    shared tree (1: only the bot's own move is searched); the first `prior` iterations all start with the
+    playout bot's own move at the root, so that the search leaves that move only for one that proves better
+    (with many legal moves and few iterations, the others get one or two playouts each).
     """
 
     name = "ismcts"
 
     def __init__(self, iterations: int = 64, worlds: int = 8, exploration: float = 0.7,
-                 rollout_depth: int | None = 30) -> None:
+                 rollout_depth: int | None = 30, rollout: str = "random", tree_depth: int | None = None,
+                 prior: int = 0) -> None:
+        if not isinstance(rollout, str) or rollout.partition("(")[0].strip() == "ismcts":
+            raise ValueError(f"The playout policy is the name of a bot of the game (not ismcts), not {rollout!r}.")
         self.iterations = iterations
         self.worlds = worlds
         self.exploration = exploration
         self.rollout_depth = rollout_depth
+        self.rollout = rollout
+        self.tree_depth = tree_depth
+        self.prior = prior
         self.bound_sampler: BoundSampler | None = None
+        self._policies: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return (f"InformationSetSearch(iterations={self.iterations}, worlds={self.worlds}, "
-                f"exploration={self.exploration}, rollout_depth={self.rollout_depth})")
+                f"exploration={self.exploration}, rollout_depth={self.rollout_depth}, rollout={self.rollout!r}, "
+                f"tree_depth={self.tree_depth}, prior={self.prior})")
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickles without the bound sampler: it belongs to one game, in one process."""
-        return {**self.__dict__, "bound_sampler": None}
+        """Pickles without the bound sampler (it belongs to one game, in one process) nor built policies."""
+        return {**self.__dict__, "bound_sampler": None, "_policies": {}}
+
+    def _policy(self, game: str) -> Any:
+        """The playout bot for `game` (None: random moves), built once from the registry."""
+        if self.rollout == "random":
+            return None
+        if game not in self._policies:
+            from .tournament import bot_spec
+            self._policies[game] = bot_spec(game, self.rollout).build()
+        return self._policies[game]
 
     def _sampler(self, view: View) -> BoundSampler:
         builder = game_world_builder(view.game)
@@ -115,20 +147,25 @@ class InformationSetSearch:
         if len(legal) == 1:
             return legal[0]
         sample = self._sampler(view)
+        policy = self._policy(view.game)
         worlds = [sample(rng) for _ in range(max(1, min(self.worlds, self.iterations)))]
         root = Node()
+        first = None if policy is None or not self.prior else str(policy.choose(view, legal, rng))
         for iteration in range(self.iterations):
-            self._iterate(root, worlds[iteration % len(worlds)].clone(), view.seat, rng)
+            self._iterate(root, worlds[iteration % len(worlds)].clone(), policy, rng,
+                          first if iteration < self.prior else None)
         by_text = {str(action): action for action in legal}
         ranked = sorted(by_text, key=lambda text: (-(root.children[text].visits if text in root.children else 0),
                                                    -(root.children[text].total if text in root.children else 0),
                                                    text))
         return by_text[ranked[0]]
 
-    def _iterate(self, root: Node, world: GameState[Any], me: Seat | None, rng: random.Random) -> None:
-        """One iteration: select and expand in the shared tree, roll out at random, back the result up."""
+    def _iterate(self, root: Node, world: GameState[Any], policy: Any, rng: random.Random,
+                 first: str | None = None) -> None:
+        """One iteration: select and expand in the shared tree, play out with the policy, back the result up
+        (`first`: the move to play at the root, for the iterations spent on the policy's own move)."""
         node, path = root, []
-        while not world.is_over:
+        while not world.is_over and (self.tree_depth is None or len(path) < self.tree_depth):
             seat = world.acting_seats[0]
             legal = world.legal_actions(seat)
             texts = [str(action) for action in legal]
@@ -137,6 +174,13 @@ class InformationSetSearch:
                 if child is not None:
                     child.available += 1
             untried = [i for i, text in enumerate(texts) if text not in node.children]
+            if first is not None and node is root and first in texts:
+                index = texts.index(first)
+                child = node.children.setdefault(first, Node(available=1))
+                world.apply(legal[index], player=seat)
+                path.append((child, seat))
+                node = child
+                continue
             if untried:
                 index = rng.choice(untried)
                 child = node.children[texts[index]] = Node(available=1)
@@ -152,7 +196,10 @@ class InformationSetSearch:
         depth = 0
         while not world.is_over and (self.rollout_depth is None or depth < self.rollout_depth):
             seat = world.acting_seats[0]
-            world.apply(rng.choice(world.legal_actions(seat)), player=seat)
+            legal = world.legal_actions(seat)
+            move = rng.choice(legal) if policy is None or len(legal) == 1 else \
+                policy.choose(world.view(seat), legal, rng)
+            world.apply(move, player=seat)
             depth += 1
         rewards = cutoff_rewards(world)
         for child, seat in path:

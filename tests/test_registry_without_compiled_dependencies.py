@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 #: Bots that compute with numpy/nashpy by design (a game-theory solver), and so are analysis, not play.
-ANALYSIS_BOTS = {("commissario", "equilibrium")}
+ANALYSIS_BOTS = {("commissario", "equilibrium"), ("commissario", "openspiel-ismcts")}
 
 SCRIPT = textwrap.dedent('''
     import importlib.abc

@@ -35,6 +35,7 @@ GAME = GamePlugin(
         "bidder": "tabletop_edu.commissario.bots:BidderBot",
         "equilibrium": "tabletop_edu.commissario.bots:EquilibriumBot",
         "lookahead": "tabletop_edu.commissario.bots:LookaheadBot",
+        "openspiel-ismcts": "tabletop_edu.openspiel:OpenSpielISMCTS",  # OpenSpiel's ISMCTS (openspiel extra)
     },
     actions=action_catalogue,
     render="tabletop_edu.commissario.render",

@@ -67,3 +67,88 @@ def test_pickles_without_its_bound_sampler() -> None:
     bind_worlds(bot, peek.new_game(2, seed=0), 0)
     copy = pickle.loads(pickle.dumps(bot))
     assert copy.bound_sampler is None and copy.iterations == 3
+
+
+def test_cutoff_rewards_grow_with_the_lead() -> None:
+    state = peek.new_game(3, seed=0)
+    state.scores = [3, 1, 0]
+    leader, second, last = cutoff_rewards(state)
+    assert leader > 0.5 > second > last > 0.0
+    state.scores = [5, 1, 0]
+    assert cutoff_rewards(state)[0] > leader  # a larger lead is worth more
+
+
+class CountingGreedy:
+    """Commissario's greedy bot, counting the playout moves it is asked for."""
+
+    name = "counting"
+    calls = 0
+
+    def choose(self, view, legal_actions, rng):  # type: ignore[no-untyped-def]
+        from tabletop_edu.commissario.bots import GreedyBot
+        CountingGreedy.calls += 1
+        assert view.seat is not None and list(legal_actions)  # a seat's view of an imagined world
+        return GreedyBot().choose(view, legal_actions, rng)
+
+
+def test_playouts_are_played_by_the_named_bot_of_the_game() -> None:
+    state = commissario.new_game(2, seed=4)
+    seat = state.acting_seats[0]
+    bot = InformationSetSearch(iterations=6, worlds=2, rollout="greedy", rollout_depth=5)
+    picks = {str(bot.choose(state.view(seat), state.legal_actions(seat), random.Random(1))) for _ in range(2)}
+    assert len(picks) == 1 and picks <= {str(a) for a in state.legal_actions(seat)}
+    spy = InformationSetSearch(iterations=6, worlds=2, rollout="greedy", rollout_depth=5)
+    spy._policies["tabletop_edu.commissario"] = CountingGreedy()
+    spy.choose(state.view(seat), state.legal_actions(seat), random.Random(1))
+    assert CountingGreedy.calls > 6  # every iteration's playout asked the policy, step after step
+    with pytest.raises(ValueError, match="playout policy"):
+        InformationSetSearch(rollout="ismcts(iterations=2)")
+    with pytest.raises(ValueError, match="Unknown bot"):
+        InformationSetSearch(iterations=2, rollout="nobody").choose(state.view(seat), state.legal_actions(seat),
+                                                                    random.Random(0))
+
+
+def test_a_tree_of_depth_one_searches_only_the_bots_own_move() -> None:
+    from tabletop_edu.ismcts import Node
+
+    state = commissario.new_game(2, seed=4)
+    seat = state.acting_seats[0]
+    roots: list[Node] = []
+    bot = InformationSetSearch(iterations=10, worlds=2, rollout="greedy", rollout_depth=4, tree_depth=1)
+    original = bot._iterate
+    bot._iterate = lambda root, *rest: (roots.append(root), original(root, *rest))  # type: ignore[method-assign]
+    bot.choose(state.view(seat), state.legal_actions(seat), random.Random(0))
+    root = roots[0]
+    assert sum(child.visits for child in root.children.values()) == 10
+    assert all(not child.children for child in root.children.values())
+
+
+def test_referees_bind_worlds_to_every_bot_that_asks_for_them() -> None:
+    class Asks:
+        bound_sampler = None
+
+    class DoesNot:
+        pass
+
+    state = peek.new_game(2, seed=0)
+    asking, other = Asks(), DoesNot()
+    bind_worlds(asking, state, 1)
+    bind_worlds(other, state, 1)
+    assert asking.bound_sampler is not None and not hasattr(other, "bound_sampler")
+    assert asking.bound_sampler(random.Random(0)).view(1) == state.view(1)
+
+
+def test_the_first_iterations_go_to_the_playout_bots_own_move() -> None:
+    from tabletop_edu.commissario.bots import GreedyBot
+    from tabletop_edu.ismcts import Node
+
+    state = commissario.new_game(2, seed=4)
+    seat = state.acting_seats[0]
+    roots: list[Node] = []
+    bot = InformationSetSearch(iterations=12, worlds=2, rollout="greedy", rollout_depth=4, prior=9)
+    original = bot._iterate
+    bot._iterate = lambda root, *rest: (roots.append(root), original(root, *rest))  # type: ignore[method-assign]
+    bot.choose(state.view(seat), state.legal_actions(seat), random.Random(0))
+    greedy_move = str(GreedyBot().choose(state.view(seat), state.legal_actions(seat), random.Random(0)))
+    assert roots[0].children[greedy_move].visits >= 9
+    assert sum(child.visits for child in roots[0].children.values()) == 12
