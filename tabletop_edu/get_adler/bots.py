@@ -8,13 +8,16 @@ from collections.abc import Sequence
 
 from ..core import Action, View
 from .deduction import adler_candidates, adler_distribution, best_question, possible_worlds, worlds_for_view
-from .engine import Answer, Arrest, Ask, Binoculars, Discard, Pass, Respond, Skip, Surrender
+from .engine import Answer, Arrest, Ask, Binoculars, Discard, Give, Pass, Respond, Skip, Surrender
 from .rules import ADLER
 
 HERO_DISCARD_ORDER = ("document", "plain", "magnify", "escape", "disguise", "bomb", "binoculars", "question",
                       "pistol", "arrest")
 ADLER_DISCARD_ORDER = ("plain", "magnify", "question", "binoculars", "arrest", "pistol", "bomb", "escape",
                        "disguise", "document")
+#: What a hero hands back after binoculars (R4.5): never a document while the other seat may be Adler.
+HERO_GIVE_ORDER = ("plain", "magnify", "disguise", "bomb", "escape", "question", "binoculars", "pistol", "arrest",
+                   "document")
 
 
 def _first(legal: Sequence[Action], kind: type, **fields: object) -> Action | None:
@@ -24,12 +27,17 @@ def _first(legal: Sequence[Action], kind: type, **fields: object) -> Action | No
     return None
 
 
-def _discard_by(order: Sequence[str], legal: Sequence[Action]) -> Action:
+def _by_order(kind: type, order: Sequence[str], legal: Sequence[Action]) -> Action:
+    """The first card of `order` that `legal` lets this seat play as `kind` (Discard or Give)."""
     for card in order:
-        action = _first(legal, Discard, card=card)
+        action = _first(legal, kind, card=card)
         if action is not None:
             return action
     return legal[0]
+
+
+def _discard_by(order: Sequence[str], legal: Sequence[Action]) -> Action:
+    return _by_order(Discard, order, legal)
 
 
 class RandomBot:
@@ -45,7 +53,8 @@ class DeducingHeroBot:
     """A hero that tracks the possible worlds: asks the most informative question, arrests when only one
     seat can be Adler (or the clock demands it: from `hurry_hour`, the likeliest seat), steals from a
     revealed Adler with binoculars, shoots back and stops escapes, and discards documents first (a signal to
-    the other heroes, and fewer documents left for Adler). Seated as Adler, it plays like `AdlerBot`."""
+    the other heroes, and fewer documents left for Adler); after binoculars it gives back its least useful card
+    (a document last). Seated as Adler, it plays like `AdlerBot`."""
 
     name = "deducing hero"
 
@@ -57,6 +66,8 @@ class DeducingHeroBot:
         if facts["my_character"] == ADLER:
             return AdlerBot().choose(view, legal_actions, rng)
         legal = list(legal_actions)
+        if facts["phase"] == "give":
+            return _by_order(Give, HERO_GIVE_ORDER, legal)
         if facts["phase"] != "turn":
             return (_first(legal, Respond) or _first(legal, Answer) or _first(legal, Skip)
                     or _first(legal, Pass) or legal[0])
@@ -68,11 +79,9 @@ class DeducingHeroBot:
         arrest = _first(legal, Arrest, target=suspect)
         if arrest is not None and (sure or facts["hour"] >= self.hurry_hour):
             return arrest
-        if adler is not None:
-            for card in HERO_DISCARD_ORDER:
-                steal = _first(legal, Binoculars, target=adler, give=card)
-                if steal is not None:
-                    return steal
+        steal = None if adler is None else _first(legal, Binoculars, target=adler)
+        if steal is not None:
+            return steal
         if not sure and any(isinstance(a, Ask) for a in legal):
             question = best_question(view)
             if question is not None and question[3] > 0:
@@ -83,7 +92,8 @@ class DeducingHeroBot:
 
 class AdlerBot:
     """Adler who lies to keep the most candidates alive (ties: the truth), hoards top-secret documents
-    (discarding one only as a bluff when holding three), steals documents with binoculars when he has none,
+    (discarding one only as a bluff when holding three), steals documents with binoculars when he has none
+    (giving back his least useful card),
     and answers an arrest with the surest card: disguise, then bomb, then escape (or pistol when he holds
     more pistols than escapes), surrendering only with nothing left. Seated as a hero, it plays like
     `DeducingHeroBot`."""
@@ -98,6 +108,8 @@ class AdlerBot:
         phase, hand = facts["phase"], list(facts["hand"])
         if phase == "answer":
             return self._answer(view, legal)
+        if phase == "give":
+            return _by_order(Give, ADLER_DISCARD_ORDER, legal)
         if phase == "confront":
             order = ["disguise", "bomb"]
             order += ["pistol", "escape"] if hand.count("pistol") > hand.count("escape") else ["escape", "pistol"]
@@ -113,10 +125,9 @@ class AdlerBot:
             holders = [seat for seat, cards in known.items() if "document" in cards]
             targets = holders + [seat for seat in range(len(view.players)) if seat not in holders]
             for target in targets:
-                for card in ADLER_DISCARD_ORDER:
-                    steal = _first(legal, Binoculars, target=target, give=card)
-                    if steal is not None:
-                        return steal
+                steal = _first(legal, Binoculars, target=target)
+                if steal is not None:
+                    return steal
         if hand.count("document") >= 3:
             return _first(legal, Discard, card="document") or legal[0]
         return _discard_by(ADLER_DISCARD_ORDER, legal)
@@ -130,7 +141,7 @@ class AdlerBot:
         best, best_score = truth, (-1, -1)
         for answer in (truth, Answer(not truth.yes)):
             answers = [*facts["answers"], [*question, answer.yes]]
-            worlds = possible_worlds(len(view.players), answers, facts["not_adler"])
+            worlds = possible_worlds(len(view.players), answers, facts["not_adler"], cast=getattr(view.rules, "cast", None))
             score = (len(adler_candidates(worlds)), len(worlds))
             if score > best_score:
                 best, best_score = answer, score

@@ -18,37 +18,59 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core import GameState, View
-from .rules import ADLER, TRAIT_COLOURS, TRAITS, cast_for, has_trait
+from .rules import ADLER, CAST, TRAIT_COLOURS, TRAITS, Rules, has_trait
 
 World = tuple[str, ...]
 AnswerFact = Sequence[Any]  # [asker, target, trait, colour, yes]
 
 
 def possible_worlds(players: int, answers: Iterable[AnswerFact] = (), not_adler: Iterable[int] = (),
-                    known: Mapping[int, str] | None = None) -> list[World]:
-    """All character assignments consistent with the answers, the cleared seats and the `known` seats."""
+                    known: Mapping[int, str] | None = None, *, cast: Sequence[str] | None = None,
+                    adler_may_lie: bool = True) -> list[World]:
+    """All character assignments consistent with the answers, the cleared seats and the `known` seats.
+
+    `cast` is the rules' cast (default: the published one), of which the first `players` are in play (R1.1);
+    with `adler_may_lie` False every answer binds, Adler's too (R4.2)."""
     known = dict(known or {})
-    answers = [tuple(a) for a in answers]
     cleared = set(not_adler)
-    worlds = []
-    for world in itertools.permutations(cast_for(players)):
-        if any(world[seat] != character for seat, character in known.items()):
-            continue
-        if any(world[seat] == ADLER for seat in cleared):
-            continue
-        if all(world[t] == ADLER or has_trait(world[t], trait, colour) == bool(yes)
-               for _, t, trait, colour, yes in answers):
-            worlds.append(world)
+    in_play = tuple(cast or CAST)[:players]
+    # An answer binds only the answering seat, so each seat's possible characters are found alone first;
+    # the worlds are then the ways to give each seat one of its own, every character once (in the order
+    # of itertools.permutations, so a seeded choice among them does not depend on how they are found).
+    allowed: list[list[str]] = []
+    for seat in range(players):
+        mine = [(trait, colour, bool(yes)) for _, target, trait, colour, yes in answers if target == seat]
+        allowed.append([character for character in in_play
+                        if known.get(seat, character) == character
+                        and not (character == ADLER and seat in cleared)
+                        and ((adler_may_lie and character == ADLER)
+                             or all(has_trait(character, trait, colour) == yes for trait, colour, yes in mine))])
+    worlds: list[World] = []
+    chosen: list[str] = []
+
+    def extend(seat: int) -> None:
+        if seat == players:
+            worlds.append(tuple(chosen))
+            return
+        for character in allowed[seat]:
+            if character not in chosen:
+                chosen.append(character)
+                extend(seat + 1)
+                chosen.pop()
+
+    extend(0)
     return worlds
 
 
 def worlds_for_view(view: View) -> list[World]:
-    """The worlds the owner of `view` cannot rule out (a spectator: the public worlds)."""
+    """The worlds the owner of `view` cannot rule out (a spectator: the public worlds), under the view's rules."""
     facts = view.facts
     known = {int(seat): character for seat, character in (facts.get("revealed") or {}).items()}
     if view.seat is not None:
         known[view.seat] = facts["my_character"]
-    return possible_worlds(len(view.players), facts["answers"], facts["not_adler"], known)
+    rules = view.rules if isinstance(view.rules, Rules) else Rules()
+    return possible_worlds(len(view.players), facts["answers"], facts["not_adler"], known, cast=rules.cast,
+                           adler_may_lie=rules.adler_may_lie)
 
 
 def adler_candidates(worlds: Iterable[World]) -> list[int]:
@@ -135,14 +157,11 @@ def knowledge_model(state: GameState[Any]):  # -> tabletop_edu.knowledge.Worlds
     """The identities as an S5 model: the public worlds, each seat observing its own character."""
     from ..knowledge import Worlds
 
-    facts = state.view(None).facts
-    known = {int(s): c for s, c in facts["revealed"].items()}
-    worlds = possible_worlds(len(state.players), facts["answers"], facts["not_adler"], known)
     observations = {seat: (lambda world, seat=seat: world[seat]) for seat in range(len(state.players))}
-    return Worlds(worlds, observations)
+    return Worlds(worlds_for_view(state.view(None)), observations)
 
 
-FLOW_KINDS = ("ask", "answer", "magnify", "binoculars", "binoculars_given")
+FLOW_KINDS = ("ask", "answer", "magnify", "binoculars", "give")
 
 
 def question_flow(state: GameState[Any]):  # -> networkx.MultiDiGraph

@@ -3,19 +3,21 @@
 Rules in short. 4 to 6 players each get a secret character; one is Adler, the double agent. Everyone holds
 7 action cards. A turn is: draw one card, then discard one, either as a plain discard or for its action:
 `ask` a public yes/no question about a trait colour (heroes answer truly, Adler may lie), `magnify` (look at
-a hand), `binoculars` (take a random card from a hand and give one back), `arrest` (from hour 4). A right
-arrest reveals every character and starts a confrontation: Adler answers with escape (a hero may stop it
-with an arrest card), disguise (he escapes), bomb (every hero skips a turn) or pistol (a duel with the
-arresting hero), or surrenders. Heroes win by arresting or shooting Adler; after seven hours Adler wins if
+a hand), `binoculars` (take a random card from a hand, see it, then `give` one card back), `arrest` (from
+hour 4). A right arrest reveals every character and starts a confrontation: Adler answers with escape (a hero
+may stop it with an arrest card), disguise (he escapes), bomb (every hero skips a turn) or pistol (a duel with
+the arresting hero), or surrenders. Heroes win by arresting or shooting Adler; after seven hours Adler wins if
 he holds a top-secret document.
 
 View facts (every key, for seat k; a spectator gets the public ones and None for the private ones):
 - `my_character`: k's character (None for a spectator); `my_traits`: its trait colours.
 - `hand`: k's cards, sorted (None for a spectator).
 - `hand_sizes`: number of cards of each seat; `deck_size`; `discards`: card -> count in the discard pile.
-- `hour` (1..hours), `turn_seat` (whose turn it is), `phase`: "turn", "skip", "answer", "confront",
+- `hour` (1..hours), `turn_seat` (whose turn it is), `phase`: "turn", "skip", "answer", "give", "confront",
   "escape", "duel" or "over".
 - `question`: the pending question [asker, target, trait, colour] or None.
+- `binoculars`: during "give", {"seat": taker, "target": seat taken from, "taken": the card taken, or None
+  for the seats that did not see it}; otherwise None.
 - `answers`: every answered question as [asker, target, trait, colour, answer] (answer a bool).
 - `not_adler`: seats publicly cleared by a wrong arrest.
 - `revealed`: seat -> character, for every seat once Adler is caught (all reveal, R5.2), else {}.
@@ -23,21 +25,28 @@ View facts (every key, for seat k; a spectator gets the public ones and None for
 - `skips`: turns each seat must still skip; `out`: seats out of the game (shot in a duel).
 - `confrontation`: {"accuser", "responders" (heroes who stopped an escape), "duel_turn"} or None.
 - `known_cards`: seat -> cards k knows are in that seat's hand now (from magnifying glasses and binoculars;
-  a sound lower bound, forgotten when a random card of that hand moves out of k's sight).
+  a sound lower bound, forgotten when a card of that hand leaves it out of k's sight).
 - `winner`: "heroes", "adler" or None.
+
+Events (kind: data; the redacted form, seen by the others, keeps the public parameters): "character"
+(seat, character), "deal" (seat, cards | count), "draw" (seat, card), "reshuffle" (size), "discard",
+"ask", "answer", "magnify" (seat, target, cards), "binoculars" (seat, target, taken), "give" (seat, target,
+card), "arrest" (right), "reveal", "respond" (card, role), "pass", "shot", "skip", "escape" (how), "end"
+(winner, how or documents). Every action's first event names its seat as `actor`, so a log gives the moves
+back (`worlds.py` rebuilds histories from it).
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Action, GameState, IllegalAction, RulesError, Seat, expect_arity, parse_choice, parse_int, words
-from .rules import ADLER, ADLER_RESPONSES, CARDS, TRAIT_COLOURS, TRAIT_TABLE, TRAITS, Rules, cast_for, has_trait
+from ..core import Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice, parse_int, quote, words
+from .rules import (ADLER, ADLER_RESPONSES, CARDS, MAX_PLAYERS, MIN_PLAYERS, TRAIT_COLOURS, TRAIT_TABLE, TRAITS,
+                    Rules, cast_for, deck_for, has_trait)
 
 # ---------------------------------------------------------------------------------------------- actions
 
@@ -68,7 +77,8 @@ class Answer(Action):
     yes: bool
 
     def __str__(self) -> str:
-        return "answer yes" if self.yes else "answer no"
+        # Only a real bool reads "yes"/"no": Answer(1) writes "answer 1", which the parser refuses.
+        return "answer yes" if self.yes is True else "answer no" if self.yes is False else f"answer {self.yes!r}"
 
 
 @dataclass(frozen=True)
@@ -82,12 +92,20 @@ class Magnify(Action):
 
 @dataclass(frozen=True)
 class Binoculars(Action):
-    """Play binoculars: take a random card from `target`, then give it `give` from your hand."""
+    """Play binoculars: take a card at random from `target`'s hand (you then `give` one back, R4.5)."""
     target: int
-    give: str
 
     def __str__(self) -> str:
-        return f"binoculars {self.target} give {self.give}"
+        return f"binoculars {self.target}"
+
+
+@dataclass(frozen=True)
+class Give(Action):
+    """After binoculars: give `card` from your hand (the card just taken included) to the seat you took from."""
+    card: str
+
+    def __str__(self) -> str:
+        return f"give {self.card}"
 
 
 @dataclass(frozen=True)
@@ -132,7 +150,7 @@ class Skip(Action):
         return "skip"
 
 
-NOTATION = ("'discard CARD', 'ask K TRAIT COLOUR', 'answer yes|no', 'magnify K', 'binoculars K give CARD', "
+NOTATION = ("'discard CARD', 'ask K TRAIT COLOUR', 'answer yes|no', 'magnify K', 'binoculars K', 'give CARD', "
             "'arrest K', 'respond CARD', 'surrender', 'pass' or 'skip'")
 
 
@@ -142,7 +160,7 @@ def parse_action(text: str) -> Action:
     head = parts[0]
     if head == "discard":
         expect_arity(parts, 2, "discard CARD")
-        return Discard(parse_choice(parts[1], CARDS, "card"))
+        return _DISCARDS[parse_choice(parts[1], CARDS, "card")]
     if head == "ask":
         expect_arity(parts, 4, "ask K TRAIT COLOUR")
         trait = parse_choice(parts[2], TRAITS, "trait")
@@ -150,32 +168,36 @@ def parse_action(text: str) -> Action:
                                                                        f"{trait} colour"))
     if head == "answer":
         expect_arity(parts, 2, "answer yes|no")
-        return Answer(parse_choice(parts[1], ("yes", "no"), "answer") == "yes")
+        return _ANSWERS[parse_choice(parts[1], ("yes", "no"), "answer") == "yes"]
     if head == "magnify":
         expect_arity(parts, 2, "magnify K")
         return Magnify(parse_int(parts[1], "a seat"))
     if head == "binoculars":
-        expect_arity(parts, 4, "binoculars K give CARD")
-        if parts[2] != "give":
-            raise IllegalAction("Binoculars are written 'binoculars K give CARD'.")
-        return Binoculars(parse_int(parts[1], "a seat"), parse_choice(parts[3], CARDS, "card"))
+        expect_arity(parts, 2, "binoculars K (then 'give CARD' once you have seen the card you took)")
+        return Binoculars(parse_int(parts[1], "a seat"))
+    if head == "give":
+        expect_arity(parts, 2, "give CARD")
+        return _GIVES[parse_choice(parts[1], CARDS, "card")]
     if head == "arrest":
         expect_arity(parts, 2, "arrest K")
         return Arrest(parse_int(parts[1], "a seat"))
     if head == "respond":
         expect_arity(parts, 2, "respond CARD")
-        return Respond(parse_choice(parts[1], CARDS, "card"))
+        return _RESPONSES[parse_choice(parts[1], CARDS, "card")]
     if parts == ["surrender"]:
-        return Surrender()
+        return _SURRENDER
     if parts == ["pass"]:
-        return Pass()
+        return _PASS
     if parts == ["skip"]:
-        return Skip()
-    raise IllegalAction(f"'{text}' is not a Get Adler action: write {NOTATION}.")
+        return _SKIP
+    raise IllegalAction(f"{quote(text)} is not a Get Adler action: write {NOTATION}.")
 
 
+# Actions are frozen values, so the same objects are handed out again and again: building dozens of
+# dataclasses per step was half of the cost of a random game. Every table below is fixed by the notation
+# and the largest table, so it is built once and never grows.
 _DISCARDS: dict[str, Discard] = {card: Discard(card) for card in CARDS}
-#: The other actions with few values, also built once: a quarter of all actions are answers.
+_GIVES: dict[str, Give] = {card: Give(card) for card in CARDS}
 _ANSWERS: dict[bool, Answer] = {True: Answer(True), False: Answer(False)}
 _RESPONSES: dict[str, Respond] = {card: Respond(card) for card in CARDS}
 _SKIP, _PASS, _SURRENDER = Skip(), Pass(), Surrender()
@@ -183,40 +205,37 @@ _SKIP, _PASS, _SURRENDER = Skip(), Pass(), Surrender()
 
 @dataclass(frozen=True)
 class _TargetActions:
-    """Every action aimed at one seat, built once (actions are immutable values, safe to share)."""
+    """Every action aimed at one seat."""
     asks: tuple[Ask, ...]
     magnify: Magnify
-    binoculars: dict[str, Binoculars]
+    binoculars: Binoculars
     arrest: Arrest
 
 
-_TARGET_ACTIONS: dict[int, _TargetActions] = {}
-#: legal_actions of ordinary turns, by (seat, kinds of cards held, two binoculars?, arrests open?, seats out,
-#: which hands hold cards): at most a few thousand keys, each a tuple of shared values.
-_TURN_ACTIONS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+_AIMED_AT: tuple[_TargetActions, ...] = tuple(
+    _TargetActions(tuple(Ask(target, trait, colour) for trait in TRAITS for colour in TRAIT_COLOURS[trait]),
+                   Magnify(target), Binoculars(target), Arrest(target))
+    for target in range(MAX_PLAYERS))
 
 
-def _actions_for(target: int) -> _TargetActions:
-    """The shared action values aimed at `target`."""
-    found = _TARGET_ACTIONS.get(target)
-    if found is None:
-        found = _TargetActions(tuple(Ask(target, trait, colour) for trait in TRAITS for colour in TRAIT_COLOURS[trait]),
-                               Magnify(target), {card: Binoculars(target, card) for card in CARDS}, Arrest(target))
-        _TARGET_ACTIONS[target] = found
-    return found
+@dataclass(frozen=True)
+class _TurnMenu:
+    """The aimed actions of an ordinary turn of one seat, by card played, for one table situation."""
+    asks: tuple[Ask, ...]
+    magnify: tuple[Magnify, ...]
+    binoculars: tuple[Binoculars, ...]
+    arrests: tuple[Arrest, ...]
 
 
-@functools.lru_cache(maxsize=64)
-def _checked_deck(rules: Rules, players: int) -> tuple[str, ...]:
-    """The unshuffled deck, once the rules are found playable: checked once per rules and table size."""
-    if rules.hours < 1 or rules.hand_size < 2 or rules.first_arrest_hour < 1:
-        raise RulesError("Get Adler needs at least one hour and hands of at least two cards.")
-    if rules.escape_answer_card not in CARDS:
-        raise RulesError(f"escape_answer_card must be one of {CARDS}.")
-    deck = rules.deck(players)
-    if len(deck) < players * rules.hand_size + 1 or any(card not in CARDS for card in deck):
-        raise RulesError("The deck must hold known cards, more than the players' hands.")
-    return tuple(deck)
+@functools.lru_cache(maxsize=512)
+def _turn_menu(players: int, seat: int, out: frozenset[int], with_cards: tuple[bool, ...]) -> _TurnMenu:
+    """The actions `seat` may aim at the others: a table-level value (no card of anyone's hand in the key),
+    so the cache is bounded by the table situations, at most a few hundred."""
+    targets = [_AIMED_AT[t] for t in range(players) if t != seat and t not in out]
+    return _TurnMenu(tuple(ask for aimed in targets for ask in aimed.asks),
+                     tuple(aimed.magnify for aimed in targets),
+                     tuple(aimed.binoculars for aimed in targets if with_cards[aimed.arrest.target]),
+                     tuple(aimed.arrest for aimed in targets))
 
 
 # ---------------------------------------------------------------------------------------------- state
@@ -228,18 +247,17 @@ class GetAdlerState(GameState[Rules]):
     game = "tabletop_edu.get_adler"
     title = "Get Adler"
     rules_class = Rules
-    min_players = 4
-    max_players = 6
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
 
     # -------------------------------------------------------------------------------- set-up
 
     def _setup(self) -> None:
+        """Deal characters and cards (R1.1, R2.1, R3.1). The only draws of `rng` in the whole engine are
+        here, in `_draw` (reshuffles) and in `_binoculars` (the random take): `worlds.py` scripts them."""
         rules, n = self.rules, len(self.players)
-        self.characters: list[str] = self.rng.sample(list(cast_for(n)), n)
-        try:
-            deck = list(_checked_deck(rules, n))
-        except TypeError:  # rules written with lists cannot be a cache key: check them every time
-            deck = list(_checked_deck.__wrapped__(rules, n))
+        self.characters: list[str] = self.rng.sample(list(cast_for(n, rules)), n)
+        deck = list(deck_for(rules, n))
         self.rng.shuffle(deck)
         self.deck: list[str] = deck
         self.hands: list[list[str]] = [[self.deck.pop() for _ in range(rules.hand_size)] for _ in range(n)]
@@ -249,6 +267,8 @@ class GetAdlerState(GameState[Rules]):
         self.turn_index = 0
         self.phase = "turn"
         self.question: tuple[int, int, str, str] | None = None
+        #: During "give": (taker, target, card taken).
+        self.taking: tuple[int, int, str] | None = None
         self.answers: list[tuple[int, int, str, str, bool]] = []
         self.not_adler: set[int] = set()
         self.revealed = False
@@ -306,14 +326,28 @@ class GetAdlerState(GameState[Rules]):
                   seat=seat, card=card)
         return card
 
-    def _lose_card(self, seat: int, card: str, *, public: bool) -> None:
-        """Take `card` out of `seat`'s hand, keeping every seat's known cards sound."""
+    def _lose_card(self, seat: int, card: str) -> None:
+        """Discard `card` from `seat`'s hand face up, keeping every seat's known cards sound."""
         self.hands[seat].remove(card)
-        if public:
-            self.discard_pile.append(card)
-            for (_, holder), known in self.known.items():
-                if holder == seat and known.get(card, 0) > 0:
-                    known[card] -= 1
+        self.discard_pile.append(card)
+        for (_, holder), known in self.known.items():
+            if holder == seat and known.get(card, 0) > 0:
+                known[card] -= 1
+
+    def _hand_changes(self, giver: int, receiver: int, card: str) -> None:
+        """One card passes from `giver` to `receiver`, seen by the two of them only (binoculars, R4.5).
+
+        Both know where it went; any other seat may no longer trust what it knew of the giver's hand (an
+        unseen card left it), while what it knew of the receiver's hand still holds."""
+        self.hands[giver].remove(card)
+        self.hands[receiver].append(card)
+        mine = self.known.get((receiver, giver))
+        if mine is not None and mine[card] > 0:
+            mine[card] -= 1
+        self.known.setdefault((giver, receiver), Counter())[card] += 1
+        for knower in range(len(self.players)):
+            if knower not in (giver, receiver):
+                self.known.pop((knower, giver), None)
 
     def _start_turn(self) -> None:
         """Begin the turn of `turn_seat`, passing over seats out of the game; end after the last hour."""
@@ -329,6 +363,8 @@ class GetAdlerState(GameState[Rules]):
             return
         self.phase = "turn"
         self._draw(seat)
+        if not self.hands[seat]:
+            self.phase = "skip"  # R3.4: no card to draw and none in hand: the turn passes
 
     def _next_turn(self) -> None:
         self.turn_index += 1
@@ -340,40 +376,44 @@ class GetAdlerState(GameState[Rules]):
         documents = self.hands[adler].count("document")
         self.winner = "adler" if documents >= self.rules.documents_to_win else "heroes"
         self.phase = "over"
-        self.emit("end", f"The {self.rules.hours}th hour ends. {self.players[adler]} was Adler and holds "
-                  f"{documents} top-secret document(s): {'Adler' if self.winner == 'adler' else 'the heroes'} "
-                  "win.", adler=adler, documents=documents, winner=self.winner,
-                  characters=list(self.characters))
+        self.emit("end", f"Hour {self.rules.hours} ends. {self.players[adler]} was Adler and holds "
+                  f"{documents} top-secret document(s): {'Adler wins' if self.winner == 'adler' else 'the heroes win'}.",
+                  adler=adler, documents=documents, winner=self.winner, characters=list(self.characters))
 
-    def _finish(self, winner: str, text: str, how: str) -> None:
-        """End the game at once; `how` ("surrender", "shot") lets renderers word it in any language."""
+    def _finish(self, seat: int, winner: str, text: str, how: str) -> None:
+        """End the game at once on `seat`'s move; `how` ("surrender", "shot") lets renderers word it."""
         self.winner = winner
         self.phase = "over"
-        self.emit("end", text, winner=winner, adler=self.adler, how=how)
+        self.emit("end", text, actor=seat, winner=winner, adler=self.adler, how=how)
 
     # -------------------------------------------------------------------------------- protocol
 
     def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
-        if self.phase == "over":
+        phase = self.phase
+        if phase == "over":
             return None
-        if self.phase == "answer":
+        if phase == "answer":
             assert self.question is not None
             return self.question[1]
-        if self.phase == "confront":
+        if phase == "give":
+            assert self.taking is not None
+            return self.taking[0]
+        if phase == "confront":
             return self.adler
-        if self.phase == "escape":
+        if phase == "escape":
             return self.escape_pending[0] if len(self.escape_pending) == 1 else tuple(self.escape_pending)
-        if self.phase == "duel":
+        if phase == "duel":
             assert self.duel_turn is not None
             return self.duel_turn
         return self.turn_seat
 
     @property
     def max_steps(self) -> int:
-        """Each turn is at most 2 actions (a question and its answer) or a confrontation: Adler plays at
-        most hand_size + 1 responses, each followed by at most one pass per hero or 2 * hand_size + 2 duel
-        shots, since nobody draws during a confrontation."""
-        n, hand = len(self.players), self.rules.hand_size + 1
+        """Each turn is at most 2 actions (a question and its answer, binoculars and the card given) or an
+        arrest and its confrontation: nobody draws during a confrontation, so Adler plays at most H + 1
+        responses (H = `rules.largest_hand`), each followed by at most one decision per hero or 2H + 2 duel
+        shots."""
+        n, hand = len(self.players), self.rules.largest_hand
         confrontation = 1 + (hand + 1) * (1 + max(n, 2 * hand + 2))
         return self.rules.hours * n * max(2, confrontation)
 
@@ -394,54 +434,39 @@ class GetAdlerState(GameState[Rules]):
         if seat is None or isinstance(seat, tuple) or seat not in self.acting_seats:
             return []
         hand = self.hands[seat]
-        if self.phase == "skip":
+        phase = self.phase
+        if phase == "skip":
             return [_SKIP]
-        if self.phase == "answer":
+        if phase == "answer":
             if self._may_lie(seat):
                 return [_ANSWERS[True], _ANSWERS[False]]
             assert self.question is not None
             _, _, trait, colour = self.question
             return [_ANSWERS[has_trait(self.characters[seat], trait, colour)]]
-        if self.phase == "confront":
+        if phase == "give":
+            return [_GIVES[card] for card in sorted(set(hand))]
+        if phase == "confront":
             return [_RESPONSES[card] for card in ADLER_RESPONSES if card in hand] + [_SURRENDER]
-        if self.phase == "escape":
+        if phase == "escape":
             card = self.rules.escape_answer_card
             return [_PASS] + ([_RESPONSES[card]] if card in hand else [])
-        if self.phase == "duel":
+        if phase == "duel":
             return [_PASS] + ([_RESPONSES["pistol"]] if "pistol" in hand else [])
-        # Actions are frozen values, so the same objects are handed out every time (_actions_for): building
-        # dozens of dataclasses per step was half of the cost of a random game. A turn's list depends only on
-        # the kinds of cards held and on who can be targeted, so it is also remembered under that key.
-        held = frozenset(hand)
-        arrest_open = self.hour >= self.rules.first_arrest_hour
-        key = (seat, held, hand.count("binoculars") > 1, arrest_open, frozenset(self.out),
-               tuple(map(bool, self.hands)))  # the table size is this tuple's length
-        cached = _TURN_ACTIONS.get(key)
-        if cached is None:
-            cached = _TURN_ACTIONS[key] = tuple(self._turn_actions(seat, hand, held, arrest_open))
-        return list(cached)
-
-    def _turn_actions(self, seat: int, hand: list[str], held: frozenset[str], arrest_open: bool) -> list[Action]:
-        """Every action of an ordinary turn for `seat` holding `hand` (see legal_actions)."""
-        actions: list[Action] = [_DISCARDS[card] for card in sorted(held)]
-        asks, magnify = "question" in held, "magnify" in held
-        arrest = "arrest" in held and arrest_open
-        gifts: list[str] = []
+        held = sorted(set(hand))
+        actions: list[Action] = [_DISCARDS[card] for card in held]
+        menu = _turn_menu(len(self.players), seat, frozenset(self.out), tuple(map(bool, self.hands)))
+        if "question" in held:
+            actions += menu.asks
+        if "magnify" in held:
+            actions += menu.magnify
         if "binoculars" in held:
-            gifts = sorted(card for card in held if card != "binoculars" or hand.count("binoculars") > 1)
-        for other in range(len(self.players)):
-            if other == seat or other in self.out:
-                continue
-            if asks:
-                actions += _actions_for(other).asks
-            if magnify:
-                actions.append(_actions_for(other).magnify)
-            if gifts and self.hands[other]:
-                binoculars = _actions_for(other).binoculars
-                actions += [binoculars[card] for card in gifts]
-            if arrest:
-                actions.append(_actions_for(other).arrest)
+            actions += menu.binoculars
+        if "arrest" in held and self._arrests_open():
+            actions += menu.arrests
         return actions
+
+    def _arrests_open(self) -> bool:
+        return self.rules.first_arrest_hour <= self.hour <= self.rules.arrests_until
 
     def _may_lie(self, seat: int) -> bool:
         return seat == self.adler and self.rules.adler_may_lie
@@ -462,7 +487,8 @@ class GetAdlerState(GameState[Rules]):
         phase = self.phase
         if phase == "skip":
             if not isinstance(action, Skip):
-                raise IllegalAction("You are stunned this turn: you can only 'skip'.")
+                why = "You are stunned this turn" if self.skips[seat] else "You have no card left"
+                raise IllegalAction(f"{why}: you can only 'skip'.")
             return
         if isinstance(action, Skip):
             raise IllegalAction("You are not stunned: you cannot skip your turn.")
@@ -476,6 +502,15 @@ class GetAdlerState(GameState[Rules]):
             return
         if isinstance(action, Answer):
             raise IllegalAction("Nobody asked you a question: there is nothing to answer.")
+        if phase == "give":
+            assert self.taking is not None
+            whom = self.players[self.taking[1]]
+            if not isinstance(action, Give):
+                raise IllegalAction(f"You took a card with binoculars: now 'give CARD' to {whom}.")
+            self._need(seat, action.card, f"give to {whom}")
+            return
+        if isinstance(action, Give):
+            raise IllegalAction("You give a card only after taking one with binoculars ('binoculars K').")
         if phase in ("confront", "escape", "duel"):
             self._validate_confrontation(seat, action)
             return
@@ -503,16 +538,12 @@ class GetAdlerState(GameState[Rules]):
             raise IllegalAction(f"You have no {needed} card in hand.")
 
     def _validate_turn(self, seat: int, action: Action) -> None:
-        hand = self.hands[seat]
         if isinstance(action, Discard):
-            if action.card not in hand:
-                raise IllegalAction(f"You have no {action.card} card in hand to discard.")
+            self._need(seat, action.card, "discard")
             return
         if isinstance(action, Ask):
             self._need(seat, "question", "ask a question")
             self._check_target(seat, action.target)
-            if action.trait not in TRAIT_COLOURS or action.colour not in TRAIT_COLOURS[action.trait]:
-                raise IllegalAction(f"No character has a {action.colour} {action.trait}.")
             return
         if isinstance(action, Magnify):
             self._need(seat, "magnify", "look at a hand")
@@ -521,17 +552,15 @@ class GetAdlerState(GameState[Rules]):
         if isinstance(action, Binoculars):
             self._need(seat, "binoculars", "use binoculars")
             self._check_target(seat, action.target)
-            if action.give not in CARDS or hand.count(action.give) < 1 + (action.give == "binoculars"):
-                raise IllegalAction(f"You have no {action.give} card in hand to give.")
             if not self.hands[action.target]:
                 raise IllegalAction(f"{self.players[action.target]} has no card to take.")
             return
         if isinstance(action, Arrest):
             self._need(seat, "arrest", "arrest someone")
             self._check_target(seat, action.target)
-            if self.hour < self.rules.first_arrest_hour:
-                raise IllegalAction(f"No arrests before hour {self.rules.first_arrest_hour}: it is hour "
-                                    f"{self.hour}.")
+            if not self._arrests_open():
+                raise IllegalAction(f"Arrests are allowed from hour {self.rules.first_arrest_hour} to hour "
+                                    f"{self.rules.arrests_until}: it is hour {self.hour}.")
             return
         raise IllegalAction(f"'{action}' is not a Get Adler action.")
 
@@ -540,19 +569,24 @@ class GetAdlerState(GameState[Rules]):
     def _play(self, seat: Seat, action: Action) -> None:
         name = self.players[seat]
         if isinstance(action, Skip):
-            self.skips[seat] -= 1
-            self.emit("skip", f"{name} skips this turn.", actor=seat, seat=seat)
+            if self.skips[seat] > 0:
+                self.skips[seat] -= 1
+                self.emit("skip", f"{name} skips this turn.", actor=seat, seat=seat, why="stunned")
+            else:
+                self.emit("skip", f"{name} has no card and passes this turn.", actor=seat, seat=seat, why="no cards")
             self._next_turn()
         elif isinstance(action, Answer):
             self._answer(seat, action.yes)
+        elif isinstance(action, Give):
+            self._give(seat, action.card)
         elif self.phase in ("confront", "escape", "duel"):
             self._confrontation(seat, action)
         elif isinstance(action, Discard):
-            self._lose_card(seat, action.card, public=True)
+            self._lose_card(seat, action.card)
             self.emit("discard", f"{name} discards {action.card}.", actor=seat, seat=seat, card=action.card)
             self._next_turn()
         elif isinstance(action, Ask):
-            self._lose_card(seat, "question", public=True)
+            self._lose_card(seat, "question")
             self.question = (seat, action.target, action.trait, action.colour)
             self.phase = "answer"
             self.emit("ask", f"{name} asks {self.players[action.target]}: do you have a {action.colour} "
@@ -561,7 +595,7 @@ class GetAdlerState(GameState[Rules]):
         elif isinstance(action, Magnify):
             self._magnify(seat, action.target)
         elif isinstance(action, Binoculars):
-            self._binoculars(seat, action.target, action.give)
+            self._binoculars(seat, action.target)
         elif isinstance(action, Arrest):
             self._arrest(seat, action.target)
 
@@ -572,11 +606,10 @@ class GetAdlerState(GameState[Rules]):
         self.question = None
         self.emit("answer", f"{self.players[seat]} answers {'yes' if yes else 'no'} ({colour} {trait}).",
                   actor=seat, seat=seat, asker=asker, trait=trait, colour=colour, answer=yes)
-        self.turn_index += 1
-        self._start_turn()
+        self._next_turn()
 
     def _magnify(self, seat: int, target: int) -> None:
-        self._lose_card(seat, "magnify", public=True)
+        self._lose_card(seat, "magnify")
         hand = sorted(self.hands[target])
         self.known[seat, target] = Counter(hand)
         self.emit("magnify", f"{self.players[seat]} looks at {self.players[target]}'s hand: {', '.join(hand)}.",
@@ -585,36 +618,33 @@ class GetAdlerState(GameState[Rules]):
                   redacted_data={"seat": seat, "target": target}, seat=seat, target=target, cards=hand)
         self._next_turn()
 
-    def _binoculars(self, seat: int, target: int, give: str) -> None:
-        self._lose_card(seat, "binoculars", public=True)
+    def _binoculars(self, seat: int, target: int) -> None:
+        """R4.5, first half: take a card at random; the taker and the target see which, the others do not."""
+        self._lose_card(seat, "binoculars")
         taken = self.rng.choice(self.hands[target])
-        self.hands[target].remove(taken)
-        self.hands[seat].append(taken)
-        self.hands[seat].remove(give)
-        self.hands[target].append(give)
-        for knower in range(len(self.players)):
-            if knower == seat:
-                mine = self.known.setdefault((seat, target), Counter())
-                mine[taken] = max(0, mine[taken] - 1)
-                mine[give] += 1
-            elif knower == target:
-                theirs = self.known.setdefault((target, seat), Counter())
-                theirs[give] = max(0, theirs[give] - 1)
-                theirs[taken] += 1
-            else:  # an unseen card moved each way: forget rather than guess
-                self.known.pop((knower, target), None)
-                self.known.pop((knower, seat), None)
+        self._hand_changes(target, seat, taken)
+        self.taking = (seat, target, taken)
+        self.phase = "give"
         who, whom = self.players[seat], self.players[target]
-        self.emit("binoculars", f"{who} takes {taken} from {whom} with binoculars and gives {give}.",
-                  actor=seat, source=target, observers=[seat],
-                  redacted=f"{who} uses binoculars on {whom}: one card changes hands each way.",
-                  redacted_data={"seat": seat, "target": target}, seat=seat, target=target, taken=taken, given=give)
-        self.emit("binoculars_given", f"{who} took {taken} from you and gave you {give}.", actor=seat,
-                  source=seat, observers=[target], seat=seat, target=target, taken=taken, given=give)
+        self.emit("binoculars", f"{who} takes {taken} from {whom} with binoculars.", actor=seat, source=target,
+                  observers=[seat, target],
+                  redacted=f"{who} uses binoculars on {whom} and takes a card at random.",
+                  redacted_data={"seat": seat, "target": target}, seat=seat, target=target, taken=taken)
+
+    def _give(self, seat: int, card: str) -> None:
+        """R4.5, second half: the taker gives one card of its hand back; only the two of them see which."""
+        assert self.taking is not None
+        target = self.taking[1]
+        self._hand_changes(seat, target, card)
+        self.taking = None
+        who, whom = self.players[seat], self.players[target]
+        self.emit("give", f"{who} gives {card} to {whom}.", actor=seat, source=seat, observers=[seat, target],
+                  redacted=f"{who} gives {whom} a card in return.", redacted_data={"seat": seat, "target": target},
+                  seat=seat, target=target, card=card)
         self._next_turn()
 
     def _arrest(self, seat: int, target: int) -> None:
-        self._lose_card(seat, "arrest", public=True)
+        self._lose_card(seat, "arrest")
         who, whom = self.players[seat], self.players[target]
         if target != self.adler:
             self.not_adler.add(target)
@@ -638,11 +668,11 @@ class GetAdlerState(GameState[Rules]):
         name = self.players[seat]
         if self.phase == "confront":
             if isinstance(action, Surrender):
-                self._finish("heroes", f"{name} (Adler) surrenders: the heroes win.", "surrender")
+                self._finish(seat, "heroes", f"{name} (Adler) surrenders: the heroes win.", "surrender")
                 return
             assert isinstance(action, Respond)
             card = action.card
-            self._lose_card(seat, card, public=True)
+            self._lose_card(seat, card)
             self.emit("respond", f"{name} (Adler) plays {card}.", actor=seat, seat=seat, card=card,
                       role="adler")
             if card == "escape":
@@ -671,7 +701,7 @@ class GetAdlerState(GameState[Rules]):
                     self._escaped("nobody stops him", "escape")
                 return
             card = self.rules.escape_answer_card
-            self._lose_card(seat, card, public=True)
+            self._lose_card(seat, card)
             self.responders.append(seat)
             self.escape_pending = []
             self.phase = "confront"
@@ -682,34 +712,35 @@ class GetAdlerState(GameState[Rules]):
         adler, accuser = self.adler, self.accuser
         assert accuser is not None
         if isinstance(action, Respond):
-            self._lose_card(seat, "pistol", public=True)
+            self._lose_card(seat, "pistol")
             self.emit("respond", f"{name} shoots back with a pistol.", actor=seat, seat=seat, card="pistol",
                       role="shoot")
             self.duel_turn = accuser if seat == adler else adler
             return
         if seat == adler:
-            self._finish("heroes", f"{name} (Adler) cannot shoot back and is taken down: the heroes win.", "shot")
+            self._finish(seat, "heroes", f"{name} (Adler) cannot shoot back and is taken down: the heroes win.",
+                         "shot")
             return
         if self.rules.shot_hero_out:
             self.out.add(seat)
             self.skips[seat] = 0
             outcome = "is out of the game"
         else:
-            self.skips[seat] += 1
-            outcome = "skips a turn"
+            self.skips[seat] += self.rules.shot_hero_skips
+            outcome = f"skips {self.rules.shot_hero_skips} turn(s)"
         self.emit("shot", f"{name} loses the duel and {outcome}.", actor=seat, seat=seat, out=self.rules.shot_hero_out)
         self._escaped("he wins the duel", "duel")
 
     def _escaped(self, how: str, reason: str) -> None:
-        """The confrontation ends with Adler free: those involved refill, play goes on after the accuser.
-        `reason` is `how` as a code ("disguise", "bomb", "escape", "unstoppable", "duel") for renderers."""
+        """The confrontation ends with Adler free: those involved refill (R6.6), play goes on after the
+        accuser. `reason` is `how` as a code ("disguise", "bomb", "escape", "unstoppable", "duel")."""
         adler, accuser = self.adler, self.accuser
         assert accuser is not None
         self.emit("escape", f"{self.players[adler]} (Adler) escapes: {how}.", seat=adler, how=reason)
         for seat in dict.fromkeys([adler, accuser, *self.responders]):
             if seat in self.out:
                 continue
-            while len(self.hands[seat]) < self.rules.hand_size:
+            while len(self.hands[seat]) < self.rules.refill_size:
                 if self._draw(seat) is None:
                     break
         self.accuser, self.responders, self.escape_pending, self.duel_turn = None, [], [], None
@@ -723,6 +754,11 @@ class GetAdlerState(GameState[Rules]):
         if self.phase in ("confront", "escape", "duel"):
             confrontation = {"accuser": self.accuser, "responders": list(self.responders),
                              "duel_turn": self.duel_turn}
+        binoculars = None
+        if self.taking is not None:
+            taker, target, taken = self.taking
+            binoculars = {"seat": taker, "target": target, "taken": taken if seat in (taker, target) else None}
+        shown = self.revealed or self.phase == "over"
         return {
             "my_character": None if seat is None else self.characters[seat],
             "my_traits": None if seat is None else dict(TRAIT_TABLE[self.characters[seat]]),
@@ -734,10 +770,11 @@ class GetAdlerState(GameState[Rules]):
             "turn_seat": None if self.phase == "over" else self.turn_seat,
             "phase": self.phase,
             "question": None if self.question is None else list(self.question),
+            "binoculars": binoculars,
             "answers": [list(answer) for answer in self.answers],
             "not_adler": sorted(self.not_adler),
-            "revealed": {s: self.characters[s] for s in range(n)} if self.revealed or self.phase == "over" else {},
-            "adler_seat": self.adler if self.revealed or self.phase == "over" else None,
+            "revealed": {s: self.characters[s] for s in range(n)} if shown else {},
+            "adler_seat": self.adler if shown else None,
             "skips": list(self.skips),
             "out": sorted(self.out),
             "confrontation": confrontation,
@@ -773,58 +810,30 @@ class GetAdlerState(GameState[Rules]):
     def consistent_identities(self, player: Seat | None) -> list[tuple[str, ...]]:
         """Every assignment of characters to seats that `player` cannot rule out (R4.3: a hero's answers
         bind only in worlds where that seat is not Adler)."""
-        n = len(self.players)
-        if self.revealed or self.phase == "over":
-            return [tuple(self.characters)]
-        fixed = {} if player is None else {player: self.characters[player]}
-        free_seats = [s for s in range(n) if s not in fixed]
-        free_chars = [c for c in cast_for(n) if c not in fixed.values()]
-        worlds = []
-        for perm in itertools.permutations(free_chars):
-            world = dict(fixed)
-            world.update(zip(free_seats, perm))
-            if any(world[s] == ADLER for s in self.not_adler):
-                continue
-            if all(world[t] == ADLER or has_trait(world[t], trait, colour) == yes
-                   for _, t, trait, colour, yes in self.answers):
-                worlds.append(tuple(world[s] for s in range(n)))
-        return worlds
+        from .deduction import worlds_for_view
 
-    def resample(self, player: Seat | None, rng: random.Random) -> GetAdlerState:
-        """A world `player` cannot tell from this one: characters drawn among the consistent assignments,
-        the cards `player` has not seen dealt again into other hands and the deck, and a fresh future.
-
-        Other seats' logs are kept as they are (only `player`'s view is guaranteed to be consistent)."""
-        world = self.clone()
-        world.characters = list(rng.choice(self.consistent_identities(player)))
-        others = [s for s in range(len(self.players)) if s != player]
-        pool = list(self.deck)
-        kept: dict[int, list[str]] = {}
-        for other in others:
-            known = self.known.get((player, other), Counter()) if player is not None else Counter()
-            hand = Counter(self.hands[other])
-            assert not known - hand, "known cards must be in the hand"
-            kept[other] = list(known.elements())
-            pool += list((hand - known).elements())
-        rng.shuffle(pool)
-        for other in others:
-            missing = len(self.hands[other]) - len(kept[other])
-            world.hands[other] = kept[other] + [pool.pop() for _ in range(missing)]
-        world.deck = pool
-        world.rng = random.Random(rng.random())
-        world._update_turn()  # whose turn may follow the characters (a confronted Adler acts)
-        return world
+        return worlds_for_view(self.view(player))
 
     @classmethod
-    def world_from_view(cls, view: Any, rng: random.Random) -> GetAdlerState:
-        """Transitional: the view-only sampler of issue 10 is being written; `resample` above still reads the
-        state."""
-        raise NotImplementedError("world_from_view is being rewritten (issue 10)")
+    def world_from_view(cls, view: View, rng: random.Random) -> GetAdlerState:
+        """A full state drawn from those consistent with `view`, from the view and `rng` alone (see
+        `tabletop_edu.get_adler.worlds.world_from_view` for the distribution)."""
+        from .worlds import world_from_view
+
+        return world_from_view(view, rng, state_class=cls)
 
 
 State = GetAdlerState
 
 
+#: The published rules, checked once: rules are immutable, and checking them is a fifth of a random game.
+DEFAULT_RULES = Rules()
+
+
 def new_game(players: int | list[str] = 4, *, seed: int | None = None, rules: Rules | None = None) -> GetAdlerState:
-    """A new game of Get Adler, dealt with `seed`."""
-    return GetAdlerState(players, seed=seed, rules=rules)
+    """A new game of Get Adler, dealt with `seed` (default rules: `DEFAULT_RULES`)."""
+    return GetAdlerState(players, seed=seed, rules=DEFAULT_RULES if rules is None else rules)
+
+
+__all__ = ["Answer", "Arrest", "Ask", "Binoculars", "Discard", "GetAdlerState", "Give", "Magnify", "NOTATION",
+           "Pass", "Respond", "Skip", "State", "Surrender", "new_game", "parse_action"]

@@ -13,7 +13,8 @@ from ..registry import GamePlugin
 
 
 def action_catalogue(players: int, rules: Any = None) -> list[Action]:
-    """Every discard, question, answer, magnifier, binoculars, arrest and response at a table of `players`."""
+    """Every discard, question, answer, magnifier, binoculars take and give, arrest and response at a table of
+    `players`."""
     from . import engine
     from .rules import CARDS, TRAIT_COLOURS
     seats = range(players)
@@ -21,7 +22,8 @@ def action_catalogue(players: int, rules: Any = None) -> list[Action]:
             + [engine.Ask(t, trait, colour) for t in seats for trait, colours in TRAIT_COLOURS.items()
                for colour in colours]
             + [engine.Answer(True), engine.Answer(False)] + [engine.Magnify(t) for t in seats]
-            + [engine.Binoculars(t, card) for t in seats for card in CARDS] + [engine.Arrest(t) for t in seats]
+            + [engine.Binoculars(t) for t in seats] + [engine.Give(card) for card in CARDS]
+            + [engine.Arrest(t) for t in seats]
             + [engine.Respond(card) for card in CARDS] + [engine.Surrender(), engine.Pass(), engine.Skip()])
 
 
