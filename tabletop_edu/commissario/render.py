@@ -1,80 +1,132 @@
-"""HTML for Commissario, in English or French: pure functions, built from a View (never the state) for a seat.
+"""HTML for Commissario, in English or French: pure functions over templates, built from a View for a seat.
 
 `view_html(view, language)` shows only `view.facts` and `view.log`, so a seat's page can never carry another
-seat's secret pick: the engine never puts it there. `state_html(state, language)` is the teacher's omniscient
-table. Every colour, card and word of the page goes through `tabletop_edu.i18n.tr`, because the rules came
-to us in French and many classes are taught in French. Layout is meant for a projector: large cards, one
-column per colour family (bandits above, innocents below), and a banner saying whose turn it is.
+seat's secret pick: the engine never puts it there. `state_html(state, language)` is the teacher's table
+(every pick, read from each seat's view, and the next cards of the pile); `reveal_html` is the end of the game
+from the public view: the score table per colour with the bonus cards, every round's picks, the winners and
+why. Every colour, card and word goes through `tabletop_edu.i18n.tr`, because the rules came to us in French
+and many classes are taught in French. Layout is meant for a projector: large cards, one column per colour
+family (bandits above, innocents below), and a banner saying whose turn it is and what to do.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
 
-from ..core import Event, View
+from ..core import Event, GameState, View
 from ..i18n import register, tr
+from ..templates import (Banner, Card, Cell, Name, Row, Swatch, Tag, acting_seats, colon, display_names,
+                         join_names, log_lines, page, render, seat_box, short_name, word)
 from .rules import COLOURS
-
-SWATCH = {"red": "#c0392b", "orange": "#e67e22", "yellow": "#d4ac0d", "green": "#27ae60", "blue": "#2e86c1",
-          "purple": "#8e44ad"}
 
 register({
     "en": {
+        "cm_title": "Commissario",
         "cm_red": "red", "cm_orange": "orange", "cm_yellow": "yellow", "cm_green": "green", "cm_blue": "blue",
-        "cm_purple": "purple", "cm_commissaire": "commissaire", "cm_bandit": "bandit", "cm_innocent": "innocent",
-        "cm_handcuffs": "handcuffs", "cm_bars": "bars", "cm_bonus": "bonus card", "cm_double": "2x",
-        "cm_round": "Round", "cm_pile": "Pile", "cm_empty": "empty", "cm_you": "you", "cm_points": "Points",
-        "cm_arrested": "Arrested", "cm_this_round": "This round", "cm_released": "released",
-        "cm_none": "none", "cm_has_chosen": "has chosen", "cm_revealed": "revealed", "cm_then": "then",
-        "cm_your_pick": "Your secret pick", "cm_turn_of": "To play", "cm_everyone_picks": "secret pick, still to "
-        "choose", "cm_game_over": "Game over", "cm_bonus_cards": "Bonus cards", "cm_spectator": "Spectator",
-        "cm_secret_picks": "Secret picks", "cm_none_yet": "none yet", "cm_pile_order": "Pile (top first)",
-        "cm_phase_release": "release step (bids for turn order)", "cm_phase_pick": "secret pick",
-        "cm_phase_first_reveal": "first reveal", "cm_phase_second_reveal": "second reveal",
+        "cm_purple": "purple", "cm_of_red": "red", "cm_of_orange": "orange", "cm_of_yellow": "yellow",
+        "cm_of_green": "green", "cm_of_blue": "blue", "cm_of_purple": "purple",
+        "cm_commissaire": "commissaire", "cm_bandit": "bandit", "cm_innocent": "innocent",
+        "cm_handcuffs": "handcuffs", "cm_bars": "turn order {position}", "cm_bonus": "bonus {value}",
+        "cm_no_bonus": "no bonus", "cm_double": "2x",
+        "cm_round": "Round", "cm_pile": "Pile", "cm_characters": "{count} characters", "cm_empty": "empty",
+        "cm_points": "{points} points", "cm_point": "1 point", "cm_arrested": "Arrested",
+        "cm_released": "released {card}", "cm_released_none": "released no one", "cm_none": "none",
+        "cm_has_chosen": "has chosen", "cm_revealed": "revealed {colours}", "cm_then": "then",
+        "cm_your_pick": "Your secret pick", "cm_still_hidden": "Still to reveal: {colours}.",
+        "cm_game_over": "Game over", "cm_bonus_cards": "Bonus cards", "cm_spectator": "Spectator",
+        "cm_secret_picks": "Teacher only: the secret picks and the pile", "cm_none_yet": "none yet",
+        "cm_pile_next": "Next cards of the pile", "cm_phase": "Phase",
+        "cm_phase_release": "releases (bids for turn order)", "cm_phase_pick": "secret pick",
+        "cm_phase_first_reveal": "first reveals", "cm_phase_second_reveal": "second reveals",
         "cm_phase_over": "end of the game", "cm_not_chosen": "not chosen yet", "cm_hidden_pick": "chosen, hidden",
         "cm_knows": "knows", "cm_of_pick": "pick of", "cm_own_hidden": "knows its own pick",
         "cm_own_rest": "(it knows which)",
         "cm_knowledge_title": "Who knows what of this round's picks",
-        "cm_knowledge_note": "Rows: who knows; columns: whose pick. Before the reveals each seat knows only its "
-        "own pick; every reveal is public, so afterwards everybody knows the same.",
-        "cm_log": "Log",
+        "cm_knowledge_for": "What {name} knows of this round's picks",
+        "cm_knowledge_public": "What the public knows of this round's picks",
+        "cm_knowledge_all": "What each player knows of this round's picks",
+        "cm_knowledge_note": "Rows: who knows; columns: whose pick. Before the reveals each player knows only "
+        "their own pick; every reveal is public, so afterwards everybody knows the same.",
+        "cm_log": "Log", "cm_table": "On the table", "cm_score_table": "Points per colour, with the bonus cards",
+        "cm_total": "Total", "cm_bonus_row": "Bonus card", "cm_tie": "tie: nobody",
+        "cm_picks_by_round": "Every round's picks", "cm_why": "{names}: the most points ({points})",
+        "cm_why_tie_break": "{names}: the most points ({points}), then the fewest innocents arrested",
+        "cm_you_won_bonus": "+{bonus} bonus",
+        # banners
+        "cm_do_release": "{name}: release a prisoner to bid for turn order, or no one",
+        "cm_do_pick": "{name}: pick two commissaires in secret",
+        "cm_do_first_reveal": "{name}: reveal a commissaire and arrest",
+        "cm_do_second_reveal": "{name}: reveal the second commissaire and arrest",
+        "cm_your_turn": "Your turn \u2014 {what}",
+        # move buttons
+        "cm_m_release": "Release a prisoner (bid for turn order)", "cm_m_release_none": "No one (bid 0)",
+        "cm_m_pick": "Pick two commissaires", "cm_m_double": "the 2x card (twice {colour})",
+        "cm_m_reveal": "Reveal a commissaire", "cm_m_reveal_colour": "{colour} commissaire",
     },
     "fr": {
+        "cm_title": "Commissario",
         "cm_red": "rouge", "cm_orange": "orange", "cm_yellow": "jaune", "cm_green": "vert", "cm_blue": "bleu",
-        "cm_purple": "mauve", "cm_commissaire": "commissaire", "cm_bandit": "bandit", "cm_innocent": "citoyen innocent",
-        "cm_handcuffs": "menottes", "cm_bars": "barreaux", "cm_bonus": "carte bonus", "cm_double": "2x",
-        "cm_round": "Manche", "cm_pile": "Pioche", "cm_empty": "vide", "cm_you": "vous", "cm_points": "Points",
-        "cm_arrested": "Arrêtés", "cm_this_round": "Cette manche", "cm_released": "a écarté",
-        "cm_none": "personne", "cm_has_chosen": "a choisi", "cm_revealed": "a révélé", "cm_then": "puis",
-        "cm_your_pick": "Votre choix secret", "cm_turn_of": "À jouer", "cm_everyone_picks": "choix secret, "
-        "doivent encore choisir", "cm_game_over": "Partie terminée", "cm_bonus_cards": "Cartes bonus",
-        "cm_spectator": "Spectateur", "cm_secret_picks": "Choix secrets", "cm_none_yet": "aucun pour l'instant",
-        "cm_pile_order": "Pioche (du dessus)",
+        "cm_purple": "mauve", "cm_of_red": "du rouge", "cm_of_orange": "de l'orange", "cm_of_yellow": "du jaune",
+        "cm_of_green": "du vert", "cm_of_blue": "du bleu", "cm_of_purple": "du mauve",
+        "cm_commissaire": "commissaire", "cm_bandit": "bandit", "cm_innocent": "citoyen innocent",
+        "cm_handcuffs": "menottes", "cm_bars": "ordre du tour {position}", "cm_bonus": "bonus {value}",
+        "cm_no_bonus": "pas de bonus", "cm_double": "2x",
+        "cm_round": "Manche", "cm_pile": "Pioche", "cm_characters": "{count} personnages", "cm_empty": "vide",
+        "cm_points": "{points} points", "cm_point": "1 point", "cm_arrested": "Arrêtés",
+        "cm_released": "a libéré {card}", "cm_released_none": "n'a libéré personne", "cm_none": "personne",
+        "cm_has_chosen": "a choisi", "cm_revealed": "a révélé {colours}", "cm_then": "puis",
+        "cm_your_pick": "Votre choix secret", "cm_still_hidden": "Encore à révéler : {colours}.",
+        "cm_game_over": "Partie terminée", "cm_bonus_cards": "Cartes bonus", "cm_spectator": "Spectateur",
+        "cm_secret_picks": "Pour l'enseignant seulement : les choix secrets et la pioche",
+        "cm_none_yet": "aucun pour l'instant", "cm_pile_next": "Prochaines cartes de la pioche", "cm_phase": "Phase",
         "cm_phase_release": "libérations (enchères pour l'ordre du tour)", "cm_phase_pick": "choix secret",
-        "cm_phase_first_reveal": "première révélation", "cm_phase_second_reveal": "seconde révélation",
+        "cm_phase_first_reveal": "premières révélations", "cm_phase_second_reveal": "secondes révélations",
         "cm_phase_over": "fin de la partie", "cm_not_chosen": "pas encore choisi", "cm_hidden_pick": "choisi, caché",
         "cm_knows": "sait", "cm_of_pick": "choix de", "cm_own_hidden": "connaît son propre choix",
-        "cm_own_rest": "(il sait lequel)",
+        "cm_own_rest": "(sait lequel)",
         "cm_knowledge_title": "Qui sait quoi des choix de cette manche",
-        "cm_knowledge_note": "Lignes : qui sait ; colonnes : le choix de qui. Avant les révélations, chaque place "
-        "ne connaît que son propre choix ; chaque révélation est publique, ensuite tout le monde sait la même "
-        "chose.",
-        "cm_log": "Journal",
+        "cm_knowledge_for": "Ce que {name} sait des choix de cette manche",
+        "cm_knowledge_public": "Ce que le public sait des choix de cette manche",
+        "cm_knowledge_all": "Ce que chaque joueur sait des choix de cette manche",
+        "cm_knowledge_note": "Lignes : qui sait ; colonnes : le choix de qui. Avant les révélations, chaque "
+        "joueur ne connaît que son propre choix ; chaque révélation est publique, ensuite tout le monde sait la "
+        "même chose.",
+        "cm_log": "Journal", "cm_table": "Sur la table",
+        "cm_score_table": "Points par couleur, avec les cartes bonus", "cm_total": "Total",
+        "cm_bonus_row": "Carte bonus", "cm_tie": "égalité : personne",
+        "cm_picks_by_round": "Les choix de chaque manche", "cm_why": "{names} : le plus de points ({points})",
+        "cm_why_tie_break": "{names} : le plus de points ({points}), puis le moins d'innocents arrêtés",
+        "cm_you_won_bonus": "bonus +{bonus}",
+        "cm_do_release": "{name} : libérer un prisonnier pour miser sur l'ordre du tour, ou personne",
+        "cm_do_pick": "{name} : choisir deux commissaires en secret",
+        "cm_do_first_reveal": "{name} : révéler un commissaire et arrêter",
+        "cm_do_second_reveal": "{name} : révéler le second commissaire et arrêter",
+        "cm_your_turn": "À vous \u2014 {what}",
+        "cm_m_release": "Libérer un prisonnier (mise pour l'ordre du tour)",
+        "cm_m_release_none": "Personne (mise 0)",
+        "cm_m_pick": "Choisir deux commissaires", "cm_m_double": "la carte 2x (deux fois {colour})",
+        "cm_m_reveal": "Révéler un commissaire", "cm_m_reveal_colour": "commissaire {colour}",
     },
 })
 
+
+# ---------------------------------------------------------------------------------------------- words
 
 def colour_word(colour: str, language: str = "en") -> str:
     """A colour's name in `language` (purple is "mauve" in French, as in the seed)."""
     return tr(f"cm_{colour}", language)
 
 
-def card_word(text: str, language: str = "en") -> str:
-    """`red+3` in `language`: `rouge+3` in French."""
+def _split(text: str) -> tuple[str, int]:
     colour = text.rstrip("+-0123456789")
-    return colour_word(colour, language) + text[len(colour):]
+    return colour, int(text[len(colour):])
+
+
+def card_word(text: str, language: str = "en") -> str:
+    """`red+3` as people read it: 'red +3', 'rouge \u22123' (a true minus sign)."""
+    colour, value = _split(text)
+    return f"{colour_word(colour, language)} {value:+d}".replace("-", "\u2212")
 
 
 def pick_word(colours: Sequence[str], language: str = "en") -> str:
@@ -85,175 +137,324 @@ def pick_word(colours: Sequence[str], language: str = "en") -> str:
     return f"{colour_word(first, language)} + {colour_word(second, language)}"
 
 
-def _card(text: str, language: str) -> str:
-    """A card as a large coloured tile: bandits bold on white, innocents on grey (projector-friendly)."""
-    colour = text.rstrip("+-0123456789")
-    innocent = text[len(colour):].startswith("-")
-    kind = tr("cm_innocent" if innocent else "cm_bandit", language)
-    style = (f"display:inline-block;border:3px solid {SWATCH.get(colour, '#555')};padding:2px 6px;margin:2px;"
-             "border-radius:6px;font-size:1.1em;"
-             + ("background:#ddd;" if innocent else "background:#fff;font-weight:bold;"))
-    return f"<span class='cm-card' title='{escape(kind)}' style='{style}'>{escape(card_word(text, language))}</span>"
+def _card(text: str, language: str, small: bool = False) -> Card:
+    """A character as a tile: bandits bold on white, innocents on grey, the family's colour as its border."""
+    colour, value = _split(text)
+    kind = "bandit" if value > 0 else "innocent"
+    return Card(card_word(text, language), f"{kind} tt-colour-{colour}" + (" tt-card--small" if small else ""))
 
 
-def _table_html(table: Mapping[str, Sequence[int]], bonus_values: Mapping[str, int], language: str) -> str:
-    """One column per colour family: bandits (next to be arrested first) above, innocents below."""
-    cells = []
-    for colour in COLOURS:
-        values = list(table.get(colour, []))
-        bandits = "".join(_card(f"{colour}{v:+d}", language) for v in values if v > 0)
-        innocents = "".join(_card(f"{colour}{v:+d}", language) for v in values if v < 0)
-        cards = (f"<div>{bandits}</div><div>{innocents}</div>" if values
-                 else f"<i>{escape(tr('cm_empty', language))}</i>")
-        bonus = bonus_values.get(colour, 0)
-        head = escape(colour_word(colour, language)) + (
-            f" <small>({escape(tr('cm_bonus', language))} {bonus})</small>" if bonus else "")
-        cells.append(f"<td style='vertical-align:top;min-width:7em;padding:4px;border-top:6px solid {SWATCH[colour]}'>"
-                     f"<b>{head}</b><br>{cards}</td>")
-    return f"<table class='cm-layout'><tr>{''.join(cells)}</tr></table>"
+def _signed(value: int, plus: bool = False) -> str:
+    """A number with a true minus sign ('\u22127'), and a plus sign if asked ('+3')."""
+    text = f"{value:+d}" if plus and value else str(value)
+    return text.replace("-", "\u2212")
 
 
-def _seat_rows(facts: Mapping[str, Any], players: Sequence[str], me: int | None, acting: Sequence[int],
-               language: str) -> str:
-    """Every seat's public status: handcuffs, bars (turn position), release, pick made, reveals, arrests."""
-    rows = []
-    order = facts.get("order") or []
-    releases = facts.get("releases", {})
-    for seat, name in enumerate(players):
-        status = []
-        if seat == facts.get("handcuffs"):
-            status.append(tr("cm_handcuffs", language))
-        if seat in order:
-            status.append(f"{tr('cm_bars', language)} {order.index(seat) + 1}")
-        if seat in releases:
-            card = releases[seat]
-            status.append(f"{tr('cm_released', language)} "
-                          f"{card_word(card, language) if card else tr('cm_none', language)}")
-        if seat in facts.get("picked", []):
-            status.append(tr("cm_has_chosen", language))
-        shown = facts.get("revealed", {}).get(seat)
-        if shown:
-            status.append(f"{tr('cm_revealed', language)} " +
-                          f" {tr('cm_then', language)} ".join(colour_word(c, language) for c in shown))
-        arrested = "".join(_card(c, language) for c in facts.get("arrested", [[]] * len(players))[seat])
-        score = facts.get("scores", [0] * len(players))[seat]
-        mark = f" ({escape(tr('cm_you', language))})" if seat == me else ""
-        turn = "&#9654; " if seat in acting else ""
-        style = " style='background:#fff3c4'" if seat in acting else ""
-        rows.append(f"<tr{style}><th>{turn}{escape(name)}{mark}</th><td>{escape(', '.join(status))}</td>"
-                    f"<td>{score}</td><td>{arrested}</td></tr>")
-    head = "".join(f"<th>{escape(tr(key, language))}</th>"
-                   for key in ("seat", "cm_this_round", "cm_points", "cm_arrested"))
-    return f"<table class='cm-seats'><tr>{head}</tr>{''.join(rows)}</table>"
+def _points(points: int, language: str) -> str:
+    singular = abs(points) == 1 or (language == "fr" and points == 0)
+    return tr("cm_point", language).replace("1", _signed(points)) if singular else \
+        tr("cm_points", language).format(points=_signed(points))
 
 
-def _acting(view: View) -> tuple[int, ...]:
-    current = view.current_player
-    if current is None:
-        return ()
-    return current if isinstance(current, tuple) else (current,)
-
+# ---------------------------------------------------------------------------------------------- log lines
 
 def event_text(event: Event, players: Sequence[str], language: str = "en") -> str:
     """A log line in `language`, rebuilt from the event's data as this seat received it.
 
-    English uses the engine's own text. French is composed from `event.data`, which for a redacted pick
-    holds only the seat, so a translated line can no more reveal a secret than the English one.
-    """
-    if language == "en":
+    A redacted pick holds only the seat, so a line can no more reveal a secret than the engine's own text.
+    An event kind (or shape) this function does not know keeps the engine's English text."""
+    try:
+        return _event_text(event, players, language)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         return event.text
-    data = event.data
+
+
+def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # noqa: C901 - one case per kind
+    data, kind, en = event.data, event.kind, language == "en"
     name = players[data["seat"]] if isinstance(data.get("seat"), int) else ""
-    kind = event.kind
     if kind == "deal":
-        cards = " et ".join(card_word(c, language) for c in data["cards"])
-        return f"{name} reçoit {cards} comme premières arrestations."
+        cards = (" and " if en else " et ").join(card_word(c, language) for c in data["cards"])
+        return (f"{name} is dealt {cards} as first arrests." if en
+                else f"{name} reçoit {cards} comme premières arrestations.")
     if kind == "handcuffs":
         if event.step == 0:
-            return f"{name} a les menottes (le plus haut mauve)."
-        return f"Les menottes passent à {name}."
+            purple = colour_word("purple", language)
+            return (f"{name} holds the handcuffs (highest {purple})." if en
+                    else f"{name} a les menottes (le plus haut {purple}).")
+        return f"The handcuffs pass to {name}." if en else f"Les menottes passent à {name}."
     if kind == "layout":
-        return f"Manche {data['round']} : on étale " + ", ".join(card_word(c, language) for c in data["cards"]) + "."
+        cards = ", ".join(card_word(c, language) for c in data["cards"])
+        return (f"Round {data['round']}: laid out {cards}." if en else f"Manche {data['round']} : on étale {cards}.")
     if kind == "release":
         if data.get("card") is None:
-            return f"{name} n'écarte personne (mise 0)."
-        return f"{name} écarte {card_word(data['card'], language)} (mise {data['bid']:+d})."
+            return f"{name} releases no one (bid 0)." if en else f"{name} ne libère personne (mise 0)."
+        bid = f"{int(data['bid']):+d}".replace("-", "\u2212")
+        card = card_word(data["card"], language)
+        return f"{name} releases {card} (bid {bid})." if en else f"{name} libère {card} (mise {bid})."
     if kind == "order":
-        return "Ordre du tour : " + ", ".join(players[s] for s in data["order"]) + "."
+        order = ", ".join(players[s] for s in data["order"])
+        return f"Turn order: {order}." if en else f"Ordre du tour : {order}."
     if kind == "pick":
         if "colours" not in data:
-            return f"{name} a choisi deux commissaires."
+            return f"{name} has chosen two commissaires." if en else f"{name} a choisi deux commissaires."
         first, second = data["colours"]
-        what = (f"{colour_word(first, language)} et la carte 2x" if first == second
-                else f"{colour_word(first, language)} et {colour_word(second, language)}")
-        return f"{name} choisit en secret {what}."
+        if first == second:
+            what = (f"{colour_word(first, language)} and the 2x card" if en
+                    else f"{colour_word(first, language)} et la carte 2x")
+        else:
+            what = (f"{colour_word(first, language)} and {colour_word(second, language)}" if en
+                    else f"{colour_word(first, language)} et {colour_word(second, language)}")
+        return f"{name} secretly picks {what}." if en else f"{name} choisit en secret {what}."
     if kind == "reveals":
-        return "Tout le monde a choisi : les commissaires sont révélés dans l'ordre du tour."
+        return ("Everyone has chosen: commissaires are revealed in turn order." if en
+                else "Tout le monde a choisi : les commissaires sont révélés dans l'ordre du tour.")
     if kind == "reveal":
         colour = colour_word(data["colour"], language)
-        shown = f"la carte 2x ({colour} à nouveau)" if data.get("double") else f"le commissaire {colour}"
+        if en:
+            shown = f"the 2x card ({colour} again)" if data.get("double") else f"the {colour} commissaire"
+        else:
+            shown = f"la carte 2x ({colour} à nouveau)" if data.get("double") else f"le commissaire {colour}"
         if data.get("arrest") is None:
-            return f"{name} révèle {shown} : plus de personnage {colour}, pas d'arrestation."
-        kind_word = tr("cm_bandit" if "+" in data["arrest"] else "cm_innocent", language)
-        return f"{name} révèle {shown} et arrête {card_word(data['arrest'], language)} ({kind_word})."
+            return (f"{name} reveals {shown}: no {colour} character left, no arrest." if en
+                    else f"{name} révèle {shown} : plus de personnage {colour}, pas d'arrestation.")
+        arrest = card_word(data["arrest"], language)
+        kind_word = tr("cm_bandit" if _split(data["arrest"])[1] > 0 else "cm_innocent", language)
+        return (f"{name} reveals {shown} and arrests {arrest} ({kind_word})." if en
+                else f"{name} révèle {shown} et arrête {arrest} ({kind_word}).")
     if kind == "bonus":
         colour = colour_word(data["colour"], language)
+        of_colour = tr(f"cm_of_{data['colour']}", language)
         if data.get("seat") is None:
-            return f"Égalité en {colour} : personne ne prend la carte bonus {colour}."
-        return f"{name} a le plus de points en {colour} et prend la carte bonus {colour} ({data['bonus']})."
+            return (f"Tie for the most {colour} points: nobody takes the {colour} bonus card." if en
+                    else f"Égalité en {colour} : personne ne prend la carte bonus {of_colour}.")
+        return (f"{name} has the most {colour} points and takes the {colour} bonus card (+{data['bonus']})." if en
+                else f"{name} a le plus de points en {colour} et prend la carte bonus {of_colour} (+{data['bonus']}).")
     if kind == "end":
-        scores = ", ".join(f"{players[s]} {t}" for s, t in enumerate(data["scores"]))
-        winners = ", ".join(players[s] for s in data["winners"])
-        return f"Partie terminée. Scores : {scores}. Vainqueur(s) : {winners}."
+        scores = ", ".join(f"{players[s]} {_signed(t)}" for s, t in enumerate(data["scores"]))
+        winners = data["winners"]
+        label = ("Winner" if en else "Vainqueur") + ("s" if len(winners) > 1 else "")
+        names = join_names((players[s] for s in winners), language)
+        return (f"Game over. Scores: {scores}. {label}: {names}." if en
+                else f"Partie terminée. Scores : {scores}. {label} : {names}.")
     return event.text
 
 
 def log_html(view: View, language: str = "en") -> str:
-    """The seat's log, in `language`, as an ordered list numbered by step."""
-    items = "".join(f"<li value='{event.step}'>{escape(event_text(event, view.players, language))}</li>"
-                    for event in view.log)
-    return f"<ol class='tabletop-log'>{items}</ol>"
+    """The seat's log, in `language`, as an ordered list numbered by step, on its own."""
+    return render("fragment_log.html.j2", kind="commissario", language=language, title=tr("tt.log", language),
+                  lines=log_lines(view.log, view.players, language, event_text))
+
+
+# ---------------------------------------------------------------------------------------------- the table
+
+def _banner(view: View, language: str) -> Banner:
+    facts = view.facts
+    names = display_names(view.players)
+    if view.is_over:
+        end = next((event for event in reversed(view.log) if event.kind == "end"), None)
+        text = event_text(end, names, language) if end is not None else tr("cm_game_over", language)
+        return Banner(text, "over")
+    acting = acting_seats(view.current_player)
+    who = join_names((names[s] for s in acting), language)
+    key = f"cm_do_{facts.get('phase')}"
+    if key in _BANNERS:
+        what = tr(key, language).format(name=who)
+    else:
+        what = f"{tr('tt.waiting', language)}{colon(language)}{who}"
+    if view.seat is not None and view.seat in acting:
+        return Banner(tr("cm_your_turn", language).format(what=what), "mine")
+    return Banner(what, "turn")
+
+
+_BANNERS = {f"cm_do_{phase}" for phase in ("release", "pick", "first_reveal", "second_reveal")}
+
+
+def _phase(facts: Mapping[str, Any], language: str) -> str:
+    """The phase in words (a phase this module does not know yet: the engine's name for it)."""
+    phase = str(facts.get("phase"))
+    return word(f"cm_phase_{phase}", language, phase)
+
+
+def _families(facts: Mapping[str, Any], language: str) -> list[dict[str, Any]]:
+    """One column per colour family: bandits (next to be arrested first) above, innocents below."""
+    table, bonus_values = facts.get("table", {}), facts.get("bonus_values", {})
+    families = []
+    for colour in COLOURS:
+        values = list(table.get(colour, []))
+        bonus = bonus_values.get(colour, 0)
+        families.append({
+            "colour": colour, "name": colour_word(colour, language),
+            "bonus": tr("cm_bonus", language).format(value=bonus) if bonus else tr("cm_no_bonus", language),
+            "bandits": [_card(f"{colour}{v:+d}", language) for v in values if v > 0],
+            "innocents": [_card(f"{colour}{v:+d}", language) for v in values if v < 0]})
+    return families
+
+
+def _seats(view: View, language: str, picks: Mapping[int, Sequence[str]]) -> list[Any]:
+    """Every seat's public status (handcuffs, turn position, release, pick made, reveals), its points and
+    arrests; and the pick itself on the viewer's own tile (the teacher's: every tile)."""
+    facts = view.facts
+    acting = acting_seats(view.current_player)
+    order = facts.get("order") or []
+    releases = facts.get("releases", {})
+    revealed = facts.get("revealed", {})
+    boxes = []
+    for seat in range(len(view.players)):
+        tags = []
+        if seat in acting:
+            tags.append(Tag("\u25b6 " + _phase(facts, language), "turn"))
+        if seat == facts.get("handcuffs"):
+            tags.append(Tag(tr("cm_handcuffs", language), "role"))
+        if seat in order:
+            tags.append(Tag(tr("cm_bars", language).format(position=order.index(seat) + 1), "info"))
+        if seat in releases:
+            card = releases[seat]
+            tags.append(Tag(tr("cm_released", language).format(card=card_word(card, language)) if card
+                            else tr("cm_released_none", language), "warn"))
+        if seat in picks:
+            tags.append(Tag(pick_word(picks[seat], language), "secret"))
+        elif seat in facts.get("picked", []):
+            tags.append(Tag(tr("cm_has_chosen", language), "info"))
+        shown = revealed.get(seat)
+        if shown:
+            colours = f" {tr('cm_then', language)} ".join(colour_word(c, language) for c in shown)
+            tags.append(Tag(tr("cm_revealed", language).format(colours=colours), "info"))
+        arrested = facts.get("arrested", [[]] * len(view.players))[seat]
+        score = facts.get("scores", [0] * len(view.players))[seat]
+        boxes.append(seat_box(view.players, seat, view.seat, acting, tags=tuple(tags),
+                              lines=(_points(score, language),),
+                              cards=tuple(_card(card, language, small=True) for card in arrested)))
+    return boxes
+
+
+def _own_pick(view: View, language: str) -> dict[str, Any] | None:
+    facts = view.facts
+    if view.seat is None or not facts.get("my_pick"):
+        return None
+    left = list(facts["my_pick"])
+    for colour in facts.get("revealed", {}).get(view.seat, []):
+        if colour in left:
+            left.remove(colour)
+    lines = [f"{tr('cm_your_pick', language)}{colon(language)}{pick_word(facts['my_pick'], language)}"]
+    if left:
+        lines.append(tr("cm_still_hidden", language).format(
+            colours=", ".join(colour_word(c, language) for c in left)))
+    return {"lines": lines}
+
+
+def _context(view: View, language: str, log: bool, *, teacher: bool = False,
+             picks: Mapping[int, Sequence[str]] | None = None) -> dict[str, Any]:
+    facts = view.facts
+    context_page = page("commissario", tr("cm_title", language), view.seat, view.players, language,
+                        teacher=teacher)
+    context_page.banner = _banner(view, language)
+    context_page.facts = [(tr("cm_round", language), str(facts.get("round"))),
+                          (tr("cm_phase", language), _phase(facts, language)),
+                          (tr("cm_pile", language), tr("cm_characters", language).format(count=facts.get("pile_size")))]
+    if log:
+        context_page.log = log_lines(view.log, view.players, language, event_text)
+    own = {view.seat: facts["my_pick"]} if view.seat is not None and facts.get("my_pick") else {}
+    return {"page": context_page, "t": lambda key: tr(key, language), "you": tr("tt.you", language),
+            "families": _families(facts, language), "seats": _seats(view, language, {**own, **(picks or {})}),
+            "own": _own_pick(view, language), "teacher": None}
 
 
 def view_html(view: View, language: str = "en", log: bool = True) -> str:
     """One seat's (or a spectator's) page: whose turn, the layout, every seat's public status, its own pick, log."""
-    facts = view.facts
-    who = (escape(tr("cm_spectator", language)) if view.seat is None
-           else f"{escape(view.players[view.seat])} ({escape(tr('seat', language))} {view.seat})")
-    phase = tr(f"cm_phase_{facts.get('phase')}", language)
-    head = (f"<b>Commissario</b> &middot; {who} &middot; {escape(tr('cm_round', language))} {facts.get('round')}"
-            f" &middot; {escape(phase)} &middot; {escape(tr('cm_pile', language))} {facts.get('pile_size')}")
-    acting = _acting(view)
-    turn = ""
-    if acting:
-        names = ", ".join(escape(view.players[s]) for s in acting)
-        turn = (f"<p class='cm-turn' style='font-size:1.3em;background:#fff3c4;padding:4px'>"
-                f"&#9654; {escape(tr('cm_turn_of', language))}: <b>{names}</b></p>")
-    mine = ""
-    if facts.get("my_pick"):
-        mine = (f"<p class='cm-my-pick' style='font-size:1.2em'>{escape(tr('cm_your_pick', language))}: "
-                f"<b>{escape(pick_word(facts['my_pick'], language))}</b></p>")
-    end = ""
-    if view.is_over:
-        bonuses = ", ".join(f"{colour_word(c, language)}: {view.players[s]}"
-                            for c, s in facts.get("bonuses", {}).items() if s is not None)
-        end = (f"<p class='cm-end'><b>{escape(tr('cm_game_over', language))}</b>. "
-               f"{escape(tr('cm_bonus_cards', language))}: {escape(bonuses or tr('cm_none', language))}.</p>")
-    return (f"<div class='tabletop-view commissario'><p>{head}</p>{turn}"
-            f"{_table_html(facts.get('table', {}), facts.get('bonus_values', {}), language)}"
-            f"{_seat_rows(facts, view.players, view.seat, acting, language)}{mine}{end}"
-            f"{log_html(view, language) if log else ''}</div>")
+    return render("commissario/table.html.j2", **_context(view, language, log))
 
 
-def state_html(state: Any, language: str = "en", log: bool = True) -> str:
-    """The omniscient table for a teacher: the spectator's page plus every secret pick and the pile order."""
-    picks = ", ".join(f"{state.players[s]}: {' + '.join(colour_word(c, language) for c in p)}"
-                      for s, p in sorted(state.picks.items()))
-    pile = " ".join(card_word(f"{c}{v:+d}", language) for c, v in state.pile)
-    return (f"<div class='tabletop-state commissario'>{view_html(state.view(None), language, log)}"
-            f"<p><b>{escape(tr('cm_secret_picks', language))}</b>: {escape(picks or tr('cm_none_yet', language))}</p>"
-            f"<p><b>{escape(tr('cm_pile_order', language))}</b>: {escape(pile or tr('cm_empty', language))}</p></div>")
+def state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:
+    """The teacher's table: the spectator's page plus every secret pick (each read from that seat's view)
+    and the next cards of the pile."""
+    picks = {seat: state.view(seat).facts["my_pick"] for seat in range(len(state.players))}
+    picks = {seat: pick for seat, pick in picks.items() if pick}
+    context = _context(state.view(None), language, False, teacher=True, picks=picks)
+    if log:
+        context["page"].log = log_lines(state.events, state.players, language, event_text)
+    pile = [f"{colour}{value:+d}" for colour, value in getattr(state, "pile", [])]
+    lines = [f"{short_name(state.players[seat])}{colon(language)}{pick_word(pick, language)}"
+             for seat, pick in sorted(picks.items())]
+    context["teacher"] = {"title": tr("cm_secret_picks", language), "lines": lines or [tr("cm_none_yet", language)],
+                          "pile_title": tr("cm_pile_next", language),
+                          "pile": [_card(card, language) for card in pile[:8]]}
+    return render("commissario/table.html.j2", **context)
 
+
+# ---------------------------------------------------------------------------------------------- the reveal
+
+def _picks_by_round(view: View, language: str) -> tuple[list[str], list[Row]]:
+    """Every round's picks as the reveals showed them (all picks are revealed by the end of a round)."""
+    shown: dict[int, dict[int, list[str]]] = {}
+    current = 0
+    for event in view.log:
+        if event.kind == "layout":
+            current = int(event.data["round"])
+        elif event.kind == "reveal" and isinstance(event.data.get("seat"), int):
+            shown.setdefault(current, {}).setdefault(event.data["seat"], []).append(event.data["colour"])
+    head = [tr("cm_round", language), *(Name(name) for name in view.players)]
+    rows = []
+    for number, seats in sorted(shown.items()):
+        cells = tuple(pick_word(seats[seat], language) if len(seats.get(seat, [])) == 2
+                      else " + ".join(colour_word(c, language) for c in seats.get(seat, [])) or "\u2014"
+                      for seat in range(len(view.players)))
+        rows.append(Row((str(number), *cells)))
+    return head, rows
+
+
+def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
+    """The end of the game for everyone: each player's points per colour with the bonus cards won, the total,
+    every round's picks, the winners and why. Built from the public view of the finished game (every pick is
+    revealed by then); refused before the end."""
+    view = subject if isinstance(subject, View) else subject.view(None)
+    if not view.is_over:
+        raise ValueError("The reveal is for the end of the game: this game is not over yet.")
+    facts, players = view.facts, view.players
+    names = display_names(players)
+    bonuses, bonus_values = facts.get("bonuses", {}), facts.get("bonus_values", {})
+    scores = facts["scores"]
+    best = max(scores)
+    winners = [seat for seat in range(len(players))
+               if any(event.kind == "end" and seat in event.data.get("winners", ()) for event in view.log)]
+    rows = []
+    for seat in range(len(players)):
+        cells: list[Any] = []
+        for colour in COLOURS:
+            points = facts["colour_scores"][seat].get(colour, 0)
+            text = _signed(points, plus=True)
+            if bonuses.get(colour) == seat:
+                text += f"  ({tr('cm_you_won_bonus', language).format(bonus=bonus_values.get(colour, 0))})"
+                cells.append(Cell(text, "yes"))
+            else:
+                cells.append(text)
+        cells.append(Cell(_signed(scores[seat]), "yes" if seat in winners else ""))
+        rows.append(Row(tuple(cells), head=players[seat], kind="good" if seat in winners else ""))
+    bonus_cells = []
+    for colour in COLOURS:
+        value = bonus_values.get(colour, 0)
+        if not value:
+            bonus_cells.append(tr("cm_no_bonus", language))
+        else:
+            holder = bonuses.get(colour)
+            bonus_cells.append(f"+{value} \u2192 {names[holder]}" if holder is not None
+                               else f"+{value} \u2192 {tr('cm_tie', language)}")
+    rows.append(Row((*bonus_cells, ""), head=tr("cm_bonus_row", language)))
+    head = (tr("tt.seat", language), *(Swatch(colour, colour_word(colour, language)) for colour in COLOURS),
+            tr("cm_total", language))
+    tie_break = getattr(view.rules, "tie_break", "shared") == "fewest_innocents" and \
+        sum(score == best for score in scores) > 1
+    why = tr("cm_why_tie_break" if tie_break else "cm_why", language).format(
+        names=join_names((names[s] for s in winners), language), points=best)
+    end = next((event for event in reversed(view.log) if event.kind == "end"), None)
+    picks_head, picks = _picks_by_round(view, language)
+    return render("commissario/reveal.html.j2", kind="commissario-reveal", language=language,
+                  title=f"{tr('cm_title', language)} \u2014 {tr('tt.reveal', language)}",
+                  banner=event_text(end, names, language) if end is not None else tr("cm_game_over", language),
+                  why=why, scores_title=tr("cm_score_table", language), head=head, rows=rows,
+                  picks_title=tr("cm_picks_by_round", language), picks_head=picks_head, picks=picks)
+
+
+# ---------------------------------------------------------------------------------------------- knowledge
 
 def known_picks(view: View, language: str = "en") -> dict[int, str]:
     """What this view's seat knows of each seat's pick this round (for a knowledge panel).
@@ -309,27 +510,51 @@ def knowledge_matrix(view: View, language: str = "en") -> list[list[str]]:
     return matrix
 
 
-def _matrix_html(players: Sequence[str], rows: Sequence[Sequence[str]], language: str) -> str:
-    head = "".join(f"<th>{escape(tr('cm_of_pick', language))} {escape(name)}</th>" for name in players)
-    body = "".join(f"<tr><th>{escape(players[k])} {escape(tr('cm_knows', language))}</th>"
-                   + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>"
-                   for k, row in enumerate(rows))
-    return (f"<div class='cm-knowledge'><b>{escape(tr('cm_knowledge_title', language))}</b>"
-            f"<table><tr><th></th>{head}</tr>{body}</table>"
-            f"<p><small>{escape(tr('cm_knowledge_note', language))}</small></p></div>")
+def _matrix_html(title: str, players: Sequence[str], rows: Sequence[Sequence[str]], language: str) -> str:
+    head = ("", *(f"{tr('cm_of_pick', language)} {short_name(name)}" for name in players))
+    table = [Row(tuple(row), head=f"{short_name(players[k])} {tr('cm_knows', language)}")
+             for k, row in enumerate(rows)]
+    return render("commissario/knowledge.html.j2", kind="commissario-knowledge", language=language, title=title,
+                  head=head, rows=table, note=tr("cm_knowledge_note", language))
 
 
-def knowledge_html(subject: View | Any, language: str = "en") -> str:
-    """The knowledge panel: who knows what of this round's picks.
+def knowledge_html(subject: View | GameState[Any], language: str = "en") -> str:
+    """The knowledge panel: who knows what of this round's picks, titled for the perspective.
 
     A View gives the matrix as that seat (or spectator) can know it; the state itself (the teacher's
     omniscient perspective) gives every seat's actual knowledge, read from each seat's own view.
     """
     if isinstance(subject, View):
-        return _matrix_html(subject.players, knowledge_matrix(subject, language), language)
+        title = (tr("cm_knowledge_public", language) if subject.seat is None else
+                 tr("cm_knowledge_for", language).format(name=short_name(subject.players[subject.seat])))
+        return _matrix_html(title, subject.players, knowledge_matrix(subject, language), language)
     players = subject.players
     rows = []
     for knower in range(len(players)):
         known = known_picks(subject.view(knower), language)
         rows.append([known[target] for target in range(len(players))])
-    return _matrix_html(players, rows, language)
+    return _matrix_html(tr("cm_knowledge_all", language), players, rows, language)
+
+
+# ---------------------------------------------------------------------------------------------- move buttons
+
+def move_label(view: View, path: Sequence[str], language: str = "en") -> str:
+    """The button for the last word of `path`: 'Release a prisoner', 'red \u22123', 'the 2x card (twice
+    red)', 'red commissaire'... in `language`."""
+    verb, word, depth = path[0], path[-1], len(path)
+    if depth == 1:
+        key = f"cm_m_{verb}"
+        return tr(key, language) if verb in ("release", "pick", "reveal") else word
+    if verb == "release" and depth == 2:
+        return tr("cm_m_release_none", language) if word == "none" else card_word(word, language)
+    if verb == "pick" and word == "2x":
+        return tr("cm_m_double", language).format(colour=colour_word(path[1], language))
+    if verb == "pick" and word in COLOURS:
+        return colour_word(word, language)
+    if verb == "reveal" and word in COLOURS:
+        return tr("cm_m_reveal_colour", language).format(colour=colour_word(word, language))
+    return word
+
+
+__all__ = ["card_word", "colour_word", "event_text", "knowledge_html", "knowledge_matrix", "known_picks",
+           "log_html", "move_label", "pick_word", "reveal_html", "state_html", "view_html"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any
 
 from .events import Event, Seat, freeze
@@ -63,8 +62,9 @@ class View:
 def game_renderer(game: str, name: str) -> Callable[..., str] | None:
     """The function `name` of the game's renderer module (declared to the registry), if the game has one.
 
-    A game's `render` may offer `view_html(view, language=)`, `state_html(state, language=)` and
-    `event_text(event, players, language)`; whatever it lacks falls back to the generic forms.
+    A renderer may offer `view_html(view, language=)`, `state_html(state, language=)`,
+    `event_text(event, players, language)`, `reveal_html(state, language)` and `move_label(view, path,
+    language)`; whatever it lacks falls back to the generic forms.
     """
     from ..registry import find_game  # at call time: the core imports no game, the registry finds it
 
@@ -83,7 +83,7 @@ def render_view_html(view: View, language: str = "en", log: bool = True) -> str:
     """The game's own HTML for a view (its `render.view_html`), else a generic table; `log=False` leaves the
     log out (a widget shows it in its own tab)."""
     function = game_renderer(view.game, "view_html")
-    return generic_view_html(view, log) if function is None else call_renderer(function, view, language, log)
+    return generic_view_html(view, log, language) if function is None else call_renderer(function, view, language, log)
 
 
 def render_state_html(state: Any, language: str = "en", log: bool = True) -> str:
@@ -92,11 +92,25 @@ def render_state_html(state: Any, language: str = "en", log: bool = True) -> str
     return state.generic_html(log) if function is None else call_renderer(function, state, language, log)
 
 
-def generic_view_html(view: View, log: bool = True) -> str:
-    """A plain HTML table of a view's facts and log, escaped: good enough for any game."""
-    who = "Spectator" if view.seat is None else f"Seat {view.seat}: {escape(view.players[view.seat])}"
-    rows = "".join(f"<tr><th>{escape(str(key))}</th><td>{escape(str(value))}</td></tr>"
-                   for key, value in view.facts.items())
-    items = "".join(f"<li>{escape(event.text)}</li>" for event in view.log)
-    listing = f"<ol class='tabletop-log'>{items}</ol>" if log else ""
-    return f"<div class='tabletop-view'><b>{who}</b><table>{rows}</table>{listing}</div>"
+def generic_view_html(view: View, log: bool = True, language: str = "en") -> str:
+    """Any game's view as a plain table of its facts and its log, through the shared templates (escaped,
+    titled for the perspective): good enough for a game that has no renderer of its own."""
+    from ..registry import find_game
+    from ..templates import Row, log_lines, page, render
+
+    plugin = find_game(view.game)
+    title = plugin.title if plugin is not None else view.game.rsplit(".", 1)[-1].replace("_", " ").title()
+    table = page("generic", title, view.seat, view.players, language)
+    if log:
+        table.log = log_lines(view.log, view.players, language, lambda event, players, language: event.text)
+    rows = [Row((_fact_text(value),), head=str(key)) for key, value in view.facts.items()]
+    return render("generic/table.html.j2", page=table, you="", rows=rows)
+
+
+def _fact_text(value: Any) -> str:
+    """A fact as text people read: mappings as 'key: value' pairs, lists without brackets."""
+    if isinstance(value, Mapping):
+        return "; ".join(f"{key}: {_fact_text(item)}" for key, item in value.items()) or "\u2014"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(_fact_text(item) for item in value) or "\u2014"
+    return "\u2014" if value is None else str(value)

@@ -1,6 +1,7 @@
 """Peek's declaration to the game registry (entry point `peek` in pyproject.toml): the template a new game
 copies. A game needs no bots of its own ("random" and "ismcts" exist for every game) and no renderer (the
-generic tables); `actions` is only needed by fixed-action-space adapters (PettingZoo)."""
+generic tables: Peek has one, `peek_render`, to show the shared templates at their smallest); `actions` is only
+needed by fixed-action-space adapters (PettingZoo)."""
 
 from __future__ import annotations
 
@@ -28,4 +29,5 @@ PEEK = GamePlugin(
     default_players=3,
     actions=peek_actions,
     summary="the smallest hidden-information game: peek at a card, guess a card, or pass",
+    render="tabletop_edu.examples.peek_render",
 )

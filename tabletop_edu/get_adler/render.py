@@ -1,27 +1,27 @@
-"""HTML for Get Adler, as pure functions, in English or French.
+"""HTML for Get Adler, as pure functions over templates, in English or French.
 
 `view_html` is built from a View alone, so a seat's page can hold nothing that seat may not know (not even in
-hidden elements); `state_html` is the omniscient table for the teacher. Every card, character, trait, colour
-and interface word goes through `tabletop_edu.i18n.tr`, so a class can play in French (the rules came to us
-in French). The log is worded from each event's data as the seat saw it (its redacted form for the others),
-so the French log goes through the same visibility gate as the English one.
+hidden elements); `state_html` is the teacher's table (every character and hand, read from each seat's view,
+and the next cards of the deck); `reveal_html` is the end of the game from the public view once it is over:
+every character, every answer against the answering seat's true traits (Adler's lies marked), the winner and
+why. Every card, character, trait, colour and word goes through `tabletop_edu.i18n.tr`, so a class can play in
+French (the rules came to us in French). The log is worded here from each event's data as the seat saw it
+(its redacted form for the others); an event this module does not know keeps the engine's English text.
 
-Projector-friendly: large cards, and a banner saying whose turn it is in big letters.
+Projector-friendly: large cards, the players' aid sheet (who has which hat, hair, eyes, coat), and a banner
+saying whose turn it is and what they must do, the pending question in full.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
 
-from ..core import Event, View
+from ..core import Event, GameState, View
 from ..i18n import register, tr
-from .rules import CARDS, TRAIT_COLOURS, TRAIT_TABLE, TRAITS
-
-CARD_COLOURS = {"document": "#c0392b", "question": "#2e86c1", "magnify": "#17a589", "binoculars": "#7d3c98",
-                "arrest": "#1c2833", "escape": "#d68910", "disguise": "#a04000", "bomb": "#566573",
-                "pistol": "#7b241c", "plain": "#7f8c8d"}
+from ..templates import (Banner, Card, Name, Row, Swatch, Tag, acting_seats, colon, display_names, elide,
+                         join_names, log_lines, page, render, seat_box, short_name, word)
+from .rules import CARDS, TRAIT_COLOURS, TRAIT_TABLE, TRAITS, cast_for
 
 _CARD_NAMES = {
     "en": {"document": "TOP-SECRET DOCUMENT", "question": "QUESTION MARK", "magnify": "MAGNIFYING GLASS",
@@ -31,6 +31,16 @@ _CARD_NAMES = {
            "binoculars": "PAIRE DE JUMELLES", "arrest": "ARRESTATION", "escape": "s'échapper",
            "disguise": "déguisement", "bomb": "bombe", "pistol": "revolver", "plain": "simple défausse"},
 }
+#: A card in a sentence, with its article: "Ann draws a bomb." / "Ann pioche une bombe."
+_A_CARD = {
+    "en": {"document": "a top-secret document", "question": "a question mark", "magnify": "a magnifying glass",
+           "binoculars": "a pair of binoculars", "arrest": "an arrest card", "escape": "an escape card",
+           "disguise": "a disguise", "bomb": "a bomb", "pistol": "a pistol", "plain": "a plain card"},
+    "fr": {"document": "un document top-secret", "question": "un point d'interrogation", "magnify": "une loupe",
+           "binoculars": "une paire de jumelles", "arrest": "une carte arrestation",
+           "escape": "une carte s'échapper", "disguise": "un déguisement", "bomb": "une bombe",
+           "pistol": "un revolver", "plain": "une simple défausse"},
+}
 _TRAIT_NAMES = {"en": {"hat": "hat", "hair": "hair", "eyes": "eyes", "coat": "coat"},
                 "fr": {"hat": "chapeau", "hair": "cheveux", "eyes": "yeux", "coat": "manteau"}}
 _COLOUR_NAMES = {
@@ -38,41 +48,96 @@ _COLOUR_NAMES = {
     "fr": {"black": "noir", "brown": "marron", "grey": "gris", "blond": "blond", "red": "roux", "blue": "bleu",
            "green": "vert", "beige": "beige"},
 }
+#: French colours agree with the trait: "les cheveux noirs", "les yeux verts" (marron, roux, gris: invariable).
+_FRENCH_PLURAL = {"black": "noirs", "blond": "blonds", "red": "roux", "blue": "bleus", "green": "verts",
+                  "brown": "marron"}
 _CHARACTER_NAMES = {"en": {c: c for c in TRAIT_TABLE}, "fr": {c: c for c in TRAIT_TABLE}}
 _CHARACTER_NAMES["fr"]["Agent Tarasov"] = "Agent Tarassov"
 _PHASES = {
     "en": {"turn": "play a card", "skip": "stunned: skip", "answer": "answer the question",
            "confront": "Adler answers the arrest", "escape": "stop the escape?", "duel": "pistol duel",
            "over": "game over"},
-    "fr": {"turn": "jouer une carte", "skip": "étourdi : passe son tour", "answer": "répondre à la question",
+    "fr": {"turn": "jouer une carte", "skip": "sous le choc : passe son tour", "answer": "répondre à la question",
            "confront": "Adler répond à l'arrestation", "escape": "arrêter la fuite ?", "duel": "duel au revolver",
            "over": "partie terminée"},
 }
 _UI = {
-    "en": {"adler.title": "Get Adler", "adler.you_are": "You are", "adler.your_hand": "Your hand",
-           "adler.hour": "Hour", "adler.deck": "Deck", "adler.cards": "cards", "adler.to_play": "To play",
-           "adler.character": "character", "adler.name": "name", "adler.known_cards": "known cards",
-           "adler.status": "status", "adler.out": "out", "adler.skips": "skips", "adler.not_adler": "not Adler",
-           "adler.none": "none", "adler.won_adler": "Adler won.", "adler.won_heroes": "The heroes won.",
-           "adler.answers": "Questions and answers", "adler.yes": "yes", "adler.no": "no",
-           "adler.asked": "asked", "adler.hand": "hand", "adler.next": "next cards",
-           "adler.log": "What you saw", "adler.candidates": "Who can be Adler?",
-           "adler.candidates_of": "Seats that cannot rule out each seat as Adler",
-           "adler.worlds": "possible worlds", "adler.suspects": "suspects", "adler.chance": "chance",
-           "adler.everyone": "row: who wonders; column: who might be Adler",
-           "adler.discards": "Discard pile", "adler.traits": "Characters and their traits"},
-    "fr": {"adler.title": "Get Adler", "adler.you_are": "Vous êtes", "adler.your_hand": "Votre main",
-           "adler.hour": "Heure", "adler.deck": "Pioche", "adler.cards": "cartes", "adler.to_play": "À jouer",
-           "adler.character": "personnage", "adler.name": "nom", "adler.known_cards": "cartes connues",
-           "adler.status": "état", "adler.out": "hors jeu", "adler.skips": "passe", "adler.not_adler": "pas Adler",
-           "adler.none": "aucune", "adler.won_adler": "Adler a gagné.", "adler.won_heroes": "Les héros ont gagné.",
-           "adler.answers": "Questions et réponses", "adler.yes": "oui", "adler.no": "non",
-           "adler.asked": "demande à", "adler.hand": "main", "adler.next": "prochaines cartes",
-           "adler.log": "Ce que vous avez vu", "adler.candidates": "Qui peut être Adler ?",
-           "adler.candidates_of": "Pour chaque place, les places qu'elle ne peut pas écarter",
-           "adler.worlds": "mondes possibles", "adler.suspects": "suspects", "adler.chance": "chance",
-           "adler.everyone": "ligne : qui se demande ; colonne : qui pourrait être Adler",
-           "adler.discards": "Défausse", "adler.traits": "Les personnages et leurs signes distinctifs"},
+    "en": {"adler.title": "Get Adler", "adler.you_are": "You are {character}.",
+           "adler.you_are_adler": "You are Adler, the double agent: survive seven hours with a top-secret "
+           "document in hand.", "adler.your_traits": "Your traits", "adler.your_hand": "Your hand",
+           "adler.hour": "Hour", "adler.hour_of": "{hour} of {hours}", "adler.deck": "Deck",
+           "adler.cards_count": "{count} cards", "adler.card_count": "1 card", "adler.no_card": "no card",
+           "adler.arrests_from": "Arrests from hour", "adler.character": "Character", "adler.name": "Player",
+           "adler.known_cards": "known cards", "adler.out": "out of the game", "adler.skips": "skips {count}",
+           "adler.not_adler": "not Adler", "adler.none": "none", "adler.won_adler": "Adler wins.",
+           "adler.won_heroes": "The heroes win.", "adler.answers": "Questions and answers",
+           "adler.no_answers": "No question answered yet.", "adler.yes": "yes", "adler.no": "no",
+           "adler.asked": "asked", "adler.hand": "Hand", "adler.next": "Next cards of the deck",
+           "adler.candidates": "Who can be Adler?", "adler.candidates_for": "Who can be Adler, for {name}?",
+           "adler.candidates_public": "Who can be Adler, for the public?",
+           "adler.candidates_all": "Who can be Adler, for each player?",
+           "adler.world": "possible world", "adler.worlds": "possible worlds", "adler.suspect": "Could be Adler",
+           "adler.chance": "Chance", "adler.everyone": "Row: who wonders; column: who might be Adler.",
+           "adler.discards": "Discard pile", "adler.traits": "Who has which traits (the aid sheet)",
+           "adler.question": "Question", "adler.answer": "Answer", "adler.truth": "True traits",
+           "adler.asker": "Asked by", "adler.target": "Answered by", "adler.side": "Side",
+           "adler.answers_column": "Answers", "adler.adler": "Adler",
+           "adler.hero": "hero", "adler.who_was_who": "Who was who", "adler.answers_truth":
+           "Every answer against the true traits", "adler.secrets": "Teacher only: characters and hands",
+           "adler.question_now": "The question", "adler.documents": "top-secret documents in Adler's hand",
+           # banners
+           "adler.do_turn": "{name}: play a card", "adler.do_skip": "{name} is stunned and skips this turn",
+           "adler.do_answer": "{name} must answer {asker}: \u201c{question}\u201d",
+           "adler.do_confront": "{name} (Adler) must answer the arrest by {accuser}",
+           "adler.do_escape": "Adler is escaping: {name} may stop it with an arrest card",
+           "adler.do_duel": "Pistol duel between Adler and {accuser}: {name} to shoot",
+           "adler.your_turn": "Your turn \u2014 {what}",
+           # move buttons
+           "adler.m_discard": "Discard a card", "adler.m_ask": "Ask a question",
+           "adler.m_answer": "Answer \u201c{question}\u201d", "adler.m_answer_plain": "Answer",
+           "adler.m_magnify": "Look at a hand (magnifying glass)", "adler.m_binoculars": "Binoculars: swap a card",
+           "adler.m_give": "Give a card", "adler.m_arrest": "Arrest", "adler.m_respond": "Play a card",
+           "adler.m_surrender": "Surrender", "adler.m_pass": "Pass", "adler.m_pass_escape": "Let Adler escape",
+           "adler.m_pass_duel": "Give up the duel", "adler.m_skip": "Skip this turn", "adler.m_yes": "Yes",
+           "adler.m_no": "No"},
+    "fr": {"adler.title": "Get Adler", "adler.you_are": "Vous êtes {character}.",
+           "adler.you_are_adler": "Vous êtes Adler, l'agent double : tenez sept heures avec un document "
+           "top-secret en main.", "adler.your_traits": "Vos signes distinctifs", "adler.your_hand": "Votre main",
+           "adler.hour": "Heure", "adler.hour_of": "{hour} sur {hours}", "adler.deck": "Pioche",
+           "adler.cards_count": "{count} cartes", "adler.card_count": "1 carte", "adler.no_card": "aucune carte",
+           "adler.arrests_from": "Arrestations dès l'heure", "adler.character": "Personnage",
+           "adler.name": "Joueur", "adler.known_cards": "cartes connues", "adler.out": "hors jeu",
+           "adler.skips": "passe {count} tour(s)", "adler.not_adler": "pas Adler", "adler.none": "aucune",
+           "adler.won_adler": "Adler gagne.", "adler.won_heroes": "Les héros gagnent.",
+           "adler.answers": "Questions et réponses", "adler.no_answers": "Aucune question n'a encore eu de réponse.",
+           "adler.yes": "oui", "adler.no": "non", "adler.asked": "a demandé", "adler.hand": "Main",
+           "adler.next": "Prochaines cartes de la pioche", "adler.candidates": "Qui peut être Adler ?",
+           "adler.candidates_for": "Qui peut être Adler, pour {name} ?",
+           "adler.candidates_public": "Qui peut être Adler, pour le public ?",
+           "adler.candidates_all": "Qui peut être Adler, pour chaque joueur ?",
+           "adler.world": "monde possible", "adler.worlds": "mondes possibles", "adler.suspect": "Peut être Adler",
+           "adler.chance": "Chance", "adler.everyone": "Ligne : qui se demande ; colonne : qui pourrait être Adler.",
+           "adler.discards": "Défausse", "adler.traits": "Qui a quels signes distinctifs (la feuille d'aide)",
+           "adler.question": "Question", "adler.answer": "Réponse", "adler.truth": "Vrais signes",
+           "adler.asker": "Posée par", "adler.target": "Réponse de", "adler.side": "Camp",
+           "adler.answers_column": "Réponses", "adler.adler": "Adler", "adler.hero": "héros",
+           "adler.who_was_who": "Qui était qui",
+           "adler.answers_truth": "Chaque réponse face aux vrais signes distinctifs",
+           "adler.secrets": "Pour l'enseignant seulement : personnages et mains",
+           "adler.question_now": "La question", "adler.documents": "documents top-secret dans la main d'Adler",
+           "adler.do_turn": "{name} : jouer une carte", "adler.do_skip": "{name} passe son tour (sous le choc)",
+           "adler.do_answer": "{name} doit répondre à {asker} : « {question} »",
+           "adler.do_confront": "{name} (Adler) doit répondre à l'arrestation par {accuser}",
+           "adler.do_escape": "Adler s'échappe : {name} peut l'arrêter avec une carte arrestation",
+           "adler.do_duel": "Duel au revolver entre Adler et {accuser} : {name} tire",
+           "adler.your_turn": "À vous \u2014 {what}",
+           "adler.m_discard": "Défausser une carte", "adler.m_ask": "Poser une question",
+           "adler.m_answer": "Répondre à « {question} »", "adler.m_answer_plain": "Répondre",
+           "adler.m_magnify": "Regarder une main (loupe)", "adler.m_binoculars": "Jumelles : échanger une carte",
+           "adler.m_give": "Donner une carte", "adler.m_arrest": "Arrêter", "adler.m_respond": "Jouer une carte",
+           "adler.m_surrender": "Se rendre", "adler.m_pass": "Passer", "adler.m_pass_escape": "Laisser fuir Adler",
+           "adler.m_pass_duel": "Abandonner le duel", "adler.m_skip": "Passer ce tour", "adler.m_yes": "Oui",
+           "adler.m_no": "Non"},
 }
 
 
@@ -81,6 +146,7 @@ def _register_terms() -> None:
     for language in ("en", "fr"):
         words: dict[str, str] = dict(_UI[language])
         words.update({f"card.{k}": v for k, v in _CARD_NAMES[language].items()})
+        words.update({f"a_card.{k}": v for k, v in _A_CARD[language].items()})
         words.update({f"trait.{k}": v for k, v in _TRAIT_NAMES[language].items()})
         words.update({f"colour.{k}": v for k, v in _COLOUR_NAMES[language].items()})
         words.update({f"character.{k}": v for k, v in _CHARACTER_NAMES[language].items()})
@@ -91,8 +157,16 @@ def _register_terms() -> None:
 _register_terms()
 
 
+# ---------------------------------------------------------------------------------------------- words
+
 def card_name(card: str, language: str = "en") -> str:
+    """A card's name as printed on it ('TOP-SECRET DOCUMENT', 'bombe')."""
     return tr(f"card.{card}", language)
+
+
+def a_card(card: str, language: str = "en") -> str:
+    """A card in a sentence, with its article ('a bomb', 'une bombe')."""
+    return tr(f"a_card.{card}", language)
 
 
 def trait_name(trait: str, language: str = "en") -> str:
@@ -103,222 +177,457 @@ def colour_name(colour: str, language: str = "en") -> str:
     return tr(f"colour.{colour}", language)
 
 
+def trait_colour(trait: str, colour: str, language: str = "en") -> str:
+    """The colour as it reads for the trait: French agrees ('noirs' for hair and eyes)."""
+    if language == "fr" and trait in ("hair", "eyes"):
+        return _FRENCH_PLURAL.get(colour, colour_name(colour, language))
+    return colour_name(colour, language)
+
+
 def character_name(character: str, language: str = "en") -> str:
     return tr(f"character.{character}", language)
 
 
-def _colon(language: str) -> str:
-    """French typography puts a space before a colon."""
-    return " :" if language == "fr" else ":"
-
-
-def _card(card: str, language: str) -> str:
-    colour = CARD_COLOURS.get(card, "#888")
-    return (f"<span class='adler-card' style='display:inline-block;margin:3px;padding:8px 12px;"
-            f"border-radius:8px;color:white;background:{colour};font-size:120%;font-weight:bold;"
-            f"min-width:3em;text-align:center'>{escape(card_name(card, language))}</span>")
-
-
-def _cards(cards: Sequence[str], language: str) -> str:
-    return "".join(_card(card, language) for card in cards) or f"<i>{escape(tr('adler.none', language))}</i>"
-
-
-def _question(trait: str, colour: str, language: str) -> str:
-    """'a black hat?' / 'un chapeau noir ?' (French puts the colour after the noun)."""
+def trait_phrase(trait: str, colour: str, language: str = "en") -> str:
+    """'a black hat', 'black hair', 'blue eyes'; 'un chapeau noir', 'les cheveux noirs', 'les yeux bleus'."""
+    word = trait_colour(trait, colour, language)
     if language == "fr":
-        return f"{trait_name(trait, 'fr')} {colour_name(colour, 'fr')} ?"
-    return f"{colour} {trait}?"
+        return f"les {trait_name(trait, 'fr')} {word}" if trait in ("hair", "eyes") else \
+            f"un {trait_name(trait, 'fr')} {word}"
+    return f"{colour} {trait}" if trait in ("hair", "eyes") else f"a {colour} {trait}"
 
+
+def question_text(trait: str, colour: str, language: str = "en") -> str:
+    """'Do you have a black hat?' / 'As-tu les yeux verts ?'"""
+    phrase = trait_phrase(trait, colour, language)
+    return f"As-tu {phrase} ?" if language == "fr" else f"Do you have {phrase}?"
+
+
+def _short_trait(trait: str, colour: str, language: str) -> str:
+    """'black hat', 'chapeau noir', 'cheveux noirs' (a button, a table cell)."""
+    if language == "fr":
+        return f"{trait_name(trait, 'fr')} {trait_colour(trait, colour, 'fr')}"
+    return f"{colour} {trait}"
+
+
+def _cards_list(cards: Sequence[str], language: str) -> str:
+    return ", ".join(card_name(card, language) for card in cards) or tr("adler.none", language)
+
+
+def _count_cards(count: int, language: str) -> str:
+    if count == 0:
+        return tr("adler.no_card", language)
+    return tr("adler.card_count", language) if count == 1 else tr("adler.cards_count", language).format(count=count)
+
+
+# ---------------------------------------------------------------------------------------------- log lines
 
 def event_text(event: Event, players: Sequence[str], language: str = "en") -> str:
     """One log line in `language`, from the event as the seat saw it (its data is already redacted).
 
-    English uses the engine's own text; French is worded from `event.data`, and an event kind this function
-    does not know keeps its English text rather than vanish."""
-    if language == "en":
+    An event kind (or shape) this function does not know keeps the engine's English text rather than vanish."""
+    try:
+        return _event_text(event, players, language)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         return event.text
+
+
+def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # noqa: C901 - one case per kind
     d: Mapping[str, Any] = event.data
+    en, kind = language == "en", event.kind
 
     def name(key: str) -> str:
         return players[d[key]]
 
-    def card(key: str) -> str:
-        return card_name(d[key], language)
-
-    kind = event.kind
-    try:
-        if kind == "character":
-            if "character" in d:
-                return f"{name('seat')} est {character_name(d['character'], language)}."
-            return f"{name('seat')} reçoit un personnage secret."
-        if kind == "deal":
-            if "cards" in d:
-                return f"{name('seat')} reçoit {', '.join(card_name(c, language) for c in d['cards'])}."
-            return f"{name('seat')} reçoit {d['count']} cartes."
-        if kind == "reshuffle":
-            return f"La défausse est mélangée : nouvelle pioche de {d['size']} cartes."
-        if kind == "draw":
-            return f"{name('seat')} pioche {card('card')}." if "card" in d else f"{name('seat')} pioche une carte."
-        if kind == "skip":
-            return f"{name('seat')} passe son tour."
-        if kind == "discard":
-            return f"{name('seat')} défausse {card('card')}."
-        if kind == "ask":
-            return (f"{name('seat')} demande à {name('target')} : avez-vous un "
-                    f"{_question(d['trait'], d['colour'], language)}")
-        if kind == "answer":
-            return (f"{name('seat')} répond {'oui' if d['answer'] else 'non'} "
-                    f"({trait_name(d['trait'], language)} {colour_name(d['colour'], language)}).")
-        if kind == "magnify":
-            if "cards" in d:
-                return (f"{name('seat')} regarde la main de {name('target')} : "
-                        f"{', '.join(card_name(c, language) for c in d['cards'])}.")
-            return f"{name('seat')} regarde la main de {name('target')} avec une loupe."
-        if kind == "binoculars":
-            if "taken" in d:
-                return (f"{name('seat')} prend {card('taken')} à {name('target')} avec les jumelles et donne "
-                        f"{card('given')}.")
-            return f"{name('seat')} utilise les jumelles sur {name('target')} : une carte change de main dans chaque sens."
-        if kind == "binoculars_given":
-            return f"{name('seat')} vous a pris {card('taken')} et vous a donné {card('given')}."
-        if kind == "arrest":
-            if d["right"]:
-                return f"{name('seat')} arrête {name('target')} : c'est Adler ! Chacun montre son personnage."
-            return f"{name('seat')} arrête {name('target')} : erreur ! Les deux passent leur prochain tour."
-        if kind == "reveal":
-            listing = ", ".join(f"{players[s]} est {character_name(c, language)}" for s, c in enumerate(d["characters"]))
-            return f"Personnages révélés : {listing}."
-        if kind == "respond":
-            role = d.get("role")
-            if role == "stop":
-                return f"{name('seat')} arrête la fuite avec {card('card')} : Adler doit répondre à nouveau."
-            if role == "shoot":
-                return f"{name('seat')} riposte au revolver."
-            return f"{name('seat')} (Adler) joue {card('card')}."
-        if kind == "pass":
-            return f"{name('seat')} n'arrête pas la fuite."
-        if kind == "shot":
-            return f"{name('seat')} perd le duel et " + ("est hors jeu." if d["out"] else "passe un tour.")
-        if kind == "escape":
-            how = {"unstoppable": "aucun héros ne peut l'arrêter", "disguise": "il s'éclipse déguisé",
-                   "bomb": "une bombe explose et étourdit tous les héros", "escape": "personne ne l'arrête",
-                   "duel": "il gagne le duel"}.get(d.get("how", ""), "")
-            return f"{name('seat')} (Adler) s'échappe : {how}."
-        if kind == "end":
-            winner = "Adler gagne" if d["winner"] == "adler" else "les héros gagnent"
-            if "documents" in d:
-                return (f"La dernière heure s'achève. {name('adler')} était Adler et détient {d['documents']} "
-                        f"document(s) top-secret : {winner}.")
-            if d.get("how") == "surrender":
-                return f"{name('adler')} (Adler) se rend : les héros gagnent."
-            return f"{name('adler')} (Adler) ne peut pas riposter et est neutralisé : les héros gagnent."
-    except (KeyError, IndexError, TypeError):
-        pass
+    if kind == "character":
+        if "character" in d:
+            return f"{name('seat')} {'is' if en else 'est'} {character_name(d['character'], language)}."
+        return (f"{name('seat')} gets a secret character." if en
+                else f"{name('seat')} reçoit un personnage secret.")
+    if kind == "deal":
+        if "cards" in d:
+            cards = _cards_list(d["cards"], language)
+            return f"{name('seat')} is dealt: {cards}." if en else f"{name('seat')} reçoit : {cards}."
+        count = _count_cards(int(d["count"]), language)
+        return f"{name('seat')} is dealt {count}." if en else f"{name('seat')} reçoit {count}."
+    if kind == "reshuffle":
+        return (f"The discard pile is shuffled into a new deck of {d['size']} cards." if en
+                else f"La défausse est mélangée : nouvelle pioche de {d['size']} cartes.")
+    if kind == "draw":
+        card = a_card(d["card"], language) if "card" in d else ("a card" if en else "une carte")
+        return f"{name('seat')} draws {card}." if en else f"{name('seat')} pioche {card}."
+    if kind == "skip":
+        return f"{name('seat')} skips this turn." if en else f"{name('seat')} passe son tour."
+    if kind == "discard":
+        card = a_card(d["card"], language)
+        return f"{name('seat')} discards {card}." if en else f"{name('seat')} défausse {card}."
+    if kind == "ask":
+        question = question_text(d["trait"], d["colour"], language)
+        return (f"{name('seat')} asks {name('target')}: \u201c{question}\u201d" if en
+                else f"{name('seat')} demande à {name('target')} : « {question} »")
+    if kind == "answer":
+        answer = tr("adler.yes" if d["answer"] else "adler.no", language)
+        about = _short_trait(d["trait"], d["colour"], language)
+        return (f"{name('seat')} answers \u201c{answer}\u201d ({about})." if en
+                else f"{name('seat')} répond « {answer} » ({about}).")
+    if kind == "magnify":
+        if "cards" in d:
+            cards = _cards_list(d["cards"], language)
+            return (f"{name('seat')} looks at {name('target')}'s hand: {cards}." if en
+                    else f"{name('seat')} regarde la main {elide('de', name('target'))} : {cards}.")
+        return (f"{name('seat')} looks at {name('target')}'s hand with a magnifying glass." if en
+                else f"{name('seat')} regarde la main {elide('de', name('target'))} avec une loupe.")
+    if kind == "binoculars":
+        if "taken" in d and "given" in d:
+            taken, given = a_card(d["taken"], language), a_card(d["given"], language)
+            return (f"{name('seat')} takes {taken} from {name('target')} with binoculars and gives {given}." if en
+                    else f"{name('seat')} prend {taken} à {name('target')} avec les jumelles et lui donne {given}.")
+        if "taken" in d:  # binoculars in two steps: the take, then `give`
+            taken = a_card(d["taken"], language)
+            return (f"{name('seat')} takes {taken} from {name('target')} with binoculars." if en
+                    else f"{name('seat')} prend {taken} à {name('target')} avec les jumelles.")
+        return (f"{name('seat')} uses binoculars on {name('target')} and takes a card at random." if en
+                else f"{name('seat')} utilise les jumelles sur {name('target')} et lui prend une carte au hasard.")
+    if kind == "give":
+        if "card" in d:
+            card = a_card(d["card"], language)
+            return (f"{name('seat')} gives {card} to {name('target')}." if en
+                    else f"{name('seat')} donne {card} à {name('target')}.")
+        return (f"{name('seat')} gives {name('target')} a card in return." if en
+                else f"{name('seat')} donne une carte en retour à {name('target')}.")
+    if kind == "binoculars_given":
+        taken, given = a_card(d["taken"], language), a_card(d["given"], language)
+        return (f"{name('seat')} took {taken} from you and gave you {given}." if en
+                else f"{name('seat')} vous a pris {taken} et vous a donné {given}.")
+    if kind == "arrest":
+        if d["right"]:
+            return (f"{name('seat')} arrests {name('target')}: it is Adler! Everyone shows their character." if en
+                    else f"{name('seat')} arrête {name('target')} : c'est Adler ! Tout le monde montre son "
+                         "personnage.")
+        return (f"{name('seat')} arrests {name('target')}: a wrong arrest! Both skip their next turn." if en
+                else f"{name('seat')} arrête {name('target')} : erreur ! Les deux passent leur prochain tour.")
+    if kind == "reveal":
+        verb = "is" if en else "est"
+        listing = ", ".join(f"{players[s]} {verb} {character_name(c, language)}" for s, c in enumerate(d["characters"]))
+        return f"Characters revealed: {listing}." if en else f"Personnages révélés : {listing}."
+    if kind == "respond":
+        role, card = d.get("role"), a_card(d["card"], language)
+        if role == "stop":
+            return (f"{name('seat')} stops the escape with {card}: Adler must answer again." if en
+                    else f"{name('seat')} arrête la fuite avec {card} : Adler doit répondre à nouveau.")
+        if role == "shoot":
+            return f"{name('seat')} shoots back with a pistol." if en else f"{name('seat')} riposte au revolver."
+        return f"{name('seat')} (Adler) plays {card}." if en else f"{name('seat')} (Adler) joue {card}."
+    if kind == "pass":
+        return f"{name('seat')} does not stop the escape." if en else f"{name('seat')} n'arrête pas la fuite."
+    if kind == "shot":
+        if en:
+            return f"{name('seat')} loses the duel and " + ("is out of the game." if d["out"] else "skips a turn.")
+        return f"{name('seat')} perd le duel et " + ("quitte la partie." if d["out"] else "passe un tour.")
+    if kind == "escape":
+        how = _ESCAPES[language][d["how"]]
+        return f"{name('seat')} (Adler) escapes: {how}." if en else f"{name('seat')} (Adler) s'échappe : {how}."
+    if kind == "end":
+        return _end_text(d, players, language)
     return event.text
 
 
-def log_html(events: Sequence[Event], players: Sequence[str], language: str = "en", last: int = 12) -> str:
-    """The last `last` events, each worded in `language` (pass the events as the seat saw them)."""
-    items = "".join(f"<li value='{event.step}'>{escape(event_text(event, players, language))}</li>"
-                    for event in list(events)[-last:])
-    return f"<ol class='tabletop-log adler-log' style='font-size:110%'>{items}</ol>"
+_ESCAPES = {
+    "en": {"unstoppable": "no hero can stop the escape", "disguise": "in disguise",
+           "bomb": "a bomb stuns every hero", "escape": "nobody stops the escape", "duel": "by winning the duel"},
+    "fr": {"unstoppable": "aucun héros ne peut arrêter la fuite", "disguise": "grâce au déguisement",
+           "bomb": "une bombe étourdit tous les héros", "escape": "personne n'arrête la fuite",
+           "duel": "en gagnant le duel"},
+}
 
 
-def _turn_banner(players: Sequence[str], facts: Mapping[str, Any], current: Any, language: str) -> str:
-    """Big letters: the hour, whose turn it is and what they must do (or who won)."""
-    if facts.get("winner"):
-        text = tr("adler.won_adler" if facts["winner"] == "adler" else "adler.won_heroes", language)
+def _end_text(d: Mapping[str, Any], players: Sequence[str], language: str) -> str:
+    en = language == "en"
+    adler = players[d["adler"]]
+    winner = tr("adler.won_adler" if d["winner"] == "adler" else "adler.won_heroes", language)
+    if "documents" in d:
+        count = int(d["documents"])
+        if en:
+            documents = ("no top-secret document" if count == 0 else
+                         f"{count} top-secret document" + ("s" if count > 1 else ""))
+            return f"The last hour ends. {adler} was Adler and holds {documents}. {winner}"
+        documents = ("aucun document top-secret" if count == 0 else
+                     f"{count} document" + ("s" if count > 1 else "") + " top-secret")
+        verb = "ne détient" if count == 0 else "détient"
+        return f"La dernière heure s'achève. {adler} était Adler et {verb} {documents}. {winner}"
+    if d.get("how") == "surrender":
+        return f"{adler} (Adler) surrenders. {winner}" if en else f"{adler} (Adler) se rend. {winner}"
+    return (f"{adler} (Adler) cannot shoot back and is taken down. {winner}" if en
+            else f"{adler} (Adler) ne peut pas riposter. {winner}")
+
+
+def log_html(events: Sequence[Event], players: Sequence[str], language: str = "en", last: int | None = None) -> str:
+    """The log (pass the events as the seat saw them), each line worded in `language`; `last` keeps the end."""
+    lines = log_lines(events, players, language, event_text)
+    return render("fragment_log.html.j2", kind="adler", language=language, title=tr("tt.log", language),
+                  lines=lines if last is None else lines[-last:])
+
+
+# ---------------------------------------------------------------------------------------------- the table
+
+def _banner(view: View, facts: Mapping[str, Any], language: str) -> Banner:
+    names = display_names(view.players)
+    if view.is_over or facts["winner"]:
+        end = next((event for event in reversed(view.log) if event.kind == "end"), None)
+        text = event_text(end, names, language) if end is not None else \
+            tr("adler.won_adler" if facts["winner"] == "adler" else "adler.won_heroes", language)
+        return Banner(f"{tr('tt.game_over', language)}. {text}", "over")
+    acting = acting_seats(view.current_player)
+    who = join_names((names[s] for s in acting), language)
+    phase = facts["phase"]
+    confrontation = facts.get("confrontation") or {}
+    accuser = confrontation.get("accuser")
+    if phase == "answer" and facts.get("question"):
+        asker, _, trait, colour = facts["question"]
+        what = tr("adler.do_answer", language).format(name=who, asker=names[asker],
+                                                      question=question_text(trait, colour, language))
+    elif f"adler.do_{phase}" in _BANNERS:
+        what = tr(f"adler.do_{phase}", language).format(
+            name=who, accuser=names[accuser] if isinstance(accuser, int) else "?")
     else:
-        acting = current if isinstance(current, tuple) else (current,)
-        names = ", ".join(players[seat] for seat in acting if seat is not None)
-        text = (f"{tr('adler.hour', language)} {facts['hour']} — {tr('adler.to_play', language)}{_colon(language)} {names} "
-                f"({tr('adler.phase.' + facts['phase'], language)})")
-    return (f"<div class='adler-turn' style='font-size:150%;font-weight:bold;padding:6px 10px;margin:6px 0;"
-            f"background:#fdebd0;border-left:8px solid #d35400'>{escape(text)}</div>")
+        what = f"{tr('tt.waiting', language)}{colon(language)}{who}"
+    if view.seat is not None and view.seat in acting:
+        return Banner(tr("adler.your_turn", language).format(what=what), "mine")
+    return Banner(what, "turn")
 
 
-def _seats_table(players: Sequence[str], facts: Mapping[str, Any], current: Any, language: str) -> str:
-    acting = set(current) if isinstance(current, tuple) else {current}
-    revealed = {int(k): v for k, v in facts.get("revealed", {}).items()}
+_BANNERS = {f"adler.do_{phase}" for phase in ("turn", "skip", "confront", "escape", "duel")}
+
+
+def _facts_line(view: View, facts: Mapping[str, Any], language: str) -> list[tuple[str, str]]:
+    rules = view.rules
+    hours = getattr(rules, "hours", 7)
+    line = [(tr("adler.hour", language), tr("adler.hour_of", language).format(hour=facts["hour"], hours=hours)),
+            (tr("adler.deck", language), _count_cards(int(facts["deck_size"]), language))]
+    first_arrest = getattr(rules, "first_arrest_hour", None)
+    if first_arrest is not None and facts["hour"] < first_arrest and not view.is_over:
+        line.append((tr("adler.arrests_from", language), str(first_arrest)))
+    return line
+
+
+def _seats(view: View, facts: Mapping[str, Any], language: str,
+           characters: Mapping[int, str], hands: Mapping[int, Sequence[str]]) -> list[Any]:
+    """Every seat: its hand size, its public status, the cards the viewer knows it holds, and (on the
+    viewer's own tile or the teacher's) its character and hand."""
+    acting = acting_seats(view.current_player)
+    revealed = {int(k): v for k, v in (facts.get("revealed") or {}).items()}
     known = {int(k): v for k, v in (facts.get("known_cards") or {}).items()}
-    rows = []
-    for seat, name in enumerate(players):
-        status = []
+    boxes = []
+    for seat in range(len(view.players)):
+        tags = []
+        if seat in acting:
+            tags.append(Tag("\u25b6 " + word("adler.phase." + facts["phase"], language, facts["phase"]), "turn"))
+        if seat in revealed:
+            tags.append(Tag(character_name(revealed[seat], language), "role" if revealed[seat] != "Adler" else "bad"))
+        elif seat in characters:
+            tags.append(Tag(character_name(characters[seat], language), "secret"))
         if seat in facts["out"]:
-            status.append(tr("adler.out", language))
+            tags.append(Tag(tr("adler.out", language), "bad"))
         if facts["skips"][seat]:
-            status.append(f"{tr('adler.skips', language)} {facts['skips'][seat]}")
+            tags.append(Tag(tr("adler.skips", language).format(count=facts["skips"][seat]), "warn"))
         if seat in facts["not_adler"]:
-            status.append(tr("adler.not_adler", language))
-        marker = "&#9654; " if seat in acting else ""
-        style = " style='background:#fdebd0;font-weight:bold'" if seat in acting else ""
-        character = character_name(revealed[seat], language) if seat in revealed else "?"
-        rows.append(f"<tr{style}><td>{marker}{seat}</td><td>{escape(name)}</td>"
-                    f"<td>{escape(character)}</td><td>{facts['hand_sizes'][seat]}</td>"
-                    f"<td>{_cards(known[seat], language) if seat in known else ''}</td>"
-                    f"<td>{escape(', '.join(status))}</td></tr>")
-    head = "".join(f"<th>{escape(word)}</th>" for word in (
-        tr("seat", language), tr("adler.name", language), tr("adler.character", language),
-        tr("adler.cards", language), tr("adler.known_cards", language), tr("adler.status", language)))
-    return f"<table class='adler-seats' style='font-size:120%'><tr>{head}</tr>{''.join(rows)}</table>"
+            tags.append(Tag(tr("adler.not_adler", language), "good"))
+        lines = [_count_cards(int(facts["hand_sizes"][seat]), language)]
+        cards: tuple[Card, ...] = ()
+        if seat in hands:
+            cards = tuple(_hand(hands[seat], language))
+        elif seat in known:
+            lines.append(f"{tr('adler.known_cards', language)}{colon(language).rstrip()}")
+            cards = tuple(_hand(known[seat], language))
+        boxes.append(seat_box(view.players, seat, view.seat, acting, tags=tuple(tags), lines=tuple(lines),
+                              cards=cards, out=seat in facts["out"]))
+    return boxes
 
 
-def _answers(players: Sequence[str], answers: Sequence[Sequence[Any]], language: str) -> str:
-    items = "".join(
-        f"<li>{escape(players[a])} {escape(tr('adler.asked', language))} {escape(players[t])}"
-        f"{' :' if language == 'fr' else ':'} {escape(_question(trait, colour, language))} "
-        f"<b>{escape(tr('adler.yes' if yes else 'adler.no', language))}</b></li>"
-        for a, t, trait, colour, yes in answers)
-    if not items:
-        return ""
-    return f"<h5>{escape(tr('adler.answers', language))}</h5><ol class='adler-answers' style='font-size:115%'>{items}</ol>"
+def _answers(players: Sequence[str], answers: Sequence[Sequence[Any]], language: str) -> list[tuple[str, Tag]]:
+    """Every answered question, as a line and its answer: “Bob asked Chloé: Do you have green eyes?” yes."""
+    names = display_names(players)
+    lines = []
+    for asker, target, trait, colour, yes in answers:
+        line = f"{names[asker]} \u2192 {names[target]}{colon(language)}{question_text(trait, colour, language)}"
+        lines.append((line, Tag(tr("adler.yes" if yes else "adler.no", language), "good" if yes else "info")))
+    return lines
 
 
-def trait_table_html(language: str = "en") -> str:
-    """The players' aid sheet: every character's trait colours (public)."""
-    head = "".join(f"<th>{escape(trait_name(t, language))}</th>" for t in TRAITS)
-    rows = "".join(f"<tr><td>{escape(character_name(c, language))}</td>"
-                   f"{''.join(f'<td>{escape(colour_name(traits[t], language))}</td>' for t in TRAITS)}</tr>"
-                   for c, traits in TRAIT_TABLE.items())
-    return (f"<table class='adler-traits' style='font-size:120%'><tr><th>{escape(tr('adler.character', language))}"
-            f"</th>{head}</tr>{rows}</table>")
+def trait_rows(players: int | None, language: str) -> tuple[tuple[str, ...], list[Row]]:
+    """The players' aid sheet: each character in play (every character if `players` is None) and its traits."""
+    cast = cast_for(players) if players is not None else tuple(TRAIT_TABLE)
+    head = (tr("adler.character", language), *(trait_name(t, language) for t in TRAITS))
+    rows = [Row(tuple(Swatch(TRAIT_TABLE[c][t], trait_colour(t, TRAIT_TABLE[c][t], language)) for t in TRAITS),
+                head=character_name(c, language)) for c in cast]
+    return head, rows
+
+
+def trait_table_html(language: str = "en", players: int | None = None) -> str:
+    """The players' aid sheet on its own: every character's trait colours (public)."""
+    head, rows = trait_rows(players, language)
+    return render("get_adler/traits.html.j2", kind="adler-traits", language=language,
+                  title=tr("adler.traits", language), head=head, rows=rows)
+
+
+def _own(view: View, facts: Mapping[str, Any], language: str) -> dict[str, Any] | None:
+    if view.seat is None:
+        return None
+    character = str(facts["my_character"])
+    intro = tr("adler.you_are_adler", language) if character == "Adler" else \
+        tr("adler.you_are", language).format(character=character_name(character, language))
+    traits = [f"{trait_name(t, language)}{colon(language)}{trait_colour(t, c, language)}"
+              for t, c in (facts.get("my_traits") or {}).items()]
+    return {"intro": intro, "traits_title": tr("adler.your_traits", language), "traits": traits,
+            "hand_title": tr("adler.your_hand", language),
+            "hand": _hand(facts["hand"], language)}
+
+
+def _hand(cards: Sequence[str], language: str) -> list[Card]:
+    """A hand as tiles, equal cards once with their count ('TOP-SECRET DOCUMENT \u00d73')."""
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    return [Card(card_name(card, language), card, f"\u00d7{count}" if count > 1 else "")
+            for card, count in counts.items()]
+
+
+def _discards(facts: Mapping[str, Any], language: str) -> list[Card]:
+    return [Card(card_name(card, language), card, f"\u00d7{count}")
+            for card, count in facts.get("discards", {}).items() if count]
+
+
+def _context(view: View, language: str, log: bool, *, teacher: bool = False,
+             characters: Mapping[int, str] | None = None, hands: Mapping[int, Sequence[str]] | None = None
+             ) -> dict[str, Any]:
+    facts = view.facts
+    context_page = page("adler", tr("adler.title", language), view.seat, view.players, language, teacher=teacher)
+    context_page.banner = _banner(view, facts, language)
+    context_page.facts = _facts_line(view, facts, language)
+    if log:
+        context_page.log = log_lines(view.log, view.players, language, event_text)
+    own_character = {view.seat: facts["my_character"]} if view.seat is not None else {}
+    traits_head, traits = trait_rows(len(view.players), language)
+    return {"page": context_page, "t": lambda key: tr(key, language), "you": tr("tt.you", language),
+            "own": _own(view, facts, language),
+            "seats": _seats(view, facts, language, {**own_character, **(characters or {})}, hands or {}),
+            "answers": _answers(view.players, facts["answers"], language),
+            "traits_head": traits_head, "traits": traits, "discards": _discards(facts, language),
+            "teacher": None}
 
 
 def view_html(view: View, language: str = "en", log: bool = True) -> str:
     """One seat's table (or a spectator's) from its View only, in `language`."""
-    facts = dict(view.facts)
-    who = tr("spectator", language) if view.seat is None else f"{view.players[view.seat]} ({tr('seat', language)} {view.seat})"
-    parts = [f"<div class='adler-view'><h3>{escape(tr('adler.title', language))} — {escape(who)}</h3>",
-             _turn_banner(view.players, facts, view.current_player, language)]
-    if view.seat is not None:
-        parts.append(f"<p style='font-size:130%'>{escape(tr('adler.you_are', language))} "
-                     f"<b>{escape(character_name(str(facts['my_character']), language))}</b>. "
-                     f"{escape(tr('adler.your_hand', language))}{_colon(language)}</p><div>{_cards(facts['hand'], language)}</div>")
-    parts.append(f"<p>{escape(tr('adler.deck', language))}{_colon(language)} {facts['deck_size']} {escape(tr('adler.cards', language))}.</p>")
-    parts.append(_seats_table(view.players, facts, view.current_player, language))
-    parts.append(_answers(view.players, facts["answers"], language))
+    return render("get_adler/table.html.j2", **_context(view, language, log))
+
+
+def state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:
+    """The teacher's table: every character and every hand (each read from that seat's view), the next
+    cards of the deck, and the whole log."""
+    views = [state.view(seat) for seat in range(len(state.players))]
+    characters = {seat: view.facts["my_character"] for seat, view in enumerate(views)}
+    hands = {seat: view.facts["hand"] for seat, view in enumerate(views)}
+    context = _context(state.view(None), language, False, teacher=True, characters=characters, hands=hands)
     if log:
-        parts.append(f"<h5>{escape(tr('adler.log', language))}</h5>{log_html(view.log, view.players, language)}")
-    return "".join(parts) + "</div>"
+        context["page"].log = log_lines(state.events, state.players, language, event_text)
+    deck = list(getattr(state, "deck", []))
+    context["teacher"] = {"title": tr("adler.next", language),
+                          "cards": [Card(card_name(card, language), card) for card in reversed(deck[-3:])]}
+    return render("get_adler/table.html.j2", **context)
 
 
-def state_html(state: Any, language: str = "en", log: bool = True) -> str:
-    """The omniscient table, for a teacher: every character and every hand."""
-    rows = "".join(f"<tr><td>{seat}</td><td>{escape(name)}</td>"
-                   f"<td><b>{escape(character_name(state.characters[seat], language))}</b></td>"
-                   f"<td>{_cards(sorted(state.hands[seat]), language)}</td></tr>"
-                   for seat, name in enumerate(state.players))
-    facts = state.view(None).facts
-    head = "".join(f"<th>{escape(word)}</th>" for word in (
-        tr("seat", language), tr("adler.name", language), tr("adler.character", language), tr("adler.hand", language)))
-    upcoming = ", ".join(card_name(card, language) for card in reversed(state.deck[-3:]))
-    return (f"<div class='adler-state'><h3>{escape(tr('adler.title', language))} — {escape(tr('omniscient', language))}</h3>"
-            f"{_turn_banner(state.players, facts, state.current_player, language)}"
-            f"<table style='font-size:120%'><tr>{head}</tr>{rows}</table>"
-            f"<p>{escape(tr('adler.deck', language))} ({len(state.deck)}), {escape(tr('adler.next', language))}: "
-            f"{escape(upcoming)}</p>{_answers(state.players, facts['answers'], language)}"
-            f"{log_html(state.events, state.players, language) if log else ''}</div>")
+# ---------------------------------------------------------------------------------------------- the reveal
+
+def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
+    """The end of the game for everyone: who was who, every answer against the answering seat's true traits
+    (Adler's lies marked), the winner and why. Built from the public view of the finished game (every
+    character is shown at the end); refused before the end."""
+    view = subject if isinstance(subject, View) else subject.view(None)
+    if not view.is_over:
+        raise ValueError("The reveal is for the end of the game: this game is not over yet.")
+    facts = view.facts
+    names = display_names(view.players)
+    characters = {int(seat): character for seat, character in facts["revealed"].items()}
+    liars: set[int] = set()
+    rows = []
+    for asker, target, trait, colour, yes in facts["answers"]:
+        truth = TRAIT_TABLE[characters[target]][trait]
+        honest = (truth == colour) == bool(yes)
+        if not honest:
+            liars.add(target)
+        rows.append(Row((Name(view.players[target]), question_text(trait, colour, language),
+                         tr("adler.yes" if yes else "adler.no", language),
+                         _short_trait(trait, truth, language),
+                         Tag("\u2714 " + tr("tt.true", language), "good") if honest
+                         else Tag("\u2718 " + tr("tt.lie", language), "bad")),
+                        head=view.players[asker], kind="" if honest else "bad"))
+    who = []
+    for seat in range(len(view.players)):
+        character = characters[seat]
+        is_adler = character == "Adler"
+        won = (facts["winner"] == "adler") == is_adler
+        traits = ", ".join(_short_trait(t, TRAIT_TABLE[character][t], language) for t in TRAITS)
+        who.append(Row((Tag(character_name(character, language), "bad" if is_adler else "role"),
+                        tr("adler.adler", language) if is_adler else tr("adler.hero", language), traits,
+                        Tag("\u2718 " + tr("tt.liar", language), "bad") if seat in liars else "",
+                        Tag(tr("tt.wins", language), "good") if won else Tag(tr("tt.loses", language), "info")),
+                       head=view.players[seat], kind="good" if won else ""))
+    end = next((event for event in reversed(view.log) if event.kind == "end"), None)
+    banner = event_text(end, names, language) if end is not None else \
+        tr("adler.won_adler" if facts["winner"] == "adler" else "adler.won_heroes", language)
+    return render("get_adler/reveal.html.j2", kind="adler-reveal", language=language,
+                  title=f"{tr('adler.title', language)} \u2014 {tr('tt.reveal', language)}", banner=banner,
+                  who_title=tr("adler.who_was_who", language),
+                  who_head=(tr("tt.seat", language), tr("adler.character", language), tr("adler.side", language),
+                            tr("adler.truth", language), tr("adler.answers_column", language),
+                            tr("tt.result", language)),
+                  who=who, answers_title=tr("adler.answers_truth", language),
+                  answers_head=(tr("adler.asker", language), tr("adler.target", language),
+                                tr("adler.question", language), tr("adler.answer", language),
+                                tr("adler.truth", language), ""),
+                  answers=rows, no_answers=tr("adler.no_answers", language))
 
 
-__all__ = ["CARDS", "card_name", "character_name", "colour_name", "event_text", "log_html", "state_html",
-           "trait_name", "trait_table_html", "view_html"]
+# ---------------------------------------------------------------------------------------------- move buttons
+
+_SEAT_VERBS = {"ask", "magnify", "binoculars", "arrest"}
+_CARD_VERBS = {"discard", "respond", "give"}
+
+
+def move_label(view: View, path: Sequence[str], language: str = "en") -> str:
+    """The button for the last word of `path`: verbs become sentences (the answer names the question), seats
+    become names, traits and colours words of the language, cards their printed names."""
+    verb, word, depth = path[0], path[-1], len(path)
+    if depth == 1:
+        if verb == "answer":
+            question = view.facts.get("question")
+            if question:
+                return tr("adler.m_answer", language).format(question=question_text(question[2], question[3],
+                                                                                      language))
+            return tr("adler.m_answer_plain", language)
+        if verb == "pass" and view.facts.get("phase") in ("escape", "duel"):
+            return tr(f"adler.m_pass_{view.facts['phase']}", language)
+        key = f"adler.m_{verb}"
+        return tr(key, language) if key in _MOVE_KEYS else word
+    if verb in _SEAT_VERBS and depth == 2 and word.isdigit() and int(word) < len(view.players):
+        return short_name(view.players[int(word)])
+    if verb == "ask" and depth == 3:
+        return trait_name(word, language)
+    if verb == "ask" and depth == 4:
+        return _short_trait(path[2], word, language)
+    if verb == "answer" and depth == 2:
+        return tr(f"adler.m_{word}", language) if word in ("yes", "no") else word
+    if verb == "binoculars" and word == "give":
+        return tr("adler.m_give", language)
+    if (verb in _CARD_VERBS and depth == 2 or verb == "binoculars" and depth == 4) and word in CARDS:
+        return card_name(word, language)
+    return word
+
+
+_MOVE_KEYS = {f"adler.m_{verb}" for verb in ("discard", "ask", "magnify", "binoculars", "give", "arrest",
+                                             "respond", "surrender", "pass", "skip")}
+
+
+__all__ = ["CARDS", "a_card", "card_name", "character_name", "colour_name", "event_text", "log_html",
+           "move_label", "question_text", "reveal_html", "state_html", "trait_name", "trait_phrase",
+           "trait_table_html", "view_html"]

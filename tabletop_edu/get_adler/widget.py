@@ -10,63 +10,62 @@ holds no more than seat k's page already does.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
 from typing import Any
 
 from ..core import Bot, GameState, View
 from ..i18n import check_language, tr
+from ..templates import Bar, Cell, Name, Row, render, short_name
 from ..widgets import GameWidget
 from .bots import SmartBot
 from .deduction import adler_distribution, worlds_for_view
 from .engine import new_game
+from .render import question_text  # noqa: F401 - importing the renderer registers the words this panel uses
 
 
-def _candidates_html(view: View, language: str) -> str:
+def _worlds(count: int, language: str) -> str:
+    """'1 possible world', '24 possible worlds' ('1 monde possible', '24 mondes possibles')."""
+    return f"{count} {tr('adler.world' if count == 1 else 'adler.worlds', language)}"
+
+
+def _candidates_context(view: View, language: str) -> dict[str, Any]:
     """One perspective's candidate set: each seat that may still be Adler, with its share of the worlds."""
     worlds = worlds_for_view(view)
     distribution = adler_distribution(worlds) if worlds else {}
     rows = []
     for seat, name in enumerate(view.players):
         share = distribution.get(seat, 0.0)
-        width = round(200 * share)
-        bar = (f"<span style='display:inline-block;height:14px;width:{width}px;background:#c0392b'></span>"
-               if share else "")
-        mark = "&#10004;" if share else "&#10008;"
-        rows.append(f"<tr><td>{seat}</td><td>{escape(name)}</td><td style='text-align:center'>{mark}</td>"
-                    f"<td>{bar} {share:.0%}</td></tr>")
-    head = "".join(f"<th>{escape(word)}</th>" for word in (
-        tr("seat", language), tr("adler.name", language), tr("adler.suspects", language), tr("adler.chance", language)))
-    return (f"<div class='adler-knowledge' style='font-size:115%'><h4>{escape(tr('adler.candidates', language))}</h4>"
-            f"<p>{len(worlds)} {escape(tr('adler.worlds', language))}</p>"
-            f"<table class='adler-candidates'><tr>{head}</tr>{''.join(rows)}</table></div>")
+        rows.append(Row((Cell("\u2714" if share else "\u2718", "yes" if share else ""),
+                         Bar((("adler", share), ("other", 1.0 - share))), f"{share:.0%}"), head=name))
+    title = (tr("adler.candidates_public", language) if view.seat is None else
+             tr("adler.candidates_for", language).format(name=short_name(view.players[view.seat])))
+    return {"title": title, "note": _worlds(len(worlds), language),
+            "head": (tr("adler.name", language), tr("adler.suspect", language), "", tr("adler.chance", language)),
+            "rows": rows}
 
 
-def _matrix_html(state: GameState[Any], language: str) -> str:
+def _matrix_context(state: GameState[Any], language: str) -> dict[str, Any]:
     """The teacher's panel: for every seat, the seats it cannot rule out (each row from that seat's View)."""
     players = state.players
-    head = "".join(f"<th>{seat}</th>" for seat in range(len(players)))
     rows = []
     for seat, name in enumerate(players):
-        view = state.view(seat)
-        worlds = worlds_for_view(view)
+        worlds = worlds_for_view(state.view(seat))
         suspects = {world.index("Adler") for world in worlds}
-        cells = "".join(f"<td style='text-align:center'>{'&#10004;' if other in suspects else ''}</td>"
-                        for other in range(len(players)))
-        rows.append(f"<tr><th>{seat} {escape(name)}</th>{cells}<td>{len(worlds)}</td></tr>")
-    public = len(worlds_for_view(state.view(None)))
-    return (f"<div class='adler-knowledge' style='font-size:115%'><h4>{escape(tr('adler.candidates', language))}</h4>"
-            f"<p>{escape(tr('adler.everyone', language))}</p>"
-            f"<table class='adler-matrix'><tr><th></th>{head}<th>{escape(tr('adler.worlds', language))}</th></tr>"
-            f"{''.join(rows)}<tr><th>{escape(tr('spectator', language))}</th>"
-            f"<td colspan='{len(players)}'></td><td>{public}</td></tr></table></div>")
+        rows.append(Row((*(Cell("\u2714", "yes") if other in suspects else "" for other in range(len(players))),
+                         _worlds(len(worlds), language)), head=name))
+    public = worlds_for_view(state.view(None))
+    suspects = {world.index("Adler") for world in public}
+    rows.append(Row((*(Cell("\u2714", "yes") if other in suspects else "" for other in range(len(players))),
+                     _worlds(len(public), language)), head=tr("spectator", language)))
+    return {"title": tr("adler.candidates_all", language), "note": tr("adler.everyone", language),
+            "head": ("", *(Name(name) for name in players), ""), "rows": rows}
 
 
 def knowledge_html(subject: View | GameState[Any], language: str = "en") -> str:
     """The knowledge panel: a View's candidate set, or every seat's candidate set for the whole state."""
     language = check_language(language)
-    if isinstance(subject, View):
-        return _candidates_html(subject, language)
-    return _matrix_html(subject, language)
+    context = _candidates_context(subject, language) if isinstance(subject, View) else \
+        _matrix_context(subject, language)
+    return render("get_adler/knowledge.html.j2", kind="adler-knowledge", language=language, **context)
 
 
 def play(players: int | list[str] = 4, *, seed: int | None = None, seat: int = 0,

@@ -1,361 +1,797 @@
-"""HTML for Mafia de Cuba, in English and French, as pure functions.
+"""HTML for Mafia de Cuba, in English and French, as pure functions over templates.
 
 `view_html(view, language)` is built from the View only, so a seat's page can never show another seat's secret
-(not even in an attribute); `state_html(state, language)` is the omniscient teacher's table. The table is drawn
-round, with the cigar box in the middle and the seat whose turn it is outlined, so it reads on a projector.
-Log lines are rebuilt in the chosen language from each event's kind and data, as the seat saw the event (a
-redacted event carries only its redacted data), and fall back to the engine's English text.
+(not even in an attribute); `state_html(state, language)` is the teacher's table, the union of what every seat
+knows (read from each seat's view); `reveal_html(state_or_view, language)` is the end of the game, built from
+the public view once the game is over: every take and role, the box's journey, every testimony against the
+truth, the winners and why. The table is drawn round, in box order with the Godfather at the top, the cigar
+box in the middle and the seat whose turn it is outlined, so it reads on a projector.
+
+Log lines are worded here in both languages from each event's kind and data, as the seat saw the event (a
+redacted event carries only its redacted data); an event kind this module does not know keeps the engine's
+English text. `move_label` words the buttons of click-to-move.
 """
 
 from __future__ import annotations
 
-import math
-from html import escape
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core import Event, View
+from ..core import Event, GameState, View
 from ..i18n import register, tr
-from .engine import MafiaState, role_of, take_text
+from ..templates import (Banner, Row, SeatBox, Tag, acting_seats, colon, display_names, join_names, log_lines, page,
+                         render, seat_box, short_name, word)
 from .rules import DIAMONDS, TOKEN_ORDER
 
 register({
     "en": {
-        "mdc_title": "Mafia de Cuba", "mdc_godfather": "Godfather", "mdc_role_loyal": "Loyal Henchman",
-        "mdc_role_fbi": "Agent (FBI)", "mdc_role_cia": "Agent (CIA)", "mdc_role_driver": "Driver",
-        "mdc_role_cleaner": "Cleaner", "mdc_role_street-kid": "Street Kid", "mdc_role_thief": "Thief",
-        "mdc_token_loyal": "loyal", "mdc_token_fbi": "fbi", "mdc_token_cia": "cia", "mdc_token_driver": "driver",
-        "mdc_token_cleaner": "cleaner", "mdc_joker": "joker", "mdc_jokers_left": "jokers left",
-        "mdc_diamonds": "diamond(s)", "mdc_no_token": "no token", "mdc_nothing": "nothing",
-        "mdc_box": "cigar box", "mdc_empty_pockets": "Empty your pockets!", "mdc_phase": "phase",
-        "mdc_phase_hide": "the Godfather hides diamonds", "mdc_phase_set-aside": "first taker may set a token aside",
+        "mdc_title": "Mafia de Cuba", "mdc_godfather": "Godfather", "mdc_the_godfather": "the Godfather",
+        "mdc_role_thief": "Thief", "mdc_role_street-kid": "Street Kid", "mdc_role_loyal": "Loyal Henchman",
+        "mdc_role_fbi": "FBI Agent", "mdc_role_cia": "CIA Agent", "mdc_role_driver": "Driver",
+        "mdc_role_cleaner": "Cleaner", "mdc_role_godfather": "Godfather",
+        "mdc_tokens_loyal": "Loyal Henchmen", "mdc_tokens_fbi": "FBI Agents", "mdc_tokens_cia": "CIA Agents",
+        "mdc_tokens_driver": "Drivers", "mdc_tokens_cleaner": "Cleaners",
+        "mdc_a_token_loyal": "a Loyal Henchman token", "mdc_a_token_fbi": "an FBI Agent token",
+        "mdc_a_token_cia": "a CIA Agent token", "mdc_a_token_driver": "a Driver token",
+        "mdc_a_token_cleaner": "a Cleaner token", "mdc_token_button": "{token} token",
+        "mdc_diamond": "diamond", "mdc_diamonds": "diamonds", "mdc_no_diamond": "no diamond",
+        "mdc_no_token": "no token", "mdc_nothing": "nothing", "mdc_box": "Cigar box",
+        "mdc_empty_pockets": "Empty your pockets!", "mdc_phase": "Phase",
+        "mdc_phase_hide": "the Godfather hides diamonds",
+        "mdc_phase_set-aside": "the first taker may set a token aside",
         "mdc_phase_take": "the box goes round", "mdc_phase_question": "interrogation",
         "mdc_phase_answer": "waiting for an answer", "mdc_phase_floor": "the floor is open",
         "mdc_phase_cleaner": "the Cleaner may shoot", "mdc_phase_over": "game over",
-        "mdc_questions_left": "questions left", "mdc_recovered": "diamonds recovered",
-        "mdc_tokens_in_game": "tokens in game", "mdc_spectator": "Spectator", "mdc_you": "you",
-        "mdc_holds_box": "holds the box", "mdc_showed": "showed", "mdc_took": "took", "mdc_wins": "WINS",
-        "mdc_turn": "to play", "mdc_only_you": "Only you know", "mdc_you_hid": "You hid {d} diamond(s).",
-        "mdc_you_opened": "When you opened the box: {box}.", "mdc_you_set_aside": "You set aside: {t}.",
-        "mdc_you_took": "You took: {t}.", "mdc_came_back": "The box came back with {box}.",
-        "mdc_waiting_answer": "waiting for {name} to answer '{kind}'",
-        "mdc_game_over": "Game over. Hidden: {hidden}; set aside: {aside}; box returned: {box}.",
-        "mdc_hidden_by": "Hidden by the Godfather: {hidden}; set aside: {aside}; box now: {box}; stolen {stolen}, "
-                         "recovered {recovered}.",
-        "mdc_seat": "seat", "mdc_player": "player", "mdc_known": "known", "mdc_take": "take",
-        "mdc_box_in_hands": "The box is with {name}.", "mdc_box_with_godfather": "The box is with the Godfather.",
-        "mdc_posterior": "The Godfather's posterior", "mdc_p_thief": "P(thief)", "mdc_p_agent": "P(agent)",
-        "mdc_p_other": "P(other)", "mdc_matrix": "Who knows what about each take",
-        "mdc_posterior_from": "computed from this perspective's view only",
-        "mdc_posterior_hidden": "Only the Godfather (or the teacher) sees his posterior once the box is back.",
+        "mdc_questions_left": "Questions left", "mdc_jokers_left": "Jokers left",
+        "mdc_recovered": "Diamonds recovered", "mdc_tokens_in_game": "Tokens in the box",
+        "mdc_holds_box": "holds the box", "mdc_joker": "joker", "mdc_out": "out", "mdc_showed": "showed",
+        "mdc_wins": "WINS", "mdc_to_play": "to play", "mdc_you_hid": "You hid {diamonds}.",
+        "mdc_you_opened": "When you opened the box: {box}.", "mdc_you_set_aside": "You set aside {token}.",
+        "mdc_you_set_nothing_aside": "You set nothing aside.", "mdc_you_took": "You took {take}.",
+        "mdc_you_are": "So you are: {role}.", "mdc_came_back": "The box came back with {box}.",
+        "mdc_box_with": "With {name}", "mdc_box_with_godfather": "With the Godfather",
+        "mdc_box_now": "Inside now: {box}", "mdc_takers_done": "{done} of {total} have taken",
+        "mdc_statements": "What was said", "mdc_no_statement": "Nobody has said anything yet.",
+        "mdc_box_text": "{diamonds}; tokens: {tokens}", "mdc_box_text_no_token": "{diamonds}, no token",
+        "mdc_secrets": "Teacher only: the secrets", "mdc_hidden": "Hidden by the Godfather",
+        "mdc_set_aside": "Set aside", "mdc_opened": "Saw when opening the box", "mdc_took": "Took",
+        "mdc_role": "Role", "mdc_said": "Said", "mdc_verdict": "Claims", "mdc_won": "Result",
+        "mdc_box_journey": "The box's journey", "mdc_claims": "Every claim against the truth",
+        "mdc_claim": "Claim", "mdc_truth": "Truth", "mdc_opinion": "an opinion", "mdc_silent": "(silent)",
+        "mdc_who_was_who": "Who was who", "mdc_start": "Start: {box}",
+        "mdc_gf_hid": "the Godfather hides {diamonds}", "mdc_came_back_short": "back to the Godfather: {box}",
+        # banners: whose turn and what to do
+        "mdc_do_hide": "{name}: hide diamonds in the cigar box",
+        "mdc_do_set-aside": "{name}: set a token aside, or not",
+        "mdc_do_take": "{name}: take something from the cigar box",
+        "mdc_do_question": "{name} (the Godfather): ask a question or accuse",
+        "mdc_do_answer": "{name} must answer the Godfather: \u201c{question}\u201d",
+        "mdc_do_floor": "{name}: speak or keep silent (the floor is open)",
+        "mdc_do_cleaner": "{name}: decide in secret whether to shoot",
+        "mdc_your_turn": "Your turn \u2014 {what}",
+        # questions and answers
+        "mdc_q_seen": "What did you see in the box?", "mdc_q_took": "What did you take?",
+        "mdc_q_suspect": "Whom do you suspect?",
+        "mdc_claim_saw": "\u201cI saw {box}.\u201d", "mdc_claim_took": "\u201cI took {take}.\u201d",
+        "mdc_claim_suspect": "\u201cI suspect {name}.\u201d",
+        # outcomes and why each winner won
+        "mdc_outcome_godfather": "The Godfather wins: every stolen diamond is back.",
+        "mdc_outcome_thieves": "Wrong accusation and no joker left: the Godfather is out, the Thieves win.",
+        "mdc_outcome_agent": "An accused Agent wins alone.",
+        "mdc_outcome_cleaner": "The Cleaner shot an Agent and wins alone.",
+        "mdc_why_godfather": "the Godfather got every stolen diamond back",
+        "mdc_why_loyal": "Loyal Henchman: wins with the Godfather",
+        "mdc_why_cleaner_team": "Cleaner: wins with the Godfather",
+        "mdc_why_thief": "the Thief with the most diamonds ({diamonds})",
+        "mdc_why_street-kid": "Street Kid: wins when the Godfather falls",
+        "mdc_why_driver": "Driver: {name}, on the right, wins",
+        "mdc_why_agent": "Agent accused: wins alone", "mdc_why_cleaner": "Cleaner: shot an Agent",
+        "mdc_lost": "loses",
+        # move buttons
+        "mdc_m_hide": "Hide diamonds", "mdc_m_set-aside": "Set a token aside", "mdc_m_take": "Take from the box",
+        "mdc_m_ask": "Ask a question", "mdc_m_floor": "Open the floor to everyone",
+        "mdc_m_accuse": "Accuse: \u201cEmpty your pockets!\u201d", "mdc_m_saw": "\u201cI saw\u2026\u201d",
+        "mdc_m_took": "\u201cI took\u2026\u201d", "mdc_m_suspect": "\u201cI suspect\u2026\u201d",
+        "mdc_m_silent": "Keep silent", "mdc_m_shoot": "Shoot", "mdc_m_hold": "Hold fire",
+        "mdc_m_none": "Nothing", "mdc_m_nothing": "Nothing",
+        # knowledge panel
+        "mdc_knowledge_of": "What {name} can infer", "mdc_knowledge_public": "What the public can infer",
+        "mdc_knowledge_teacher": "What the Godfather can infer",
+        "mdc_p_thief": "P(Thief)", "mdc_p_agent": "P(Agent)", "mdc_p_other": "P(other)", "mdc_player": "Player",
+        "mdc_posterior_note": "Exact probabilities from this perspective's information only.",
+        "mdc_trust_note": "Testimonies weighed: each is believed true with probability {trust}.",
+        "mdc_no_trust_note": "Testimonies ignored: only the box.",
+        "mdc_trust_impossible": "No box fits every testimony believed: they are ignored here.",
+        "mdc_no_posterior": "Nothing to infer yet: the box has not gone round.",
+        "mdc_thief": "Thief", "mdc_agent": "Agent", "mdc_other": "other",
+        "mdc_your_row": "What {name} can still rule in about each take",
+        "mdc_could_have": "Could have taken",
+        "mdc_matrix": "Who knows what about each take", "mdc_observer": "knows about \u2192",
         "mdc_status_known": "known", "mdc_status_narrowed": "narrowed", "mdc_status_unknown": "unknown",
-        "mdc_status_self": "self", "mdc_status_-": "-", "mdc_observer": "observer \u2193 / subject \u2192",
-        "mdc_matrix_hidden": "The who-knows-what matrix is for the teacher (omniscient perspective).",
-        "mdc_your_row": "What you can deduce of each take",
+        "mdc_status_self": "self", "mdc_status_-": "\u2014",
     },
     "fr": {
-        "mdc_title": "Mafia de Cuba", "mdc_godfather": "Parrain", "mdc_role_loyal": "Fidèle",
-        "mdc_role_fbi": "Agent (FBI)", "mdc_role_cia": "Agent (CIA)", "mdc_role_driver": "Chauffeur",
-        "mdc_role_cleaner": "Nettoyeur", "mdc_role_street-kid": "Enfant des rues", "mdc_role_thief": "Voleur",
-        "mdc_token_loyal": "Fidèle", "mdc_token_fbi": "Agent FBI", "mdc_token_cia": "Agent CIA",
-        "mdc_token_driver": "Chauffeur", "mdc_token_cleaner": "Nettoyeur", "mdc_joker": "joker",
-        "mdc_jokers_left": "jokers restants", "mdc_diamonds": "diamant(s)", "mdc_no_token": "aucun jeton",
-        "mdc_nothing": "rien", "mdc_box": "boîte à cigares", "mdc_empty_pockets": "Vide tes poches !",
-        "mdc_phase": "phase", "mdc_phase_hide": "le Parrain cache des diamants",
-        "mdc_phase_set-aside": "le premier peut écarter un jeton", "mdc_phase_take": "la boîte fait le tour",
-        "mdc_phase_question": "interrogatoire", "mdc_phase_answer": "en attente d'une réponse",
-        "mdc_phase_floor": "la parole est ouverte", "mdc_phase_cleaner": "le Nettoyeur peut tirer",
-        "mdc_phase_over": "partie terminée", "mdc_questions_left": "questions restantes",
-        "mdc_recovered": "diamants récupérés", "mdc_tokens_in_game": "jetons en jeu", "mdc_spectator": "Spectateur",
-        "mdc_you": "vous", "mdc_holds_box": "tient la boîte", "mdc_showed": "a montré", "mdc_took": "a pris",
-        "mdc_wins": "GAGNE", "mdc_turn": "à jouer", "mdc_only_you": "Vous seul savez",
-        "mdc_you_hid": "Vous avez caché {d} diamant(s).",
-        "mdc_you_opened": "Quand vous avez ouvert la boîte : {box}.", "mdc_you_set_aside": "Vous avez écarté : {t}.",
-        "mdc_you_took": "Vous avez pris : {t}.", "mdc_came_back": "La boîte est revenue avec {box}.",
-        "mdc_waiting_answer": "on attend la réponse de {name} à « {kind} »",
-        "mdc_game_over": "Partie terminée. Cachés : {hidden} ; écarté : {aside} ; boîte revenue : {box}.",
-        "mdc_hidden_by": "Cachés par le Parrain : {hidden} ; écarté : {aside} ; boîte maintenant : {box} ; volés "
-                         "{stolen}, récupérés {recovered}.",
-        "mdc_seat": "place", "mdc_player": "joueur", "mdc_known": "connu", "mdc_take": "prise",
-        "mdc_box_in_hands": "La boîte est chez {name}.", "mdc_box_with_godfather": "La boîte est chez le Parrain.",
-        "mdc_posterior": "Ce que croit le Parrain (probabilités a posteriori)", "mdc_p_thief": "P(voleur)",
-        "mdc_p_agent": "P(agent)", "mdc_p_other": "P(autre)", "mdc_matrix": "Qui sait quoi de chaque prise",
-        "mdc_posterior_from": "calculé à partir de ce point de vue seulement",
-        "mdc_posterior_hidden": "Seul le Parrain (ou l'enseignant) voit ses probabilités une fois la boîte revenue.",
+        "mdc_title": "Mafia de Cuba", "mdc_godfather": "Parrain", "mdc_the_godfather": "le Parrain",
+        "mdc_role_thief": "Voleur", "mdc_role_street-kid": "Enfant des rues", "mdc_role_loyal": "Fidèle",
+        "mdc_role_fbi": "Agent du FBI", "mdc_role_cia": "Agent de la CIA", "mdc_role_driver": "Chauffeur",
+        "mdc_role_cleaner": "Nettoyeur", "mdc_role_godfather": "Parrain",
+        "mdc_tokens_loyal": "Fidèles", "mdc_tokens_fbi": "Agents du FBI", "mdc_tokens_cia": "Agents de la CIA",
+        "mdc_tokens_driver": "Chauffeurs", "mdc_tokens_cleaner": "Nettoyeurs",
+        "mdc_a_token_loyal": "un jeton Fidèle", "mdc_a_token_fbi": "un jeton Agent du FBI",
+        "mdc_a_token_cia": "un jeton Agent de la CIA", "mdc_a_token_driver": "un jeton Chauffeur",
+        "mdc_a_token_cleaner": "un jeton Nettoyeur", "mdc_token_button": "jeton {token}",
+        "mdc_diamond": "diamant", "mdc_diamonds": "diamants", "mdc_no_diamond": "aucun diamant",
+        "mdc_no_token": "aucun jeton", "mdc_nothing": "rien", "mdc_box": "Boîte à cigares",
+        "mdc_empty_pockets": "Vide tes poches !", "mdc_phase": "Phase",
+        "mdc_phase_hide": "le Parrain cache des diamants", "mdc_phase_set-aside": "le premier peut écarter un jeton",
+        "mdc_phase_take": "la boîte fait le tour", "mdc_phase_question": "interrogatoire",
+        "mdc_phase_answer": "en attente d'une réponse", "mdc_phase_floor": "la parole est ouverte",
+        "mdc_phase_cleaner": "le Nettoyeur peut tirer", "mdc_phase_over": "partie terminée",
+        "mdc_questions_left": "Questions restantes", "mdc_jokers_left": "Jokers restants",
+        "mdc_recovered": "Diamants récupérés", "mdc_tokens_in_game": "Jetons dans la boîte",
+        "mdc_holds_box": "tient la boîte", "mdc_joker": "joker", "mdc_out": "hors jeu", "mdc_showed": "a montré",
+        "mdc_wins": "GAGNE", "mdc_to_play": "à jouer", "mdc_you_hid": "Vous avez caché {diamonds}.",
+        "mdc_you_opened": "Quand vous avez ouvert la boîte : {box}.",
+        "mdc_you_set_aside": "Vous avez écarté {token}.",
+        "mdc_you_set_nothing_aside": "Vous n'avez rien écarté.", "mdc_you_took": "Vous avez pris {take}.",
+        "mdc_you_are": "Votre rôle : {role}.", "mdc_came_back": "La boîte est revenue avec {box}.",
+        "mdc_box_with": "Chez {name}", "mdc_box_with_godfather": "Chez le Parrain",
+        "mdc_box_now": "Dedans maintenant : {box}", "mdc_takers_done": "{done} sur {total} se sont servis",
+        "mdc_statements": "Ce qui a été dit", "mdc_no_statement": "Personne n'a encore rien dit.",
+        "mdc_box_text": "{diamonds} ; jetons : {tokens}", "mdc_box_text_no_token": "{diamonds}, aucun jeton",
+        "mdc_secrets": "Pour l'enseignant seulement : les secrets", "mdc_hidden": "Cachés par le Parrain",
+        "mdc_set_aside": "Écarté", "mdc_opened": "Vu en ouvrant la boîte", "mdc_took": "A pris",
+        "mdc_role": "Rôle", "mdc_said": "A dit", "mdc_verdict": "Déclarations", "mdc_won": "Résultat",
+        "mdc_box_journey": "Le voyage de la boîte", "mdc_claims": "Chaque déclaration face à la vérité",
+        "mdc_claim": "Déclaration", "mdc_truth": "Vérité", "mdc_opinion": "une opinion", "mdc_silent": "(silence)",
+        "mdc_who_was_who": "Qui était qui", "mdc_start": "Au départ : {box}",
+        "mdc_gf_hid": "le Parrain cache {diamonds}", "mdc_came_back_short": "retour au Parrain : {box}",
+        "mdc_do_hide": "{name} : cacher des diamants dans la boîte à cigares",
+        "mdc_do_set-aside": "{name} : écarter un jeton, ou non",
+        "mdc_do_take": "{name} : prendre quelque chose dans la boîte à cigares",
+        "mdc_do_question": "{name} (le Parrain) : poser une question ou accuser",
+        "mdc_do_answer": "{name} doit répondre au Parrain : « {question} »",
+        "mdc_do_floor": "{name} : parler ou garder le silence (la parole est ouverte)",
+        "mdc_do_cleaner": "{name} : décider en secret de tirer ou non",
+        "mdc_your_turn": "À vous \u2014 {what}",
+        "mdc_q_seen": "Qu'as-tu vu dans la boîte ?", "mdc_q_took": "Qu'as-tu pris ?",
+        "mdc_q_suspect": "Qui soupçonnes-tu ?",
+        "mdc_claim_saw": "« J'ai vu {box}. »", "mdc_claim_took": "« J'ai pris {take}. »",
+        "mdc_claim_took_nothing": "« Je n'ai rien pris. »", "mdc_claim_suspect": "« Je soupçonne {name}. »",
+        "mdc_outcome_godfather": "Le Parrain gagne : tous les diamants volés sont revenus.",
+        "mdc_outcome_thieves": "Mauvaise accusation sans joker : le Parrain est éliminé, les Voleurs gagnent.",
+        "mdc_outcome_agent": "Un Agent a été accusé : l'Agent gagne seul.",
+        "mdc_outcome_cleaner": "Le Nettoyeur a abattu un Agent et gagne seul.",
+        "mdc_why_godfather": "le Parrain a récupéré tous les diamants volés",
+        "mdc_why_loyal": "Fidèle : gagne avec le Parrain",
+        "mdc_why_cleaner_team": "Nettoyeur : gagne avec le Parrain",
+        "mdc_why_thief": "le Voleur qui a le plus de diamants ({diamonds})",
+        "mdc_why_street-kid": "Enfant des rues : gagne quand le Parrain tombe",
+        "mdc_why_driver": "Chauffeur : {name}, à sa droite, gagne",
+        "mdc_why_agent": "Agent accusé : gagne seul", "mdc_why_cleaner": "Nettoyeur : a abattu un Agent",
+        "mdc_lost": "perd",
+        "mdc_m_hide": "Cacher des diamants", "mdc_m_set-aside": "Écarter un jeton",
+        "mdc_m_take": "Prendre dans la boîte", "mdc_m_ask": "Poser une question",
+        "mdc_m_floor": "Donner la parole à tous", "mdc_m_accuse": "Accuser : « Vide tes poches ! »",
+        "mdc_m_saw": "« J'ai vu… »", "mdc_m_took": "« J'ai pris… »", "mdc_m_suspect": "« Je soupçonne… »",
+        "mdc_m_silent": "Garder le silence", "mdc_m_shoot": "Tirer", "mdc_m_hold": "Ne pas tirer",
+        "mdc_m_none": "Rien", "mdc_m_nothing": "Rien",
+        "mdc_knowledge_of": "Ce que {name} peut déduire", "mdc_knowledge_public": "Ce que le public peut déduire",
+        "mdc_knowledge_teacher": "Ce que le Parrain peut déduire",
+        "mdc_p_thief": "P(Voleur)", "mdc_p_agent": "P(Agent)", "mdc_p_other": "P(autre)", "mdc_player": "Joueur",
+        "mdc_posterior_note": "Probabilités exactes, calculées avec les seules informations de ce point de vue.",
+        "mdc_trust_note": "Témoignages pris en compte : chacun est cru vrai avec la probabilité {trust}.",
+        "mdc_no_trust_note": "Témoignages ignorés : seule compte la boîte.",
+        "mdc_trust_impossible": "Aucune boîte ne s'accorde avec tous les témoignages crus : ils sont ignorés ici.",
+        "mdc_no_posterior": "Rien à déduire encore : la boîte n'a pas fait le tour.",
+        "mdc_thief": "Voleur", "mdc_agent": "Agent", "mdc_other": "autre",
+        "mdc_your_row": "Ce que {name} ne peut pas encore exclure de chaque prise",
+        "mdc_could_have": "A pu prendre",
+        "mdc_matrix": "Qui sait quoi de chaque prise", "mdc_observer": "sait de \u2192",
         "mdc_status_known": "connu", "mdc_status_narrowed": "restreint", "mdc_status_unknown": "inconnu",
-        "mdc_status_self": "soi", "mdc_status_-": "-", "mdc_observer": "observateur \u2193 / sujet \u2192",
-        "mdc_matrix_hidden": "La matrice « qui sait quoi » est pour l'enseignant (point de vue omniscient).",
-        "mdc_your_row": "Ce que vous pouvez déduire de chaque prise",
+        "mdc_status_self": "soi", "mdc_status_-": "\u2014",
     },
 })
 
-QUESTION_WORDS = {
-    "en": {"seen": "what did you see in the box?", "took": "what did you take?", "suspect": "whom do you suspect?"},
-    "fr": {"seen": "qu'as-tu vu dans la boîte ?", "took": "qu'as-tu pris ?", "suspect": "qui soupçonnes-tu ?"},
-}
 
-STYLE = ("<style>.mdc{font-family:sans-serif;font-size:15px}.mdc table{border-collapse:collapse}"
-         ".mdc td,.mdc th{border:1px solid #ccc;padding:3px 8px}.mdc .out{color:#999;text-decoration:line-through}"
-         ".mdc .secret{background:#fff3cd;padding:4px 10px;border-radius:6px}.mdc .box{font-weight:bold}"
-         ".mdc .ring{position:relative;width:440px;height:440px;margin:8px auto}"
-         ".mdc .seat{position:absolute;width:104px;margin-left:-52px;margin-top:-30px;text-align:center;"
-         "border:2px solid #bbb;border-radius:10px;background:#fafafa;padding:3px;font-size:14px}"
-         ".mdc .seat.turn{border:4px solid #d9480f;background:#fff4e6}.mdc .seat.me{box-shadow:0 0 0 3px #1c7ed6}"
-         ".mdc .seat.gf{background:#343a40;color:#fff}.mdc .cigarbox{position:absolute;left:170px;top:185px;"
-         "width:100px;height:70px;background:#8b5a2b;color:#fff;border-radius:8px;text-align:center;"
-         "font-size:13px;padding-top:6px}</style>")
+# ---------------------------------------------------------------------------------------------- words
+
+def diamonds_text(count: int, language: str) -> str:
+    """'1 diamond', '3 diamonds', 'no diamond' ('1 diamant', '3 diamants', 'aucun diamant')."""
+    if count == 0:
+        return tr("mdc_no_diamond", language)
+    return f"{count} {tr('mdc_diamond' if count == 1 else 'mdc_diamonds', language)}"
 
 
-def token_word(token: str, language: str) -> str:
-    """A token's name: the notation word in English (as the actions write it), the French name in French."""
-    return tr(f"mdc_token_{token}", language) if token in TOKEN_ORDER else token
+def token_name(token: str, language: str = "en") -> str:
+    """A token's name ('Loyal Henchman', 'Fidèle'); a token this module does not know keeps its notation."""
+    return tr(f"mdc_role_{token}", language) if token in TOKEN_ORDER else token
 
 
-def take_word(take: str, language: str) -> str:
-    """A take text ('3', 'driver', 'nothing') in `language`."""
+def role_word(role: str, language: str = "en") -> str:
+    """A role ('thief', 'loyal', 'street-kid'...) in `language` (a role this module does not know: as it is)."""
+    return word(f"mdc_role_{role}", language, role)
+
+
+def take_role(take: str) -> str:
+    """The role a take text gives: 'thief' (diamonds), the token, or 'street-kid' (nothing)."""
+    if take == "nothing":
+        return "street-kid"
+    return "thief" if take.isdigit() else take
+
+
+def take_word(take: str, language: str = "en") -> str:
+    """A take text ('3', 'driver', 'nothing') as a phrase: '3 diamonds', 'a Driver token', 'nothing'."""
     if take == "nothing":
         return tr("mdc_nothing", language)
     if take.isdigit():
-        return f"{take} {tr('mdc_diamonds', language)}" if language != "en" else take
-    return token_word(take, language)
+        return diamonds_text(int(take), language)
+    return tr(f"mdc_a_token_{take}", language) if take in TOKEN_ORDER else take
 
 
-def role_word(role: str, language: str) -> str:
-    """A role ('thief', 'loyal', 'street-kid'...) in `language`."""
-    return tr(f"mdc_role_{role}", language)
+def tokens_listing(tokens: Mapping[str, int], language: str) -> str:
+    """'2 Loyal Henchmen, 1 FBI Agent, 1 Driver' (plural where there are several)."""
+    listed = [f"{count} {token_name(name, language) if count == 1 else tr(f'mdc_tokens_{name}', language)}"
+              for name, count in sorted(tokens.items(), key=lambda kv: _token_order(kv[0])) if count]
+    return ", ".join(listed) or tr("mdc_no_token", language)
 
 
-def box_text(box: dict[str, Any] | None, language: str = "en") -> str:
-    """'6 diamond(s); loyal, fbi' — a box content as someone saw it."""
+def _token_order(token: str) -> int:
+    return TOKEN_ORDER.index(token) if token in TOKEN_ORDER else len(TOKEN_ORDER)
+
+
+def box_text(box: Mapping[str, Any] | None, language: str = "en") -> str:
+    """'6 diamonds; tokens: 2 Loyal Henchmen, 1 FBI Agent' — a box content as someone saw it."""
     if not box:
-        return "—"
-    tokens = ", ".join(token_word(token, language) for token in box["tokens"]) or tr("mdc_no_token", language)
-    return f"{box['diamonds']} {tr('mdc_diamonds', language)}; {escape(tokens)}"
+        return "\u2014"
+    diamonds = diamonds_text(int(box["diamonds"]), language)
+    if not box["tokens"]:
+        return tr("mdc_box_text_no_token", language).format(diamonds=diamonds)
+    return tr("mdc_box_text", language).format(diamonds=diamonds,
+                                                tokens=tokens_listing(Counter(box["tokens"]), language))
 
 
-def _tokens_listing(tokens: dict[str, int], language: str) -> str:
-    return ", ".join(f"{count} {token_word(name, language)}" for name, count in tokens.items() if count) \
-        or tr("mdc_no_token", language)
+def question_text(kind: str, language: str) -> str:
+    """The Godfather's question of a kind ('seen', 'took', 'suspect')."""
+    return word(f"mdc_q_{kind}", language, kind)
 
 
-# ------------------------------------------------------------------------------------------ log lines
-
-def _claim_text(claim: str, players: tuple[str, ...], language: str) -> str:
+def claim_text(claim: str, players: Sequence[str], language: str) -> str:
+    """A testimony in words: “I took 3 diamonds.”, « J'ai vu 6 diamants et aucun jeton. »."""
     parts = claim.split()
-    if parts[0] == "saw":
-        tokens = ", ".join(token_word(t, language) for t in parts[2:]) or tr("mdc_no_token", language)
-        return (f"« J'ai vu {parts[1]} diamant(s) et : {tokens}. »" if language == "fr"
-                else f"\"I saw {parts[1]} diamond(s) and tokens: {tokens}.\"")
-    if parts[0] == "took":
-        return (f"« J'ai pris {take_word(parts[1], language)}. »" if language == "fr"
-                else f"\"I took {parts[1]}.\"")
-    if parts[0] == "suspect":
-        name = players[int(parts[1])]
-        return f"« Je soupçonne {name}. »" if language == "fr" else f"\"I suspect {name}.\""
+    verb = parts[0]
+    if verb == "saw":
+        box = {"diamonds": int(parts[1]), "tokens": parts[2:]}
+        return tr("mdc_claim_saw", language).format(box=box_text(box, language))
+    if verb == "took":
+        if parts[1] == "nothing" and language == "fr":
+            return tr("mdc_claim_took_nothing", language)
+        return tr("mdc_claim_took", language).format(take=take_word(parts[1], language))
+    if verb == "suspect":
+        return tr("mdc_claim_suspect", language).format(name=players[int(parts[1])])
     return claim
 
 
-def event_text(event: Event, players: tuple[str, ...], language: str = "en") -> str:
-    """One log line in `language`, from the event as it was seen (its data is redacted when the event is)."""
-    if language == "en":
+# ---------------------------------------------------------------------------------------------- log lines
+
+def event_text(event: Event, players: Sequence[str], language: str = "en") -> str:
+    """One log line in `language`, from the event as it was seen (its data is redacted when the event is).
+
+    An event kind (or shape) this function does not know keeps the engine's English text."""
+    try:
+        return _event_text(event, players, language)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         return event.text
-    data, kind = event.data, event.kind
+
+
+def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # noqa: C901 - one case per kind
+    data, kind, en = event.data, event.kind, language == "en"
     name = players[event.actor] if event.actor is not None else ""
-    gf = "Le Parrain"
     if kind == "setup":
-        return (f"{players[data['godfather']]} est le Parrain. La boîte à cigares contient {DIAMONDS} diamants et "
-                f"{_tokens_listing(data['tokens'], language)} ; le Parrain a {data['jokers']} joker(s).")
+        jokers = int(data["jokers"])
+        gf, tokens = players[data["godfather"]], tokens_listing(data["tokens"], language)
+        if en:
+            jokers_text = "no joker" if jokers == 0 else f"{jokers} joker" + ("s" if jokers > 1 else "")
+            return (f"{gf} is the Godfather. The cigar box holds {DIAMONDS} diamonds and {tokens}; the Godfather "
+                    f"has {jokers_text}.")
+        jokers_text = "n'a aucun joker" if jokers == 0 else f"a {jokers} joker" + ("s" if jokers > 1 else "")
+        return (f"{gf} est le Parrain. La boîte à cigares contient {DIAMONDS} diamants et {tokens} ; le Parrain "
+                f"{jokers_text}.")
     if kind == "hide":
-        return f"{gf} cache {data['diamonds']} diamant(s)." if "diamonds" in data else f"{gf} cache des diamants."
+        if "diamonds" not in data:
+            return "The Godfather hides some diamonds." if en else "Le Parrain cache des diamants."
+        count = int(data["diamonds"])
+        if count == 0:
+            return "The Godfather hides no diamond." if en else "Le Parrain ne cache aucun diamant."
+        return (f"The Godfather hides {diamonds_text(count, language)}." if en
+                else f"Le Parrain cache {diamonds_text(count, language)}.")
     if kind == "open":
         who = players[data["seat"]]
         if "diamonds" not in data:
-            return f"{who} ouvre la boîte."
-        return f"{who} ouvre la boîte : {box_text(data, language)}."
+            return f"{who} opens the box." if en else f"{who} ouvre la boîte."
+        return (f"{who} opens the box: {box_text(data, language)}." if en
+                else f"{who} ouvre la boîte : {box_text(data, language)}.")
     if kind == "return":
         if "diamonds" not in data:
-            return "La boîte revient au Parrain, qui regarde dedans."
-        return f"La boîte revient au Parrain : {box_text(data, language)}."
+            return ("The box returns to the Godfather, who looks inside." if en
+                    else "La boîte revient au Parrain, qui regarde dedans.")
+        return (f"The box returns to the Godfather: {box_text(data, language)}." if en
+                else f"La boîte revient au Parrain : {box_text(data, language)}.")
     if kind == "set-aside":
         if "token" not in data:
-            return f"{name} peut écarter un jeton."
-        return f"{name} écarte : {token_word(data['token'], language) if data['token'] else 'rien'}."
+            return f"{name} may set a token aside." if en else f"{name} peut écarter un jeton."
+        if not data["token"]:
+            return f"{name} sets nothing aside." if en else f"{name} n'écarte rien."
+        token = take_word(data["token"], language)
+        return f"{name} sets aside {token}." if en else f"{name} écarte {token}."
     if kind == "take":
         if "take" not in data:
-            return f"{name} prend quelque chose dans la boîte et la passe."
-        return f"{name} prend : {take_word(data['take'], language)}."
+            return (f"{name} takes something from the box and passes it on." if en
+                    else f"{name} prend quelque chose dans la boîte et la passe.")
+        if data["take"] == "nothing":
+            return f"{name} takes nothing." if en else f"{name} ne prend rien."
+        take = take_word(data["take"], language)
+        return f"{name} takes {take}." if en else f"{name} prend {take}."
     if kind == "question":
-        return f"{gf} demande à {players[data['target']]} : {QUESTION_WORDS['fr'][data['question']]}"
+        target, question = players[data["target"]], question_text(data["question"], language)
+        return (f"The Godfather asks {target}: \u201c{question}\u201d" if en
+                else f"Le Parrain demande à {target} : « {question} »")
     if kind == "floor":
-        return f"{gf} donne la parole : chacun peut parler."
+        return ("The Godfather opens the floor: anyone may speak." if en
+                else "Le Parrain donne la parole : tout le monde peut parler.")
     if kind == "testimony":
-        return f"{name} dit : {_claim_text(data['claim'], players, language)}"
+        claim = claim_text(data["claim"], players, language)
+        return f"{name} says: {claim}" if en else f"{name} dit : {claim}"
     if kind == "silent":
-        return f"{name} garde le silence."
+        return f"{name} keeps silent." if en else f"{name} garde le silence."
     if kind == "accuse":
-        return f"{gf} à {players[data['target']]} : « {tr('mdc_empty_pockets', language)} »"
+        target, words = players[data["target"]], tr("mdc_empty_pockets", language)
+        return (f"The Godfather to {target}: \u201c{words}\u201d" if en else f"Le Parrain à {target} : « {words} »")
     if kind == "vote":
         if "shoot" not in data:
-            return f"{name} décide."
-        return f"{name} dit : {'je tire' if data['shoot'] else 'je ne tire pas'}."
+            return f"{name} decides." if en else f"{name} décide."
+        if data["shoot"]:
+            return f"{name} says: \u201cshoot\u201d." if en else f"{name} dit : « je tire »."
+        return f"{name} holds fire." if en else f"{name} ne tire pas."
     if kind == "reveal":
-        return (f"{players[data['seat']]} vide ses poches : {take_word(data['take'], language)} "
-                f"({role_word(data['role'], language)}).")
+        who, take = players[data["seat"]], take_word(data["take"], language)
+        if data["take"] in TOKEN_ORDER:  # "a Driver token" says the role already
+            return f"{who} empties their pockets: {take}." if en else f"{who} vide ses poches : {take}."
+        role = role_word(data["role"], language)
+        return (f"{who} empties their pockets: {take} ({role})." if en
+                else f"{who} vide ses poches : {take} ({role}).")
     if kind == "caught":
-        return f"{players[data['target']]} est un Voleur : ses diamants reviennent, il est éliminé."
+        target = players[data["target"]]
+        return (f"Thief caught: {target} gives the diamonds back and leaves the game." if en
+                else f"Voleur démasqué : {target} rend les diamants et quitte la partie.")
     if kind == "joker":
-        return f"Mauvaise accusation : le Parrain donne un joker à {players[data['target']]}."
+        target = players[data["target"]]
+        return (f"Wrong accusation: the Godfather gives {target} a joker." if en
+                else f"Mauvaise accusation : le Parrain donne un joker à {target}.")
     if kind == "shoot":
-        return f"{name}, le Nettoyeur, tire sur {players[data['target']]} !"
+        target = players[data["target"]]
+        return (f"{name}, the Cleaner, shoots {target}!" if en else f"{name} (Nettoyeur) tire sur {target} !")
     if kind == "end":
-        return {"godfather": "Le Parrain gagne.", "thieves": "Le Parrain est éliminé : les voleurs gagnent.",
-                "agent": "Un Agent accusé gagne seul.", "cleaner": "Le Nettoyeur a abattu un Agent et gagne seul."
-                }.get(data.get("outcome", ""), event.text)
+        return tr(f"mdc_outcome_{data['outcome']}", language) if f"mdc_outcome_{data['outcome']}" in _OUTCOMES \
+            else event.text
     if kind == "final-reveal":
-        takes = "; ".join(f"{players[int(s)]} : {take_word(t, language)}" for s, t in data["takes"].items())
-        winners = ", ".join(players[s] for s in data["winners"]) or "personne"
-        aside = token_word(data["set_aside"], language) if data["set_aside"] else "rien"
-        return (f"Chacun montre sa prise : {takes}. Le Parrain avait caché {data['hidden']} ; écarté : {aside}. "
+        takes = ("; " if en else " ; ").join(f"{players[int(seat)]}{colon(language)}{take_word(take, language)}"
+                                             for seat, take in data["takes"].items())
+        winners = join_names((players[s] for s in data["winners"]), language) or tr("tt.nobody", language)
+        hidden = diamonds_text(int(data["hidden"]), language)
+        aside = take_word(data["set_aside"], language) if data["set_aside"] else tr("mdc_nothing", language)
+        return (f"Everyone shows what they took: {takes}. The Godfather had hidden {hidden}; set aside: {aside}. "
+                f"Winners: {winners}." if en else
+                f"Tout le monde montre sa prise : {takes}. Le Parrain avait caché {hidden} ; écarté : {aside}. "
                 f"Vainqueurs : {winners}.")
     return event.text
 
 
-def log_html(events: tuple[Event, ...] | list[Event], players: tuple[str, ...], language: str = "en") -> str:
-    """The log lines (already filtered for a perspective), escaped, in `language`."""
-    items = "".join(f"<li value='{event.step}'>{escape(event_text(event, players, language))}</li>"
-                    for event in events)
-    return f"<ol class='tabletop-log'>{items}</ol>"
+_OUTCOMES = {f"mdc_outcome_{outcome}" for outcome in ("godfather", "thieves", "agent", "cleaner")}
 
 
-# ------------------------------------------------------------------------------------------ the table
-
-def _acting(view: View) -> set[int]:
-    current = view.current_player
-    if current is None:
-        return set()
-    return set(current) if isinstance(current, tuple) else {current}
+def log_html(events: Sequence[Event], players: Sequence[str], language: str = "en") -> str:
+    """The log lines (already filtered for a perspective), escaped, in `language`, on their own."""
+    return render("fragment_log.html.j2", kind="mafia", language=language, title=tr("tt.log", language),
+                  lines=log_lines(events, players, language, event_text))
 
 
-def _seat_status(view: View, seat: int, language: str) -> list[str]:
-    facts = view.facts
-    status = []
+# ---------------------------------------------------------------------------------------------- the table
+
+def _ring_order(facts: Mapping[str, Any], count: int) -> list[int]:
+    """Seats in box order, the Godfather first (at the top of the ring)."""
+    godfather = facts["godfather"]
+    return [(godfather + k) % count for k in range(count)]
+
+
+def _seat_tags(facts: Mapping[str, Any], seat: int, language: str, secret_take: str | None) -> list[Tag]:
+    """Everything public about a seat, plus (for its own page or the teacher's) its secret take."""
+    tags = []
     if seat == facts["godfather"]:
-        status.append(tr("mdc_godfather", language))
+        tags.append(Tag(tr("mdc_godfather", language), "role"))
     if seat == facts["box_holder"]:
-        status.append(tr("mdc_holds_box", language))
+        tags.append(Tag(tr("mdc_holds_box", language), "warn"))
     if seat in facts["jokered"]:
-        status.append(tr("mdc_joker", language))
-    if seat in facts["revealed"]:
-        status.append(f"{tr('mdc_showed', language)}: {take_word(facts['revealed'][seat], language)}")
-    if "all_takes" in facts and seat in facts["all_takes"]:
-        status.append(f"{tr('mdc_took', language)}: {take_word(facts['all_takes'][seat], language)}")
+        tags.append(Tag(tr("mdc_joker", language), "warn"))
+    if seat in facts["eliminated"]:
+        tags.append(Tag(tr("mdc_out", language), "bad"))
+    revealed = facts["revealed"]
+    if seat in revealed:
+        take = revealed[seat]
+        shown = role_word(take_role(take), language) if take not in ("nothing",) and not take.isdigit() else \
+            f"{take_word(take, language)} \u2192 {role_word(take_role(take), language)}"
+        tags.append(Tag(f"{tr('mdc_showed', language)}{colon(language)}{shown}", "bad"))
+    elif seat in facts.get("all_takes", {}):  # the end: every take is shown
+        take = facts["all_takes"][seat]
+        role = role_word(take_role(take), language)
+        tags.append(Tag(f"{take_word(take, language)} \u2192 {role}" if take.isdigit() else role, "role"))
+    elif secret_take is not None:
+        role = role_word(take_role(secret_take), language)
+        tags.append(Tag(f"{take_word(secret_take, language)} \u2192 {role}" if secret_take.isdigit() else role,
+                        "secret"))
     if seat in facts["winners"]:
-        status.append(tr("mdc_wins", language))
-    return status
+        tags.append(Tag(tr("mdc_wins", language), "good"))
+    return tags
 
 
-def _ring(view: View, language: str) -> str:
-    """The round table: seats on a circle in box order (clockwise), the cigar box in the middle."""
+def _seat_boxes(view: View, language: str, secret_takes: Mapping[int, str]) -> list[SeatBox]:
     facts = view.facts
-    count = len(view.players)
-    acting = _acting(view)
-    seats = []
-    for seat, name in enumerate(view.players):
-        angle = 2 * math.pi * ((seat - facts["godfather"]) % count) / count
-        left, top = round(220 + 175 * math.sin(angle)), round(220 - 175 * math.cos(angle))
-        classes = ["seat"] + (["turn"] if seat in acting else []) + (["me"] if seat == view.seat else []) \
-            + (["gf"] if seat == facts["godfather"] else []) + (["out"] if seat in facts["eliminated"] else [])
-        me = f" ({tr('mdc_you', language)})" if seat == view.seat else ""
-        turn = f"<br><b>\u25b6 {tr('mdc_turn', language)}</b>" if seat in acting else ""
-        status = "<br>".join(escape(item) for item in _seat_status(view, seat, language))
-        seats.append(f"<div class='{' '.join(classes)}' style='left:{left}px;top:{top}px'>{seat}. {escape(name)}{me}"
-                     f"{'<br>' + status if status else ''}{turn}</div>")
-    holder = facts["box_holder"]
-    where = (tr("mdc_box_in_hands", language).format(name=escape(view.players[holder])) if holder is not None
-             else tr("mdc_box_with_godfather", language))
-    box = f"<div class='cigarbox'>\U0001f4e6 {tr('mdc_box', language)}<br>{where}</div>"
-    return f"<div class='ring'>{''.join(seats)}{box}</div>"
+    acting = acting_seats(view.current_player)
+    boxes = []
+    for seat in _ring_order(facts, len(view.players)):
+        tags = _seat_tags(facts, seat, language, secret_takes.get(seat))
+        if seat in acting:
+            tags.insert(0, Tag(f"\u25b6 {tr('mdc_to_play', language)}", "turn"))
+        boxes.append(seat_box(view.players, seat, view.seat, acting, tags=tuple(tags),
+                              out=seat in facts["eliminated"],
+                              role="boss" if seat == facts["godfather"] else ""))
+    return boxes
 
 
-def _secrets(view: View, language: str) -> str:
+def _banner(view: View, language: str) -> Banner:
     facts = view.facts
-    items = []
-    if facts["hidden"] is not None and view.seat == facts["godfather"]:
-        items.append(tr("mdc_you_hid", language).format(d=facts["hidden"]))
+    names = display_names(view.players)
+    if view.is_over:
+        outcome = _outcome_text(_end_outcome(view), language)
+        winners = join_names((names[s] for s in facts["winners"]), language) or tr("tt.nobody", language)
+        return Banner(f"{tr('tt.game_over', language)}. {outcome} {tr('tt.winners', language)}{colon(language)}"
+                      f"{winners}.", "over")
+    acting = acting_seats(view.current_player)
+    phase = facts["phase"]
+    who = join_names((names[s] for s in acting), language)
+    if phase == "answer" and facts["pending"]:
+        what = tr("mdc_do_answer", language).format(name=who, question=question_text(facts["pending"][1], language))
+    elif f"mdc_do_{phase}" in _BANNERS:
+        what = tr(f"mdc_do_{phase}", language).format(name=who)
+    else:
+        what = f"{tr('tt.waiting', language)}{colon(language)}{who}"
+    if view.seat is not None and view.seat in acting:
+        return Banner(tr("mdc_your_turn", language).format(what=what), "mine")
+    return Banner(what, "turn")
+
+
+_BANNERS = {f"mdc_do_{phase}" for phase in ("hide", "set-aside", "take", "question", "answer", "floor", "cleaner")}
+
+
+def _facts_line(view: View, language: str) -> list[tuple[str, str]]:
+    facts = view.facts
+    phase_key = f"mdc_phase_{facts['phase']}"
+    line = [(tr("mdc_phase", language), word(phase_key, language, facts["phase"]))]
+    if not view.is_over:
+        line += [(tr("mdc_questions_left", language), str(facts["questions_left"])),
+                 (tr("mdc_jokers_left", language), str(facts["jokers_left"]))]
+    line += [(tr("mdc_recovered", language), str(facts["recovered"])),
+             (tr("mdc_tokens_in_game", language), tokens_listing(facts["tokens_in_game"], language))]
+    return line
+
+
+def _own_secrets(view: View, language: str) -> list[str]:
+    """The lines of a seat's "only you know" panel (empty for a spectator)."""
+    facts = view.facts
+    if view.seat is None:
+        return []
+    lines = []
+    is_godfather = view.seat == facts["godfather"]
+    if facts["hidden"] is not None and is_godfather:
+        lines.append(tr("mdc_you_hid", language).format(diamonds=diamonds_text(int(facts["hidden"]), language)))
     if facts["box_seen"] is not None:
-        items.append(tr("mdc_you_opened", language).format(box=box_text(facts["box_seen"], language)))
-    if facts["my_set_aside"] is not None:
-        aside = facts["my_set_aside"]
-        items.append(tr("mdc_you_set_aside", language).format(
-            t=escape(tr("mdc_nothing", language) if aside == "none" else token_word(aside, language))))
+        lines.append(tr("mdc_you_opened", language).format(box=box_text(facts["box_seen"], language)))
+    aside = facts["my_set_aside"]
+    if aside is not None:
+        lines.append(tr("mdc_you_set_nothing_aside", language) if aside == "none"
+                     else tr("mdc_you_set_aside", language).format(token=take_word(aside, language)))
     if facts["my_take"] is not None:
-        items.append(tr("mdc_you_took", language).format(t=escape(take_word(facts["my_take"], language))))
-        items.append(escape(f"\u2192 {role_word(role_of(_parse_take(facts['my_take'])), language)}"))
-    if facts["box_returned"] is not None and view.seat == facts["godfather"]:
-        items.append(tr("mdc_came_back", language).format(box=box_text(facts["box_returned"], language)))
-    if not items:
-        return ""
-    return (f"<div class='secret'><b>{tr('mdc_only_you', language)}</b><ul>"
-            + "".join(f"<li>{item}</li>" for item in items) + "</ul></div>")
+        lines.append(tr("mdc_you_took", language).format(take=take_word(facts["my_take"], language)))
+        lines.append(tr("mdc_you_are", language).format(role=role_word(take_role(facts["my_take"]), language)))
+    if facts["box_returned"] is not None and is_godfather:
+        lines.append(tr("mdc_came_back", language).format(box=box_text(facts["box_returned"], language)))
+    return lines
 
 
-def _parse_take(text: str) -> tuple[int, str | None]:
-    if text == "nothing":
-        return 0, None
-    return (int(text), None) if text.isdigit() else (0, text)
+def _statements(view: View, language: str) -> list[str]:
+    """What was said aloud so far (questions, testimonies, silences), from the log."""
+    names = display_names(view.players)
+    said = ("question", "testimony", "silent", "floor", "accuse")
+    return [event_text(event, names, language) for event in view.log if event.kind in said]
+
+
+def _box_centre(view: View, language: str) -> list[str]:
+    facts = view.facts
+    names = display_names(view.players)
+    holder = facts["box_holder"]
+    lines = [tr("mdc_box_with", language).format(name=names[holder]) if holder is not None
+             else tr("mdc_box_with_godfather", language)]
+    order = list(facts["order"])
+    if facts["phase"] in ("set-aside", "take"):
+        lines.append(tr("mdc_takers_done", language).format(done=order.index(holder), total=len(order)))
+    return lines
+
+
+def _context(view: View, language: str, log: bool, teacher: bool = False,
+             secret_takes: Mapping[int, str] | None = None) -> dict[str, Any]:
+    context_page = page("mafia", tr("mdc_title", language), view.seat, view.players, language, teacher=teacher)
+    context_page.banner = _banner(view, language)
+    context_page.facts = _facts_line(view, language)
+    if log:
+        context_page.log = log_lines(view.log, view.players, language, event_text)
+    takes = dict(secret_takes or {})
+    if view.seat is not None and view.facts["my_take"] is not None:
+        takes[view.seat] = view.facts["my_take"]
+    return {"page": context_page, "t": lambda key: tr(key, language), "you": tr("tt.you", language),
+            "seats": _seat_boxes(view, language, takes), "box_lines": _box_centre(view, language),
+            "secrets": _own_secrets(view, language), "statements": _statements(view, language),
+            "teacher": None}
 
 
 def view_html(view: View, language: str = "en", log: bool = True) -> str:
     """The table as `view.seat` sees it (None: a spectator), escaped, from the view alone."""
-    facts = view.facts
-    who = (tr("mdc_spectator", language) if view.seat is None
-           else f"{tr('seat', language)} {view.seat}: {escape(view.players[view.seat])}")
-    status = (f"{tr('mdc_phase', language)} <b>{escape(tr('mdc_phase_' + facts['phase'], language))}</b> · "
-              f"{tr('mdc_jokers_left', language)} {facts['jokers_left']} · {tr('mdc_questions_left', language)} "
-              f"{facts['questions_left']} · {tr('mdc_recovered', language)} {facts['recovered']} · "
-              f"{tr('mdc_tokens_in_game', language)}: {escape(_tokens_listing(facts['tokens_in_game'], language))}")
-    if facts["pending"]:
-        seat, kind = facts["pending"]
-        status += " · " + escape(tr("mdc_waiting_answer", language).format(
-            name=view.players[seat], kind=QUESTION_WORDS[language][kind]))
-    end = ""
-    if view.is_over:
-        aside = facts.get("set_aside", "none")
-        end = "<p class='box'>" + tr("mdc_game_over", language).format(
-            hidden=facts["hidden"], aside=escape(tr("mdc_nothing", language) if aside == "none"
-                                                 else token_word(aside, language)),
-            box=box_text(facts["box_returned"], language)) + "</p>"
-    rows = "".join(
-        f"<tr><td{' class=out' if seat in facts['eliminated'] else ''}>{seat}</td>"
-        f"<td>{escape(name)}{' (' + tr('mdc_you', language) + ')' if seat == view.seat else ''}</td>"
-        f"<td>{escape('; '.join(_seat_status(view, seat, language)))}</td></tr>"
-        for seat, name in enumerate(view.players))
-    table = (f"<table><tr><th>{tr('mdc_seat', language)}</th><th>{tr('mdc_player', language)}</th>"
-             f"<th>{tr('mdc_known', language)}</th></tr>{rows}</table>")
-    return (f"{STYLE}<div class='mdc tabletop-view'><h4>{tr('mdc_title', language)} — {who}</h4><p>{status}</p>"
-            f"{_secrets(view, language)}{_ring(view, language)}{table}{end}"
-            f"{log_html(view.log, view.players, language) if log else ''}</div>")
+    return render("mafia_de_cuba/table.html.j2", **_context(view, language, log))
 
 
-def state_html(state: MafiaState, language: str = "en", log: bool = True) -> str:
-    """The omniscient table: every take and role, the hidden diamonds and the box, for a teacher."""
-    rows = "".join(
-        f"<tr><td>{seat}</td><td>{escape(state.players[seat])}</td><td>{escape(_take(state, seat, language))}</td></tr>"
-        for seat in range(len(state.players)))
-    box = {"diamonds": state.box_diamonds,
-           "tokens": [name for name, count in state.box_tokens.items() for _ in range(count)]}
-    aside = token_word(state.set_aside, language) if state.set_aside else tr("mdc_nothing", language)
-    summary = tr("mdc_hidden_by", language).format(hidden=state.hidden, aside=escape(aside), box=box_text(box, language),
-                                                   stolen=state.stolen, recovered=state.recovered)
-    return (f"{STYLE}<div class='mdc tabletop-state'><h4>{escape(str(state))}</h4><p>{summary}</p>"
-            f"<table><tr><th>{tr('mdc_seat', language)}</th><th>{tr('mdc_player', language)}</th>"
-            f"<th>{tr('mdc_take', language)}</th></tr>{rows}</table>"
-            f"{view_html(state.view(None), language, log)}</div>")
+def state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:
+    """The teacher's table: what every seat knows, together (each seat's view), plus the whole log."""
+    views = [state.view(seat) for seat in range(len(state.players))]
+    public = state.view(None)
+    takes = {seat: view.facts["my_take"] for seat, view in enumerate(views) if view.facts["my_take"] is not None}
+    context = _context(public, language, False, teacher=True, secret_takes=takes)
+    if log:
+        context["page"].log = log_lines(state.events, state.players, language, event_text)
+    context["teacher"] = _teacher_secrets(state, views, language)
+    inside = vars(state)
+    if "box_diamonds" in inside and "box_tokens" in inside:  # what is in the box now (the engine's own fields)
+        box = {"diamonds": inside["box_diamonds"],
+               "tokens": [name for name, count in inside["box_tokens"].items() for _ in range(count)]}
+        context["box_lines"].append(tr("mdc_box_now", language).format(box=box_text(box, language)))
+    return render("mafia_de_cuba/table.html.j2", **context)
 
 
-def _take(state: MafiaState, seat: int, language: str = "en") -> str:
-    if seat == state.godfather:
-        return tr("mdc_godfather", language)
-    if seat not in state.takes:
-        return "—"
-    take = state.takes[seat]
-    return f"{take_word(take_text(take), language)} ({role_word(role_of(take), language)})"
+def _teacher_secrets(state: GameState[Any], views: Sequence[View], language: str) -> dict[str, Any]:
+    """Every seat's secrets, read from its own view: hidden diamonds, set-aside token, boxes seen, takes."""
+    godfather = views[0].facts["godfather"]
+    gf_facts = views[godfather].facts
+    lines = []
+    if gf_facts["hidden"] is not None:
+        lines.append(f"{tr('mdc_hidden', language)}{colon(language)}{diamonds_text(int(gf_facts['hidden']), language)}")
+    first = next((view for view in views if view.facts["my_set_aside"] is not None), None)
+    if first is not None:
+        aside = first.facts["my_set_aside"]
+        lines.append(f"{tr('mdc_set_aside', language)}{colon(language)}"
+                     f"{tr('mdc_nothing', language) if aside == 'none' else take_word(aside, language)}")
+    if gf_facts["box_returned"] is not None:
+        lines.append(tr("mdc_came_back", language).format(box=box_text(gf_facts["box_returned"], language)))
+    rows = []
+    for seat in gf_facts["order"]:
+        facts = views[seat].facts
+        if facts["box_seen"] is None:
+            continue
+        take = facts["my_take"]
+        rows.append(Row((box_text(facts["box_seen"], language),
+                         take_word(take, language) if take else "\u2026",
+                         role_word(take_role(take), language) if take else "\u2026"), head=state.players[seat]))
+    head = (tr("tt.seat", language), tr("mdc_opened", language), tr("mdc_took", language), tr("mdc_role", language))
+    return {"title": tr("mdc_secrets", language), "lines": lines, "head": head, "rows": rows}
+
+
+# ---------------------------------------------------------------------------------------------- the reveal
+
+def _boxes_seen(facts: Mapping[str, Any], rules: Any) -> dict[int, dict[str, Any]] | None:
+    """What each taker saw on opening the box, rebuilt from the public end facts (hidden diamonds, set-aside
+    token, every take), checked against the box the Godfather got back; None if they do not add up."""
+    diamonds = DIAMONDS - int(facts["hidden"])
+    tokens: Counter[str] = Counter(dict(facts["tokens_in_game"]))
+    seen: dict[int, dict[str, Any]] = {}
+    takes = facts["all_takes"]
+    aside = facts.get("set_aside", "none")
+    for index, seat in enumerate(facts["order"]):
+        if seat not in takes:
+            break
+        seen[seat] = {"diamonds": diamonds, "tokens": sorted(tokens.elements(), key=_token_order)}
+        if index == 0 and aside not in (None, "none"):
+            tokens[aside] -= 1
+        take = takes[seat]
+        if take.isdigit():
+            diamonds -= int(take)
+        elif take != "nothing":
+            tokens[take] -= 1
+    returned = facts.get("box_returned")
+    final = {"diamonds": diamonds, "tokens": sorted(tokens.elements(), key=_token_order)}
+    if returned is None or returned["diamonds"] != final["diamonds"] or \
+            sorted(returned["tokens"], key=_token_order) != final["tokens"]:
+        return None
+    return seen
+
+
+def _claim_truth(claim: str, seat: int, facts: Mapping[str, Any], seen: Mapping[int, Mapping[str, Any]] | None,
+                 players: Sequence[str], language: str) -> tuple[str, bool | None]:
+    """The truth a claim is about, in words, and whether the claim matches it (None: an opinion)."""
+    parts = claim.split()
+    takes = facts["all_takes"]
+    if parts[0] == "took" and seat in takes:
+        return take_word(takes[seat], language), parts[1] == takes[seat]
+    if parts[0] == "saw" and seen is not None and seat in seen:
+        box = seen[seat]
+        said = (int(parts[1]), sorted(parts[2:], key=_token_order))
+        return box_text(box, language), said == (box["diamonds"], sorted(box["tokens"], key=_token_order))
+    if parts[0] == "suspect":
+        target = int(parts[1])
+        if target in takes:
+            return f"{players[target]}{colon(language)}{role_word(take_role(takes[target]), language)}", None
+        if target == facts["godfather"]:
+            return f"{players[target]}{colon(language)}{role_word('godfather', language)}", None
+    return tr("mdc_opinion", language), None
+
+
+def _why_won(seat: int, facts: Mapping[str, Any], outcome: str, players: Sequence[str], language: str) -> str:
+    """Why `seat` is among the winners, in words."""
+    takes = facts["all_takes"]
+    if seat == facts["godfather"]:
+        return tr("mdc_why_godfather", language)
+    role = take_role(takes.get(seat, "nothing"))
+    if outcome == "agent":
+        return tr("mdc_why_agent", language)
+    if outcome == "cleaner":
+        return tr("mdc_why_cleaner", language)
+    if role == "driver":
+        right = (seat - 1) % len(players)
+        return tr("mdc_why_driver", language).format(name=players[right])
+    if role == "thief":
+        return tr("mdc_why_thief", language).format(diamonds=takes[seat])
+    if role == "cleaner":
+        return tr("mdc_why_cleaner_team", language)
+    key = f"mdc_why_{role}"
+    return tr(key, language) if role in ("loyal", "street-kid") else role_word(role, language)
+
+
+def _end_outcome(view: View) -> str:
+    for event in reversed(view.log):
+        if event.kind == "end":
+            return str(event.data.get("outcome", ""))
+    return ""
+
+
+def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
+    """The end of the game for everyone: every take and role, the box's journey, every claim against the
+    truth (liars marked), the winners and why. Built from the public view of the finished game, so it holds
+    nothing that was not revealed; refused before the end."""
+    view = subject if isinstance(subject, View) else subject.view(None)
+    if not view.is_over:
+        raise ValueError("The reveal is for the end of the game: this game is not over yet.")
+    facts, players = view.facts, view.players
+    names = display_names(players)
+    outcome = _end_outcome(view)
+    seen = _boxes_seen(facts, view.rules)
+    takes = facts["all_takes"]
+    claims: list[Row] = []
+    liars: set[int] = set()
+    said: dict[int, list[str]] = {}
+    for event in view.log:
+        if event.kind == "testimony" and event.actor is not None:
+            claim = event.data["claim"]
+            truth, holds = _claim_truth(claim, event.actor, facts, seen, names, language)
+            if holds is False:
+                liars.add(event.actor)
+            verdict = Tag("\u2714 " + tr("tt.true", language), "good") if holds else (
+                Tag("\u2718 " + tr("tt.lie", language), "bad") if holds is False
+                else Tag(tr("mdc_opinion", language), "info"))
+            claims.append(Row((claim_text(claim, names, language), truth, verdict), head=players[event.actor],
+                              kind="bad" if holds is False else ""))
+            said.setdefault(event.actor, []).append(claim_text(claim, names, language))
+    rows = []
+    for seat in _ring_order(facts, len(players)):
+        won = seat in facts["winners"]
+        result = Tag(f"{tr('mdc_wins', language)}{colon(language)}{_why_won(seat, facts, outcome, names, language)}",
+                     "good") \
+            if won else Tag(tr("mdc_lost", language), "info")
+        if seat == facts["godfather"]:
+            role, took, opened = role_word("godfather", language), "\u2014", \
+                tr("mdc_gf_hid", language).format(diamonds=diamonds_text(int(facts["hidden"]), language))
+        else:
+            take = takes.get(seat, "nothing")
+            role, took = role_word(take_role(take), language), take_word(take, language)
+            opened = box_text(seen[seat], language) if seen and seat in seen else "\u2014"
+        verdict = Tag("\u2718 " + tr("tt.liar", language), "bad") if seat in liars else ""
+        rows.append(Row((Tag(role, "role"), took, opened, verdict, result), head=players[seat],
+                        kind="good" if won else ""))
+    journey = _journey(facts, seen, names, language)
+    text = f"{_outcome_text(outcome, language)} {tr('tt.winners', language)}{colon(language)}" \
+           f"{join_names((names[s] for s in facts['winners']), language) or tr('tt.nobody', language)}."
+    return render("mafia_de_cuba/reveal.html.j2", kind="mafia-reveal", language=language,
+                  title=f"{tr('mdc_title', language)} \u2014 {tr('tt.reveal', language)}",
+                  banner=text,
+                  who_title=tr("mdc_who_was_who", language),
+                  head=(tr("tt.seat", language), tr("mdc_role", language), tr("mdc_took", language),
+                        tr("mdc_opened", language), tr("mdc_verdict", language), tr("mdc_won", language)),
+                  rows=rows, journey_title=tr("mdc_box_journey", language), journey=journey,
+                  claims_title=tr("mdc_claims", language),
+                  claims_head=(tr("tt.seat", language), tr("mdc_claim", language), tr("mdc_truth", language), ""),
+                  claims=claims, no_claims=tr("mdc_no_statement", language))
+
+
+def _outcome_text(outcome: str, language: str) -> str:
+    key = f"mdc_outcome_{outcome}"
+    return tr(key, language) if key in _OUTCOMES else ""
+
+
+def _journey(facts: Mapping[str, Any], seen: Mapping[int, Mapping[str, Any]] | None, names: Sequence[str],
+             language: str) -> list[str]:
+    """The box from hand to hand: the start, the Godfather's hiding, each take, the return."""
+    start = {"diamonds": DIAMONDS,
+             "tokens": [name for name, count in sorted(facts["tokens_in_game"].items(),
+                                                       key=lambda kv: _token_order(kv[0])) for _ in range(count)]}
+    steps = [tr("mdc_start", language).format(box=box_text(start, language)),
+             tr("mdc_gf_hid", language).format(diamonds=diamonds_text(int(facts["hidden"]), language))]
+    aside = facts.get("set_aside", "none")
+    for index, seat in enumerate(facts["order"]):
+        if seat not in facts["all_takes"]:
+            break
+        parts = []
+        if seen and seat in seen:
+            parts.append(box_text(seen[seat], language))
+        if index == 0 and aside not in (None, "none"):
+            parts.append(f"{tr('mdc_set_aside', language).lower()} {take_word(aside, language)}")
+        parts.append(f"{tr('mdc_took', language).lower()} {take_word(facts['all_takes'][seat], language)}")
+        steps.append(names[seat] + colon(language) + " \u2192 ".join(parts))
+    if facts.get("box_returned") is not None:
+        steps.append(tr("mdc_came_back_short", language).format(box=box_text(facts["box_returned"], language)))
+    return steps
+
+
+# ---------------------------------------------------------------------------------------------- move buttons
+
+_SEAT_WORDS = {"ask", "accuse", "suspect"}
+
+
+def move_label(view: View, path: Sequence[str], language: str = "en") -> str:
+    """The button for the last word of `path` (the notation words chosen so far, that word included):
+    verbs become sentences, seats become names, numbers become diamonds, tokens their names."""
+    verb, word, depth = path[0], path[-1], len(path)
+    if depth == 1:
+        key = f"mdc_m_{verb}"
+        return tr(key, language) if key in _MOVE_KEYS else word
+    if verb in _SEAT_WORDS and depth == 2 and word.isdigit() and int(word) < len(view.players):
+        return short_name(view.players[int(word)])
+    if verb == "ask" and depth == 3:
+        return question_text(word, language)
+    if verb in ("hide", "saw") and depth == 2 and word.isdigit():
+        return diamonds_text(int(word), language)
+    if verb in ("take", "took") and depth == 2:
+        if word == "nothing":
+            return tr("mdc_m_nothing", language)
+        if word.isdigit():
+            return diamonds_text(int(word), language)
+        return tr("mdc_token_button", language).format(token=token_name(word, language))
+    if verb == "set-aside" and depth == 2:
+        return tr("mdc_m_none", language) if word == "none" else \
+            tr("mdc_token_button", language).format(token=token_name(word, language))
+    if verb == "saw" and depth > 2 and word in TOKEN_ORDER:
+        return token_name(word, language)
+    return word
+
+
+_MOVE_KEYS = {f"mdc_m_{verb}" for verb in ("hide", "set-aside", "take", "ask", "floor", "accuse", "saw", "took",
+                                           "suspect", "silent", "shoot", "hold")}
+
+
+__all__ = ["box_text", "claim_text", "diamonds_text", "event_text", "log_html", "move_label", "reveal_html",
+           "role_word", "state_html", "take_role", "take_word", "token_name", "view_html"]

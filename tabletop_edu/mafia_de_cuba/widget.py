@@ -2,26 +2,60 @@
 
 The widget is the shared `GameWidget` (perspective picker, timeline, log, information flow) with a Mafia de
 Cuba knowledge panel: what the perspective can infer about every take (an exact posterior from
-`inference.observation_from_view`, drawn as an HTML bar table) and the who-knows-what matrix. Every piece is
-computed from the perspective's View, so a seat's page holds nothing that seat could not know; only the
-omniscient (teacher) perspective receives the state, and even there the posterior shown is the Godfather's.
+`inference.observation_from_view`, testimonies weighed as evidence believed with probability `trust`, drawn as
+bars) and what it can still rule in about each take. Every piece is computed from the perspective's View, so a
+seat's page holds nothing that seat could not know; only the omniscient (teacher) perspective receives the
+state, and there the panel shows the Godfather's inference and the whole who-knows-what matrix.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from html import escape
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 from ..core import Bot, GameState, Seat, View
-from ..i18n import tr
+from ..i18n import check_language, tr
+from ..templates import Bar, Name, Row, Tag, render, short_name
 from ..widgets import GameWidget
 from .bots import default_bots
 from .engine import MafiaState, new_game
-from .inference import Posterior, observation_from_view, posterior, who_knows_what, with_testimonies
-from .render import take_word
+from .inference import Observation, Posterior, observation_from_view, posterior, who_knows_what, with_testimonies
+from .render import diamonds_text, take_word
 from .rules import Rules
 
-BAR_COLOURS = {"thief": "#c92a2a", "agent": "#1c7ed6", "other": "#adb5bd"}
+#: How far a testimony is believed by default: true with this probability (a lie otherwise).
+DEFAULT_TRUST = 0.7
+
+
+#: Posteriors already computed, by observation: a redraw (another perspective, the other language, a step of
+#: the timeline seen before) costs nothing. A posterior is a function of the observation alone, so sharing
+#: them between perspectives shares nothing a seat could not compute itself.
+_POSTERIORS: OrderedDict[Hashable, Posterior | None] = OrderedDict()
+_CACHE_SIZE = 256
+
+
+def _observation_key(observation: Observation) -> Hashable:
+    return (observation.steps, observation.start, observation.max_hidden, observation.last_may_take_nothing,
+            observation.last_taker, tuple(sorted(observation.pinned_choices.items(), key=repr)),
+            tuple(sorted(observation.pinned_boxes.items(), key=repr)), observation.soft_choices,
+            observation.soft_boxes)
+
+
+def _posterior_of(observation: Observation) -> Posterior | None:
+    """`posterior(observation)`, remembered; None if no world fits the observation."""
+    key = _observation_key(observation)
+    if key in _POSTERIORS:
+        _POSTERIORS.move_to_end(key)
+        return _POSTERIORS[key]
+    try:
+        found: Posterior | None = posterior(observation)
+    except ValueError:
+        found = None
+    _POSTERIORS[key] = found
+    if len(_POSTERIORS) > _CACHE_SIZE:
+        _POSTERIORS.popitem(last=False)
+    return found
 
 
 def perspective_posterior(view: View, rules: Rules, truth: float | None = None) -> Posterior | None:
@@ -33,19 +67,29 @@ def perspective_posterior(view: View, rules: Rules, truth: float | None = None) 
         return None
     if truth is not None:
         observation = with_testimonies(observation, view, truth)
-    try:
-        return posterior(observation)
-    except ValueError:
-        return None
+    return _posterior_of(observation)
 
 
-def posterior_bars_html(view: View, rules: Rules, language: str = "en", truth: float | None = None) -> str:
-    """An HTML bar table: for each taker, P(thief), P(agent) and P(anything else) as the viewer computes them."""
-    post = perspective_posterior(view, rules, truth)
-    who = tr("mdc_spectator", language) if view.seat is None else escape(view.players[view.seat])
-    title = f"<b>{tr('mdc_posterior', language)}</b> — {who} ({tr('mdc_posterior_from', language)})"
-    if post is None:
-        return f"<div class='mdc-posterior'>{title}<p>—</p></div>"
+def _weighed_posterior(view: View, rules: Rules, trust: float | None) -> tuple[Posterior | None, str]:
+    """The posterior the panel shows, computed once, and the note saying how testimonies were weighed."""
+    says = any(event.kind == "testimony" for event in view.log)
+    if trust is not None and says:
+        weighed = perspective_posterior(view, rules, trust)
+        if weighed is not None:
+            return weighed, "trust"
+        return perspective_posterior(view, rules), "impossible"
+    return perspective_posterior(view, rules), "none" if trust is None and says else ""
+
+
+def _panel_title(view: View, language: str, teacher: bool) -> str:
+    if teacher:
+        return tr("mdc_knowledge_teacher", language)
+    if view.seat is None:
+        return tr("mdc_knowledge_public", language)
+    return tr("mdc_knowledge_of", language).format(name=short_name(view.players[view.seat]))
+
+
+def _bars(post: Posterior, view: View) -> list[Row]:
     rows = []
     for kind, seat in post.observation.steps:
         if kind != "take":
@@ -53,29 +97,33 @@ def posterior_bars_html(view: View, rules: Rules, language: str = "en", truth: f
         roles = post.role_probabilities(seat)
         thief = roles.get("thief", 0.0)
         agent = roles.get("fbi", 0.0) + roles.get("cia", 0.0)
-        parts = {"thief": thief, "agent": agent, "other": max(0.0, 1.0 - thief - agent)}
-        bar = "".join(f"<span style='display:inline-block;height:14px;width:{round(200 * p)}px;"
-                      f"background:{BAR_COLOURS[name]}'></span>" for name, p in parts.items())
-        rows.append(f"<tr><td>{seat}. {escape(view.players[seat])}</td><td>{bar}</td>"
-                    f"<td>{thief:.2f}</td><td>{agent:.2f}</td><td>{parts['other']:.2f}</td></tr>")
-    header = (f"<tr><th>{tr('mdc_seat', language)}</th><th></th><th>{tr('mdc_p_thief', language)}</th>"
-              f"<th>{tr('mdc_p_agent', language)}</th><th>{tr('mdc_p_other', language)}</th></tr>")
-    return f"<div class='mdc-posterior'>{title}<table>{header}{''.join(rows)}</table></div>"
+        other = max(0.0, 1.0 - thief - agent)
+        rows.append(Row((Bar((("thief", thief), ("agent", agent), ("other", other))),
+                         f"{thief:.2f}", f"{agent:.2f}", f"{other:.2f}"), head=view.players[seat]))
+    return rows
 
 
-def own_row_html(view: View, rules: Rules, language: str = "en") -> str:
-    """The viewer's row of the who-knows-what matrix: the takes each other seat may still have made."""
-    post = perspective_posterior(view, rules)
-    if post is None:
-        return ""
+def _supports(post: Posterior, view: View, language: str) -> list[Row]:
+    """For each other taker, every take the viewer cannot rule out."""
     rows = []
     for kind, seat in post.observation.steps:
         if kind != "take" or seat == view.seat:
             continue
         support = [text for text, p in sorted(post.of_seat(seat).items(), key=lambda kv: _take_order(kv[0])) if p > 0]
-        words = ", ".join(take_word(text, language) for text in support)
-        rows.append(f"<tr><td>{seat}. {escape(view.players[seat])}</td><td>{escape(words)}</td></tr>")
-    return f"<div class='mdc-row'><b>{tr('mdc_your_row', language)}</b><table>{''.join(rows)}</table></div>"
+        rows.append(Row((_support_text(support, language),), head=view.players[seat]))
+    return rows
+
+
+def _support_text(takes: Sequence[str], language: str) -> str:
+    """The takes a seat may have made, diamonds as a range: '1 to 8 diamonds, a Driver token, nothing'."""
+    counts = [int(take) for take in takes if take.isdigit()]
+    words = [take_word(take, language) for take in takes if not take.isdigit()]
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        joined = "to" if language == "en" else "à"
+        words.insert(0, f"{counts[0]} {joined} {diamonds_text(counts[-1], language)}")
+    else:
+        words[:0] = [diamonds_text(count, language) for count in counts]
+    return ", ".join(words)
 
 
 def _take_order(text: str) -> tuple[int, int, str]:
@@ -85,42 +133,116 @@ def _take_order(text: str) -> tuple[int, int, str]:
     return (2, 0, text) if text == "nothing" else (1, 0, text)
 
 
-def matrix_html(state: MafiaState, language: str = "en") -> str:
+def _posterior_context(view: View, rules: Rules, language: str, trust: float | None,
+                       teacher: bool = False) -> dict[str, Any]:
+    post, weighing = _weighed_posterior(view, rules, trust)
+    notes = [tr("mdc_posterior_note", language)]
+    extra_class = "mdc-posterior"  # the hook other pages (the class dashboard) look for
+    if weighing == "trust":
+        percent = f"{trust:.0%}"
+        notes.append(tr("mdc_trust_note", language).format(trust=percent.replace("%", "\u00a0%") if language == "fr"
+                                                           else percent))
+    elif weighing == "impossible":
+        notes.append(tr("mdc_trust_impossible", language))
+    elif weighing == "none":
+        notes.append(tr("mdc_no_trust_note", language))
+    viewer = view.players[view.seat] if view.seat is not None else None
+    return {
+        "extra_class": extra_class, "title": _panel_title(view, language, teacher), "notes": notes,
+        "empty": tr("mdc_no_posterior", language) if post is None else "",
+        "head": (tr("mdc_player", language), "", tr("mdc_p_thief", language), tr("mdc_p_agent", language),
+                 tr("mdc_p_other", language)),
+        "bars": [] if post is None else _bars(post, view),
+        "legend": [("thief", tr("mdc_thief", language)), ("agent", tr("mdc_agent", language)),
+                   ("other", tr("mdc_other", language))],
+        "support_title": tr("mdc_your_row", language).format(name=short_name(viewer)) if viewer else "",
+        "support_head": (tr("mdc_player", language), tr("mdc_could_have", language)),
+        "supports": [] if post is None or viewer is None else _supports(post, view, language),
+    }
+
+
+def posterior_bars_html(view: View, rules: Rules, language: str = "en", truth: float | None = None) -> str:
+    """The perspective's inference as bars: for each taker, P(thief), P(agent) and P(anything else)."""
+    context = _posterior_context(view, rules, check_language(language), truth)
+    context["supports"] = []
+    return render("mafia_de_cuba/knowledge.html.j2", kind="mafia-knowledge", language=language, matrix=None,
+                  **context)
+
+
+def own_row_html(view: View, rules: Rules, language: str = "en") -> str:
+    """The viewer's row of the who-knows-what matrix: the takes each other seat may still have made."""
+    context = _posterior_context(view, rules, check_language(language), None)
+    context["bars"], context["empty"], context["notes"] = [], "", []
+    return render("mafia_de_cuba/knowledge.html.j2", kind="mafia-knowledge", language=language, matrix=None,
+                  **context)
+
+
+_MATRICES: OrderedDict[Hashable, list[list[dict[str, Any]]]] = OrderedDict()
+
+
+def _who_knows_what(state: MafiaState) -> list[list[dict[str, Any]]]:
+    """`inference.who_knows_what(state)`, remembered by what every seat and the spectator observe."""
+    key = tuple(_observation_key(observation_from_view(state.view(seat), state.rules))
+                for seat in [None, *range(len(state.players))])
+    if key not in _MATRICES:
+        _MATRICES[key] = who_knows_what(state)
+        if len(_MATRICES) > _CACHE_SIZE // 8:
+            _MATRICES.popitem(last=False)
+    return _MATRICES[key]
+
+
+def _matrix_context(state: MafiaState, language: str) -> dict[str, Any]:
     """The full who-knows-what matrix (every seat's row): needs every view, so it is for the teacher only."""
-    matrix = who_knows_what(state)
+    matrix = _who_knows_what(state)
     players = state.players
-    header = "".join(f"<th>{seat}</th>" for seat in range(len(players)))
-    colours = {"known": "#b2f2bb", "self": "#d3f9d8", "narrowed": "#ffec99", "unknown": "#ffffff", "-": "#e9ecef"}
     rows = []
     for observer, row in enumerate(matrix):
-        cells = "".join(f"<td style='background:{colours[cell['status']]}' title='{escape(', '.join(cell['support']))}'>"
-                        f"{escape(tr('mdc_status_' + cell['status'], language))}</td>" for cell in row)
-        rows.append(f"<tr><th>{observer}. {escape(players[observer])}</th>{cells}</tr>")
-    return (f"<div class='mdc-matrix'><b>{tr('mdc_matrix', language)}</b><table>"
-            f"<tr><th>{tr('mdc_observer', language)}</th>{header}</tr>{''.join(rows)}</table></div>")
+        cells = tuple(Tag(tr("mdc_status_" + cell["status"], language), _STATUS_LOOK.get(cell["status"], "info"))
+                      for cell in row)
+        rows.append(Row(cells, head=players[observer]))
+    return {"title": tr("mdc_matrix", language), "head": (tr("mdc_observer", language),
+                                                           *(Name(name) for name in players)), "rows": rows}
 
 
-def knowledge_html(subject: View | GameState, language: str = "en", rules: Rules | None = None) -> str:
-    """The knowledge panel: the perspective's posterior bars and what it can deduce (the matrix for the teacher).
+_STATUS_LOOK = {"known": "good", "self": "good", "narrowed": "warn", "unknown": "info", "-": "info"}
 
-    A View gets only what that View implies; the State (omniscient perspective) gets the Godfather's posterior
-    and the whole matrix."""
-    if isinstance(subject, MafiaState):
-        godfather_view = subject.view(subject.godfather)
-        return (posterior_bars_html(godfather_view, subject.rules, language)
-                + (matrix_html(subject, language) if subject.phase not in ("hide", "set-aside", "take") else ""))
-    assert isinstance(subject, View)
-    rules = rules or Rules(godfather_seat=subject.facts["godfather"])
-    return posterior_bars_html(subject, rules, language) + own_row_html(subject, rules, language)
+
+def matrix_html(state: MafiaState, language: str = "en") -> str:
+    """The who-knows-what matrix on its own (teacher only: it is built from every seat's view)."""
+    return render("mafia_de_cuba/knowledge.html.j2", kind="mafia-knowledge", language=check_language(language),
+                  title="", notes=[], empty="", bars=[], supports=[], head=(), legend=[], support_title="",
+                  support_head=(), matrix=_matrix_context(state, language))
+
+
+def knowledge_html(subject: View | GameState[Any], language: str = "en", rules: Rules | None = None,
+                   trust: float | None = DEFAULT_TRUST) -> str:
+    """The knowledge panel: what the perspective can infer of every take (testimonies believed with probability
+    `trust`; None ignores them) and what it can still rule in.
+
+    A View gets only what that View implies; the State (omniscient perspective) gets the Godfather's inference
+    and, once the box is back, the whole who-knows-what matrix."""
+    language = check_language(language)
+    if isinstance(subject, GameState):
+        godfather = subject.view(subject.godfather)  # type: ignore[attr-defined]
+        context = _posterior_context(godfather, subject.rules, language, trust, teacher=True)
+        context["supports"] = []
+        box_back = godfather.facts["phase"] not in ("hide", "set-aside", "take")
+        return render("mafia_de_cuba/knowledge.html.j2", kind="mafia-knowledge", language=language,
+                      matrix=_matrix_context(subject, language) if box_back else None,  # type: ignore[arg-type]
+                      **context)
+    rules = rules or subject.rules or Rules(godfather_seat=subject.facts["godfather"])
+    return render("mafia_de_cuba/knowledge.html.j2", kind="mafia-knowledge", language=language, matrix=None,
+                  **_posterior_context(subject, rules, language, trust))
 
 
 def play(players: int | list[str] = 7, *, seed: int | None = None, seat: Seat = 0,
          bots: Mapping[Seat, Bot] | Sequence[Bot] | None = None, language: str = "en",
-         rules: Rules | None = None) -> GameWidget:
+         rules: Rules | None = None, trust: float | None = DEFAULT_TRUST) -> GameWidget:
     """A table where you sit at `seat` (0 is the Godfather by default) and bots play every other seat.
 
     `bots` is a seat -> bot mapping or one bot per seat (the entry for `seat` is ignored); by default the
-    colleague's `default_bots`, seeded with `seed`, so a seeded table plays the same game every time."""
+    colleague's `default_bots`, seeded with `seed`, so a seeded table plays the same game every time. `trust`
+    is how far the knowledge panel believes testimonies (None: it ignores them)."""
     state = new_game(players, seed=seed, rules=rules)
     count = len(state.players)
     if bots is None:
@@ -128,11 +250,11 @@ def play(players: int | list[str] = 7, *, seed: int | None = None, seat: Seat = 
     table = dict(bots) if isinstance(bots, Mapping) else dict(enumerate(bots))
     table.pop(seat, None)
 
-    def knowledge(subject: View | GameState, language: str) -> str:
-        return knowledge_html(subject, language, state.rules)
+    def knowledge(subject: View | GameState[Any], language: str) -> str:
+        return knowledge_html(subject, language, state.rules, trust)
 
     return GameWidget(state, bots=table, perspective=seat, language=language, knowledge=knowledge)
 
 
-__all__ = ["knowledge_html", "matrix_html", "own_row_html", "perspective_posterior", "play",
+__all__ = ["DEFAULT_TRUST", "knowledge_html", "matrix_html", "own_row_html", "perspective_posterior", "play",
            "posterior_bars_html"]

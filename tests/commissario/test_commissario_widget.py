@@ -25,8 +25,8 @@ def foreign_secrets(seat: int | None) -> list[str]:
 def test_french_rendering_uses_french_names(picked_state) -> None:
     state = picked_state()
     page = view_html(state.view(0), language="fr")
-    for word in ("rouge", "jaune", "vert", "bleu", "mauve", "menottes", "barreaux", "carte bonus", "Manche",
-                 "rouge + bleu", "choisit en secret rouge et bleu", "Votre choix secret"):
+    for word in ("rouge", "jaune", "vert", "bleu", "mauve", "menottes", "ordre du tour 1", "bonus 5", "pas de bonus", "Manche",
+                 "rouge + bleu", "choisit en secret rouge et bleu", "Votre choix secret", "Vue de Ann"):
         assert word in page, word
     assert "secretly" not in page and "Your secret pick" not in page
     assert "mauve" in state_html(state, language="fr") and "Pioche" in state_html(state, language="fr")
@@ -46,13 +46,16 @@ def test_no_foreign_pick_in_either_language_before_and_during_reveals(picked_sta
 def test_knowledge_panel_before_and_after_the_reveals(picked_state) -> None:
     state = picked_state()
     assert "chosen, hidden" in knowledge_html(state.view(1)) and "knows its own pick" in knowledge_html(state.view(1))
+    assert "What Bob knows of this round" in knowledge_html(state.view(1))
+    assert "What the public knows of this round" in knowledge_html(state.view(None))
     everything = knowledge_html(state)  # the teacher sees what every seat knows, secrets included
+    assert "What each player knows of this round" in everything
     assert all(SECRETS[seat][1] in everything for seat in range(3))
     while state.phase == "first_reveal":
         seat = state.current_player
         state.apply(str(state.legal_actions(seat)[0]), player=seat)
     panel = knowledge_html(state.view(1), "fr")  # every seat has shown one commissaire, publicly
-    assert "choisi, caché" not in panel and "+ ?" in panel and "il sait lequel" in panel
+    assert "choisi, caché" not in panel and "+ ?" in panel and "(sait lequel)" in panel
 
 
 def widget(language: str = "en") -> GameWidget:
@@ -118,9 +121,10 @@ def test_the_timeline_replays_and_refuses_moves_in_the_past() -> None:
 def test_french_widget_labels_and_table() -> None:
     w = widget("fr")
     assert w.play_button.description == "Jouer"
-    assert "Manche" in w.table.value and "Pioche" in w.table.value and "Qui sait quoi" in w.knowledge_panel.value
+    assert "Manche" in w.table.value and "Pioche" in w.table.value
+    assert "Ce que Ann sait des choix de cette manche" in w.knowledge_panel.value
     w.language_picker.value = "en"
-    assert "Round" in w.table.value and "Who knows what" in w.knowledge_panel.value
+    assert "Round" in w.table.value and "What Ann knows of this round&#39;s picks" in w.knowledge_panel.value
 
 
 def test_watching_bots_play_to_the_end() -> None:

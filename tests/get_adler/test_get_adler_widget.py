@@ -10,7 +10,7 @@ import pytest
 from tabletop_edu.get_adler import TRAIT_TABLE
 from tabletop_edu.get_adler.bots import SmartBot
 from tabletop_edu.get_adler.deduction import worlds_for_view
-from tabletop_edu.get_adler.render import character_name, event_text
+from tabletop_edu.get_adler.render import a_card, character_name, event_text
 from tabletop_edu.get_adler.widget import knowledge_html, play
 from tabletop_edu.widgets import OMNISCIENT, GameWidget
 
@@ -40,7 +40,7 @@ def test_a_click_plays_the_move_and_the_bots_answer() -> None:
     assert all(seat != 0 for seat, _ in widget.state.history[1:])
     assert widget.timeline.value == widget.timeline.max == len(widget.state.history)
     card = choice.split()[1]
-    assert f"Ann discards {card}." in widget.log_panel.value
+    assert f"Ann discards {a_card(card)}." in widget.log_panel.value
 
 
 def test_an_illegal_typed_move_is_refused_with_its_reason() -> None:
@@ -73,7 +73,9 @@ def test_every_seat_page_holds_no_other_seat_secret() -> None:
                         continue
                     character = state.characters[other]
                     if character != "Adler" and (viewer is None or character != state.characters[viewer]):
-                        assert character not in html and character_name(character, language) not in html
+                        sheet_only = html.replace(f'title="{character_name(character, language)}"', "")
+                        assert sheet_only.count(character_name(character, language)) == 1, (viewer, character)
+                        # (once: its row of the aid sheet, never a seat's tile, panel or log)
                     for event in state.events:
                         if event.observers == frozenset({other}) and event.text not in seen:
                             for words in (event.text, event_text(event, state.players, language)):
@@ -87,13 +89,14 @@ def test_the_knowledge_panel_follows_the_perspective() -> None:
     assert f"{len(worlds_for_view(state.view(0)))} possible worlds" in widget.knowledge_panel.value
     widget.perspective_picker.value = None
     assert state.history == [] and "24 possible worlds" in widget.knowledge_panel.value  # 4! before any fact
+    assert "Who can be Adler, for the public?" in widget.knowledge_panel.value
     widget.perspective_picker.value = OMNISCIENT
-    assert "adler-matrix" in widget.knowledge_panel.value
+    assert "Who can be Adler, for each player?" in widget.knowledge_panel.value
     for seat in range(4):  # every row of the teacher's matrix is that seat's own candidate set
         suspects = {world.index("Adler") for world in worlds_for_view(state.view(seat))}
         assert len(suspects) >= 1 and state.adler in suspects
     widget.language_picker.value = "fr"
-    assert "Qui peut être Adler ?" in widget.knowledge_panel.value
+    assert "Qui peut être Adler, pour chaque joueur ?" in widget.knowledge_panel.value
 
 
 def test_the_knowledge_panel_is_computed_from_the_view_only() -> None:

@@ -7,6 +7,7 @@ from html import escape
 
 import pytest
 
+from tabletop_edu.core import Event
 from tabletop_edu.mafia_de_cuba import MafiaState, new_game
 from tabletop_edu.mafia_de_cuba.render import event_text, state_html, view_html
 
@@ -23,25 +24,49 @@ def played(texts: list[str], players: int = 6) -> MafiaState:
 def test_french_names_in_french_rendering() -> None:
     state = played(BOX_6 + ["accuse 1"])
     godfather, loyal, driver = (view_html(state.view(seat), language="fr") for seat in (0, 2, 5))
-    assert "Parrain" in godfather and "Vous avez caché 2 diamant(s)." in godfather
-    assert "Vide tes poches !" in godfather and "Voleur" in godfather  # seat 1 emptied his pockets: a thief
-    assert "Vous avez pris : Fidèle." in loyal and "Fidèle, Agent FBI, Chauffeur" in loyal
-    assert "Vous avez pris : Chauffeur." in driver and "boîte à cigares" in driver
+    assert "Parrain" in godfather and "Vous avez caché 2 diamants." in godfather
+    assert "Vide tes poches !" in godfather and "Voleur" in godfather  # seat 1 emptied the pockets: a thief
+    assert "Vous avez pris un jeton Fidèle." in loyal and "1 Fidèle, 1 Agent du FBI, 1 Chauffeur" in loyal
+    assert "Vous avez pris un jeton Chauffeur." in driver and "Boîte à cigares" in driver
     teacher = state_html(state, language="fr")
-    assert "Agent (FBI)" in teacher and "Chauffeur" in teacher and "Cachés par le Parrain : 2" in teacher
+    assert "Agent du FBI" in teacher and "Chauffeur" in teacher and "Cachés par le Parrain : 2 diamants" in teacher
     assert "Godfather" not in godfather and "Empty your pockets" not in godfather
 
 
 def test_english_roles_and_tokens() -> None:
     state = played(BOX_6)
-    assert "Loyal Henchman" in view_html(state.view(2)) and "Agent (FBI)" in view_html(state.view(4))
+    assert "Loyal Henchman" in view_html(state.view(2)) and "FBI Agent" in view_html(state.view(4))
     assert "Street Kid" not in view_html(state.view(2))
+
+
+@pytest.mark.parametrize(("event", "english", "french"), [
+    (Event(0, "setup", "", data={"godfather": 0, "tokens": {"loyal": 2, "fbi": 1, "driver": 1}, "jokers": 0}),
+     "Seat 0 is the Godfather. The cigar box holds 15 diamonds and 2 Loyal Henchmen, 1 FBI Agent, 1 Driver; "
+     "the Godfather has no joker.",
+     "Seat 0 est le Parrain. La boîte à cigares contient 15 diamants et 2 Fidèles, 1 Agent du FBI, 1 Chauffeur ; "
+     "le Parrain n'a aucun joker."),
+    (Event(3, "take", "", actor=2, data={"take": "1"}), "Seat 2 takes 1 diamond.", "Seat 2 prend 1 diamant."),
+    (Event(3, "take", "", actor=2, data={"take": "nothing"}), "Seat 2 takes nothing.", "Seat 2 ne prend rien."),
+    (Event(9, "reveal", "", actor=3, data={"seat": 3, "take": "2", "role": "thief"}),
+     "Seat 3 empties their pockets: 2 diamonds (Thief).", "Seat 3 vide ses poches : 2 diamants (Voleur)."),
+    (Event(9, "caught", "", data={"target": 3}),
+     "Thief caught: Seat 3 gives the diamonds back and leaves the game.",
+     "Voleur démasqué : Seat 3 rend les diamants et quitte la partie."),
+    (Event(9, "testimony", "", actor=3, data={"claim": "took nothing"}),
+     "Seat 3 says: \u201cI took nothing.\u201d", "Seat 3 dit : « Je n'ai rien pris. »"),
+    (Event(9, "testimony", "", actor=3, data={"claim": "saw 4"}),
+     "Seat 3 says: \u201cI saw 4 diamonds, no token.\u201d", "Seat 3 dit : « J'ai vu 4 diamants, aucun jeton. »"),
+])
+def test_log_lines_in_correct_grammar(event: Event, english: str, french: str) -> None:
+    players = tuple(f"Seat {seat}" for seat in range(6))
+    assert event_text(event, players, "en") == english
+    assert event_text(event, players, "fr") == french
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("players", [6, 9, 12])
 def test_no_secret_of_another_seat_in_either_language(language: str, players: int) -> None:
-    for seed in range(3):
+    for seed in range(2):
         state = new_game(players, seed=seed)
         rng = random.Random(seed)
         while not state.is_over:
@@ -49,14 +74,20 @@ def test_no_secret_of_another_seat_in_either_language(language: str, players: in
             state.apply(rng.choice(state.legal_actions(seat)), player=seat)
             if len(state.history) % 5:
                 continue
+            secrets = {other: _secret_lines(state, other, language) for other in state.takes}
             for viewer in [None, *range(players)]:
                 page = view_html(state.view(viewer), language=language)
                 for event in state.events:
                     if not event.sees_all(viewer):
                         secret = event_text(event, state.players, language)
                         assert secret not in page and escape(secret) not in page
-                for other in state.takes:  # another seat's whole "only you know" block
+                for other, panel in secrets.items():  # another seat's whole "only you know" panel
                     if other != viewer and other not in state.revealed and not state.is_over:
-                        own = view_html(state.view(other), language=language)
-                        secret = own[own.index("<div class='secret'>"):own.index("</div>", own.index("<div class='secret'>"))]
-                        assert secret not in page  # its box, its take and its role line
+                        assert panel not in page, (viewer, other)
+
+
+def _secret_lines(state: MafiaState, seat: int, language: str) -> str:
+    """`seat`'s own "only you know" panel (its lines), as its page shows it."""
+    own = view_html(state.view(seat), language=language)
+    panel = own[own.index('class="tt-panel tt-secret"'):]
+    return panel[panel.index("<ul>"):panel.index("</section>")]

@@ -45,15 +45,15 @@ def test_the_godfather_hides_asks_and_accuses_by_clicks() -> None:
     assert widget.perspective == 0 and widget.action_picker.options[0] == "hide 0"
     assert "Only you know" not in widget.table.value  # nothing hidden yet
     click(widget, "hide 2")
-    assert "You hid 2 diamond(s)." in widget.table.value and "The box came back with" in widget.table.value
+    assert "You hid 2 diamonds." in widget.table.value and "The box came back with" in widget.table.value
     assert widget.state.phase == "question"
     click(widget, "ask 1 took")
-    assert "The Godfather asks Seat 1: what did you take?" in widget.log_panel.value
+    assert "The Godfather asks Seat 1: \u201cWhat did you take?\u201d" in widget.log_panel.value
     assert "Seat 1 says:" in widget.log_panel.value or "Seat 1 keeps silent." in widget.log_panel.value
     click(widget, "accuse 1")
     assert "Empty your pockets!" in widget.log_panel.value
-    assert "Seat 1 empties his pockets:" in widget.log_panel.value
-    assert "P(thief)" in widget.knowledge_panel.value
+    assert "Seat 1 empties their pockets:" in widget.log_panel.value
+    assert "P(Thief)" in widget.knowledge_panel.value and "What Seat 0 can infer" in widget.knowledge_panel.value
 
 
 def test_a_taker_opens_the_box_takes_and_answers() -> None:
@@ -61,13 +61,15 @@ def test_a_taker_opens_the_box_takes_and_answers() -> None:
     state = widget.state
     assert state.current_player == 3 and state.phase == "take"
     assert "When you opened the box:" in widget.table.value
-    assert "class='seat turn me'" in widget.table.value  # the projector shows whose turn it is
+    assert 'class="tt-seat is-turn is-me' in widget.table.value  # the projector shows whose turn it is
     take = "take loyal" if "take loyal" in widget.action_picker.options else "take 1"
     click(widget, take)
-    assert f"You took: {take.split()[1]}." in widget.table.value
+    took = "a Loyal Henchman token" if take == "take loyal" else "1 diamond"
+    assert f"You took {took}." in widget.table.value
     assert state.pending == (3, "took") and state.current_player == 3
+    assert "Your turn \u2014 Seat 3 must answer the Godfather: \u201cWhat did you take?\u201d" in widget.table.value
     click(widget, "took driver")
-    assert "Seat 3 says: &quot;I took driver.&quot;" in widget.log_panel.value
+    assert "Seat 3 says: \u201cI took a Driver token.\u201d" in widget.log_panel.value
 
 
 def test_out_of_turn_and_illegal_moves_change_nothing() -> None:
@@ -95,9 +97,12 @@ def test_no_seat_page_holds_another_seats_secret(language: str) -> None:
         for secret in secrets_hidden_from(state, perspective):
             assert secret not in html, (perspective, secret)
         if perspective not in (None, 0):
-            own = "You took:" if language == "en" else "Vous avez pris :"
+            own = "You took" if language == "en" else "Vous avez pris"
             assert own in html and "You hid" not in html and "Vous avez caché" not in html
-            assert f"{perspective}. {state.players[perspective]} (" in html  # "(you)" / "(vous)" on the ring
+            you = "you" if language == "en" else "vous"
+            assert f'data-seat="{perspective}">\n<div class="tt-seat-head"><span class="tt-name" ' \
+                   f'title="{state.players[perspective]}">{state.players[perspective]}</span> ' \
+                   f'<span class="tt-tag tt-tag--info">{you}</span>' in html  # "you" on the ring
     widget.perspective_picker.value = OMNISCIENT
     omniscient = page(widget)
     assert all(escape(event_text(event, state.players, language)) in omniscient for event in state.events)
@@ -107,12 +112,16 @@ def test_perspective_changes_redraw_the_knowledge_panel_from_the_view() -> None:
     widget = play(7, seed=1)
     click(widget, "hide 1")
     godfather = widget.knowledge_panel.value
-    assert "Seat 0" in godfather and "P(agent)" in godfather
+    assert "What Seat 0 can infer" in godfather and "P(Agent)" in godfather
     widget.perspective_picker.value = 4
     assert widget.knowledge_panel.value == knowledge_html(widget.state.view(4), "en", widget.state.rules)
     assert widget.knowledge_panel.value != godfather
+    assert "What Seat 4 can infer" in widget.knowledge_panel.value
+    widget.perspective_picker.value = None
+    assert "What the public can infer" in widget.knowledge_panel.value
     widget.perspective_picker.value = OMNISCIENT
     assert "Who knows what about each take" in widget.knowledge_panel.value
+    assert "What the Godfather can infer" in widget.knowledge_panel.value
 
 
 def test_the_timeline_replays_the_round_and_refuses_moves_in_the_past() -> None:
@@ -137,6 +146,7 @@ def test_french_table_log_and_controls() -> None:
     click(widget, "hide 2")
     click(widget, "accuse 2")
     html = page(widget)
-    for word in ("Parrain", "boîte à cigares", "Vide tes poches !", "Vous avez caché 2 diamant(s).", "P(voleur)"):
+    for word in ("Parrain", "Boîte à cigares", "Vide tes poches !", "Vous avez caché 2 diamants.", "P(Voleur)",
+                 "Vue de Seat 0", "Ce que Seat 0 peut déduire"):
         assert word in html, word
     assert "Godfather" not in widget.table.value and "Empty your pockets" not in html

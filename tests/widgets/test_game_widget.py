@@ -37,25 +37,25 @@ def visible(piece: Any) -> bool:
 
 def test_a_move_is_built_word_by_word_and_plays_on_its_last_click() -> None:
     widget = table()
-    assert labels(widget) == ["peek", "guess", "pass"] and "Choose a move" in widget.moves.built.value
+    assert labels(widget) == ["Peek at a card", "Guess a card aloud", "Pass"] and "Choose a move" in widget.moves.built.value
     widget.moves.click("peek")
-    assert labels(widget) == ["1", "2"] and "peek ›" in widget.moves.built.value
+    assert labels(widget) == ["Ben", "Chloé"] and "Peek at a card ›" in widget.moves.built.value
     assert widget.state.history == [] and visible(widget.moves.back_button)
     widget.moves.click("2")
     state = widget.state
     assert state.history[0] == (0, "peek 2")
     assert [seat for seat, _ in state.history] == [0, 1, 2]  # both bots answered, Ana to play again
     assert widget.timeline.value == widget.timeline.max == 3
-    assert labels(widget) == ["peek", "guess", "pass"]  # a fresh move
+    assert labels(widget) == ["Peek at a card", "Guess a card aloud", "Pass"]  # a fresh move
     assert f"holds the {state.cards[2]}" in widget.log_panel.value
 
 
 def test_back_and_start_again_undo_words_not_moves() -> None:
     widget = table()
     widget.moves.click("guess", "1")
-    assert "guess › 1 › …" in widget.moves.built.value
+    assert "Guess a card aloud › Ben › …" in widget.moves.built.value
     widget.moves.back_button.click()
-    assert widget.moves.chosen == ("guess",) and labels(widget) == ["1", "2"]
+    assert widget.moves.chosen == ("guess",) and labels(widget) == ["Ben", "Chloé"]
     widget.moves.click("2")
     widget.moves.clear_button.click()
     assert widget.moves.chosen == () and not visible(widget.moves.back_button) and widget.state.history == []
@@ -258,7 +258,7 @@ def test_the_timeline_buttons_replay_and_replaying_lets_nobody_act() -> None:
     assert widget.timeline.value == 0 and bar.previous_button.disabled
     widget.perspective_picker.value = 0
     bar.live_button.click()
-    assert widget.live and labels(widget) == ["peek", "guess", "pass"]
+    assert widget.live and labels(widget) == ["Peek at a card", "Guess a card aloud", "Pass"]
 
 
 def test_playing_out_of_turn_is_refused() -> None:
@@ -387,12 +387,20 @@ def test_the_end_shows_the_games_reveal_or_who_won(monkeypatch: pytest.MonkeyPat
     widget.moves.click("guess", "1", str(widget.state.cards[1]))
     while not widget.state.is_over:
         widget.play(str(widget.state.legal_actions(0)[-1]))
+    assert visible(widget.end_panel) and "tabletop-peek-reveal" in widget.end_panel.value  # Peek's own reveal
+    for seat, name in enumerate(widget.state.players):
+        assert name in widget.end_panel.value
+    widget.timeline_bar.first_button.click()
+    assert widget.end_panel.value == ""  # not at an earlier step
+
+    monkeypatch.setattr("tabletop_edu.widgets.panels.game_renderer", lambda game, name: None)
+    widget.invalidate()
+    widget.timeline_bar.live_button.click()  # a game without a reveal of its own: who won
     assert visible(widget.end_panel) and "tabletop-results" in widget.end_panel.value
     for seat, name in enumerate(widget.state.players):
         assert name in widget.end_panel.value
     assert ("★" in widget.end_panel.value) == bool(widget.state.winners) and "Result" in widget.end_panel.value
     widget.timeline_bar.first_button.click()
-    assert widget.end_panel.value == ""  # not at an earlier step
 
     monkeypatch.setattr("tabletop_edu.widgets.panels.game_renderer",
                         lambda game, name: (lambda state, language: f"<p>reveal {language}</p>")

@@ -1,0 +1,307 @@
+"""The table's HTML: Jinja2 templates that escape everything by default, shared by every game.
+
+One template per game's table (`<game>/table.html.j2`), its reveal and its knowledge panel, all built from the
+same pieces (`macros.html.j2`: seats, cards, tags, panels, the log) inside one layout (`base.html.j2`). The
+same templates serve the notebook widget, the static picture a notebook keeps, and the class server's student
+pages, so rendering is a pure function from a View (or, for the teacher, a state) to an HTML string.
+
+Player names are typed by students: nothing reaches a page without going through autoescape, and the renderers
+hand templates plain text only (never pre-built HTML). Names are shown shortened (`short_name`) with the full
+name in a tooltip, so a very long name cannot push the table off the screen.
+
+The look is one stylesheet (`tabletop.css`, plus the ring and bar positions generated here), inlined in a
+`<style>` block by default or served on its own (`stylesheet()`), with no inline `style` attribute anywhere
+(a strict Content-Security-Policy can allow just the stylesheet). Every size is in `em` from one base size,
+`calc(18px * var(--tabletop-scale, 1))`: a size control sets `--tabletop-scale` on any ancestor. Nothing is
+fetched from the network (no web fonts, icons or CDNs).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from ..i18n import check_language, register, tr
+
+#: Names longer than this are shown cut, with an ellipsis (the full name stays in the tooltip).
+NAME_LIMIT = 24
+#: Tooltips hold at most this much of a name: a name of a megabyte must not make a page of a megabyte.
+TOOLTIP_LIMIT = 120
+#: Tables drawn as a ring hold at most this many seats (the largest game, Mafia de Cuba, has 12).
+RING_SIZES = range(2, 13)
+
+register({
+    "en": {
+        "tt.teacher_view": "Teacher's view: everything", "tt.spectator_view": "Spectator (public information)",
+        "tt.seat_view": "{name}'s view", "tt.only_you": "Only you know",
+        "tt.log": "Log", "tt.game_over": "Game over", "tt.winners": "Winners", "tt.nobody": "nobody",
+        "tt.you": "you", "tt.reveal": "The reveal", "tt.lie": "LIE", "tt.true": "true",
+        "tt.liar": "lied", "tt.seat": "Player", "tt.waiting": "Waiting for",
+        "tt.and": "and", "tt.wins": "wins", "tt.loses": "loses", "tt.result": "Result",
+    },
+    "fr": {
+        "tt.teacher_view": "Vue de l'enseignant : tout", "tt.spectator_view": "Spectateur (informations publiques)",
+        "tt.seat_view": "Vue de {name}", "tt.only_you": "Vos secrets",
+        "tt.log": "Journal", "tt.game_over": "Partie terminée", "tt.winners": "Vainqueurs", "tt.nobody": "personne",
+        "tt.you": "vous", "tt.reveal": "Tout est révélé", "tt.lie": "MENSONGE",
+        "tt.true": "vrai", "tt.liar": "a menti", "tt.seat": "Joueur",
+        "tt.waiting": "En attente de", "tt.and": "et", "tt.wins": "gagne", "tt.loses": "perd",
+        "tt.result": "Résultat",
+    },
+})
+
+
+# ---------------------------------------------------------------------------------------------- names
+
+def short_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """`name` cut to `limit` characters with an ellipsis: what a seat's label shows."""
+    name = " ".join(str(name).split())  # no line breaks or runs of spaces from a typed name
+    return name if len(name) <= limit else name[:limit - 1].rstrip() + "\u2026"
+
+
+def display_names(players: Sequence[str]) -> tuple[str, ...]:
+    """Every player's name as sentences show it (shortened), by seat."""
+    return tuple(short_name(name) for name in players)
+
+
+def word(key: str, language: str, fallback: str) -> str:
+    """The word for `key`, or `fallback` (say, the engine's own name for a new phase) if none is registered:
+    an engine may gain a phase before its renderer words it, and a page never shows a bare key."""
+    found = tr(key, language)
+    return fallback if found == key else found
+
+
+def colon(language: str) -> str:
+    """': ' in English, ' : ' in French (French typography puts a space before a colon)."""
+    return " : " if language == "fr" else ": "
+
+
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜŒÆ")
+
+
+def elide(word: str, name: str) -> str:
+    """French elision before a name: 'de' + 'Ann' is "d'Ann", 'que' + 'Eve' is "qu'Eve"; 'de Bob' stays."""
+    return f"{word[:-1]}'{name}" if name[:1] in _VOWELS else f"{word} {name}"
+
+
+def join_names(names: Iterable[str], language: str) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy' (French: 'et')."""
+    listed = list(names)
+    if len(listed) <= 1:
+        return "".join(listed)
+    return f"{', '.join(listed[:-1])} {tr('tt.and', language)} {listed[-1]}"
+
+
+# ---------------------------------------------------------------------------------------------- pieces
+
+@dataclass(frozen=True)
+class Tag:
+    """A small label on a seat or a line: `kind` picks its look (role, good, bad, warn, info, secret)."""
+
+    text: str
+    kind: str = "info"
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card or token drawn as a tile: `kind` picks its colour class (`tt-card--KIND`)."""
+
+    label: str
+    kind: str = "plain"
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Name:
+    """A player's name in a table cell: shown shortened, the full name in its tooltip."""
+
+    full_name: str
+
+
+@dataclass(frozen=True)
+class Swatch:
+    """A colour shown as a dot of that colour (class `tt-colour-COLOUR`) and its name."""
+
+    colour: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Bar:
+    """A stacked bar in a table cell: (kind, share) parts, shares from 0 to 1."""
+
+    parts: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table cell with a look of its own (`cell_kind`: "yes", "lie"...)."""
+
+    value: Any
+    cell_kind: str
+
+
+@dataclass(frozen=True)
+class SeatBox:
+    """One seat as the table shows it: its name, tags, cards, and whether it acts, is the viewer, or is out."""
+
+    number: int
+    name: str
+    tags: tuple[Tag, ...] = ()
+    cards: tuple[Card, ...] = ()
+    turn: bool = False
+    me: bool = False
+    out: bool = False
+    role: str = ""  # a look for the whole seat ("boss" for the Godfather)
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of a table: cells of text (or tags), an optional header cell and a look."""
+
+    cells: tuple[Any, ...]
+    head: str = ""
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Banner:
+    """The line in big letters: whose turn and what to do, or how the game ended."""
+
+    text: str
+    kind: str = "turn"  # "turn", "mine" (the viewer acts), "over"
+
+
+@dataclass
+class Page:
+    """What every table shows around the game's own part: title, perspective, banner, facts, log."""
+
+    game: str
+    title: str
+    who: str
+    perspective: str  # "teacher", "spectator" or "seat"
+    language: str
+    banner: Banner | None = None
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    log: list[tuple[int, str]] | None = None
+    log_title: str = ""
+
+
+def perspective_title(seat: int | None, players: Sequence[str], language: str, teacher: bool = False) -> str:
+    """The heading of a page for its perspective: the teacher's, the spectator's, or the named player's."""
+    if teacher:
+        return tr("tt.teacher_view", language)
+    if seat is None:
+        return tr("tt.spectator_view", language)
+    return tr("tt.seat_view", language).format(name=short_name(players[seat]))
+
+
+def page(game: str, title: str, seat: int | None, players: Sequence[str], language: str, *,
+         teacher: bool = False) -> Page:
+    """A page for `seat` (None: spectator; `teacher=True`: the omniscient teacher) in `language`."""
+    check_language(language)
+    kind = "teacher" if teacher else ("spectator" if seat is None else "seat")
+    return Page(game=game, title=title, who=perspective_title(seat, players, language, teacher),
+                perspective=kind, language=language, log_title=tr("tt.log", language))
+
+
+def acting_seats(current: Any) -> tuple[int, ...]:
+    """The seats to act, as a tuple, from a view's `current_player` (a seat, a tuple, or None)."""
+    if current is None:
+        return ()
+    return tuple(current) if isinstance(current, tuple) else (current,)
+
+
+def log_lines(events: Iterable[Any], players: Sequence[str], language: str,
+              event_text: Callable[[Any, Sequence[str], str], str]) -> list[tuple[int, str]]:
+    """(step, text) per event, worded by the game's `event_text` with shortened names."""
+    names = display_names(players)
+    return [(event.step, event_text(event, names, language)) for event in events]
+
+
+def seat_box(players: Sequence[str], seat: int, viewer: int | None, acting: Sequence[int], **parts: Any) -> SeatBox:
+    """A `SeatBox` for `seat` with its shortened name and the turn and viewer marks."""
+    return SeatBox(number=seat, name=players[seat], turn=seat in acting, me=seat == viewer, **parts)
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+
+def _name_filter(name: str) -> str:
+    return short_name(name)
+
+
+def _tooltip_filter(name: str) -> str:
+    return " ".join(str(name).split())[:TOOLTIP_LIMIT]
+
+
+def _label_filter(value: Any) -> str:
+    """A column header as plain text (a table cell repeats it on a phone, where columns become lines)."""
+    for attribute in ("text", "full_name", "label"):
+        if hasattr(value, attribute):
+            text = str(getattr(value, attribute))
+            return short_name(text) if attribute == "full_name" else text
+    return str(value)
+
+
+def _percent_class(share: float) -> str:
+    """`tt-w35`: a bar width in steps of 5 %, as a class (no inline styles: CSP-friendly)."""
+    return f"tt-w{5 * round(max(0.0, min(1.0, float(share))) * 20)}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The templates' environment: autoescape on for everything, undefined names are errors."""
+    env = jinja2.Environment(loader=jinja2.PackageLoader("tabletop_edu", "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["name"] = _name_filter
+    env.filters["tooltip"] = _tooltip_filter
+    env.filters["bar"] = _percent_class
+    env.filters["label"] = _label_filter
+    return env
+
+
+def render(template: str, *, style: bool = True, **context: Any) -> str:
+    """Render `template` with `context`; `style=False` leaves the stylesheet out (a page that links it)."""
+    return environment().get_template(template).render(style=style_block() if style else "", **context)
+
+
+def _ring_rules() -> str:
+    """Where each seat of a ring of n sits (an ellipse, seat 0 at the top, clockwise), as CSS classes."""
+    rules = []
+    for size in RING_SIZES:
+        for position in range(size):
+            angle = 2 * math.pi * position / size
+            left = 50 + 41 * math.sin(angle)
+            top = 50 - 40 * math.cos(angle)
+            rules.append(f".tt-ring--{size} .tt-at-{position}{{left:{left:.1f}%;top:{top:.1f}%}}")
+    return "\n".join(rules)
+
+
+def _bar_rules() -> str:
+    return "\n".join(f".tabletop .tt-w{width}{{width:{width}%}}" for width in range(0, 101, 5))
+
+
+@lru_cache(maxsize=1)
+def stylesheet() -> str:
+    """The whole stylesheet (the file plus the generated ring and bar classes), to inline or to serve."""
+    css = resources.files(__package__).joinpath("tabletop.css").read_text(encoding="utf-8")
+    return f"{css}\n{_ring_rules()}\n{_bar_rules()}\n"
+
+
+@lru_cache(maxsize=1)
+def style_block() -> Markup:
+    """The stylesheet in a `<style>` element (it holds no user text, so it is safe as it is)."""
+    return Markup(f"<style>{stylesheet()}</style>")
+
+
+__all__ = ["Banner", "Bar", "Card", "Cell", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag",
+           "acting_seats", "colon", "display_names", "elide", "environment", "join_names", "log_lines", "page",
+           "perspective_title", "render", "seat_box", "short_name", "style_block", "stylesheet", "word"]
