@@ -4,8 +4,12 @@ PYTHON := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8888
-# root (as in CI and many classroom VMs) needs --allow-root; a normal user does not mind the flag.
-JUPYTER_FLAGS := --ip=127.0.0.1 --port=$(PORT) --allow-root --ServerApp.root_dir=notebooks
+# root (as in CI and many classroom VMs) needs --allow-root; a normal user does not mind the flag. The port is
+# fixed (no retry on another one), so the printed link is the right one; the server log is kept to warnings.
+JUPYTER_FLAGS := --ip=127.0.0.1 --port=$(PORT) --ServerApp.port_retries=0 --allow-root --ServerApp.root_dir=notebooks \
+  --ServerApp.log_level=WARN --LabApp.log_level=WARN
+# The page `make lab` opens: the first tutorial, not the launcher.
+FIRST_PAGE := lab/tree/00_welcome.ipynb
 
 .PHONY: lab test classroom serve browser clean
 
@@ -15,8 +19,12 @@ $(INSTALLED): pyproject.toml
 	$(PYTHON) -m pip install --quiet -e '.[lab,test,scale,rl,openspiel]'
 	touch $(INSTALLED)
 
+# A fresh token for each start, printed inside the one link to open (the browser opens it too, where there is one).
 lab: $(INSTALLED)
-	$(VENV)/bin/jupyter lab $(JUPYTER_FLAGS)
+	@token=$$($(PYTHON) -c 'import secrets; print(secrets.token_hex(16))'); \
+	printf '\n  Open the tutorials:  http://127.0.0.1:%s/%s?token=%s\n  Stop: Ctrl-C twice.\n\n' \
+	  '$(PORT)' '$(FIRST_PAGE)' "$$token"; \
+	exec $(VENV)/bin/jupyter lab $(JUPYTER_FLAGS) --IdentityProvider.token="$$token" --LabApp.default_url=/$(FIRST_PAGE)
 
 # The classroom page of one game (GAME=peek, commissario, get_adler or mafia_de_cuba): only the table, in
 # projector mode, with our Voila template (no file fetched from the internet: it works offline).
@@ -36,7 +44,7 @@ browser:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
 
 test: $(INSTALLED) browser
-	$(VENV)/bin/pytest --nbval --nbval-sanitize-with notebooks/sanitize.cfg tests notebooks
+	$(VENV)/bin/pytest --nbval --nbval-sanitize-with tests/sanitize.cfg tests notebooks
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts
