@@ -79,6 +79,7 @@ class Dashboard(widgets.VBox):
         self._latest: dict[str, Any] | None = None
         self._pending = False
         self._lock = threading.Lock()
+        self._closed = False
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"dashboard-{code}")
         self.title = widgets.HTML()
         self.message = widgets.HTML()
@@ -128,10 +129,10 @@ class Dashboard(widgets.VBox):
         """A message of the feed (client loop's thread): keep the latest, draw it in the worker."""
         with self._lock:
             self._latest = message
-            if self._pending:
+            if self._pending or self._closed:  # a message still in flight when the dashboard closed is dropped
                 return
             self._pending = True
-        self._worker.submit(self._draw_latest)
+            self._worker.submit(self._draw_latest)
 
     def _draw_latest(self) -> None:
         with self._lock:
@@ -304,6 +305,8 @@ class Dashboard(widgets.VBox):
     def close(self) -> None:
         """Stop following the room (the room itself goes on). The panels are emptied first, so that a saved
         notebook keeps no link (links are credentials) in its widget state."""
+        with self._lock:
+            self._closed = True
         self.feed.close()
         self._worker.shutdown(wait=True)
         for panel in (self.title, self.message, self.seats, self.projector, self.teacher, self.knowledge, self.flow):

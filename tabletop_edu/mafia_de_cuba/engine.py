@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core import (Action, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
-                    parse_int, words)
+                    parse_int, quote, words)
 from .rules import AGENTS, TOKEN_ORDER, Rules, set_up, starting_jokers, starting_tokens
 
 KINDS = ("seen", "took", "suspect")
@@ -161,7 +161,7 @@ class Silent(Action):
 
 @dataclass(frozen=True)
 class Pass(Action):
-    """On the floor: nothing to say now (only this seat hears itself pass; the table just hears no word)."""
+    """On the floor: nothing to say now (the table hears the silence and the floor goes on)."""
 
     def __str__(self) -> str:
         return "pass"
@@ -195,7 +195,7 @@ def _sort_tokens(tokens: list[str]) -> tuple[str, ...]:
 
 def _parse_take(parts: list[str], verb: str) -> tuple[int, str | None]:
     if len(parts) != 2:
-        raise IllegalAction(f"'{' '.join(parts)}': {verb} exactly one thing: a number of diamonds, one token "
+        raise IllegalAction(f"{quote(' '.join(parts))}: {verb} exactly one thing: a number of diamonds, one token "
                             f"({', '.join(TOKEN_ORDER)}) or 'nothing'.")
     word = parts[1]
     if word == "nothing":
@@ -204,7 +204,7 @@ def _parse_take(parts: list[str], verb: str) -> tuple[int, str | None]:
         return 0, word
     diamonds = parse_int(word, "a number of diamonds or a token")
     if diamonds < 1:
-        raise IllegalAction(f"'{verb} {word}': take at least 1 diamond (or one token, or 'nothing').")
+        raise IllegalAction(f"{quote(verb + ' ' + word)}: take at least 1 diamond (or one token, or 'nothing').")
     return diamonds, None
 
 
@@ -241,7 +241,7 @@ def parse_action(text: str) -> Action:
     if verb in simple:
         expect_arity(parts, 1, verb)
         return simple[verb]()
-    raise IllegalAction(f"'{text}' is not a Mafia de Cuba action: write {NOTATION}.")
+    raise IllegalAction(f"{quote(text)} is not a Mafia de Cuba action: write {NOTATION}.")
 
 
 # ---------------------------------------------------------------------------------------------- state
@@ -615,7 +615,7 @@ class MafiaState(GameState[Rules]):
         self._spoken()
 
     def _pass(self, seat: Seat, action: Pass) -> None:
-        self.emit("pass", f"{self.players[seat]} lets the floor go by.", actor=seat, observers=[seat])
+        self.emit("pass", f"{self.players[seat]} lets the floor go by.", actor=seat)
         self._spoken()
 
     def _spoken(self) -> None:

@@ -93,7 +93,7 @@ register({
         "mdc_m_ask": "Ask a question", "mdc_m_floor": "Open the floor to everyone",
         "mdc_m_accuse": "Accuse: \u201cEmpty your pockets!\u201d", "mdc_m_saw": "\u201cI saw\u2026\u201d",
         "mdc_m_took": "\u201cI took\u2026\u201d", "mdc_m_suspect": "\u201cI suspect\u2026\u201d",
-        "mdc_m_silent": "Keep silent", "mdc_m_shoot": "Shoot", "mdc_m_hold": "Hold fire",
+        "mdc_m_silent": "Keep silent", "mdc_m_pass": "Say nothing for now", "mdc_m_shoot": "Shoot", "mdc_m_hold": "Hold fire",
         "mdc_m_none": "Nothing", "mdc_m_nothing": "Nothing",
         # knowledge panel
         "mdc_knowledge_of": "What {name} can infer", "mdc_knowledge_public": "What the public can infer",
@@ -175,7 +175,7 @@ register({
         "mdc_m_take": "Prendre dans la boîte", "mdc_m_ask": "Poser une question",
         "mdc_m_floor": "Donner la parole à tous", "mdc_m_accuse": "Accuser : « Vide tes poches ! »",
         "mdc_m_saw": "« J'ai vu… »", "mdc_m_took": "« J'ai pris… »", "mdc_m_suspect": "« Je soupçonne… »",
-        "mdc_m_silent": "Garder le silence", "mdc_m_shoot": "Tirer", "mdc_m_hold": "Ne pas tirer",
+        "mdc_m_silent": "Garder le silence", "mdc_m_pass": "Ne rien dire pour l'instant", "mdc_m_shoot": "Tirer", "mdc_m_hold": "Ne pas tirer",
         "mdc_m_none": "Rien", "mdc_m_nothing": "Rien",
         "mdc_knowledge_of": "Ce que {name} peut déduire", "mdc_knowledge_public": "Ce que le public peut déduire",
         "mdc_knowledge_teacher": "Ce que le Parrain peut déduire",
@@ -790,7 +790,7 @@ def move_label(view: View, path: Sequence[str], language: str = "en") -> str:
 
 
 _MOVE_KEYS = {f"mdc_m_{verb}" for verb in ("hide", "set-aside", "take", "ask", "floor", "accuse", "saw", "took",
-                                           "suspect", "silent", "shoot", "hold")}
+                                           "suspect", "silent", "pass", "shoot", "hold")}
 
 
 __all__ = ["box_text", "claim_text", "diamonds_text", "event_text", "log_html", "move_label", "reveal_html",

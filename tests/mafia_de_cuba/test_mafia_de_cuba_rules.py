@@ -18,7 +18,10 @@ from tabletop_edu.mafia_de_cuba.rules import TOKENS_BY_PLAYERS
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "seeds" / "mafia_de_cuba.md"
-SEED = ROOT.parent.parent / "shared" / "seeds" / "002_ec7664081ff849de.txt"
+#: The French original lives beside the repository (../shared/seeds), not in it: the repo's seeds/ holds only our
+#: own specs. From a worktree (../wt/NAME) it is two levels up.
+SEED = next((base / "shared" / "seeds" / "002_ec7664081ff849de.txt" for base in (ROOT.parent, ROOT.parent.parent)
+             if (base / "shared" / "seeds" / "002_ec7664081ff849de.txt").is_file()), None)
 
 #: 6 players: the Godfather hides 2; seat 1 takes 3, seat 2 loyal, seat 3 takes 4, seat 4 fbi, seat 5 driver.
 BOX_6 = ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver"]
@@ -251,8 +254,8 @@ def test_r4_2_free_talk_the_floor_opens_before_each_godfather_move() -> None:
     assert state.phase == "floor" and state.current_player == 1 and state.view(None).facts["floor"] == [1, 2, 3, 4, 5]
     state.apply("took loyal")  # seat 1 speaks unasked (a lie)
     state.apply("pass")
-    assert [e.text for e in state.log(4)[-1:]] == ["Seat 1 volunteers: \"I took loyal.\""]
-    assert state.log(2)[-1].kind == "pass" and state.log(3)[-1].kind == "testimony"  # only seat 2 hears its pass
+    assert [e.text for e in state.log(4)[-2:]] == ["Seat 1 volunteers: \"I took loyal.\"", "Seat 2 lets the floor go by."]
+    assert state.log(2)[-1].kind == "pass" and state.log(3)[-1].kind == "pass"  # a pass is public (the floor is)
     with pytest.raises(IllegalAction, match="'pass'"):
         state.apply("silent")
     for _ in range(3):
@@ -423,7 +426,9 @@ def test_r6_3_a_cleaner_who_held_fire_wins_with_the_godfather_and_so_does_his_dr
 
 def test_the_specs_quotes_are_the_seeds_words() -> None:
     """Every « quote » of the spec is the seed's text (cuts marked [...]); the publisher's aid is quoted from
-    RULES-NOTES.md, which the spec says."""
+    RULES-NOTES.md, which the spec says. A clone without ../shared (CI) skips it, and says so."""
+    if SEED is None:
+        pytest.skip("the French seed text (../shared/seeds/002_ec7664081ff849de.txt) is not beside this clone")
     spec, seed = SPEC.read_text(encoding="utf-8"), SEED.read_text(encoding="utf-8")
     notes = (SEED.parent.parent / "RULES-NOTES.md").read_text(encoding="utf-8")
     flat = " ".join(seed.split())
