@@ -576,7 +576,7 @@ class TournamentResult:
 
     def plot(self) -> Any:
         """Win rate per bot with its 95% interval, as a matplotlib Figure."""
-        from matplotlib.figure import Figure
+        from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
 
         rows = self.rows()
         figure = Figure(figsize=(6, 3))
@@ -594,7 +594,7 @@ class TournamentResult:
 
     def plot_seats(self) -> Any:
         """Win rate per bot and seat, as a heat map (a matplotlib Figure)."""
-        from matplotlib.figure import Figure
+        from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
 
         table = self.seat_table()
         figure = Figure(figsize=(1.2 + 0.9 * self.players, 0.6 + 0.5 * len(table)))

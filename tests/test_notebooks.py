@@ -27,10 +27,7 @@ FIGURE_AS_TEXT = re.compile(r"<(matplotlib\.figure\.)?Figure( size \d+(\.\d+)?x\
 #: Magics that make pictures appear only where they were typed: the package's drawings must not need them.
 CRUTCH = re.compile(r"^\s*%matplotlib|matplotlib\.use\(|^\s*%pylab", re.MULTILINE)
 #: Notebooks other engineers still own that use a crutch, with what they need (strict: fixed means remove it).
-CRUTCHES_OWNED_ELSEWHERE = {
-    "tournaments.ipynb": "tournament plots are plain matplotlib Figures: they need `%matplotlib inline` until "
-                         "they return self-drawing figures (tabletop_edu.knowledge.Figure)",
-}
+CRUTCHES_OWNED_ELSEWHERE: dict[str, str] = {}  # notebook -> why it still sets matplotlib up by hand
 
 
 def all_notebooks() -> list[Path]:
