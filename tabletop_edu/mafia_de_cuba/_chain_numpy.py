@@ -15,33 +15,20 @@ from functools import lru_cache
 import numpy as np
 
 from .inference import (_FREE, RANDOM_CHOICES, UNIFORM_WORLDS, Box, Choice, Model, Observation, Posterior,
-                        _chain_key, _options, _shared_prefix, _step_keys)
+                        _BoxNumbers, _chain_key, _options, _shared_prefix, _step_keys)
 from .rules import TOKEN_ORDER
 
 
-class _Boxes:
-    """Every box a game can hold, numbered: box (d, counts) is d * per_diamond + sum(count * radix), so a step's
-    transitions become arrays of box numbers (a whole step is a few numpy operations)."""
+class _Boxes(_BoxNumbers):
+    """The numbered boxes, with each number's diamonds and token counts as arrays, so a step's transitions
+    become arrays of box numbers (a whole step is a few numpy operations)."""
 
     def __init__(self, start: Box) -> None:
-        self.diamonds, self.counts = start
-        self.radix: list[int] = []
-        size = 1
-        for count in reversed(self.counts):
-            self.radix.insert(0, size)
-            size *= count + 1
-        self.per_diamond = size
-        self.size = (self.diamonds + 1) * size
+        super().__init__(start)
         ids = np.arange(self.size)
-        self.diamonds_of = ids // size
-        self.counts_of = [(ids % size) // radix % (count + 1) for radix, count in zip(self.radix, self.counts)]
-
-    def index(self, box: Box) -> int:
-        """A box's number, or -1 for a box this game can never hold."""
-        diamonds, counts = box
-        if not 0 <= diamonds <= self.diamonds or any(not 0 <= c <= top for c, top in zip(counts, self.counts)):
-            return -1
-        return diamonds * self.per_diamond + sum(c * radix for c, radix in zip(counts, self.radix))
+        self.diamonds_of = ids // self.per_diamond
+        self.counts_of = [(ids % self.per_diamond) // radix % (count + 1)
+                          for radix, count in zip(self.radix, self.counts)]
 
 
 @dataclass(frozen=True)

@@ -15,38 +15,25 @@ import random
 from functools import lru_cache
 
 from .inference import (_FREE, RANDOM_CHOICES, UNIFORM_WORLDS, Box, Choice, Model, Observation, Posterior,
-                        _chain_key, _options, _shared_prefix, _step_keys)
+                        _BoxNumbers, _chain_key, _options, _shared_prefix, _step_keys)
 from .rules import TOKEN_ORDER
 
 #: a step's moves by source node: (choice code, target node, weight), in the order of `_options`
 Moves = dict[int, list[tuple[int, int, float]]]
 
 
-class _Boxes:
-    """Every box a game can hold, numbered as the numpy chain numbers them (ints hash faster than nested
-    tuples); node = box number + flag * size, the flag saying a take still counted as out holds diamonds."""
+class _Boxes(_BoxNumbers):
+    """The numbered boxes (as the numpy chain numbers them), remembering the box of every number handed out:
+    node = box number + flag * size, the flag saying a take still counted as out holds diamonds."""
 
     def __init__(self, start: Box) -> None:
-        diamonds, self.counts = start
-        self.radix: list[int] = []
-        size = 1
-        for count in reversed(self.counts):
-            self.radix.insert(0, size)
-            size *= count + 1
-        self.per_diamond = size
-        self.size = (diamonds + 1) * size
-
-        self.diamonds = diamonds
-        self.box_of: dict[int, Box] = {}  # every box numbered so far, by its number
+        super().__init__(start)
+        self.box_of: dict[int, Box] = {}
 
     def index(self, box: Box) -> int:
-        """A box's number, or -1 for a box this game can never hold."""
-        diamonds, counts = box
-        if not 0 <= diamonds <= self.diamonds or len(counts) != len(self.counts) \
-                or any(not 0 <= c <= top for c, top in zip(counts, self.counts)):
-            return -1
-        number = diamonds * self.per_diamond + sum(c * radix for c, radix in zip(counts, self.radix))
-        self.box_of[number] = box
+        number = super().index(box)
+        if number >= 0:
+            self.box_of[number] = box
         return number
 
 

@@ -267,6 +267,28 @@ class Posterior:
 _FREE = ("free",)  # "no pinned choice" in a step's key (None is a real choice: setting nothing aside)
 
 
+class _BoxNumbers:
+    """Every box a game can hold, numbered: box (d, counts) is d * per_diamond + sum(count * radix). Both chains
+    name their nodes so (numbers index numpy arrays, and hash faster than nested tuples)."""
+
+    def __init__(self, start: Box) -> None:
+        self.diamonds, self.counts = start
+        self.radix: list[int] = []
+        size = 1
+        for count in reversed(self.counts):
+            self.radix.insert(0, size)
+            size *= count + 1
+        self.per_diamond = size
+        self.size = (self.diamonds + 1) * size
+
+    def index(self, box: Box) -> int:
+        """A box's number, or -1 for a box this game can never hold."""
+        diamonds, counts = box
+        if not 0 <= diamonds <= self.diamonds or any(not 0 <= c <= top for c, top in zip(counts, self.counts)):
+            return -1
+        return diamonds * self.per_diamond + sum(c * radix for c, radix in zip(counts, self.radix))
+
+
 def _chain_key(obs: Observation, model: Model) -> tuple[Any, ...]:
     """What every step of the chain depends on besides its own evidence."""
     return (obs.start, obs.pinned_boxes.get(0), tuple(soft for soft in obs.soft_boxes if soft[0] == 0),
