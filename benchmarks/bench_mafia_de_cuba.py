@@ -15,6 +15,8 @@ as ratios, because these machines are shared and absolute numbers drift.
   Godfather, a spectator and a taker, `inference.PosteriorCache.view_posterior` (once per observation, the
   forward pass extended from the previous step) against `posterior(observation_from_view(view))` from scratch.
   A redraw asks about four times (the bars, the seat's row...): printed per step for one call and for four.
+  Third, the same cached calls on the pure-Python chain (what runs where numpy is missing, e.g. a Pyodide
+  kernel, issue 15), as a ratio of total time against the numpy chain (from scratch, and cached).
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ from reference import compare, report  # noqa: E402
 
 from tabletop_edu import mafia_de_cuba  # noqa: E402
 from tabletop_edu.core import play_turn  # noqa: E402
+from tabletop_edu.mafia_de_cuba._chain_python import PythonChain  # noqa: E402
 from tabletop_edu.mafia_de_cuba.bots import default_bots  # noqa: E402
 from tabletop_edu.mafia_de_cuba.inference import (  # noqa: E402
+    UNIFORM_WORLDS,
     Observation,
     Posterior,
     PosteriorCache,
@@ -113,11 +117,15 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 
 def incremental_report(players: int = 12, seed: int = 0, redraws: int = 4) -> str:
-    """Per-step posterior time along a seeded round of bots, cached and incremental vs from scratch."""
+    """Per-step posterior time along a seeded round of bots, cached and incremental vs from scratch, and the
+    pure-Python chain against the numpy one."""
     perspectives = {"Godfather": 0, "spectator": None, "taker 6": 6}
     caches = {name: PosteriorCache() for name in perspectives}
+    pure_caches = {name: PosteriorCache(chain=PythonChain) for name in perspectives}
     scratch: dict[str, list[float]] = {name: [] for name in perspectives}
     cached: dict[str, list[float]] = {name: [] for name in perspectives}
+    pure_scratch: dict[str, list[float]] = {name: [] for name in perspectives}
+    pure_cached: dict[str, list[float]] = {name: [] for name in perspectives}
     state = mafia_de_cuba.new_game(players, seed=seed)
     bots, rng = default_bots(players, seed=seed), random.Random(seed)
     while not state.is_over:
@@ -132,16 +140,27 @@ def incremental_report(players: int = 12, seed: int = 0, redraws: int = 4) -> st
             for _ in range(redraws):
                 caches[name].view_posterior(view)
             cached[name].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            PythonChain(observation_from_view(view), UNIFORM_WORLDS).posterior()
+            pure_scratch[name].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            for _ in range(redraws):
+                pure_caches[name].view_posterior(view)
+            pure_cached[name].append(time.perf_counter() - start)
         play_turn(state, bots, rng)
     lines = [f"{players} players, {len(state.history)} steps; per step, in ms: one from-scratch posterior, "
-             f"{redraws} of them (a redraw), {redraws} cached calls",
+             f"{redraws} of them (a redraw), {redraws} cached calls; then the pure-Python chain's {redraws} cached "
+             f"calls and its time over numpy's (totals)",
              f"{'perspective':>12} {'scratch p50':>11} {'p95':>6} {'x' + str(redraws) + ' p95':>8} "
-             f"{'cached p50':>10} {'p95':>6} {'ratio (total, x' + str(redraws) + ')':>18}"]
+             f"{'cached p50':>10} {'p95':>6} {'ratio (total, x' + str(redraws) + ')':>18} "
+             f"{'pure cached p95':>15} {'pure/numpy scratch':>18} {'cached':>7}"]
     for name in perspectives:
-        one, ours = scratch[name], cached[name]
+        one, ours, pure = scratch[name], cached[name], pure_cached[name]
         lines.append(f"{name:>12} {1e3 * _percentile(one, 0.5):>11.1f} {1e3 * _percentile(one, 0.95):>6.1f} "
                      f"{1e3 * redraws * _percentile(one, 0.95):>8.1f} {1e3 * _percentile(ours, 0.5):>10.2f} "
-                     f"{1e3 * _percentile(ours, 0.95):>6.1f} {redraws * sum(one) / sum(ours):>17.1f}x")
+                     f"{1e3 * _percentile(ours, 0.95):>6.1f} {redraws * sum(one) / sum(ours):>17.1f}x "
+                     f"{1e3 * _percentile(pure, 0.95):>15.1f} {sum(pure_scratch[name]) / sum(one):>17.1f}x "
+                     f"{sum(pure) / sum(ours):>6.1f}x")
     return "\n".join(lines)
 
 
@@ -151,7 +170,7 @@ def main(seconds: float = 2.0) -> None:
     print("The Godfather's exact posterior after the box phase (forward-backward vs enumerating every world):")
     print(inference_report())
     print()
-    print("The widget's posterior, step by step (PosteriorCache vs from scratch):")
+    print("The widget's posterior, step by step (PosteriorCache vs from scratch; the pure-Python chain vs numpy):")
     print(incremental_report())
 
 

@@ -19,6 +19,9 @@ chain structure, and `testimony_worth` measures how much each testimony moves th
 Speed: `PosteriorCache` (and `view_posterior`, which a widget calls once per redraw) computes a view's exact
 posterior once per observation, and extends the forward pass of an earlier observation when only later steps
 changed (the box going round adds one step at a time); the transition tables of unchanged steps are shared.
+The pass itself runs over numpy arrays (`_chain_numpy`) where numpy can be imported, and over dicts in pure
+Python (`_chain_python`: same numbers, same draws from the same rng, a few times slower) where it cannot, so
+that playing, the bots and the widget need no numpy (a Pyodide kernel, issue 15).
 `sample_world(view, rng)` draws a whole game state from the view alone: the box history by backward sampling
 from this chain (uniform over the consistent histories), the investigation replayed from the view's log. It is
 the game's `world_from_view`.
@@ -31,9 +34,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
+from typing import Any, Protocol
 
 from ..core import Event, FrozenDict, View
 from .engine import Take, take_text
@@ -266,9 +267,9 @@ class Posterior:
 _FREE = ("free",)  # "no pinned choice" in a step's key (None is a real choice: setting nothing aside)
 
 
-class _Boxes:
-    """Every box a game can hold, numbered: box (d, counts) is d * per_diamond + sum(count * radix), so a step's
-    transitions become arrays of box numbers (a whole step is a few numpy operations)."""
+class _BoxNumbers:
+    """Every box a game can hold, numbered: box (d, counts) is d * per_diamond + sum(count * radix). Both chains
+    name their nodes so (numbers index numpy arrays, and hash faster than nested tuples)."""
 
     def __init__(self, start: Box) -> None:
         self.diamonds, self.counts = start
@@ -279,9 +280,6 @@ class _Boxes:
             size *= count + 1
         self.per_diamond = size
         self.size = (self.diamonds + 1) * size
-        ids = np.arange(self.size)
-        self.diamonds_of = ids // size
-        self.counts_of = [(ids % size) // radix % (count + 1) for radix, count in zip(self.radix, self.counts)]
 
     def index(self, box: Box) -> int:
         """A box's number, or -1 for a box this game can never hold."""
@@ -289,61 +287,6 @@ class _Boxes:
         if not 0 <= diamonds <= self.diamonds or any(not 0 <= c <= top for c, top in zip(counts, self.counts)):
             return -1
         return diamonds * self.per_diamond + sum(c * radix for c, radix in zip(counts, self.radix))
-
-
-@dataclass(frozen=True)
-class _Moves:
-    """Every legal move of a step kind from every box: arrays `source`, `target` (box numbers), `label` (the
-    choice's code), `diamonds` (whether the move takes diamonds) and `choices` (code -> choice)."""
-
-    source: np.ndarray
-    target: np.ndarray
-    label: np.ndarray
-    diamonds: np.ndarray
-    choices: tuple[Choice, ...]
-
-    def code(self, choice: Choice) -> int:
-        return self.choices.index(choice) if choice in self.choices else -1
-
-
-@lru_cache(maxsize=64)
-def _boxes(start: Box) -> _Boxes:
-    return _Boxes(start)
-
-
-@lru_cache(maxsize=64)
-def _moves_of(start: Box, kind: str, may_take_nothing: bool, max_hidden: int) -> _Moves:
-    """The legal moves of a step `kind` from every box of a game started with `start` (public structure only,
-    so shared by every observation of every seat; at most a few per game)."""
-    boxes = _boxes(start)
-    ids = np.arange(boxes.size)
-    parts: list[tuple[np.ndarray, np.ndarray, int, bool]] = []  # (sources, targets, code, takes diamonds)
-    if kind == "hide":
-        choices: tuple[Choice, ...] = tuple(range(max_hidden + 1))
-        for hidden in choices:
-            source = ids[boxes.diamonds_of >= hidden]
-            parts.append((source, source - hidden * boxes.per_diamond, hidden, False))
-    elif kind == "set-aside":
-        choices = (None, *TOKEN_ORDER)
-        parts.append((ids, ids, 0, False))
-        for token, (held, radix) in enumerate(zip(boxes.counts_of, boxes.radix)):
-            source = ids[held >= 1]
-            parts.append((source, source - radix, 1 + token, False))
-    else:
-        top = boxes.diamonds
-        choices = ((0, None), *((taken, None) for taken in range(1, top + 1)), *((0, name) for name in TOKEN_ORDER))
-        for taken in range(1, top + 1):
-            source = ids[boxes.diamonds_of >= taken]
-            parts.append((source, source - taken * boxes.per_diamond, taken, True))
-        for token, (held, radix) in enumerate(zip(boxes.counts_of, boxes.radix)):
-            source = ids[held >= 1]
-            parts.append((source, source - radix, top + 1 + token, False))
-        nothing = ids if may_take_nothing else ids[:1]  # box 0 is the empty box: its only move is to take nothing
-        parts.append((nothing, nothing, 0, False))
-    return _Moves(np.concatenate([p[0] for p in parts]).astype(np.int32),
-                  np.concatenate([p[1] for p in parts]).astype(np.int32),
-                  np.concatenate([np.full(len(p[0]), p[2], dtype=np.int16) for p in parts]),
-                  np.concatenate([np.full(len(p[0]), p[3]) for p in parts]), choices)
 
 
 def _chain_key(obs: Observation, model: Model) -> tuple[Any, ...]:
@@ -365,142 +308,42 @@ def _step_keys(obs: Observation) -> list[tuple[Any, ...]]:
             for index, step in enumerate(obs.steps)]
 
 
-@dataclass(frozen=True)
-class _Step:
-    """One step's weighted transitions between chain nodes (a box, and for `diamonds_out` chains whether a take
-    not emptied so far holds diamonds: node = box + flag * boxes)."""
-
-    source: np.ndarray
-    target: np.ndarray
-    weight: np.ndarray
-    label: np.ndarray
-    choices: tuple[Choice, ...]
+def _shared_prefix(key: tuple[Any, ...], step_keys: list[tuple[Any, ...]], previous: Chain | None) -> int:
+    """How many first steps a chain of (`key`, `step_keys`) can take over from `previous` unchanged."""
+    if previous is None or previous.key != key:
+        return 0
+    return next((i for i, (mine, theirs) in enumerate(zip(step_keys, previous.step_keys)) if mine != theirs),
+                min(len(step_keys), len(previous.step_keys)))
 
 
-def _model_weights(moves: _Moves, obs: Observation, model: Model, kind: str, seat: int) -> np.ndarray:
-    """Each move's weight under `model`: the uniform models are computed at once, any other is asked box by box."""
-    if model is UNIFORM_WORLDS:
-        return np.ones(len(moves.source))
-    legal = np.bincount(moves.source, minlength=_boxes(obs.start).size)
-    if model is RANDOM_CHOICES:
-        return 1.0 / legal[moves.source]
-    weights = np.zeros(len(moves.source))
-    order = np.argsort(moves.source, kind="stable")
-    boxes = _boxes(obs.start)
-    last = seat == obs.last_taker
-    for start, end in zip(np.r_[0, np.cumsum(legal)[:-1]], np.cumsum(legal)):
-        if start == end:
-            continue
-        rows = order[start:end]
-        box_id = int(moves.source[rows[0]])
-        box = (int(boxes.diamonds_of[box_id]), tuple(int(held[box_id]) for held in boxes.counts_of))
-        options = _options(kind, box, last and obs.last_may_take_nothing, obs.max_hidden)
-        by_choice = dict(zip((choice for choice, _ in options),
-                             model(kind, seat, box, [choice for choice, _ in options], last)))
-        weights[rows] = [by_choice.get(moves.choices[code], 0.0) for code in moves.label[rows]]
-    return weights
+class Chain(Protocol):
+    """A forward-backward pass over one observation: what `_chain_numpy.NumpyChain` and
+    `_chain_python.PythonChain` both are (same numbers, same draws from the same rng)."""
+
+    key: tuple[Any, ...]
+    step_keys: list[tuple[Any, ...]]
+    evidence: float
+
+    def __init__(self, obs: Observation, model: Model, previous: Any = None) -> None: ...
+
+    def posterior(self) -> Posterior: ...
+
+    def sample(self, rng: random.Random) -> list[Choice]: ...
 
 
-def _step(obs: Observation, model: Model, index: int) -> _Step:
-    """Step `index`'s transitions: the legal moves, weighed by the model and the soft evidence, kept where they
-    fit the pinned choice and the pinned box after."""
-    kind, seat = obs.steps[index]
-    boxes = _boxes(obs.start)
-    moves = _moves_of(obs.start, kind, seat == obs.last_taker and obs.last_may_take_nothing,
-                      min(obs.max_hidden, obs.start[0]))
-    weight = _model_weights(moves, obs, model, kind, seat)
-    keep = weight > 0
-    pinned = obs.pinned_choices.get(index, _FREE)
-    if pinned is not _FREE:
-        keep &= moves.label == moves.code(pinned)
-    after = obs.pinned_boxes.get(index + 1)
-    if after is not None:
-        keep &= moves.target == boxes.index(after)
-    for at, claim, truth in obs.soft_choices:
-        if at == index:
-            weight = weight * np.where(moves.label == moves.code(claim), truth, 1.0 - truth)
-    for at, claim, truth in obs.soft_boxes:
-        if at == index + 1:
-            weight = weight * np.where(moves.target == boxes.index(claim), truth, 1.0 - truth)
-    keep &= weight > 0
-    source, target, label, diamonds = moves.source[keep], moves.target[keep], moves.label[keep], moves.diamonds[keep]
-    weight = weight[keep]
-    if obs.diamonds_out:  # both halves of the node space; a counted take of diamonds raises the flag
-        raised = diamonds if obs.counts_out(index) else np.zeros(len(diamonds), dtype=bool)
-        source = np.concatenate([source, source + boxes.size])
-        target = np.concatenate([target + raised * boxes.size, target + boxes.size])
-        weight, label = np.concatenate([weight, weight]), np.concatenate([label, label])
-    return _Step(source, target, weight, label, moves.choices)
+@lru_cache(maxsize=1)
+def fastest_chain() -> type[Chain]:
+    """The numpy chain where numpy can be imported (about ten times faster), else the pure-Python one: playing,
+    bots and widgets must run where numpy is missing (a Pyodide/JupyterLite kernel, issue 15)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        from ._chain_python import PythonChain
 
+        return PythonChain
+    from ._chain_numpy import NumpyChain
 
-class _Chain:
-    """One forward-backward pass over the numbered nodes: `alpha[i]` weighs each node reaching step i, `beta[i]`
-    the weight of the rest from it, `evidence` the total weight of the consistent worlds. A chain built with
-    `previous` reuses its steps and forward pass up to the first step whose evidence differs."""
-
-    def __init__(self, obs: Observation, model: Model, previous: _Chain | None = None) -> None:
-        self.obs, self.model = obs, model
-        self.key, self.step_keys = _chain_key(obs, model), _step_keys(obs)
-        boxes = _boxes(obs.start)
-        self.nodes = boxes.size * (2 if obs.diamonds_out else 1)
-        kept = self._common_prefix(previous)
-        self.steps: list[_Step] = previous.steps[:kept] if previous is not None and kept else []
-        self.alpha: list[np.ndarray] = previous.alpha[:kept + 1] if previous is not None and kept else []
-        if not self.alpha:
-            start = np.zeros(self.nodes)
-            first = boxes.index(obs.start)
-            if obs.pinned_boxes.get(0, obs.start) == obs.start:
-                start[first] = obs.box_factor(0, obs.start)
-            self.alpha = [start]
-        for index in range(len(self.steps), len(obs.steps)):
-            step = _step(obs, model, index)
-            before = self.alpha[index][step.source]
-            reached = before > 0  # moves from boxes this chain never reaches weigh nothing: drop them
-            step = _Step(step.source[reached], step.target[reached], step.weight[reached], step.label[reached],
-                         step.choices)
-            self.steps.append(step)
-            self.alpha.append(np.bincount(step.target, weights=before[reached] * step.weight, minlength=self.nodes))
-        final = np.ones(self.nodes)
-        if obs.diamonds_out:
-            final[:boxes.size] = 0.0  # the investigation went on: some diamond must still be out
-        self.beta: list[np.ndarray] = [final]
-        for step in reversed(self.steps):
-            self.beta.insert(0, np.bincount(step.source, weights=step.weight * self.beta[0][step.target],
-                                            minlength=self.nodes))
-        self.evidence = float(self.alpha[-1] @ final)
-        if self.evidence <= 0:
-            raise ValueError("No world fits this observation under this model.")
-
-    def _common_prefix(self, previous: _Chain | None) -> int:
-        if previous is None or previous.key != self.key:
-            return 0
-        kept = 0
-        for mine, theirs in zip(self.step_keys, previous.step_keys):
-            if mine != theirs:
-                break
-            kept += 1
-        return kept
-
-    def posterior(self) -> Posterior:
-        marginals: list[dict[Choice, float]] = []
-        for index, step in enumerate(self.steps):
-            mass = self.alpha[index][step.source] * step.weight * self.beta[index + 1][step.target]
-            totals = np.bincount(step.label, weights=mass, minlength=len(step.choices)) / self.evidence
-            marginals.append({step.choices[code]: float(p) for code, p in enumerate(totals) if p > 0})
-        return Posterior(self.obs, marginals, self.evidence)
-
-    def sample(self, rng: random.Random) -> list[Choice]:
-        """One box history drawn exactly from the posterior (forward filtering, backward sampling)."""
-        node = _boxes(self.obs.start).index(self.obs.start)
-        path = []
-        for index, step in enumerate(self.steps):
-            rows = np.flatnonzero(step.source == node)
-            weights = step.weight[rows] * self.beta[index + 1][step.target[rows]]
-            rows, weights = rows[weights > 0], weights[weights > 0]
-            row = rows[rng.choices(range(len(rows)), weights=weights.tolist())[0]]
-            path.append(step.choices[step.label[row]])
-            node = int(step.target[row])
-        return path
+    return NumpyChain
 
 
 class PosteriorCache:
@@ -510,17 +353,19 @@ class PosteriorCache:
     look-up); a new observation reuses the steps and forward pass of the cached one it shares the most first
     steps with (the box going round adds one step at a time). Results are exactly those of
     `posterior(obs, model)`. Bounded: `size` posteriors and `chains` forward-backward passes (a pass holds a
-    few megabytes at 12 players); it belongs to its owner (nothing is shared between caches).
+    few megabytes at 12 players); it belongs to its owner (nothing is shared between caches). `chain` is the
+    forward-backward to use (default `fastest_chain()`; the same numbers either way).
     """
 
-    def __init__(self, model: Model = UNIFORM_WORLDS, size: int = 16, chains: int = 4) -> None:
-        self.model = model
+    def __init__(self, model: Model = UNIFORM_WORLDS, size: int = 16, chains: int = 4,
+                 chain: type[Chain] | None = None) -> None:
+        self.model, self.chain_type = model, chain
         self.size, self.chains = max(1, size), max(1, chains)
-        self._chains: OrderedDict[Observation, _Chain] = OrderedDict()
+        self._chains: OrderedDict[Observation, Chain] = OrderedDict()
         self._posteriors: OrderedDict[Observation, Posterior] = OrderedDict()
         self.hits = self.misses = 0
 
-    def chain(self, obs: Observation) -> _Chain:
+    def chain(self, obs: Observation) -> Chain:
         cached = self._chains.get(obs)
         if cached is not None:
             self._chains.move_to_end(obs)
@@ -528,15 +373,9 @@ class PosteriorCache:
             return cached
         self.misses += 1
         key, step_keys = _chain_key(obs, self.model), _step_keys(obs)
-
-        def shared(chain: _Chain) -> int:
-            if chain.key != key:
-                return -1
-            return next((i for i, (a, b) in enumerate(zip(step_keys, chain.step_keys)) if a != b),
-                        min(len(step_keys), len(chain.step_keys)))
-
-        previous = max(reversed(self._chains.values()), key=shared, default=None)
-        chain = _Chain(obs, self.model, previous)
+        previous = max(reversed(self._chains.values()), key=lambda chain: _shared_prefix(key, step_keys, chain),
+                       default=None)
+        chain = (self.chain_type or fastest_chain())(obs, self.model, previous)
         self._chains[obs] = chain
         while len(self._chains) > self.chains:
             self._chains.popitem(last=False)
@@ -574,7 +413,7 @@ class PosteriorCache:
 
 def posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Posterior:
     """Forward-backward over box contents: exact marginals of every step given `obs` and `model`, from scratch."""
-    return _Chain(obs, model).posterior()
+    return fastest_chain()(obs, model).posterior()
 
 
 #: The posteriors of views asked for by `view_posterior` without a cache of their own (a widget's redraws).
@@ -634,7 +473,7 @@ def brute_force_posterior(obs: Observation, model: Model = UNIFORM_WORLDS) -> Po
 
 def sample_choices(obs: Observation, rng: random.Random, model: Model = UNIFORM_WORLDS) -> list[Choice]:
     """One box history drawn exactly from the posterior (forward filtering, backward sampling)."""
-    return _Chain(obs, model).sample(rng)
+    return fastest_chain()(obs, model).sample(rng)
 
 
 # ------------------------------------------------------------------------------- worlds from a view
