@@ -833,6 +833,12 @@ class MetaGame:
     bots: tuple[str, ...]
     payoffs: tuple[tuple[float, ...], ...]
     games: int
+    score: str = "win"
+
+    def caption(self) -> str:
+        """What an entry is: a share of wins (`score="win"`) or a mean of the game's own points."""
+        what = "Share of wins of the row bot" if self.score == "win" else "Mean points of the row bot"
+        return f"{what} against the column bot ({self.games} games per pairing)"
 
     def equilibria(self) -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
         """The Nash equilibria of the meta-game (nashpy's support enumeration), probabilities rounded."""
@@ -857,12 +863,12 @@ class MetaGame:
     def __str__(self) -> str:
         headers = ["row vs column"] + list(self.bots)
         rows = [[bot] + [f"{v:.2f}" for v in values] for bot, values in zip(self.bots, self.payoffs)]
-        return f"Mean score of the row bot ({self.games} games per pairing)\n" + _table_text(headers, rows)
+        return f"{self.caption()}\n" + _table_text(headers, rows)
 
     def _repr_html_(self) -> str:
         headers = ["row vs column"] + list(self.bots)
         rows = [[bot] + [f"{v:.2f}" for v in values] for bot, values in zip(self.bots, self.payoffs)]
-        return _table_html(headers, rows, f"Mean score of the row bot ({self.games} games per pairing)")
+        return _table_html(headers, rows, self.caption())
 
 
 def meta_game(game: str, bots: Sequence[str], *, games: int, seed: int = 0,
@@ -907,7 +913,7 @@ def meta_game(game: str, bots: Sequence[str], *, games: int, seed: int = 0,
             else:
                 payoffs[i][j] = sum(mine) / len(mine)
                 payoffs[j][i] = sum(theirs) / len(theirs)
-    return MetaGame(tuple(bots), tuple(tuple(round(v, 4) for v in row) for row in payoffs), games)
+    return MetaGame(tuple(bots), tuple(tuple(round(v, 4) for v in row) for row in payoffs), games, score)
 
 
 def lineup_labels(game: str, lineup: Iterable[str | Bot | BotSpec]) -> list[str]:

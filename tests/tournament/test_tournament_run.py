@@ -196,3 +196,12 @@ def test_cli_saves_resumes_and_lists_games(tmp_path: Path, capsys: pytest.Captur
     assert main(arguments) == 0 and capsys.readouterr().out == first  # everything read back, nothing replayed
     assert main(["games"]) == 0 and "peek: Peek, 2 to 4 players" in capsys.readouterr().out
     assert main(["simulate", "chess"]) == 2 and "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_a_meta_game_says_what_its_entries_are() -> None:
+    """The tutorial's text reads "share of wins": the table must say the same (and "points" when it is points)."""
+    wins = MetaGame(("random", "greedy"), ((0.5, 0.2), (0.8, 0.5)), 40)
+    points = MetaGame(("random", "greedy"), ((3.0, 1.0), (5.0, 3.0)), 40, score="points")
+    assert str(wins).startswith("Share of wins of the row bot against the column bot (40 games per pairing)")
+    assert "Share of wins" in wins._repr_html_() and "Mean points" in points._repr_html_()
+    assert "Share of wins" not in str(points)
