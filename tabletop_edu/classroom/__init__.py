@@ -12,13 +12,18 @@ Students open their seat's link (or the join page with the room code and a name)
 From a shell: ``python -m tabletop_edu serve --port 8000`` (see `cli.py`), then in a notebook
 ``classroom.connect("http://127.0.0.1:8000", token).open("get_adler", players=5)``.
 
+A student's notebook seats a bot at a room instead of tapping (a class tournament of its own bots)::
+
+    seat = classroom.join("http://192.168.1.20:8000", "K7QPX", MyBot(), name="Ada's bot")
+    seat.wait_until_over(600); seat.moves, seat.error
+
 Everything played is in an SQLite file (`db=`, default ``tabletop_classroom.sqlite3``): stop or kill the
 server, start it again on the same file, and every room goes on where it was. `room.games()` hands the
 class's games to the analysis tools (tournament tables, information flow, posteriors, pandas).
 
 Modules: `rooms` (rooms, seats, tokens: the rules of the server, no web), `store` (SQLite), `pages` (what a
 seat sees: built from its view only), `server` (Tornado), `client` (the teacher's and a seat's clients),
-`dashboard` (the ipywidgets dashboard), `export` (analysis), `cli` (`serve`), `testing` (the leak check, a
+`dashboard` (the ipywidgets dashboard), `student_bots` (`join`), `export` (analysis), `cli` (`serve`), `testing` (the leak check, a
 server process to kill and restart, students who tap through the protocol).
 """
 
@@ -31,6 +36,7 @@ from typing import Any
 from .client import ClassroomError, TeacherClient
 from .rooms import Refused
 from .server import ClassServer
+from .student_bots import SeatedBot, join
 
 DEFAULT_DB = "tabletop_classroom.sqlite3"
 
@@ -83,4 +89,5 @@ def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, A
     return client.dashboard(room["code"], language=language)
 
 
-__all__ = ["ClassServer", "ClassroomError", "Refused", "TeacherClient", "connect", "open", "start", "stop_all"]
+__all__ = ["ClassServer", "ClassroomError", "Refused", "SeatedBot", "TeacherClient", "connect", "join", "open", "start",
+           "stop_all"]

@@ -78,11 +78,14 @@ def websocket_url(url: str, path: str) -> str:
 class Feed:
     """A live websocket of the server, its messages handed to `on_message` (in the client loop's thread), or
     kept in `messages` (a queue) when no callback is given. Reconnects after a drop unless `reconnect` is
-    False; `close()` ends it."""
+    False; `close()` ends it. `on_closed` hears when the server ends it for good (a closed room, an expired
+    link: `close_code` and `close_reason` say which)."""
 
     def __init__(self, url: str, *, headers: dict[str, str] | None = None,
-                 on_message: Callable[[dict[str, Any]], None] | None = None, reconnect: bool = True) -> None:
+                 on_message: Callable[[dict[str, Any]], None] | None = None, reconnect: bool = True,
+                 on_closed: Callable[[], None] | None = None) -> None:
         self.url, self.headers, self.on_message, self.reconnect = url, headers or {}, on_message, reconnect
+        self.on_closed = on_closed
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
         self.raw: list[str] = []
         self.connected = threading.Event()
@@ -90,7 +93,14 @@ class Feed:
         self.close_code: int | None = None
         self.close_reason: str | None = None
         self._socket: tornado.websocket.WebSocketClientConnection | None = None
-        self._task = asyncio.run_coroutine_threadsafe(self._follow(), client_loop())
+        self._task = asyncio.run_coroutine_threadsafe(self._following(), client_loop())
+
+    async def _following(self) -> None:
+        try:
+            await self._follow()
+        finally:
+            if self.on_closed is not None:
+                self.on_closed()
 
     async def _follow(self) -> None:
         delay = 0.1
@@ -232,6 +242,7 @@ def join_room(url: str, code: str, name: str) -> dict[str, Any]:
     return dict(request(url.rstrip("/") + "/api/join", "POST", {"code": code, "name": name}))
 
 
-def seat_feed(url: str, token: str, language: str = "en", **options: Any) -> Feed:
-    """A seat's websocket: the table messages of that seat, and `send` for its moves."""
-    return Feed(websocket_url(url, f"/ws/seat/{token}?lang={language}"), **options)
+def seat_feed(url: str, token: str, language: str = "en", *, view: bool = False, **options: Any) -> Feed:
+    """A seat's websocket: the table messages of that seat, and `send` for its moves; `view=True` asks for
+    the seat's view as data in each table message too (a student's bot)."""
+    return Feed(websocket_url(url, f"/ws/seat/{token}?lang={language}{'&view=1' if view else ''}"), **options)

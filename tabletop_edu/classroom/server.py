@@ -11,7 +11,9 @@ Addresses (tokens are `secrets.token_urlsafe`):
 
 - `/` and `/j/CODE`: the join page (room code and name); `POST /join` seats the student at a free seat and
   sends them on to their seat's link.
-- `/s/TOKEN`: a seat's page (first a name form if the seat is empty); `/ws/seat/TOKEN` its websocket.
+- `/s/TOKEN`: a seat's page (first a name form if the seat is empty); `/ws/seat/TOKEN` its websocket
+  (`?view=1`: each table message also carries the seat's view as data and its legal moves' notation, for a
+  student's bot: `classroom.join`).
 - `/w/TOKEN`: the projector (the spectator's view and how to join); `/ws/watch/TOKEN` its websocket.
 - `/api/...`: the teacher's JSON API (bearer teacher token): create rooms, pause, resume, step a bot,
   reveal, close, seat or remove bots, new links, records. `/ws/teacher/CODE`: the dashboard's live feed.
@@ -47,6 +49,7 @@ import tornado.web
 import tornado.websocket
 
 from ..core.rules import rules_to_dict
+from ..core.view import view_to_json
 from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, REFUSALS, language_of, menu_message, page, qr_svg, reveal_html,
@@ -123,6 +126,7 @@ class Connection:
     language: str
     bucket: TokenBucket
     floods: int = 0
+    with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
 
 
 class ClassServer:
@@ -281,7 +285,7 @@ class ClassServer:
             if connection.kind == "seat" and room.seats[connection.seat].token != connection.token:
                 connection.handler.close(CLOSE_EXPIRED, "This link has expired: ask your teacher for a new one.")
                 continue
-            key = (connection.kind, connection.seat, connection.language)
+            key = (connection.kind, connection.seat, connection.language, connection.with_view)
             if key not in cache:
                 cache[key] = json.dumps(self.message_for(room, connection))
             connection.handler.send(cache[key])
@@ -289,17 +293,24 @@ class ClassServer:
     def message_for(self, room: Room, connection: Connection) -> dict[str, Any]:
         if connection.kind == "teacher":
             return self.teacher_message(room)
-        return self.table_for(room, connection.seat, connection.language)
+        return self.table_for(room, connection.seat, connection.language, connection.with_view)
 
-    def table_for(self, room: Room, seat: int | None, language: str) -> dict[str, Any]:
-        """A seat's (or the projector's) message: from its view and its own legal actions only."""
+    def table_for(self, room: Room, seat: int | None, language: str, with_view: bool = False) -> dict[str, Any]:
+        """A seat's (or the projector's) message: from its view and its own legal actions only.
+
+        `with_view` (a seat's program asked for it) adds `view`, the seat's view as data (`view_to_json`),
+        and `legal`, the notation of its legal actions when it is to act: what a bot needs to choose."""
         view = room.view(seat)
         legal = []
         if view is not None and seat is not None and room.seats[seat].bot is None and not room.paused:
             legal = room.legal_actions(seat)
         revealed = reveal_html(room.state, language) if room.revealed and room.state is not None else None
-        return table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
-                             paused=room.paused, revealed=revealed, title=room.title, seat=seat)
+        message = table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
+                                paused=room.paused, revealed=revealed, title=room.title, seat=seat)
+        if with_view and seat is not None:
+            message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
+            message["legal"] = [str(action) for action in legal]
+        return message
 
     def teacher_message(self, room: Room) -> dict[str, Any]:
         """Everything about a room, for the teacher's dashboard (which replays the record itself)."""
@@ -582,7 +593,8 @@ class TableSocket(tornado.websocket.WebSocketHandler):
             room, seat = self.hall.seat_of(token)
             language = language_of(self.get_query_argument("lang", None), room.language)
             self.connection = Connection(self, room.code, "seat", seat.number, token, language,
-                                         TokenBucket(*self.server.flood))
+                                         TokenBucket(*self.server.flood),
+                                         with_view=self.get_query_argument("view", None) == "1")
         else:
             room = self.hall.watched(token)
             language = language_of(self.get_query_argument("lang", None), room.language)
