@@ -257,6 +257,9 @@ def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: 
         current = max(table["step"] for table in tables)
         if any(table["over"] for table in tables):
             return current
+        if any(table["step"] < current for table in tables):  # a page has not heard of the latest move yet:
+            step = current                                      # wait until every page has, then look again
+            continue
         movers = [student for student, table in zip(students, tables)
                   if table["menu"] is not None and table["step"] == current]
         if movers:
