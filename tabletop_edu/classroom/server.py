@@ -613,12 +613,14 @@ class TableSocket(tornado.websocket.WebSocketHandler):
         if self.connection is not None:
             self.server.disconnect(self.connection)
 
-    def refuse(self, refusal: Refused) -> None:
+    def refuse(self, refusal: Refused, step: int | None = None) -> None:
+        """Say why a message changed nothing; `step`: the step the refused move or menu request answered."""
         connection = self.connection
         language = connection.language if connection else "en"
         short = REFUSALS[language].get(refusal.code)
         text = f"{short} ({refusal})" if short and short != str(refusal) else str(refusal)
-        self.send(json.dumps({"type": "refused", "code": refusal.code, "message": str(refusal), "text": text}))
+        self.send(json.dumps({"type": "refused", "code": refusal.code, "message": str(refusal), "text": text,
+                              "step": step}))
 
     def on_message(self, message: str | bytes) -> None:
         connection = self.connection
@@ -631,10 +633,11 @@ class TableSocket(tornado.websocket.WebSocketHandler):
             else:
                 self.refuse(Refused("flood", "Too many messages: wait a moment."))
             return
+        self.answering = None
         try:
             self.handle(connection, message)
         except Refused as refusal:
-            self.refuse(refusal)
+            self.refuse(refusal, self.answering)
             if refusal.code == "stale":
                 room = self.hall.rooms.get(connection.room)
                 if room is not None:
@@ -657,6 +660,7 @@ class TableSocket(tornado.websocket.WebSocketHandler):
         if room.seats[connection.seat].token != connection.token:
             raise Refused("expired_token", "This link has expired: ask your teacher for a new one.", 410)
         step = data.get("step")
+        self.answering = step if isinstance(step, int) and not isinstance(step, bool) else None
         if data["type"] == "move":
             self.hall.play(room, connection.seat, step, data.get("action"))
             return

@@ -62,7 +62,7 @@ class SeatedBot:
         self._changed = threading.Condition()
         self._inbox: queue.Queue[Any] = queue.Queue()
         self._answered = -1  # the step of the last move sent (its answer is pending or accepted)
-        self._pending: tuple[int, str] | None = None
+        self._sent: dict[int, str] = {}  # step -> the move sent for it (a refusal names its step)
         self._stopping = threading.Event()
         self.feed = seat_feed(url, self.token, language, view=True, on_message=self._inbox.put,
                               on_closed=lambda: self._inbox.put(None))
@@ -102,23 +102,31 @@ class SeatedBot:
 
     def _play(self) -> None:
         while True:
-            message = self._inbox.get()
-            if message is _STOP:
-                return
-            if message is None:  # the server ended the feed for good
-                self._update(ended=f"{self.feed.close_code}: {self.feed.close_reason}")
-                return
-            try:
-                self._take(message)
-            except Exception as error:  # noqa: BLE001 - reported on the handle, never lost in a thread
-                self._fail(f"{type(error).__name__}: {error}", error)
+            batch = [self._inbox.get()]
+            while True:  # whatever else already arrived: the bot answers only the latest table, never an old one
+                try:
+                    batch.append(self._inbox.get_nowait())
+                except queue.Empty:
+                    break
+            tables = [index for index, message in enumerate(batch)
+                      if isinstance(message, dict) and message.get("type") == "table"]
+            for index, message in enumerate(batch):
+                if message is _STOP:
+                    return
+                if message is None:  # the server ended the feed for good
+                    self._update(ended=f"{self.feed.close_code}: {self.feed.close_reason}")
+                    return
+                try:
+                    self._take(message, act=index == tables[-1] if tables else False)
+                except Exception as error:  # noqa: BLE001 - reported on the handle, never lost in a thread
+                    self._fail(f"{type(error).__name__}: {error}", error)
 
-    def _take(self, message: dict[str, Any]) -> None:
+    def _take(self, message: dict[str, Any], act: bool = True) -> None:
         if message.get("type") == "refused":
             self._refused(message)
         elif message.get("type") == "table":
             self._update(table=message, over=bool(message["over"]))
-            if message["started"] and not message["over"] and message.get("legal") and self.error is None \
+            if act and message["started"] and not message["over"] and message.get("legal") and self.error is None \
                     and message["step"] > self._answered:
                 self._move(message)
 
@@ -138,19 +146,20 @@ class SeatedBot:
             return
         text = str(action)
         with self._changed:
-            self._answered, self._pending = step, (step, text)
+            self._answered, self._sent[step] = step, text
             self.moves += 1
         self.feed.send({"type": "move", "step": step, "action": text})
 
     def _refused(self, message: dict[str, Any]) -> None:
-        step, action = self._pending if self._pending is not None else (None, None)
+        step = message.get("step")
         code = str(message.get("code"))
         with self._changed:
+            action = self._sent.pop(step, None) if isinstance(step, int) else None
             self.refusals.append({"step": step, "action": action, "code": code, "message": message.get("message")})
-            if self._pending is not None:
+            if action is not None:
                 self.moves -= 1
-                self._pending = None
-                self._answered = -1  # the next table of that step asks again
+            if code in ("paused", "flood") and step == self._answered:
+                self._answered = step - 1  # the same step is still to answer: its next table asks again
         if code == "flood":  # too fast for the server: try the same table again a moment later
             if not self._stopping.wait(2 / FLOOD_RATE) and self.table is not None:
                 self._take(self.table)

@@ -93,6 +93,9 @@ def test_a_seat_s_view_messages_hold_its_own_view_and_no_other_seat_s_secret(fas
         assert record is not None
         for handle in handles:  # two seats choosing at once race for a step: the loser is told "stale", no error
             assert handle.error is None and {refusal["code"] for refusal in handle.refusals} <= {"stale", "over"}
+            # each refusal names the step of the move it refused, so the handle counts exactly what was played
+            assert all(refusal["step"] is not None and refusal["action"] for refusal in handle.refusals)
+            assert handle.moves == sum(1 for mover, _ in record["actions"] if mover == handle.seat)
         received = sorted(((json.loads(text), handle.seat) for handle in handles for text in handle.feed.raw),
                           key=lambda pair: pair[0].get("step") or 0)
         state = load({**record, "actions": []})
