@@ -469,9 +469,10 @@ class Hall:
             raise Refused("malformed", "A move is a text, like 'take 3'.")
         if state.is_over:
             raise Refused("over", "The game is over.")
-        if step != room.step:
+        if step != room.step and not self.same_choice_still_open(room, seat, step):
             raise Refused("stale", f"This move answers step {step}, but the table is at step {room.step}: "
                           "look again.", 409)
+        step = room.step
         if room.paused and not even_paused:
             raise Refused("paused", "The teacher paused the game.", 409)
         if seat not in state.acting_seats:
@@ -489,6 +490,24 @@ class Hall:
                           "played: try again.", 503) from None
         room.actions.append(ActionRow(room.code, step, seat, text, actor, at))
         self._tell(room)
+
+    @staticmethod
+    def same_choice_still_open(room: Room, seat: int, step: int) -> bool:
+        """Whether a move answering the earlier `step` still answers the seat's decision now: since that step
+        only other seats moved, every one of them choosing at that step together with `seat` (a simultaneous
+        choice: Commissario's picks, Get Adler's answers to an arrest), and `seat` is still to act. Students
+        tapping at the same moment then all get their choice in, instead of all but the fastest being told
+        to look again at a table that only says who else has chosen."""
+        state = room.state
+        if state is None or not 0 <= step < room.step or seat not in state.acting_seats:
+            return False
+        movers = {mover for mover, _ in state.history[step:]}
+        if seat in movers:
+            return False
+        record = state.record()
+        record["actions"] = record["actions"][:step]
+        then = type(state).from_record(record)
+        return seat in then.acting_seats and movers <= set(then.acting_seats)
 
     def _reload(self, room: Room) -> None:
         """Rebuild a room's game from the store (after a failed commit, the memory may be one move ahead)."""

@@ -237,3 +237,26 @@ def test_a_room_that_makes_no_game_is_refused_and_nothing_is_stored(hall: Hall, 
     with pytest.raises((Refused, ValueError), match=message):
         hall.create_room(game, players, **arguments)
     assert hall.store.rooms() == [] and hall.rooms == {}
+
+
+def test_students_choosing_at_the_same_moment_all_get_their_choice_in(hall: Hall) -> None:
+    """Commissario's picks are simultaneous: a pick sent while the table showed step N is still that seat's
+    pick after another seat's pick made it step N + 1. A move after the seat's own, or a seat that was not
+    choosing at step N, is still stale."""
+    room = hall.create_room("commissario", 3, seed=2)
+    for seat in range(3):
+        hall.join(room.code, f"S{seat}")
+    state = room.state
+    assert state is not None
+    while len(state.acting_seats) < 3:  # play on to the first simultaneous pick of all three seats
+        seat = state.acting_seats[0]
+        hall.play(room, seat, room.step, str(state.legal_actions(seat)[0]))
+    step = room.step
+    picks = {seat: str(state.legal_actions(seat)[0]) for seat in state.acting_seats}
+    hall.play(room, 0, step, picks[0])
+    hall.play(room, 1, step, picks[1])  # answers step N at step N + 1: the same choice, accepted
+    assert [mover for mover, _ in state.history[step:]] == [0, 1] and room.step == step + 2
+    assert [row.step for row in room.actions[-2:]] == [step, step + 1]  # stored at the step it was played
+    refused("stale", lambda: hall.play(room, 1, step, picks[1]), hall, room)  # seat 1 already chose
+    hall.play(room, 2, step, picks[2])
+    assert room.step == step + 3
