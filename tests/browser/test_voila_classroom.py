@@ -136,8 +136,11 @@ def test_a_class_plays_a_whole_game_by_clicking(page: Any, voila: str, screensho
     click_button(page, tr("projector", "en"))
     twin.set_projector(False)
     page.locator(f"{WIDGET} .tabletop-timeline").wait_for(state="visible")
-    log_box = page.locator(f"{WIDGET} .tabletop-column").first.bounding_box()
-    knowledge_box = page.locator(f"{WIDGET} .tabletop-column").last.bounding_box()
+    columns = page.locator(f"{WIDGET} .tabletop-column")
+    columns.first.wait_for(state="visible")  # the panels come back a moment after the timeline
+    columns.last.wait_for(state="visible")
+    log_box, knowledge_box = columns.first.bounding_box(), columns.last.bounding_box()
+    assert log_box is not None and knowledge_box is not None
     assert knowledge_box["x"] > log_box["x"] + log_box["width"] - 1  # beside, not below, at 1280 px
     for _ in range(2):
         play_one_move(page, twin, rng)
