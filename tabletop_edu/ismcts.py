@@ -23,6 +23,17 @@ Where do imagined worlds come from? Bots see views, never states:
 The compute budget is `iterations` per decision; `rollout_depth` caps playouts (cut-off positions are
 scored by the lead in the game's points if it keeps them); `tree_depth` caps the shared tree (1: only the
 bot's own move is searched, the playout policy plays the rest).
+
+How the bot's own move is chosen, `root=`:
+
+- "ucb" (the classic): every iteration walks down from the root with UCB and the move tried most is played.
+- "halving": sequential halving (Karnin, Koren and Somekh, 2013; the root of Gumbel MuZero). The budget is
+  split into rounds; each round tries every remaining move on the *same* imagined worlds with the *same*
+  playout dice (common random numbers, so two moves are compared on equal luck), then keeps the better
+  half. The playout bot's own move stays in to the end, and the search plays another move only if it did
+  strictly better on the very same worlds. With a playout bot this is a policy-improvement step: it keeps
+  what the bot would do unless the imagined futures say otherwise, and many legal moves no longer spread a
+  small budget into one noisy playout each.
 """
 
 from __future__ import annotations
@@ -40,6 +51,8 @@ from .core import Action, GameState, Seat, View
 WorldsFromView = Callable[[View, random.Random], GameState[Any]]
 #: Draws a full state from the bound seat's information set (a wrapped `state.resample(seat, ·)`).
 BoundSampler = Callable[[random.Random], GameState[Any]]
+#: How the bot's own move is chosen (see the module's docstring).
+ROOT_CHOICES = ("ucb", "halving")
 
 
 def game_world_builder(game: str) -> WorldsFromView | None:
@@ -102,9 +115,11 @@ class InformationSetSearch:
 
     def __init__(self, iterations: int = 64, worlds: int = 8, exploration: float = 0.7,
                  rollout_depth: int | None = 30, rollout: str = "random", tree_depth: int | None = None,
-                 prior: int = 0) -> None:
+                 prior: int = 0, root: str = "ucb") -> None:
         if not isinstance(rollout, str) or rollout.partition("(")[0].strip() == "ismcts":
             raise ValueError(f"The playout policy is the name of a bot of the game (not ismcts), not {rollout!r}.")
+        if root not in ROOT_CHOICES:
+            raise ValueError(f"root= is one of {', '.join(ROOT_CHOICES)}, not {root!r}.")
         self.iterations = iterations
         self.worlds = worlds
         self.exploration = exploration
@@ -112,13 +127,14 @@ class InformationSetSearch:
         self.rollout = rollout
         self.tree_depth = tree_depth
         self.prior = prior
+        self.root = root
         self.bound_sampler: BoundSampler | None = None
         self._policies: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return (f"InformationSetSearch(iterations={self.iterations}, worlds={self.worlds}, "
                 f"exploration={self.exploration}, rollout_depth={self.rollout_depth}, rollout={self.rollout!r}, "
-                f"tree_depth={self.tree_depth}, prior={self.prior})")
+                f"tree_depth={self.tree_depth}, prior={self.prior}, root={self.root!r})")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickles without the bound sampler (it belongs to one game, in one process) nor built policies."""
@@ -149,24 +165,60 @@ class InformationSetSearch:
         sample = self._sampler(view)
         policy = self._policy(view.game)
         worlds = [sample(rng) for _ in range(max(1, min(self.worlds, self.iterations)))]
+        by_text = {str(action): action for action in legal}
+        if self.root == "halving":
+            baseline = None if policy is None else str(policy.choose(view, legal, rng))
+            baseline = baseline if baseline in by_text else None
+            return by_text[self._halving(view.seat, sorted(by_text), baseline, worlds, policy, rng)]
         root = Node()
         first = None if policy is None or not self.prior else str(policy.choose(view, legal, rng))
         for iteration in range(self.iterations):
             self._iterate(root, worlds[iteration % len(worlds)].clone(), policy, rng,
                           first if iteration < self.prior else None)
-        by_text = {str(action): action for action in legal}
         ranked = sorted(by_text, key=lambda text: (-(root.children[text].visits if text in root.children else 0),
                                                    -(root.children[text].total if text in root.children else 0),
                                                    text))
         return by_text[ranked[0]]
 
+    def _halving(self, seat: Seat | None, moves: list[str], baseline: str | None, worlds: list[GameState[Any]],
+                 policy: Any, rng: random.Random) -> str:
+        """Sequential halving over the bot's own `moves` with common random numbers, within `iterations`
+        playouts (at least one per move); `baseline` (the playout bot's move) is kept to the final round and
+        wins every tie. Moves tied at the cut all stay: with win-or-lose playouts ties are common, and cutting
+        them by name could drop the best move after a few lucky playouts of the others."""
+        root = Node()
+        remaining = list(moves)
+        rounds = max(1, math.ceil(math.log2(len(remaining))))
+        done = 0
+
+        def mean(text: str) -> float:
+            child = root.children.get(text)
+            return child.total / child.visits if child is not None and child.visits else 0.0
+
+        while True:
+            per_move = max(1, self.iterations // (len(remaining) * rounds))
+            for index in range(done, done + per_move):
+                world, dice = worlds[index % len(worlds)], rng.getrandbits(64)
+                for text in remaining:
+                    self._iterate(root, world.clone(), policy, random.Random(dice), text, seat)
+            done += per_move
+            ranked = sorted(remaining, key=lambda text: (-mean(text), text != baseline, text))
+            spent = sum(child.visits for child in root.children.values())
+            if len(ranked) <= 2 or spent >= self.iterations:
+                return ranked[0]
+            cut = mean(ranked[len(ranked) // 2 - 1])
+            remaining = [text for text in ranked if mean(text) >= cut or text == baseline]
+            if len(remaining) == 1:
+                return remaining[0]
+
     def _iterate(self, root: Node, world: GameState[Any], policy: Any, rng: random.Random,
-                 first: str | None = None) -> None:
+                 first: str | None = None, me: Seat | None = None) -> None:
         """One iteration: select and expand in the shared tree, play out with the policy, back the result up
-        (`first`: the move to play at the root, for the iterations spent on the policy's own move)."""
+        (`first`: the move to play at the root, for the iterations spent on one given move; `me`: the seat
+        that plays it, when several seats choose at once)."""
         node, path = root, []
         while not world.is_over and (self.tree_depth is None or len(path) < self.tree_depth):
-            seat = world.acting_seats[0]
+            seat = me if node is root and me is not None else world.acting_seats[0]
             legal = world.legal_actions(seat)
             texts = [str(action) for action in legal]
             for text in texts:
@@ -210,4 +262,4 @@ class InformationSetSearch:
         return child.total / child.visits + self.exploration * math.sqrt(log_available / child.visits)
 
 
-__all__ = ["InformationSetSearch", "Node", "bind_worlds", "cutoff_rewards", "game_world_builder"]
+__all__ = ["ROOT_CHOICES", "InformationSetSearch", "Node", "bind_worlds", "cutoff_rewards", "game_world_builder"]

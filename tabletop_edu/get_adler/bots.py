@@ -152,3 +152,25 @@ class SmartBot(DeducingHeroBot):
     """A deducing hero when a hero, `AdlerBot` when Adler: the bot to seat everywhere."""
 
     name = "smart"
+
+
+class SidesBot:
+    """Plays Adler with one bot of the game and the heroes with another (bots named as in a line-up): how a team
+    game measures a strategy on one side while the other side plays as usual. Seated at every seat:
+    `run_tournament("get_adler", [SidesBot(hero="ismcts(iterations=200)")], ...)`. Not a bot of the game's
+    list (a teacher seating a bot wants one strategy), hence no registry name."""
+
+    name = "sides"
+
+    def __init__(self, adler: str = "smart", hero: str = "smart") -> None:
+        from ..tournament import bot_spec  # at call time: the tournament finds this module through the registry
+        for side, bot in (("adler", adler), ("hero", hero)):
+            if not isinstance(bot, str) or bot.partition("(")[0].strip() == self.name:
+                raise ValueError(f"{side}= names another bot of Get Adler (not sides), not {bot!r:.80}.")
+        self.adler = bot_spec("get_adler", adler).build()
+        self.hero = bot_spec("get_adler", hero).build()
+        self.name = f"Adler: {adler}, heroes: {hero}"
+
+    def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        bot = self.adler if view.facts["my_character"] == ADLER else self.hero
+        return bot.choose(view, legal_actions, rng)

@@ -11,6 +11,7 @@ Drawings import matplotlib lazily and return Figures.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import Counter
@@ -131,11 +132,18 @@ def information_gain(worlds: Sequence[World], target: int, trait: str, colour: s
 
 def question_values(worlds: Sequence[World], asker: int) -> list[tuple[float, int, str, str]]:
     """(gain, target, trait, colour) for every question `asker` could ask, best first."""
+    return list(_question_values(tuple(worlds), asker))
+
+
+@functools.lru_cache(maxsize=4096)
+def _question_values(worlds: tuple[World, ...], asker: int) -> tuple[tuple[float, int, str, str], ...]:
+    """`question_values`, remembered: bots (and searches playing thousands of imagined games with them) meet
+    the same few sets of worlds again and again."""
     players = len(worlds[0]) if worlds else 0
     values = [(information_gain(worlds, target, trait, colour), target, trait, colour)
               for target in range(players) if target != asker
               for trait in TRAITS for colour in TRAIT_COLOURS[trait]]
-    return sorted(values, key=lambda v: (-v[0], v[1], v[2], v[3]))
+    return tuple(sorted(values, key=lambda v: (-v[0], v[1], v[2], v[3])))
 
 
 def best_question(view: View) -> tuple[int, str, str, float] | None:

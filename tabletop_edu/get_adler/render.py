@@ -39,7 +39,7 @@ _A_CARD = {
     "fr": {"document": "un document top-secret", "question": "un point d'interrogation", "magnify": "une loupe",
            "binoculars": "une paire de jumelles", "arrest": "une carte arrestation",
            "escape": "une carte s'échapper", "disguise": "un déguisement", "bomb": "une bombe",
-           "pistol": "un revolver", "plain": "une simple défausse"},
+           "pistol": "un revolver", "plain": "une carte sans effet (simple défausse)"},
 }
 _TRAIT_NAMES = {"en": {"hat": "hat", "hair": "hair", "eyes": "eyes", "coat": "coat"},
                 "fr": {"hat": "chapeau", "hair": "cheveux", "eyes": "yeux", "coat": "manteau"}}

@@ -108,7 +108,8 @@ class GameWidget(widgets.VBox):
         self.redraws = 0
         self._size_before_projector = size
         self._instance = f"tabletop-id-{next(_INSTANCES)}"
-        self._pieces = functools.lru_cache(maxsize=1024)(self._compute_pieces)
+        # Every step of a long game from every seat: a 12-player Mafia game is about 1,200 (step, seat) pairs.
+        self._pieces = functools.lru_cache(maxsize=2048)(self._compute_pieces)
         self._replay = functools.lru_cache(maxsize=16)(self._compute_replay)
         self._legal = functools.lru_cache(maxsize=64)(self._compute_legal)
         self._live_view = functools.lru_cache(maxsize=64)(self._compute_live_view)

@@ -70,3 +70,37 @@ def test_bots_only_choose_legal_actions():
             state.apply(action, player=seat)
         except IllegalAction as error:  # pragma: no cover - the assertion message is the point
             raise AssertionError(f"{bots[seat].name} chose an illegal {action}: {error}") from None
+
+
+class _Recording:
+    """A bot that records which characters it was asked to play for, and plays like SmartBot."""
+
+    def __init__(self) -> None:
+        self.characters: set[str] = set()
+
+    def choose(self, view, legal_actions, rng):
+        self.characters.add(view.facts["my_character"])
+        return SmartBot().choose(view, legal_actions, rng)
+
+
+def test_sides_bot_plays_each_side_with_its_own_bot():
+    from tabletop_edu.get_adler.bots import SidesBot
+    from tabletop_edu.get_adler.rules import ADLER
+
+    sides = SidesBot(adler="random", hero="smart")
+    assert sides.name == "Adler: random, heroes: smart"
+    assert isinstance(sides.adler, RandomBot) and isinstance(sides.hero, SmartBot)
+    sides.adler, sides.hero = _Recording(), _Recording()
+    state = new_game(4, seed=2)
+    play_game(state, [sides] * 4)
+    assert state.is_over and sides.adler.characters == {ADLER} and ADLER not in sides.hero.characters
+    assert len(sides.hero.characters) == 3  # every hero of the table
+
+
+@pytest.mark.parametrize("bad", [dict(adler="nobody"), dict(hero="sides"), dict(hero="sides(adler='random')"),
+                                 dict(adler=3)])
+def test_sides_bot_refuses_what_is_not_another_bot(bad):
+    from tabletop_edu.get_adler.bots import SidesBot
+
+    with pytest.raises(ValueError, match="Unknown bot|names another bot"):
+        SidesBot(**bad)

@@ -122,3 +122,18 @@ def test_best_question_never_repeats_an_answered_question():
                     checked += 1
             play_turn(state, bots, rng)
     assert checked > 50
+
+
+def test_question_values_are_remembered_but_handed_out_fresh():
+    """Bots ask for the same worlds' question values thousands of times in a search: they are computed once
+    (a bounded cache), and each caller still gets its own list, so changing it changes nothing later."""
+    from tabletop_edu.get_adler import deduction
+
+    worlds = possible_worlds(4)
+    first = question_values(worlds, 0)
+    hits = deduction._question_values.cache_info().hits
+    first.clear()
+    again = question_values(list(worlds), 0)
+    assert again and again == question_values(worlds, 0)
+    assert deduction._question_values.cache_info().hits >= hits + 2
+    assert deduction._question_values.cache_info().maxsize == 4096

@@ -240,3 +240,13 @@ def test_binoculars_in_two_steps_are_worded_for_the_two_players_and_for_the_othe
     assert event_text(give, names, "en") == "Ann gives a pistol to Cy."
     assert event_text(give.seen_by(3), names, "en") == "Ann gives Cy a card in return."
     assert event_text(give.seen_by(3), names, "fr") == "Ann donne une carte en retour à Cy."
+
+
+def test_a_plain_discard_reads_naturally_in_both_languages():
+    """The seed's name for the plain card is « simple défausse »: « X défausse une simple défausse » said the
+    card's name twice; the sentence names what the card is, and keeps the seed's word in brackets."""
+    from tabletop_edu.core.events import Event
+
+    event = Event(3, "discard", "", actor=0, data={"seat": 0, "card": "plain"})
+    assert event_text(event, NAMES, "fr") == "Ann défausse une carte sans effet (simple défausse)."
+    assert event_text(event, NAMES, "en") == "Ann discards a plain card."

@@ -152,3 +152,102 @@ def test_the_first_iterations_go_to_the_playout_bots_own_move() -> None:
     greedy_move = str(GreedyBot().choose(state.view(seat), state.legal_actions(seat), random.Random(0)))
     assert roots[0].children[greedy_move].visits >= 9
     assert sum(child.visits for child in roots[0].children.values()) == 12
+
+
+def test_the_root_choice_is_checked() -> None:
+    with pytest.raises(ValueError, match="root= is one of ucb, halving"):
+        InformationSetSearch(root="widest")
+
+
+def test_halving_keeps_the_playout_bots_move_when_nothing_is_better(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When every move is worth the same, sequential halving plays what the playout bot would, not an
+    arbitrary move (here every playout is scored alike)."""
+    from tabletop_edu import ismcts
+    from tabletop_edu.commissario.bots import GreedyBot
+
+    monkeypatch.setattr(ismcts, "cutoff_rewards", lambda state: [0.5] * len(state.players))
+    state = commissario.new_game(2, seed=4)
+    while True:  # on to a choice where greedy's move is not simply the first one in order
+        seat = state.acting_seats[0]
+        legal = state.legal_actions(seat)
+        greedy_move = GreedyBot().choose(state.view(seat), legal, random.Random(3))
+        if len(legal) > 2 and str(greedy_move) != min(map(str, legal)):
+            break
+        state.apply(greedy_move, player=seat)
+    bot = InformationSetSearch(iterations=40, worlds=4, rollout="greedy", rollout_depth=2, tree_depth=1,
+                               root="halving")
+    assert bot.choose(state.view(seat), legal, random.Random(3)) == greedy_move
+
+
+def test_halving_finds_the_clearly_better_move() -> None:
+    """Three rounds of Peek, playouts cut one move later: a right guess is a point of lead, every other move
+    none (at the end a shared win and a win alone both count 1, so the cut is what tells them apart)."""
+    state = peek.new_game(2, seed=3, rules=peek.Rules(rounds=3))
+    state.apply("peek 1", player=0)
+    state.apply("pass", player=1)
+    bot = InformationSetSearch(iterations=120, root="halving", tree_depth=1, rollout_depth=1)
+    bind_worlds(bot, state, 0)
+    card = state.view(0).facts["known_cards"][1]
+    assert str(bot.choose(state.view(0), state.legal_actions(0), random.Random(0))) == f"guess 1 {card}"
+
+
+def test_halving_compares_moves_on_the_same_worlds_with_the_same_dice() -> None:
+    """Common random numbers: in every round, each remaining move is played out from the same imagined
+    worlds with the same playout dice, so the survivors are compared on equal luck, sample for sample."""
+    from tabletop_edu.commissario.bots import GreedyBot
+
+    state = commissario.new_game(2, seed=4)
+    while len(state.legal_actions(state.acting_seats[0])) < 10:  # on to the picks: many moves to halve
+        seat = state.acting_seats[0]
+        state.apply(GreedyBot().choose(state.view(seat), state.legal_actions(seat), random.Random(0)), player=seat)
+    seat = state.acting_seats[0]
+    bot = InformationSetSearch(iterations=120, worlds=3, rollout="greedy", rollout_depth=6, tree_depth=1,
+                               root="halving")
+    samples: dict[str, list[tuple[int, object]]] = {}
+    original = bot._iterate
+
+    def spy(root, world, policy, rng, first=None, me=None):  # type: ignore[no-untyped-def]
+        samples.setdefault(first, []).append((world.fingerprint(), rng.getstate()))
+        return original(root, world, policy, rng, first, me)
+
+    bot._iterate = spy  # type: ignore[method-assign]
+    chosen = str(bot.choose(state.view(seat), state.legal_actions(seat), random.Random(2)))
+    counts = sorted(len(drawn) for drawn in samples.values())
+    finalists = [move for move, drawn in samples.items() if len(drawn) == counts[-1]]
+    assert len(samples) == len(state.legal_actions(seat)) and counts[0] < counts[-1]  # every move, then fewer
+    assert chosen in finalists and len(finalists) >= 2
+    for move in finalists[1:]:
+        assert samples[move] == samples[finalists[0]]  # the same worlds and dice, in the same order
+    assert len({str(dice) for _, dice in samples[chosen]}) == counts[-1]  # fresh dice for every sample
+
+
+def test_halving_chooses_for_its_own_seat_when_seats_choose_at_once() -> None:
+    """Commissario's picks are secret and simultaneous: the move searched is the bot's own, played by its
+    seat in the imagined worlds, whichever seat is listed first."""
+    from tabletop_edu.commissario.bots import GreedyBot
+
+    state = commissario.new_game(3, seed=5)
+    while len(state.acting_seats) < 2:
+        seat = state.acting_seats[0]
+        state.apply(GreedyBot().choose(state.view(seat), state.legal_actions(seat), random.Random(0)), player=seat)
+    last = state.acting_seats[-1]
+    bot = InformationSetSearch(iterations=24, worlds=2, rollout="greedy", rollout_depth=0, tree_depth=1,
+                               root="halving")
+    played: list[tuple[int, ...]] = []
+    original = bot._iterate
+
+    def spy(root, world, policy, rng, first=None, me=None):  # type: ignore[no-untyped-def]
+        original(root, world, policy, rng, first, me)
+        played.append(tuple(world.acting_seats))  # only the searched move was played (no playout)
+
+    bot._iterate = spy  # type: ignore[method-assign]
+    assert bot.choose(state.view(last), state.legal_actions(last), random.Random(0)) in state.legal_actions(last)
+    assert played and all(last not in seats and state.acting_seats[0] in seats for seats in played)
+
+
+def test_halving_with_a_playout_bot_plays_get_adler_from_a_line_up() -> None:
+    """The benchmark's Get Adler search, at a small budget, named in a line-up as a teacher would."""
+    search = "ismcts(iterations=12, worlds=3, rollout='smart', rollout_depth=None, tree_depth=1, root='halving')"
+    result = run_tournament("get_adler", ["smart", search], players=4, games=1, seed=3)
+    assert not result.failures and len(result.finished) == 1
+    assert {row.bot for row in result.rows()} == {"smart", search}
