@@ -135,10 +135,10 @@ def question_values(worlds: Sequence[World], asker: int) -> list[tuple[float, in
     return list(_question_values(tuple(worlds), asker))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=512)
 def _question_values(worlds: tuple[World, ...], asker: int) -> tuple[tuple[float, int, str, str], ...]:
     """`question_values`, remembered: bots (and searches playing thousands of imagined games with them) meet
-    the same few sets of worlds again and again."""
+    the same few sets of worlds again and again. Bounded, since a key can hold 720 worlds at six seats."""
     players = len(worlds[0]) if worlds else 0
     values = [(information_gain(worlds, target, trait, colour), target, trait, colour)
               for target in range(players) if target != asker
