@@ -108,7 +108,9 @@ class InformationSetSearch:
     worth). The playout bot sees each seat's view of the imagined world, like any bot. `tree_depth` caps the
     shared tree (1: only the bot's own move is searched); the first `prior` iterations all start with the
     playout bot's own move at the root, so that the search leaves that move only for one that proves better
-    (with many legal moves and few iterations, the others get one or two playouts each).
+    (with many legal moves and few iterations, the others get one or two playouts each). `root` chooses the
+    bot's own move by "ucb" or by "halving" (sequential halving on common random numbers, see the module's
+    docstring; it keeps the playout bot's move to the end by itself, so `prior` plays no part there).
     """
 
     name = "ismcts"
