@@ -27,8 +27,8 @@ from tabletop_edu.tournament import InProcessExecutor, TournamentResult, run_tou
 
 #: (game, players, the search, the hand-written bot it must beat)
 DUELS = {
-    "commissario": ("commissario", 2, "ismcts(iterations=64, worlds=4, rollout='greedy', rollout_depth=10, prior=16)",
-                    "greedy"),
+    "commissario": ("commissario", 2, "ismcts(iterations=64, worlds=8, rollout='greedy', rollout_depth=10, tree_depth=1, "
+                    "root='halving')", "greedy"),
     "get_adler": ("get_adler", 4, "ismcts(iterations=200, worlds=32, rollout='smart', rollout_depth=None, tree_depth=1, "
                   "root='halving')", "smart"),
 }
