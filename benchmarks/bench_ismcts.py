@@ -86,7 +86,7 @@ def adler_side_duel(games: int, seed: int, executor: Executor) -> str:
     seconds = time.perf_counter() - start
     lines = [f"get_adler, {players} players, {games} deals played three times, seed {seed} ({seconds:.0f} s); "
              f"the search: {search}"]
-    changed = [0, 0]  # deals the search won that the bot lost, and the reverse, both sides together
+    gained = lost = 0  # deals the search won that the bot lost, and the reverse, both sides together
     for side, table, side_won in (("heroes", "heroes", lambda won: not won), ("Adler", "adler", lambda won: won)):
         deals = sorted(set(adler_won["bot"]) & set(adler_won[table]))
         by_bot = [side_won(adler_won["bot"][deal]) for deal in deals]
@@ -100,9 +100,9 @@ def adler_side_duel(games: int, seed: int, executor: Executor) -> str:
                          f"95% CI [{low:.3f}, {high:.3f}]")
         lines.append(f"  same deals: the search won {better} that {bot} lost, lost {worse} that {bot} won "
                      f"(two-sided sign test p = {p_value:.4f})")
-        changed = [changed[0] + better, changed[1] + worse]
-    pooled = binomtest(changed[0], sum(changed)).pvalue if sum(changed) else 1.0
-    lines.append(f"  both sides: the search won {changed[0]} deals that {bot} lost, lost {changed[1]} "
+        gained, lost = gained + better, lost + worse
+    pooled = binomtest(gained, gained + lost).pvalue if gained + lost else 1.0
+    lines.append(f"  both sides: the search won {gained} deals that {bot} lost, lost {lost} "
                  f"(two-sided sign test p = {pooled:.4f})")
     return "\n".join(lines)
 
