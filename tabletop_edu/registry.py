@@ -1,8 +1,8 @@
 """The game registry: every game, ours or a teacher's, declares itself once and is found everywhere.
 
 A game package describes itself with a `GamePlugin` (its name, title, player range, bots, the renderer
-module and the action catalogue an RL environment needs) and names that declaration in its
-`pyproject.toml`:
+module, the action catalogue an RL environment needs, its knowledge panel and what the table can infer) and
+names that declaration in its `pyproject.toml`:
 
     [project.entry-points."tabletop_edu.games"]
     liars_dice = "liars_dice.plugin:GAME"
@@ -12,9 +12,14 @@ adapter, in `tabletop_edu.load` (its records) and in the widgets (its renderer):
 games only through `games()` / `game(name)`, never by importing a game by name. A game written in a
 notebook joins without packaging through `register(plugin)` (in this process only).
 
-Bots and catalogues are named as "module:attribute" texts (or given as module-level callables, turned into
-such texts), so that a tournament's worker processes can build them by name, and so that listing the games
-imports no bot.
+Bots, catalogues, panels and posteriors are named as "module:attribute" texts (or given as module-level
+callables, turned into such texts), so that a tournament's worker processes can build them by name, and so
+that listing the games imports no bot and no widget. A bot travels as a `BotSpec` (`bot_spec(game,
+"ismcts(iterations=50)")`): its factory's name and options, or a picklable instance.
+
+The registry stands on the floor just above the engines (see `tabletop_edu.FLOORS`): it imports the core
+only, and `tabletop_edu/__init__.py` hands `state_class_of` to the core, which finds the game of a record
+through it without importing the registry.
 """
 
 from __future__ import annotations

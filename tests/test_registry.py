@@ -345,11 +345,15 @@ def test_a_game_written_in_a_notebook_joins_with_register() -> None:
     assert registry.find_game("my_peek") is None
 
 
+def fresh_python(code: str) -> str:
+    """What `code` prints in a new Python process (a fresh kernel: nothing imported yet)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+
+
 def test_the_core_imports_no_game() -> None:
-    code = ("import sys, tabletop_edu, tabletop_edu.core, tabletop_edu.registry; "
-            "print(sorted(m for m in sys.modules if m.startswith('tabletop_edu.') and "
-            "m.split('.')[1] in ('commissario', 'get_adler', 'mafia_de_cuba', 'examples')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = fresh_python("import sys, tabletop_edu, tabletop_edu.core, tabletop_edu.registry; "
+                       "print(sorted(m for m in sys.modules if m.startswith('tabletop_edu.') and "
+                       "m.split('.')[1] in ('commissario', 'get_adler', 'mafia_de_cuba', 'examples')))")
     assert out.strip() == "[]"
 
 
@@ -365,7 +369,7 @@ def test_a_game_declares_its_knowledge_panel_and_posteriors_by_name() -> None:
     assert panels == {"commissario": commissario_panel, "get_adler": get_adler_panel,
                       "mafia_de_cuba": mafia_panel, "peek": None}
     state = new_game(6, seed=3)
-    while state.current_player is not None and state.history.__len__() < 8:
+    while state.current_player is not None and len(state.history) < 8:
         state.apply(state.legal_actions()[0])
     found = registry.game("mafia_de_cuba").posteriors_at(state)
     expected = perspective_posterior(state.view(state.godfather), state.rules)
@@ -386,15 +390,13 @@ def test_a_game_declares_its_knowledge_panel_and_posteriors_by_name() -> None:
 
 
 def test_listing_games_imports_no_widget_and_a_fresh_kernel_draws_states_and_views() -> None:
-    code = ("import sys; from tabletop_edu import registry; games = registry.games(); "
-            "print(sorted(m for m in sys.modules if m.split('.')[-1] in ('widget', 'render', 'rendering') "
-            "or (m.endswith('.bots') and m != 'tabletop_edu.core.bots') or m in ('ipywidgets', 'jinja2')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = fresh_python("import sys; from tabletop_edu import registry; games = registry.games(); "
+                       "print(sorted(m for m in sys.modules if m.split('.')[-1] in ('widget', 'render', 'rendering') "
+                       "or (m.endswith('.bots') and m != 'tabletop_edu.core.bots') or m in ('ipywidgets', 'jinja2')))")
     assert out.strip() == "[]"
     for opening in ("import tabletop_edu.commissario as game", "from tabletop_edu import mafia_de_cuba as game"):
-        code = (f"{opening}; state = game.new_game(6 if 'mafia' in game.__name__ else 3, seed=1); "
-                "print(state._repr_html_()); print(state.view(1)._repr_html_())")
-        pages = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        pages = fresh_python(f"{opening}; state = game.new_game(6 if 'mafia' in game.__name__ else 3, seed=1); "
+                             "print(state._repr_html_()); print(state.view(1)._repr_html_())")
         assert "tt-perspective-teacher tabletop-state" in pages, opening  # the game's own renderer, both times
         assert "tt-perspective-seat tabletop-view" in pages, opening
 

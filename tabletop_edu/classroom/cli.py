@@ -16,7 +16,8 @@ import signal
 import sys
 from typing import Any
 
-from .client import ClassroomError, TeacherClient
+from .client import TeacherClient
+from .errors import ClassroomError
 from .server import ClassServer
 
 
