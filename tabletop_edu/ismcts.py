@@ -147,8 +147,7 @@ class InformationSetSearch:
         if self.rollout == "random":
             return None
         if game not in self._policies:
-            from .tournament import bot_spec
-            self._policies[game] = bot_spec(game, self.rollout).build()
+            self._policies[game] = registry.bot_spec(game, self.rollout).build()
         return self._policies[game]
 
     def _sampler(self, view: View) -> BoundSampler:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .core import Action, View
-from .core.view import game_renderer
+from .rendering import game_renderer
 
 #: Labels a path of words: the label of its last word.
 Labeller = Callable[[tuple[str, ...]], str]

@@ -1,8 +1,8 @@
 """The game registry: every game, ours or a teacher's, declares itself once and is found everywhere.
 
 A game package describes itself with a `GamePlugin` (its name, title, player range, bots, the renderer
-module and the action catalogue an RL environment needs) and names that declaration in its
-`pyproject.toml`:
+module, the action catalogue an RL environment needs, its knowledge panel and what the table can infer) and
+names that declaration in its `pyproject.toml`:
 
     [project.entry-points."tabletop_edu.games"]
     liars_dice = "liars_dice.plugin:GAME"
@@ -12,13 +12,20 @@ adapter, in `tabletop_edu.load` (its records) and in the widgets (its renderer):
 games only through `games()` / `game(name)`, never by importing a game by name. A game written in a
 notebook joins without packaging through `register(plugin)` (in this process only).
 
-Bots and catalogues are named as "module:attribute" texts (or given as module-level callables, turned into
-such texts), so that a tournament's worker processes can build them by name, and so that listing the games
-imports no bot.
+Bots, catalogues, panels and posteriors are named as "module:attribute" texts (or given as module-level
+callables, turned into such texts), so that a tournament's worker processes can build them by name, and so
+that listing the games imports no bot and no widget. A bot travels as a `BotSpec` (`bot_spec(game,
+"ismcts(iterations=50)")`): its factory's name and options, or a picklable instance.
+
+The registry stands on the floor just above the engines (see `tabletop_edu.FLOORS`): it imports the core
+only, and `tabletop_edu/__init__.py` hands `state_class_of` to the core, which finds the game of a record
+through it without importing the registry.
 """
 
 from __future__ import annotations
 
+import ast
+import copy
 import importlib
 import re
 import warnings
@@ -95,9 +102,16 @@ class GamePlugin:
       "ismcts" (`GENERIC_BOTS`) exist for every game unless the game declares its own of that name.
     - `actions`: "module:attribute" (or a callable) giving `(players, rules) -> iterable of Action`: every
       action the game can ever allow at that table, the fixed action space of the PettingZoo adapter.
-    - `render`: the module with the game's `view_html`, `state_html`, `event_text`, `move_label` (any it
-      lacks falls back to the generic forms); None for the generic rendering.
+    - `render`: the module with the game's `view_html`, `state_html`, `event_text`, `move_label` and
+      `reveal_html` (any it lacks falls back to the generic forms); None for the generic rendering.
     - `summary`: one line for listings.
+    - `knowledge`: "module:attribute" (or a callable) giving the game's knowledge panel,
+      `knowledge_html(view_or_state, language) -> html`: what the perspective knows or can infer (a view gets
+      only what it implies; the state is the teacher's, every seat). Named, not imported: listing the games
+      imports no widget.
+    - `posteriors`: "module:attribute" (or a callable) giving what the table can infer at a state,
+      `(state) -> {seat: {hidden value: probability}}` (Mafia de Cuba: the Godfather's posterior of each
+      taker's role), for the class's debrief.
     """
 
     name: str
@@ -110,6 +124,8 @@ class GamePlugin:
     actions: str | Callable[[int, Any], Iterable[Action]] | None = None
     render: str | None = None
     summary: str = ""
+    knowledge: str | Callable[..., str] | None = None
+    posteriors: str | Callable[[GameState[Any]], Mapping[int, Mapping[str, float]]] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
@@ -131,8 +147,9 @@ class GamePlugin:
                 raise PluginError(f"{self.name}: {bot_name!r} is not a bot name (letters, digits, '_', '.', '-').")
             bots[bot_name] = reference(factory, f"{self.name} bot {bot_name!r}")
         object.__setattr__(self, "bots", bots)
-        if self.actions is not None:
-            object.__setattr__(self, "actions", reference(self.actions, f"{self.name} actions"))
+        for hook in ("actions", "knowledge", "posteriors"):
+            if getattr(self, hook) is not None:
+                object.__setattr__(self, hook, reference(getattr(self, hook), f"{self.name} {hook}"))
         if self.render is not None and (not isinstance(self.render, str) or not _MODULE.fullmatch(self.render)):
             raise PluginError(f"{self.name}: render is a module name, not {self.render!r}.")
 
@@ -190,6 +207,23 @@ class GamePlugin:
         found: Callable[..., str] | None = getattr(importlib.import_module(self.render), function, None)
         return found
 
+    def knowledge_panel(self) -> Callable[..., str] | None:
+        """The game's `knowledge_html(view_or_state, language)`, if it declares one (imported here, at first use)."""
+        if self.knowledge is None:
+            return None
+        assert isinstance(self.knowledge, str)
+        panel: Callable[..., str] = resolve(self.knowledge)
+        return panel
+
+    def posteriors_at(self, state: GameState[Any]) -> dict[int, dict[str, float]]:
+        """What the table can infer at `state` (`posteriors`): seat -> hidden value -> probability."""
+        if self.posteriors is None:
+            raise PluginError(f"{self.title} declares no posteriors (GamePlugin.posteriors): it has no exact "
+                              "inference to show.")
+        assert isinstance(self.posteriors, str)
+        found = resolve(self.posteriors)(state)
+        return {seat: dict(values) for seat, values in found.items()}
+
 
 # ------------------------------------------------------------------------------------------ discovery
 
@@ -244,6 +278,13 @@ def find_game(name: str) -> GamePlugin | None:
     return next((plugin for plugin in known.values() if plugin.module == name), None)
 
 
+def state_class_of(name: str) -> type[GameState[Any]] | None:
+    """The state class of the game with this short name or module, None if there is none: how the core finds
+    the game a record names (`core.hooks`, connected by `tabletop_edu/__init__.py`)."""
+    plugin = find_game(name)
+    return None if plugin is None else plugin.state_class()
+
+
 def game(name: str | GamePlugin) -> GamePlugin:
     """The game with this short name or module; `UnknownGame` (a ValueError) lists the installed ones."""
     if isinstance(name, GamePlugin):
@@ -281,5 +322,56 @@ def refresh() -> None:
     _installed = None
 
 
-__all__ = ["ENTRY_POINT_GROUP", "GENERIC_BOTS", "GamePlugin", "PluginError", "PluginWarning", "UnknownGame",
-           "find_game", "game", "games", "refresh", "register", "reference", "resolve", "unregister"]
+# ------------------------------------------------------------------------------------------ bots as data
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot as picklable data: a factory ("module:attribute") and its keyword arguments, or an instance.
+
+    Instances are deep-copied for every game so that no state leaks from one game to the next.
+    """
+
+    label: str
+    factory: str | None = None
+    kwargs: tuple[tuple[str, Any], ...] = ()
+    instance: Any = None
+
+    def build(self) -> Bot:
+        if self.instance is not None:
+            return copy.deepcopy(self.instance)
+        assert self.factory is not None
+        bot: Bot = resolve(self.factory)(**dict(self.kwargs))
+        return bot
+
+
+_CALL = re.compile(r"^\s*([\w.\-]+)\s*(?:\((.*)\))?\s*$")
+
+
+def bot_spec(game_name: str, bot: str | Bot | BotSpec) -> BotSpec:
+    """A `BotSpec` from a bot name of the game ("greedy", "ismcts(iterations=50)"), a spec or an instance."""
+    if isinstance(bot, BotSpec):
+        return bot
+    if not isinstance(bot, str):
+        return BotSpec(label=str(getattr(bot, "name", type(bot).__name__)), instance=bot)
+    plugin = game(game_name)
+    known = plugin.bot_factories()
+    match = _CALL.match(bot)
+    if match is None or match.group(1) not in known:
+        raise ValueError(f"Unknown bot {bot[:80]!r} for {plugin.name}; choose from: {', '.join(sorted(known))}.")
+    kwargs: dict[str, Any] = {}
+    if match.group(2):
+        try:
+            call = ast.parse(f"f({match.group(2)})", mode="eval").body
+            assert isinstance(call, ast.Call) and not call.args
+            kwargs = {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords if keyword.arg}
+        except (SyntaxError, ValueError, AssertionError):
+            raise ValueError(f"Bot options are written name(option=value, ...) with plain values, not "
+                             f"{bot[:80]!r}.") from None
+    return BotSpec(label=bot.strip(), factory=known[match.group(1)], kwargs=tuple(sorted(kwargs.items())))
+
+
+
+__all__ = ["ENTRY_POINT_GROUP", "GENERIC_BOTS", "BotSpec", "GamePlugin", "PluginError", "PluginWarning",
+           "UnknownGame", "bot_spec", "find_game", "game", "games", "refresh", "register", "reference", "resolve",
+           "state_class_of", "unregister"]

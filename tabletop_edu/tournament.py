@@ -29,13 +29,10 @@ Games and their bots come from the game registry (`tabletop_edu.registry`): bot 
 
 from __future__ import annotations
 
-import ast
-import copy
 import json
 import math
 import os
 import random
-import re
 import statistics
 import threading
 import warnings
@@ -48,6 +45,7 @@ from typing import Any, TypeVar
 
 from . import registry
 from .core import Action, Bot, GameState, IllegalAction, load, quote, rules_to_dict
+from .registry import BotSpec, bot_spec  # bots as data: part of the registry, re-exported here
 
 T = TypeVar("T")
 
@@ -63,55 +61,6 @@ def game_seed(seed: int, index: int) -> int:
 def bot_names(game: str) -> list[str]:
     """The bot names a line-up of `game` may use (its own bots, then "random" and "ismcts")."""
     return registry.game(game).bot_names()
-
-
-# ------------------------------------------------------------------------------------------ bots as data
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot as picklable data: a factory ("module:attribute") and its keyword arguments, or an instance.
-
-    Instances are deep-copied for every game so that no state leaks from one game to the next.
-    """
-
-    label: str
-    factory: str | None = None
-    kwargs: tuple[tuple[str, Any], ...] = ()
-    instance: Any = None
-
-    def build(self) -> Bot:
-        if self.instance is not None:
-            return copy.deepcopy(self.instance)
-        assert self.factory is not None
-        bot: Bot = registry.resolve(self.factory)(**dict(self.kwargs))
-        return bot
-
-
-_CALL = re.compile(r"^\s*([\w.\-]+)\s*(?:\((.*)\))?\s*$")
-
-
-def bot_spec(game: str, bot: str | Bot | BotSpec) -> BotSpec:
-    """A `BotSpec` from a bot name of the game ("greedy", "ismcts(iterations=50)"), a spec or an instance."""
-    if isinstance(bot, BotSpec):
-        return bot
-    if not isinstance(bot, str):
-        return BotSpec(label=str(getattr(bot, "name", type(bot).__name__)), instance=bot)
-    plugin = registry.game(game)
-    known = plugin.bot_factories()
-    match = _CALL.match(bot)
-    if match is None or match.group(1) not in known:
-        raise ValueError(f"Unknown bot {bot[:80]!r} for {plugin.name}; choose from: {', '.join(sorted(known))}.")
-    kwargs: dict[str, Any] = {}
-    if match.group(2):
-        try:
-            call = ast.parse(f"f({match.group(2)})", mode="eval").body
-            assert isinstance(call, ast.Call) and not call.args
-            kwargs = {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords if keyword.arg}
-        except (SyntaxError, ValueError, AssertionError):
-            raise ValueError(f"Bot options are written name(option=value, ...) with plain values, not "
-                             f"{bot[:80]!r}.") from None
-    return BotSpec(label=bot.strip(), factory=known[match.group(1)], kwargs=tuple(sorted(kwargs.items())))
 
 
 # ------------------------------------------------------------------------------------------ one decision

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import warnings
+from html import escape as html_escape
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -344,9 +345,68 @@ def test_a_game_written_in_a_notebook_joins_with_register() -> None:
     assert registry.find_game("my_peek") is None
 
 
+def fresh_python(code: str) -> str:
+    """What `code` prints in a new Python process (a fresh kernel: nothing imported yet)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+
+
 def test_the_core_imports_no_game() -> None:
-    code = ("import sys, tabletop_edu, tabletop_edu.core, tabletop_edu.registry; "
-            "print(sorted(m for m in sys.modules if m.startswith('tabletop_edu.') and "
-            "m.split('.')[1] in ('commissario', 'get_adler', 'mafia_de_cuba', 'examples')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = fresh_python("import sys, tabletop_edu, tabletop_edu.core, tabletop_edu.registry; "
+                       "print(sorted(m for m in sys.modules if m.startswith('tabletop_edu.') and "
+                       "m.split('.')[1] in ('commissario', 'get_adler', 'mafia_de_cuba', 'examples')))")
     assert out.strip() == "[]"
+
+
+def test_a_game_declares_its_knowledge_panel_and_posteriors_by_name() -> None:
+    """The class server's dashboard and debrief ask the plugin, never a module found by convention."""
+    from tabletop_edu.commissario.render import knowledge_html as commissario_panel
+    from tabletop_edu.get_adler.widget import knowledge_html as get_adler_panel
+    from tabletop_edu.mafia_de_cuba import new_game
+    from tabletop_edu.mafia_de_cuba.widget import knowledge_html as mafia_panel
+    from tabletop_edu.mafia_de_cuba.widget import perspective_posterior
+
+    panels = {name: plugin.knowledge_panel() for name, plugin in registry.games().items()}
+    assert panels == {"commissario": commissario_panel, "get_adler": get_adler_panel,
+                      "mafia_de_cuba": mafia_panel, "peek": None}
+    state = new_game(6, seed=3)
+    while state.current_player is not None and len(state.history) < 8:
+        state.apply(state.legal_actions()[0])
+    found = registry.game("mafia_de_cuba").posteriors_at(state)
+    expected = perspective_posterior(state.view(state.godfather), state.rules)
+    assert expected is not None and found
+    assert found == {seat: expected.role_probabilities(seat) for kind, seat in expected.observation.steps
+                     if kind == "take"}
+    assert all(abs(sum(roles.values()) - 1) < 1e-9 for roles in found.values())
+    peek = registry.game("peek")
+    with pytest.raises(PluginError, match="Peek declares no posteriors"):
+        peek.posteriors_at(peek.new_game(2, seed=1))
+    base = dict(name="toy", module="toy", title="Toy", min_players=2, max_players=4)
+    assert GamePlugin(**base, knowledge=lambda_free_bot).knowledge == f"{__name__}:lambda_free_bot"
+    for hook in ("knowledge", "posteriors"):
+        with pytest.raises(PluginError, match=f"toy {hook}: 'a panel' is not a 'module:attribute'"):
+            GamePlugin(**base, **{hook: "a panel"})  # type: ignore[arg-type]
+        with pytest.raises(PluginError, match="cannot be found again by name"):
+            GamePlugin(**base, **{hook: lambda subject: ""})  # type: ignore[arg-type]
+
+
+def test_listing_games_imports_no_widget_and_a_fresh_kernel_draws_states_and_views() -> None:
+    out = fresh_python("import sys; from tabletop_edu import registry; games = registry.games(); "
+                       "print(sorted(m for m in sys.modules if m.split('.')[-1] in ('widget', 'render', 'rendering') "
+                       "or (m.endswith('.bots') and m != 'tabletop_edu.core.bots') or m in ('ipywidgets', 'jinja2')))")
+    assert out.strip() == "[]"
+    for opening in ("import tabletop_edu.commissario as game", "from tabletop_edu import mafia_de_cuba as game"):
+        pages = fresh_python(f"{opening}; state = game.new_game(6 if 'mafia' in game.__name__ else 3, seed=1); "
+                             "print(state._repr_html_()); print(state.view(1)._repr_html_())")
+        assert "tt-perspective-teacher tabletop-state" in pages, opening  # the game's own renderer, both times
+        assert "tt-perspective-seat tabletop-view" in pages, opening
+
+
+def test_the_core_hooks_fall_back_to_text_until_connected(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop_edu.core import hooks
+
+    monkeypatch.setattr(hooks, "_html", hooks._plain_html)
+    monkeypatch.setattr(hooks, "_state_class", hooks._no_game)
+    state = registry.game("peek").new_game(2, seed=1)
+    assert state._repr_html_() == f"<pre>{html_escape(str(state))}</pre>"
+    with pytest.raises(tabletop_edu.RecordError, match="there is no game 'tabletop_edu.examples.peek'"):
+        tabletop_edu.load(state.to_json())

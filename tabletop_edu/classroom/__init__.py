@@ -33,7 +33,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .client import ClassroomError, TeacherClient
+from .client import TeacherClient
+from .errors import ClassroomError
 from .rooms import Refused
 from .server import ClassServer
 from .student_bots import SeatedBot, join

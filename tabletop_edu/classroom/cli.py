@@ -16,7 +16,8 @@ import signal
 import sys
 from typing import Any
 
-from .client import ClassroomError, TeacherClient
+from .client import TeacherClient
+from .errors import ClassroomError
 from .server import ClassServer
 
 
@@ -32,7 +33,8 @@ def add_command(commands: Any) -> None:
     serve_parser.add_argument("--db", default="tabletop_classroom.sqlite3",
                               help="the SQLite file of rooms and moves (reopened as it is on restart)")
     serve_parser.add_argument("--room", action="append", default=[], metavar="GAME:PLAYERS",
-                              help="open a room at start, e.g. mafia_de_cuba:8 (repeat for more rooms)")
+                              help="open a room at start: a game `python -m tabletop_edu games` lists and its number "
+                                   "of seats (repeat for more rooms)")
     serve_parser.add_argument("--seed", type=int, default=None, help="seed of the rooms opened with --room")
     serve_parser.add_argument("--language", choices=("en", "fr"), default="en")
     serve_parser.set_defaults(handler=serve)
@@ -44,7 +46,7 @@ def serve(arguments: argparse.Namespace) -> int:
     for text in arguments.room:
         game, _, players = text.partition(":")
         if not players.isdigit():
-            print(f"--room is GAME:PLAYERS, like mafia_de_cuba:8, not {text!r}", file=sys.stderr)
+            print(f"--room is GAME:PLAYERS, a game and its number of seats, not {text!r}", file=sys.stderr)
             return 2
         rooms.append((game, int(players)))
     server = ClassServer(arguments.db, host=host, port=arguments.port, public_url=arguments.public_url)

@@ -24,16 +24,10 @@ from typing import Any
 import tornado.httpclient
 import tornado.websocket
 
+from .errors import ClassroomError
+
 _LOOP: asyncio.AbstractEventLoop | None = None
 _LOOP_LOCK = threading.Lock()
-
-
-class ClassroomError(RuntimeError):
-    """The server refused a request: `code` is its reason (see `rooms.Refused`), `status` the HTTP status."""
-
-    def __init__(self, code: str, message: str, status: int = 0) -> None:
-        super().__init__(message)
-        self.code, self.status = code, status
 
 
 def client_loop() -> asyncio.AbstractEventLoop:

@@ -19,15 +19,15 @@ import io
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol
 
 import ipywidgets as widgets
 
 from ..core import GameState, load
-from ..core.view import render_state_html
 from ..i18n import LANGUAGES, register, tr
+from ..rendering import render_state_html
 from . import games
-from .client import ClassroomError, TeacherClient
+from .errors import ClassroomError
 from .pages import qr_svg, table_message
 
 register({
@@ -66,10 +66,23 @@ def flow_image(state: GameState[Any], language: str = "en") -> str:
     return f"<img class='classroom-flow' alt='information flow' src='data:image/png;base64,{data}'/>"
 
 
-class Dashboard(widgets.VBox):
-    """A room's live dashboard. `client` is a `TeacherClient`; `code` the room's code."""
+class RoomClient(Protocol):
+    """What the dashboard asks of its client (a `TeacherClient`, which builds dashboards: so the dashboard names
+    no client class)."""
 
-    def __init__(self, client: TeacherClient, code: str, *, language: str = "en", qr: bool = True) -> None:
+    def room(self, code: str) -> dict[str, Any]: ...
+
+    def follow(self, code: str, on_message: Callable[[dict[str, Any]], None] | None = None) -> Any: ...
+
+    def command(self, code: str, what: str, **body: Any) -> dict[str, Any]: ...
+
+    def games(self) -> Any: ...
+
+
+class Dashboard(widgets.VBox):
+    """A room's live dashboard. `client` is a `TeacherClient` (any `RoomClient`); `code` the room's code."""
+
+    def __init__(self, client: RoomClient, code: str, *, language: str = "en", qr: bool = True) -> None:
         self.client, self.code, self.language, self.qr = client, code, language, qr
         self.title_text = str(client.room(code)["title"])  # also refuses an unknown room or a wrong token at once
         self.info: dict[str, Any] | None = None

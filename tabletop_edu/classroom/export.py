@@ -7,7 +7,8 @@ time), replayed into game states on demand. From there:
   line of the table (wins, win rate, mean score with their confidence intervals).
 - `flow(i)` / `draw_flow(i)`: the information-flow graph of game i; `knowledge_html(i)`: the game's own
   knowledge panel (posteriors, candidate sets, who knows what) on the state the class reached.
-- `posteriors(i)`: for Mafia de Cuba, what the Godfather could infer of every take at the end of the game.
+- `posteriors(i)`: what the table could infer at the end of game i, for games whose plugin computes it
+  (Mafia de Cuba: the Godfather's posterior of every take).
 - `dataframe()` and `results_dataframe()`: one row per move (with thinking times) or per player and game,
   as pandas DataFrames where pandas is installed (`pip install pandas`).
 """
@@ -118,17 +119,14 @@ class ClassGames:
         return "" if panel is None else str(panel(state, language))
 
     def posteriors(self, index: int) -> dict[int, dict[str, float]]:
-        """Mafia de Cuba: the Godfather's exact posterior of each taker's role at the end of game `index`."""
-        state = self.games[index].state()
-        if state.game != "tabletop_edu.mafia_de_cuba":
-            raise ValueError(f"posteriors are computed for Mafia de Cuba; game {index} is {state.title}.")
-        from ..mafia_de_cuba.widget import perspective_posterior
-
-        godfather = state.godfather  # type: ignore[attr-defined]
-        post = perspective_posterior(state.view(godfather), state.rules)  # type: ignore[arg-type]
-        if post is None:
-            return {}
-        return {seat: post.role_probabilities(seat) for kind, seat in post.observation.steps if kind == "take"}
+        """What the table could infer at the end of game `index`, as its game computes it (its plugin's
+        `posteriors`: Mafia de Cuba's is the Godfather's exact posterior of each taker's role); a ValueError
+        for a game without one."""
+        class_game = self.games[index]
+        try:
+            return games.posteriors(class_game.state())
+        except ValueError as error:
+            raise ValueError(f"Game {index} ({class_game.title}): {error}") from None
 
     # ---------------------------------------------------------------- DataFrames
 

@@ -3,18 +3,18 @@
 A room names its game by the short names of the command line ("mafia_de_cuba") or by its package
 ("tabletop_edu.mafia_de_cuba"); the teacher seats bots by the names the tournaments use ("greedy",
 "random", "ismcts"). Only games of the registry can be opened: a name coming over the network never
-reaches `importlib` unchecked.
+reaches `importlib` unchecked. What a game shows beyond its table (its knowledge panel, its posteriors) comes
+from its plugin too.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from .. import registry
-from ..core import Bot
-from ..tournament import bot_spec
+from ..core import Bot, GameState
 
 
 def _plugin(game: str | ModuleType) -> registry.GamePlugin:
@@ -55,17 +55,15 @@ def make_bot(package: str, name: str) -> Bot:
     if not isinstance(name, str) or name not in bot_names(package):
         raise ValueError(f"Unknown bot {str(name)[:40]!r} for {title(package)}: choose one of "
                          f"{', '.join(bot_names(package))}.")
-    return bot_spec(package, name).build()
+    return registry.bot_spec(package, name).build()
 
 
 def knowledge_function(package: str) -> Callable[..., str] | None:
-    """The game's knowledge panel, `knowledge_html(view_or_state, language)` (in its widget or render module)."""
-    for part in ("widget", "render"):
-        try:
-            module = importlib.import_module(f"{package}.{part}")
-        except ModuleNotFoundError:
-            continue
-        function = getattr(module, "knowledge_html", None)
-        if callable(function):
-            return function  # type: ignore[no-any-return]
-    return None
+    """The game's knowledge panel, `knowledge_html(view_or_state, language)`, as its plugin declares it."""
+    return _plugin(package).knowledge_panel()
+
+
+def posteriors(state: GameState[Any]) -> dict[int, dict[str, float]]:
+    """What the table can infer at `state`, as the game's plugin computes it; a ValueError for a game that
+    declares no posteriors."""
+    return _plugin(state.game).posteriors_at(state)

@@ -20,10 +20,10 @@ from typing import Any
 
 import jinja2
 
-from ..core import Action, View, render_view_html
-from ..core.view import game_renderer, render_state_html
+from ..core import Action, View
 from ..i18n import register, tr
 from ..moves import labeller, move_step
+from ..rendering import game_renderer, render_state_html, render_view_html
 
 #: The most words a move of any game has, and the longest word: a menu request beyond is malformed.
 MAX_WORDS = 16

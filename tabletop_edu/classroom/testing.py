@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import GameState
-from ..core.view import game_renderer
+from ..rendering import game_renderer
 from .client import Feed, join_room, seat_feed
 
 _TAG = re.compile(r"<[^>]*>")

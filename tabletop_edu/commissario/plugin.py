@@ -39,5 +39,6 @@ GAME = GamePlugin(
     },
     actions=action_catalogue,
     render="tabletop_edu.commissario.render",
+    knowledge="tabletop_edu.commissario.render:knowledge_html",
     summary="arrest bandits, not innocents: an all-pay auction for turn order and a secret simultaneous pick",
 )

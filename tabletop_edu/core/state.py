@@ -25,7 +25,8 @@ from .actions import Action
 from .errors import IllegalAction, RecordError, RulesError, quote, quote_repr
 from .events import NO_DATA, Event, Seat, Source, freeze_data, log_for
 from .rules import rules_from_dict, rules_to_dict
-from .view import View, render_state_html
+from .hooks import html_of, state_class_of
+from .view import View
 
 RulesT = TypeVar("RulesT")
 #: Builds an Event from its fields in one call, skipping NamedTuple's keyword handling (see `emit`).
@@ -383,8 +384,9 @@ class GameState(ABC, Generic[RulesT]):
         return f"{type(self).__name__}.from_json({self.to_json()!r})"
 
     def _repr_html_(self) -> str:
-        """The omniscient table, for a teacher: the game's own rendering if it has one."""
-        return render_state_html(self)
+        """The omniscient table, for a teacher: the game's own rendering if it has one (through the hook the
+        rendering floor fills: the core draws nothing)."""
+        return html_of(self)
 
     def generic_html(self, log: bool = True) -> str:
         """A plain table of everything about the state and its whole log, for games without their own renderer."""
@@ -435,16 +437,14 @@ def load(record: str | Mapping[str, Any]) -> GameState[Any]:
 
 
 def _game_state_class(game: Any) -> type[GameState[Any]]:
-    """The state class of the game a record names, found in the game registry (only installed or registered
-    games load; the registry is looked up here, at call time, because the core imports no game)."""
-    from ..registry import find_game
-
+    """The state class of the game a record names, as the registry knows it (only installed or registered games
+    load; the core asks through `hooks.state_class_of`, since it imports no game and no registry)."""
     if not isinstance(game, str) or not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", game):
         raise RecordError(f"game: {quote_repr(game)} is not the name of a game.")
-    plugin = find_game(game)
-    if plugin is None:
-        raise RecordError(f"game: there is no game {quote(game)}.")
     try:
-        return plugin.state_class()
+        state_class = state_class_of(game)
     except (ImportError, ValueError) as error:
         raise RecordError(f"game: {quote(game)} could not be loaded: {error}") from None
+    if state_class is None:
+        raise RecordError(f"game: there is no game {quote(game)}.")
+    return state_class

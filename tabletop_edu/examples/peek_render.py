@@ -1,7 +1,7 @@
 """HTML for Peek, the template game, in English and French: the smallest table built from the shared templates.
 
-Peek is one module (`examples/peek.py`), so its renderer sits beside it as `peek_render` (the renderer lookup,
-`core.view.game_renderer`, tries `<game>.render` then `<game>_render`). Everything follows the big games:
+Peek is one module (`examples/peek.py`), so its renderer sits beside it as `peek_render`, the module its plugin names
+as its renderer (`GamePlugin.render`, found by `rendering.game_renderer`). Everything follows the big games:
 `view_html` from a View alone, `state_html` for the teacher, `reveal_html` at the end, `event_text` for the
 log in both languages, `move_label` for the buttons.
 """

@@ -42,5 +42,6 @@ GAME = GamePlugin(
     },
     actions=action_catalogue,
     render="tabletop_edu.get_adler.render",
+    knowledge="tabletop_edu.get_adler.widget:knowledge_html",
     summary="find the double agent before the seventh hour ends",
 )

@@ -2,14 +2,15 @@
 
 The named bots are `MafiaBot`s with one policy per role (moved here from `tournament.py`); `actions` lists
 every action a table can ever allow, the PettingZoo adapter's fixed action space (moved here from
-`pettingzoo_env.py`, so the generic layers know no game).
+`pettingzoo_env.py`, so the generic layers know no game); `knowledge` and `posteriors` are what the class
+server's dashboard and debrief show.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..core import Action, Bot
+from ..core import Action, Bot, GameState
 from ..registry import GamePlugin
 
 
@@ -55,6 +56,17 @@ def action_catalogue(players: int, rules: Any = None) -> list[Action]:
             + [engine.Suspect(t) for t in seats] + [engine.Silent(), engine.Pass(), engine.Hold(), engine.Shoot()])
 
 
+def godfather_posteriors(state: GameState[Any]) -> dict[int, dict[str, float]]:
+    """What the Godfather can infer from their own view: each taker's exact posterior role (empty before the
+    box has moved, or where no world fits)."""
+    from .inference import view_posterior
+    godfather = state.godfather  # type: ignore[attr-defined]
+    found = view_posterior(state.view(godfather), state.rules)  # type: ignore[arg-type]
+    if found is None:
+        return {}
+    return {seat: found.role_probabilities(seat) for kind, seat in found.observation.steps if kind == "take"}
+
+
 GAME = GamePlugin(
     name="mafia_de_cuba",
     module="tabletop_edu.mafia_de_cuba",
@@ -65,5 +77,7 @@ GAME = GamePlugin(
     bots={"loyal": loyal, "greedy-thief": greedy_thief, "cautious-thief": cautious_thief},
     actions=action_catalogue,
     render="tabletop_edu.mafia_de_cuba.render",
+    knowledge="tabletop_edu.mafia_de_cuba.widget:knowledge_html",
+    posteriors=godfather_posteriors,
     summary="the cigar box, the diamonds and the Godfather's interrogation",
 )

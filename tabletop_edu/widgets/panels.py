@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import Event, GameState, Seat, log_for
-from ..core.view import game_renderer, render_state_html, render_view_html
 from ..i18n import tr
+from ..rendering import game_renderer, render_state_html, render_view_html
 
 OMNISCIENT = "omniscient"
 Perspective = Seat | None | str  # a seat, None for a spectator, or OMNISCIENT

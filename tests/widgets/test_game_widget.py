@@ -493,8 +493,7 @@ def test_bad_options_are_refused_clearly(options: dict[str, Any]) -> None:
 def test_the_log_is_shown_once_in_its_panel_and_the_renderers_still_hold_it_alone(game: str) -> None:
     """On a projector every line counts: the table leaves its log to the log panel (and to the static
     picture, once). Renderers called on their own, as in the tutorials, still end with the log."""
-    from tabletop_edu.core import render_view_html
-    from tabletop_edu.core.view import render_state_html
+    from tabletop_edu.rendering import render_state_html, render_view_html
 
     module = importlib.import_module("tabletop_edu.examples.peek" if game == "peek" else f"tabletop_edu.{game}")
     players = {"peek": 3, "commissario": 3, "get_adler": 4, "mafia_de_cuba": 6}[game]

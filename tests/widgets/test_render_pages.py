@@ -17,7 +17,7 @@ import pytest
 
 from tabletop_edu import commissario, get_adler, mafia_de_cuba
 from tabletop_edu.core import Event, GameState, View
-from tabletop_edu.core.view import game_renderer, generic_view_html, render_state_html, render_view_html
+from tabletop_edu.rendering import game_renderer, generic_view_html, render_state_html, render_view_html
 from tabletop_edu.examples import peek
 from tabletop_edu.i18n import tr
 from tabletop_edu.moves import labeller, move_step

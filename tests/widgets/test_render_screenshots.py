@@ -16,7 +16,7 @@ import pytest
 
 from tabletop_edu import commissario, get_adler, mafia_de_cuba
 from tabletop_edu.core import GameState
-from tabletop_edu.core.view import game_renderer, render_state_html, render_view_html
+from tabletop_edu.rendering import game_renderer, render_state_html, render_view_html
 from tabletop_edu.examples import peek
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "render"
