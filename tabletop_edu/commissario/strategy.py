@@ -375,6 +375,17 @@ def deviation_gains(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapp
     return _gains(game, mix_vector(game, row_mix, rows=True), mix_vector(game, col_mix, rows=False))
 
 
+def best_deviations(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapping[Any, float]
+                    ) -> tuple[tuple[str, float], tuple[str, float]]:
+    """Each player's best pure strategy against the other's mix (its label) and what it gains over its own mix."""
+    x, y = mix_vector(game, row_mix, rows=True), mix_vector(game, col_mix, rows=False)
+    row_values, col_values = game.row_payoffs @ y, x @ game.col_payoffs
+    rows, cols = game.labels()
+    row_best, col_best = int(row_values.argmax()), int(col_values.argmax())
+    return ((rows[row_best], float(row_values[row_best] - x @ row_values)),
+            (cols[col_best], float(col_values[col_best] - col_values @ y)))
+
+
 def _gains(game: RoundGame, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     row_values, col_values = game.row_payoffs @ y, x @ game.col_payoffs
     return float(row_values.max() - x @ row_values), float(col_values.max() - col_values @ y)

@@ -268,3 +268,20 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
     axes.set_axis_off()
     axes.margins(0.12)
     return figure
+
+
+def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple[float, list[str]]:
+    """The smallest type of a figure in points when it is shown `width_pixels` wide, and the texts that
+    reach past its edges (cut off when shown): what a projector check needs."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    scale = width_pixels / (figure.get_figwidth() * figure.dpi)
+    box = figure.bbox
+    texts = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    cut = [t.get_text() for t in texts
+           if (extent := t.get_window_extent(renderer)).x0 < box.x0 - 0.5 or extent.x1 > box.x1 + 0.5
+           or extent.y0 < box.y0 - 0.5 or extent.y1 > box.y1 + 0.5]
+    return min(t.get_fontsize() for t in texts) * scale, cut

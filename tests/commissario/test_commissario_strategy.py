@@ -140,7 +140,7 @@ def test_plan_game_plays_the_engine_with_the_chosen_reveals() -> None:
 
 def test_reveal_order_changes_the_equilibrium() -> None:
     """Round 1 of seed 3: with greedy reveals Ana takes the orange 5 for sure; with the reveal order a
-    choice, that is no longer an equilibrium (she gains 2 by showing blue first with orange blue), and the
+    choice, that is no longer an equilibrium (she gains 2 by keeping the orange 5 for her second reveal), and the
     equilibrium of the plan game has no profitable deviation among all 36 x 966 plans."""
     _, facts = pick_facts(2, 3)
     naive, plans = S.payoff_table(facts), S.plan_game(facts)
@@ -171,3 +171,11 @@ def test_regret_matching_curve_approaches_an_equilibrium() -> None:
     x, y, curve = S.regret_matching_curve(game, 2000)
     assert len(curve) == 2000 and curve[-1] < 0.05 < curve[0]
     assert np.allclose(x, [1 / 2, 1 / 2], atol=0.05) and np.allclose(y, [1 / 3, 2 / 3], atol=0.05)
+
+
+def test_best_deviations_name_the_profitable_plan() -> None:
+    """Round 1 of seed 3 with the greedy solution as plans: Ana's best deviation shows green before orange."""
+    _, facts = pick_facts(2, 3)
+    plans = S.plan_game(facts)
+    (row_label, row_gain), (_, col_gain) = S.best_deviations(plans, *S.greedy_plans(facts, S.equilibrium(S.payoff_table(facts))))
+    assert (row_label, row_gain, col_gain) == ("orange green, green first", 2.0, 0.0)
