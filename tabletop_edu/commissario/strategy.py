@@ -375,6 +375,13 @@ def deviation_gains(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapp
     return _gains(game, mix_vector(game, row_mix, rows=True), mix_vector(game, col_mix, rows=False))
 
 
+def expected_values(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapping[Any, float]
+                    ) -> tuple[float, float]:
+    """Each player's expected points when both play their mixes."""
+    x, y = mix_vector(game, row_mix, rows=True), mix_vector(game, col_mix, rows=False)
+    return float(x @ game.row_payoffs @ y), float(x @ game.col_payoffs @ y)
+
+
 def best_deviations(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapping[Any, float]
                     ) -> tuple[tuple[str, float], tuple[str, float]]:
     """Each player's best pure strategy against the other's mix (its label) and what it gains over its own mix."""

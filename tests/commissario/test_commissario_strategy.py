@@ -179,3 +179,13 @@ def test_best_deviations_name_the_profitable_plan() -> None:
     plans = S.plan_game(facts)
     (row_label, row_gain), (_, col_gain) = S.best_deviations(plans, *S.greedy_plans(facts, S.equilibrium(S.payoff_table(facts))))
     assert (row_label, row_gain, col_gain) == ("orange green, green first", 2.0, 0.0)
+
+
+def test_expected_values_weigh_the_cells() -> None:
+    """A pure profile's expected values are its cell; a half-half mix averages two cells."""
+    _, facts = pick_facts(2, 3)
+    game = S.plan_game(facts)
+    rows, cols = game.labels()
+    assert S.expected_values(game, {rows[4]: 1.0}, {cols[7]: 1.0}) == (game.row_payoffs[4, 7], game.col_payoffs[4, 7])
+    half = S.expected_values(game, {rows[4]: 0.5, rows[5]: 0.5}, {cols[7]: 1.0})
+    assert np.isclose(half[0], (game.row_payoffs[4, 7] + game.row_payoffs[5, 7]) / 2)

@@ -179,3 +179,15 @@ def test_projected_type_scales_to_the_projector_and_finds_cut_text() -> None:
     smallest, cut = projected_type(figure)
     assert smallest == 18.0
     assert cut == ["cut off at the right edge"]
+
+
+def test_projected_type_ignores_ticks_outside_the_view() -> None:
+    """Log axes make tick labels beyond their limits that matplotlib never draws: they are neither small type
+    nor cut off."""
+    from tabletop_edu.knowledge import Figure, projected_type
+    figure = Figure(figsize=(12.8, 5), layout="constrained")
+    axes = figure.add_subplot()
+    axes.loglog([1, 10, 1000], [1, 0.3, 0.05])
+    axes.tick_params(labelsize=15)
+    smallest, cut = projected_type(figure)
+    assert smallest == 15.0 and cut == []
