@@ -105,12 +105,13 @@ def round_gains(facts: Mapping[str, Any], order: Sequence[int], picks: Mapping[i
 
 @dataclass(frozen=True)
 class RoundGame:
-    """A two-player normal-form game: row player `seats[0]`, column player `seats[1]`; the strategies are
-    picks (`payoff_table`, reveals greedy) or complete plans (`plan_game`)."""
+    """A two-player normal-form game: row player `seats[0]`, column player `seats[1]`. The strategies are
+    picks (`payoff_table`, reveals greedy), complete plans (`plan_game`), or any strategies whose `str` is
+    their label (bids in a tutorial's auction)."""
 
     seats: tuple[int, int]
-    row_picks: tuple[Pick, ...] | tuple[Plan, ...]
-    col_picks: tuple[Pick, ...] | tuple[Plan, ...]
+    row_picks: tuple[Any, ...]
+    col_picks: tuple[Any, ...]
     row_payoffs: np.ndarray
     col_payoffs: np.ndarray
 
