@@ -20,9 +20,10 @@ arrests follow from the picks, the turn order and the layout. Here:
 
 from __future__ import annotations
 
+import itertools
 import random
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,8 @@ from .rules import COLOURS
 if TYPE_CHECKING:  # numpy is imported by the functions that compute with it: playing needs no numpy
     import numpy as np
 Table = Mapping[str, Sequence[int]]
+#: A seat's rule for its first reveal: the colours shown before it this round -> the colour it shows.
+ShowFirst = Callable[[tuple[str, ...]], str]
 PICK_NAMES: tuple[str, ...] = tuple(str(p).removeprefix("pick ") for p in ALL_PICKS)
 
 
@@ -44,14 +47,25 @@ def _top(table: Mapping[str, list[int]], colour: str) -> int:
     return table[colour][0] if table[colour] else 0
 
 
-def play_out(table: Table, order: Sequence[int], picks: Mapping[int, Pick]) -> dict[int, list[tuple[str, int]]]:
-    """The characters each seat arrests this round (R4.2-R4.6), with the greedy reveal policy."""
+def play_out(table: Table, order: Sequence[int], picks: Mapping[int, Pick],
+             shown_first: Mapping[int, ShowFirst] | None = None) -> dict[int, list[tuple[str, int]]]:
+    """The characters each seat arrests this round (R4.2-R4.6).
+
+    A seat in `shown_first` chooses its first reveal with that rule (from the colours shown before it this
+    round); every other seat reveals greedily: the colour whose top character is worth most now, ties to
+    the colour earlier in colour order.
+    """
     board = {c: sorted(table.get(c, []), reverse=True) for c in COLOURS}
     left = {seat: list(picks[seat].colours) for seat in order}
     caught: dict[int, list[tuple[str, int]]] = {seat: [] for seat in order}
-    for seat in list(order) + list(order)[::-1]:
-        colour = max(left[seat], key=lambda c: (_top(board, c), -COLOURS.index(c)))
+    shown: list[str] = []
+    for turn, seat in enumerate(list(order) + list(order)[::-1]):
+        if turn < len(order) and shown_first and seat in shown_first:
+            colour = shown_first[seat](tuple(shown))
+        else:
+            colour = max(left[seat], key=lambda c: (_top(board, c), -COLOURS.index(c)))
         left[seat].remove(colour)
+        shown.append(colour)
         if board[colour]:
             caught[seat].append((colour, board[colour].pop(0)))
     return caught
@@ -69,9 +83,9 @@ def bonus_holdings(colour_scores: Sequence[Mapping[str, int]], bonus_values: Map
 
 
 def round_gains(facts: Mapping[str, Any], order: Sequence[int], picks: Mapping[int, Pick],
-                majority: bool = False) -> dict[int, float]:
+                majority: bool = False, shown_first: Mapping[int, ShowFirst] | None = None) -> dict[int, float]:
     """Points each seat gains this round (plus the change in bonus holdings when `majority`)."""
-    caught = play_out(facts["table"], order, picks)
+    caught = play_out(facts["table"], order, picks, shown_first)
     gains = {seat: float(sum(v for _, v in cards)) for seat, cards in caught.items()}
     if majority:
         before_scores = [dict(s) for s in facts["colour_scores"]]
@@ -91,11 +105,13 @@ def round_gains(facts: Mapping[str, Any], order: Sequence[int], picks: Mapping[i
 
 @dataclass(frozen=True)
 class RoundGame:
-    """A two-player normal-form game: row player `seats[0]`, column player `seats[1]`."""
+    """A two-player normal-form game: row player `seats[0]`, column player `seats[1]`. The strategies are
+    picks (`payoff_table`, reveals greedy), complete plans (`plan_game`), or any strategies whose `str` is
+    their label (bids in a tutorial's auction)."""
 
     seats: tuple[int, int]
-    row_picks: tuple[Pick, ...]
-    col_picks: tuple[Pick, ...]
+    row_picks: tuple[Any, ...]
+    col_picks: tuple[Any, ...]
     row_payoffs: np.ndarray
     col_payoffs: np.ndarray
 
@@ -190,36 +206,38 @@ def _distinct(matrix: np.ndarray) -> list[int]:
     return keep
 
 
-def equilibrium(game: RoundGame, *, rng: random.Random | None = None) -> tuple[dict[Pick, float], dict[Pick, float]]:
-    """One mixed Nash equilibrium of the (reduced) game via nashpy, as pick -> probability for each seat.
+def equilibrium(game: RoundGame, *, rng: random.Random | None = None) -> tuple[dict[Any, float], dict[Any, float]]:
+    """One mixed Nash equilibrium of the (reduced) game via nashpy, as strategy -> probability for each seat.
 
-    Small reduced games use support enumeration (all equilibria; the first is returned); larger ones use
-    Lemke-Howson from each starting label until one gives a valid equilibrium; regret matching is the fallback.
+    Candidates come from support enumeration and vertex enumeration on small reduced games (the games are
+    degenerate, so one method may miss what the other finds), else from Lemke-Howson from each starting
+    label; the first candidate no pure deviation improves on is returned. Regret matching is the fallback.
     """
     import nashpy
     import numpy as np
     small = reduce_game(game)
     nash = nashpy.Game(small.row_payoffs, small.col_payoffs)
-    candidates: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def candidates() -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        if min(small.row_payoffs.shape) <= 6:
+            yield from nash.support_enumeration()
+            yield from nash.vertex_enumeration()
+        for label in range(sum(small.row_payoffs.shape)):
+            try:
+                yield nash.lemke_howson(initial_dropped_label=label)
+            except Exception:  # noqa: BLE001 - nashpy can fail on degenerate games
+                continue
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if min(small.row_payoffs.shape) <= 6:
-            for pair in nash.support_enumeration():
-                candidates.append(pair)
-                break
-        else:
-            for label in range(sum(small.row_payoffs.shape)):
-                try:
-                    pair = nash.lemke_howson(initial_dropped_label=label)
-                except Exception:  # noqa: BLE001 - nashpy can fail on degenerate games
-                    continue
-                if all(np.all(np.isfinite(p)) and np.isclose(p.sum(), 1) and np.all(p >= -1e-9) for p in pair):
-                    candidates.append(pair)
+        for sigma_r, sigma_c in candidates():
+            if all(np.all(np.isfinite(p)) and np.isclose(p.sum(), 1) and np.all(p >= -1e-9) for p in (sigma_r, sigma_c)):
+                sigma_r, sigma_c = np.clip(sigma_r, 0, None), np.clip(sigma_c, 0, None)
+                row_gain, col_gain = _gains(small, sigma_r / sigma_r.sum(), sigma_c / sigma_c.sum())
+                if max(row_gain, col_gain) < 1e-7:
                     break
-    if candidates:
-        sigma_r, sigma_c = candidates[0]
-    else:
-        sigma_r, sigma_c = _two_player_regret(small, rng or random.Random(0))
+        else:
+            sigma_r, sigma_c = _two_player_regret(small, rng or random.Random(0))
     return (_mix(small.row_picks, sigma_r), _mix(small.col_picks, sigma_c))
 
 
@@ -242,23 +260,179 @@ def _mix(picks: Sequence[Pick], sigma: np.ndarray) -> dict[Pick, float]:
 
 
 def _two_player_regret(game: RoundGame, rng: random.Random, iterations: int = 2000) -> tuple[np.ndarray, np.ndarray]:
-    import numpy as np
-    mats = (game.row_payoffs, game.col_payoffs.T)
-    regrets = [np.zeros(m.shape[0]) for m in mats]
-    totals = [np.zeros(m.shape[0]) for m in mats]
-    for _ in range(iterations):
-        sigmas = [_regret_policy(r) for r in regrets]
-        for me in (0, 1):
-            values = mats[me] @ sigmas[1 - me]
-            regrets[me] += values - sigmas[me] @ values
-            totals[me] += sigmas[me]
-    return totals[0] / totals[0].sum(), totals[1] / totals[1].sum()
+    row_mix, col_mix, _ = regret_matching_curve(game, iterations)
+    return row_mix, col_mix
 
 
 def _regret_policy(regret: np.ndarray) -> np.ndarray:
     import numpy as np
     positive = np.maximum(regret, 0)
     return positive / positive.sum() if positive.sum() > 0 else np.full(len(regret), 1 / len(regret))
+
+
+# ------------------------------------------------------------------------------------ complete plans
+
+@dataclass(frozen=True)
+class Plan:
+    """A complete plan for one seat of a two-player round: its pick and which commissaire it shows first.
+
+    The pick alone is not a strategy: R4.2 lets a seat choose which of its two commissaires to show first.
+    The seat revealing first (`first`) has seen nothing; the seat revealing second has seen one colour, so
+    its plan says what it shows after each colour it might see (`after[k]` answers `COLOURS[k]`). A 2x pick
+    leaves no choice (the 2x card is the second arrest, R4.6).
+    """
+
+    pick: Pick
+    first: str | None = None
+    after: tuple[str, ...] = ()
+
+    def show_first(self, shown: tuple[str, ...]) -> str:
+        """The colour this plan shows first, given the colours shown before it this round."""
+        if self.pick.double:
+            return self.pick.colours[0]
+        if self.after:
+            return self.after[COLOURS.index(shown[-1])]
+        assert self.first is not None
+        return self.first
+
+    def __str__(self) -> str:
+        a, b = self.pick.colours
+        if self.pick.double:
+            return f"{a} 2x"
+        if not self.after:
+            return f"{a} {b}, {self.first} first"
+        switch = [seen for seen, shown in zip(COLOURS, self.after) if shown == b]
+        if len(switch) in (0, len(COLOURS)):
+            return f"{a} {b}, {b if switch else a} first"
+        return f"{a} {b}, {b} first after {'/'.join(switch)}, else {a}"
+
+
+def first_seat_plans(picks: Sequence[Pick]) -> tuple[Plan, ...]:
+    """Every plan of the seat revealing first: each pick, with each of its two colours shown first."""
+    return tuple(plan for pick in picks for plan in (
+        [Plan(pick)] if pick.double else [Plan(pick, first=colour) for colour in pick.colours]))
+
+
+def second_seat_plans(picks: Sequence[Pick]) -> tuple[Plan, ...]:
+    """Every plan of the seat revealing second: each pick, with a colour to show for each colour it may see."""
+    return tuple(plan for pick in picks for plan in (
+        [Plan(pick)] if pick.double else
+        [Plan(pick, after=answers) for answers in itertools.product(pick.colours, repeat=len(COLOURS))]))
+
+
+def plan_game(facts: Mapping[str, Any], *, majority: bool = False) -> RoundGame:
+    """The two-player round as the extensive game it is, in normal form: every complete plan of each seat.
+
+    Rows are the plans of the seat revealing first (36 with the 2x card), columns those of the seat revealing
+    second (966). The payoffs are points gained this round, as in `payoff_table`.
+    """
+    import numpy as np
+    order = list(facts["order"])
+    if len(order) != 2:
+        raise ValueError(f"plan_game solves two-player rounds; this round has {len(order)} players.")
+    if not facts.get("rules", {}).get("reveal_choice", True):
+        raise ValueError("With the option reveal_choice off, the reveal order is fixed: use payoff_table.")
+    picks = picks_of(facts)
+    rows, cols = first_seat_plans(picks), second_seat_plans(picks)
+    row_payoffs, col_payoffs = np.zeros((len(rows), len(cols))), np.zeros((len(rows), len(cols)))
+    outcomes: dict[tuple[int, Pick, str], dict[int, float]] = {}
+    for i, row in enumerate(rows):
+        seen = (row.show_first(()),)
+        for j, col in enumerate(cols):
+            key = (i, col.pick, col.show_first(seen))
+            if key not in outcomes:
+                outcomes[key] = round_gains(facts, order, {order[0]: row.pick, order[1]: col.pick}, majority,
+                                            {order[0]: row.show_first, order[1]: col.show_first})
+            row_payoffs[i, j], col_payoffs[i, j] = outcomes[key][order[0]], outcomes[key][order[1]]
+    return RoundGame((order[0], order[1]), rows, cols, row_payoffs, col_payoffs)
+
+
+def greedy_plans(facts: Mapping[str, Any], mixes: tuple[Mapping[Pick, float], Mapping[Pick, float]]
+                 ) -> tuple[dict[Plan, float], dict[Plan, float]]:
+    """The plans that play the picks of `mixes` with the greedy reveal of `play_out` (best top character
+    first): a pick-only solution written as complete plans, to test it in `plan_game`."""
+    board = {c: sorted(facts["table"].get(c, []), reverse=True) for c in COLOURS}
+
+    def greedy(pick: Pick, taken: str | None) -> str:
+        left = {c: board[c][1:] if c == taken else board[c] for c in pick.colours}
+        return max(pick.colours, key=lambda c: (left[c][0] if left[c] else 0, -COLOURS.index(c)))
+
+    def first(pick: Pick) -> Plan:
+        return Plan(pick) if pick.double else Plan(pick, first=greedy(pick, None))
+
+    def second(pick: Pick) -> Plan:
+        return Plan(pick) if pick.double else Plan(pick, after=tuple(greedy(pick, seen) for seen in COLOURS))
+
+    return ({first(p): q for p, q in mixes[0].items()}, {second(p): q for p, q in mixes[1].items()})
+
+
+def deviation_gains(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapping[Any, float]
+                    ) -> tuple[float, float]:
+    """What each player gains by its best pure deviation from the mixes, over the game's full strategy set.
+
+    Both are 0 exactly at an equilibrium; their sum is the mixes' exploitability (NashConv). Mixes map
+    strategies (picks or plans, or their labels) to probabilities.
+    """
+    return _gains(game, mix_vector(game, row_mix, rows=True), mix_vector(game, col_mix, rows=False))
+
+
+def expected_values(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapping[Any, float]
+                    ) -> tuple[float, float]:
+    """Each player's expected points when both play their mixes."""
+    x, y = mix_vector(game, row_mix, rows=True), mix_vector(game, col_mix, rows=False)
+    return float(x @ game.row_payoffs @ y), float(x @ game.col_payoffs @ y)
+
+
+def best_deviations(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapping[Any, float]
+                    ) -> tuple[tuple[str, float], tuple[str, float]]:
+    """Each player's best pure strategy against the other's mix (its label) and what it gains over its own mix."""
+    x, y = mix_vector(game, row_mix, rows=True), mix_vector(game, col_mix, rows=False)
+    row_values, col_values = game.row_payoffs @ y, x @ game.col_payoffs
+    rows, cols = game.labels()
+    row_best, col_best = int(row_values.argmax()), int(col_values.argmax())
+    return ((rows[row_best], float(row_values[row_best] - x @ row_values)),
+            (cols[col_best], float(col_values[col_best] - col_values @ y)))
+
+
+def _gains(game: RoundGame, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    row_values, col_values = game.row_payoffs @ y, x @ game.col_payoffs
+    return float(row_values.max() - x @ row_values), float(col_values.max() - col_values @ y)
+
+
+def mix_vector(game: RoundGame, mix: Mapping[Any, float], *, rows: bool) -> np.ndarray:
+    """A mix (strategy or label -> probability) as a probability vector over the game's rows or columns."""
+    import numpy as np
+    strategies = game.row_picks if rows else game.col_picks
+    labels = game.labels()[0 if rows else 1]
+    vector = np.zeros(len(strategies))
+    for key, probability in mix.items():
+        if key in strategies:
+            vector[strategies.index(key)] += probability
+        elif key in labels:
+            vector[labels.index(key)] += probability
+        else:
+            raise ValueError(f"{key!s} is not a strategy of seat {game.seats[0 if rows else 1]} in this game.")
+    if np.any(vector < 0) or not np.isclose(vector.sum(), 1):
+        raise ValueError(f"A mix's probabilities must be at least 0 and add up to 1 (they add up to {vector.sum():.3f}).")
+    return vector
+
+
+def regret_matching_curve(game: RoundGame, iterations: int) -> tuple[np.ndarray, np.ndarray, list[float]]:
+    """Regret matching by both players (full information, simultaneous updates): the average strategies and,
+    after every iteration, the exploitability (sum of `deviation_gains`) of the averages so far."""
+    import numpy as np
+    mats = (game.row_payoffs, game.col_payoffs.T)
+    regrets = [np.zeros(m.shape[0]) for m in mats]
+    totals = [np.zeros(m.shape[0]) for m in mats]
+    curve = []
+    for _ in range(iterations):
+        sigmas = [_regret_policy(r) for r in regrets]
+        for me in (0, 1):
+            values = mats[me] @ sigmas[1 - me]
+            regrets[me] += values - sigmas[me] @ values
+            totals[me] += sigmas[me]
+        curve.append(sum(_gains(game, totals[0] / totals[0].sum(), totals[1] / totals[1].sum())))
+    return totals[0] / totals[0].sum(), totals[1] / totals[1].sum(), curve
 
 
 # ------------------------------------------------------------------------------------ 3 to 5 players

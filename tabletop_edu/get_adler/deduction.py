@@ -15,7 +15,8 @@ import functools
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..core import GameState, View
@@ -104,14 +105,38 @@ def _entropy(probabilities: Iterable[float]) -> float:
     return -sum(p * math.log2(p) for p in probabilities if p > 0)
 
 
+#: Adler's answering policy, a strategy of his: the probability he answers yes to "`colour` `trait`?".
+AdlerPolicy = Callable[[str, str], float]
+
+
+def random_liar(yes: float = 0.5) -> AdlerPolicy:
+    """Adler answers yes with probability `yes`, whatever he is asked."""
+    return lambda trait, colour: yes
+
+
+def mimic(characters: Sequence[str]) -> AdlerPolicy:
+    """Adler answers as a character drawn uniformly from `characters` would (truthfully: `mimic([ADLER])`)."""
+    return lambda trait, colour: sum(has_trait(c, trait, colour) for c in characters) / len(characters)
+
+
+def hero_answers(worlds: Sequence[World], target: int) -> AdlerPolicy:
+    """The answers a hero at `target` gives, in distribution over `worlds`: an Adler answering with this
+    policy *pools* with the heroes, so that his answer cannot tell him from them in those worlds."""
+    heroes = [world[target] for world in worlds if world[target] != ADLER]
+    return mimic(heroes)
+
+
 def information_gain(worlds: Sequence[World], target: int, trait: str, colour: str, *,
-                     adler_yes: float = 0.5) -> float:
+                     adler_yes: float | AdlerPolicy = 0.5) -> float:
     """Expected bits of information about "which seat is Adler" from asking `target` about `colour` `trait`.
 
     Worlds are equally likely; in a world where `target` is Adler he answers yes with probability
-    `adler_yes` (he may lie, so his answer carries no information about his character)."""
+    `adler_yes`, a number or his answering policy (he may lie, R4.3: what his answer tells depends on how
+    he chooses it)."""
     if not worlds:
         return 0.0
+    if callable(adler_yes):
+        adler_yes = adler_yes(trait, colour)
     before = _entropy(adler_distribution(worlds).values())
     joint: dict[bool, Counter[int]] = {True: Counter(), False: Counter()}
     weight = 1 / len(worlds)
@@ -128,6 +153,107 @@ def information_gain(worlds: Sequence[World], target: int, trait: str, colour: s
         if mass > 0:
             after += mass * _entropy(value / mass for value in counts.values())
     return before - after
+
+
+# ------------------------------------------------------------------------------------ a questioning game
+
+Question = tuple[str, str]  # (trait, colour)
+AskerPlan = tuple[str, Question, int, int]  # (asker's character, question, seat named after yes, after no)
+
+
+@dataclass(frozen=True)
+class QuestioningGame:
+    """One question, then a guess: a zero-sum Bayesian game between an asker and Adler.
+
+    Nature deals the characters (the asker is a hero). The asker, knowing only its own character, asks
+    seat `target` one question and then names a seat as Adler; it wins 1 if right. Adler, if he sits at
+    `target`, chooses his answer knowing only the question (not the asker's character): his strategy is
+    the probability of "yes" to each question. `payoff[plan]` is (a, b): the asker's chance of being right
+    with that plan is a + b * P(Adler says yes to the plan's question).
+    """
+
+    players: int
+    asker: int
+    target: int
+    payoff: dict[AskerPlan, tuple[float, float]]
+
+    @property
+    def questions(self) -> list[Question]:
+        return [(trait, colour) for trait in TRAITS for colour in TRAIT_COLOURS[trait]]
+
+    @property
+    def characters(self) -> list[str]:
+        return sorted({plan[0] for plan in self.payoff})
+
+    def chance(self, plan: AskerPlan, adler: AdlerPolicy) -> float:
+        """The asker's chance of naming Adler with `plan` against Adler's policy."""
+        a, b = self.payoff[plan]
+        return a + b * adler(*plan[1])
+
+    def best_chance(self, adler: AdlerPolicy) -> float:
+        """The asker's chance of naming Adler when it best-responds to Adler's policy (each character
+        equally likely)."""
+        best = {character: 0.0 for character in self.characters}
+        for plan in self.payoff:
+            best[plan[0]] = max(best[plan[0]], self.chance(plan, adler))
+        return sum(best.values()) / len(best)
+
+    def adler_best_chance(self, asker_mix: Mapping[AskerPlan, float]) -> float:
+        """The asker's chance when Adler best-responds to the asker's mix (the mix's weights add up to 1 for
+        each character of the asker, which is equally likely)."""
+        constant = sum(q * self.payoff[plan][0] for plan, q in asker_mix.items()) / len(self.characters)
+        slopes: Counter[Question] = Counter()
+        for plan, q in asker_mix.items():
+            slopes[plan[1]] += q * self.payoff[plan][1] / len(self.characters)
+        return constant + sum(min(0.0, slope) for slope in slopes.values())
+
+
+def questioning_game(players: int, asker: int, target: int, *, cast: Sequence[str] | None = None) -> QuestioningGame:
+    """The one-question game (see `QuestioningGame`) at a table of `players`, the published cast by default."""
+    if asker == target or not (0 <= asker < players and 0 <= target < players):
+        raise ValueError(f"The asker and the target must be two different seats from 0 to {players - 1}.")
+    in_play = tuple(cast or CAST)[:players]
+    suspects = [seat for seat in range(players) if seat != asker]
+    payoff: dict[AskerPlan, tuple[float, float]] = {}
+    for character in (c for c in in_play if c != ADLER):
+        worlds = possible_worlds(players, known={asker: character}, cast=in_play)
+        for trait in TRAITS:
+            for colour in TRAIT_COLOURS[trait]:
+                for named_if_yes, named_if_no in itertools.product(suspects, repeat=2):
+                    constant = slope = 0.0
+                    for world in worlds:
+                        adler = world.index(ADLER)
+                        right_if_yes, right_if_no = float(adler == named_if_yes), float(adler == named_if_no)
+                        if world[target] == ADLER:
+                            constant += right_if_no
+                            slope += right_if_yes - right_if_no
+                        else:
+                            constant += right_if_yes if has_trait(world[target], trait, colour) else right_if_no
+                    payoff[(character, (trait, colour), named_if_yes, named_if_no)] = (constant / len(worlds),
+                                                                                       slope / len(worlds))
+    return QuestioningGame(players, asker, target, payoff)
+
+
+def solve_questioning_game(game: QuestioningGame) -> tuple[float, dict[Question, float], dict[AskerPlan, float]]:
+    """The game's value (the asker's chance of naming Adler), Adler's equilibrium policy (question -> P(yes))
+    and the asker's equilibrium mix, by linear programming (scipy): Adler minimises the asker's best chance."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    questions, characters, plans = game.questions, game.characters, list(game.payoff)
+    rows = np.zeros((len(plans), len(questions) + len(characters)))
+    bounds = np.zeros(len(plans))
+    for k, plan in enumerate(plans):
+        constant, slope = game.payoff[plan]
+        rows[k, questions.index(plan[1])] = slope
+        rows[k, len(questions) + characters.index(plan[0])] = -1.0
+        bounds[k] = -constant
+    costs = np.r_[np.zeros(len(questions)), np.full(len(characters), 1 / len(characters))]
+    result = linprog(costs, A_ub=rows, b_ub=bounds, method="highs",
+                     bounds=[(0, 1)] * len(questions) + [(None, None)] * len(characters))
+    weights = -result.ineqlin.marginals * len(characters)
+    asker_mix = {plan: float(w) for plan, w in zip(plans, weights) if w > 1e-9}
+    return float(result.fun), {q: float(y) for q, y in zip(questions, result.x)}, asker_mix
 
 
 def question_values(worlds: Sequence[World], asker: int) -> list[tuple[float, int, str, str]]:

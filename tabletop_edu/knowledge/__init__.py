@@ -11,7 +11,7 @@ from typing import Any
 from .flow import events_flow, information_flow, perspective_flow
 from .worlds import Worlds
 
-_DRAWINGS = ("Figure", "draw_information_flow", "draw_worlds")
+_DRAWINGS = ("Figure", "draw_information_flow", "draw_worlds", "projected_type")
 
 
 def __getattr__(name: str) -> Any:
@@ -21,5 +21,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Figure", "Worlds", "draw_information_flow", "draw_worlds", "events_flow", "information_flow",
+__all__ = ["Figure", "Worlds", "draw_information_flow", "draw_worlds", "projected_type", "events_flow", "information_flow",
            "perspective_flow"]

@@ -17,7 +17,7 @@ It is sized for a projector: 1280 pixels wide at its own resolution, every label
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -268,3 +268,33 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
     axes.set_axis_off()
     axes.margins(0.12)
     return figure
+
+
+def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple[float, list[str]]:
+    """The smallest type of a figure in points when it is shown `width_pixels` wide, and the texts that
+    reach past its edges (cut off when shown): what a projector check needs."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    scale = width_pixels / (figure.get_figwidth() * figure.dpi)
+    box = figure.bbox
+    undrawn = {id(label) for axis in _axes_axes(figure) for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+               if not _within(tick.get_loc(), axis.get_view_interval()) for label in (tick.label1, tick.label2)}
+    texts = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip() and id(t) not in undrawn]
+    cut = [t.get_text() for t in texts
+           if (extent := t.get_window_extent(renderer)).x0 < box.x0 - 0.5 or extent.x1 > box.x1 + 0.5
+           or extent.y0 < box.y0 - 0.5 or extent.y1 > box.y1 + 0.5]
+    return min(t.get_fontsize() for t in texts) * scale, cut
+
+
+def _axes_axes(figure: mpl_figure.Figure) -> list[Any]:
+    return [axis for axes in figure.axes for axis in (axes.xaxis, axes.yaxis)]
+
+
+def _within(location: float, interval: Sequence[float]) -> bool:
+    """Whether a tick lies in an axis's view (matplotlib draws only those ticks)."""
+    low, high = sorted(interval)
+    slack = (high - low) * 1e-9
+    return low - slack <= location <= high + slack

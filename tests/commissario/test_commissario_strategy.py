@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from tabletop_edu.commissario import new_game
 from tabletop_edu.commissario import strategy as S
@@ -100,3 +101,91 @@ def test_explain_mentions_reduction_and_equilibrium() -> None:
     _, facts = pick_facts(2, 3)
     text = S.explain(S.payoff_table(facts, majority=True))
     assert "reduce to" in text and "degenerate" in text and "plays" in text
+
+
+def test_plans_are_complete_strategies() -> None:
+    """36 plans for the seat revealing first (15 pairs x 2 orders + 6 with 2x), 966 for the second
+    (15 pairs x 2**6 answers to the colour it has seen + 6 with 2x); labels are distinct."""
+    _, facts = pick_facts(2, 3)
+    game = S.plan_game(facts)
+    assert game.row_payoffs.shape == (36, 966)
+    rows, cols = game.labels()
+    assert len(set(rows)) == 36 and len(set(cols)) == 966
+    assert "orange blue, blue first" in rows and "green 2x" in cols
+
+
+def test_plan_game_plays_the_engine_with_the_chosen_reveals() -> None:
+    """Each cell of the plan game equals the engine's round when the seats reveal as their plans say."""
+    state, facts = pick_facts(2, 3)
+    game = S.plan_game(facts)
+    rng = random.Random(5)
+    for _ in range(40):
+        i, j = rng.randrange(36), rng.randrange(966)
+        plans = {facts["order"][0]: game.row_picks[i], facts["order"][1]: game.col_picks[j]}
+        played = state.clone()
+        before = list(played.scores)
+        for seat, plan in plans.items():
+            played.apply(str(plan.pick), player=seat)
+        shown: list[str] = []
+        while played.phase == "first_reveal":
+            seat = played.current_player
+            colour = plans[seat].show_first(tuple(shown))
+            played.apply(f"reveal {colour}", player=seat)
+            shown.append(colour)
+        while played.phase == "second_reveal":
+            played.apply(played.legal_actions(played.current_player)[0], player=played.current_player)
+        gained = [after - b for after, b in zip(played.scores, before)]
+        assert (gained[facts["order"][0]], gained[facts["order"][1]]) == (game.row_payoffs[i, j], game.col_payoffs[i, j])
+
+
+def test_reveal_order_changes_the_equilibrium() -> None:
+    """Round 1 of seed 3: with greedy reveals Ana takes the orange 5 for sure; with the reveal order a
+    choice, that is no longer an equilibrium (she gains 2 by keeping the orange 5 for her second reveal), and the
+    equilibrium of the plan game has no profitable deviation among all 36 x 966 plans."""
+    _, facts = pick_facts(2, 3)
+    naive, plans = S.payoff_table(facts), S.plan_game(facts)
+    naive_mixes = S.equilibrium(naive)
+    assert S.deviation_gains(naive, *naive_mixes) == (0.0, 0.0)
+    assert S.deviation_gains(plans, *S.greedy_plans(facts, naive_mixes)) == (2.0, 0.0)
+    row_gain, col_gain = S.deviation_gains(plans, *S.equilibrium(plans))
+    assert abs(row_gain) < 1e-9 and abs(col_gain) < 1e-9
+
+
+def test_deviation_gains_rejects_bad_mixes() -> None:
+    _, facts = pick_facts(2, 3)
+    game = S.payoff_table(facts)
+    with pytest.raises(ValueError, match="not a strategy"):
+        S.deviation_gains(game, {"red 3x": 1.0}, {"red orange": 1.0})
+    with pytest.raises(ValueError, match="add up to 1"):
+        S.deviation_gains(game, {"red orange": 0.5}, {"red orange": 1.0})
+    with pytest.raises(ValueError, match="two-player"):
+        S.plan_game(pick_facts(3, 1)[1])
+
+
+def test_regret_matching_curve_approaches_an_equilibrium() -> None:
+    """Uneven matching pennies (row wins 2 on the first diagonal cell, 1 on the second): the equilibrium is
+    row 1/2-1/2, column 1/3-2/3; regret matching's averages approach it and their exploitability falls."""
+    game = S.RoundGame((0, 1), (make_pick("red", "green"), make_pick("blue", "green")),
+                       (make_pick("red", "green"), make_pick("blue", "green")),
+                       np.array([[2.0, 0.0], [0.0, 1.0]]), np.array([[0.0, 1.0], [1.0, 0.0]]))
+    x, y, curve = S.regret_matching_curve(game, 2000)
+    assert len(curve) == 2000 and curve[-1] < 0.05 < curve[0]
+    assert np.allclose(x, [1 / 2, 1 / 2], atol=0.05) and np.allclose(y, [1 / 3, 2 / 3], atol=0.05)
+
+
+def test_best_deviations_name_the_profitable_plan() -> None:
+    """Round 1 of seed 3 with the greedy solution as plans: Ana's best deviation shows green before orange."""
+    _, facts = pick_facts(2, 3)
+    plans = S.plan_game(facts)
+    (row_label, row_gain), (_, col_gain) = S.best_deviations(plans, *S.greedy_plans(facts, S.equilibrium(S.payoff_table(facts))))
+    assert (row_label, row_gain, col_gain) == ("orange green, green first", 2.0, 0.0)
+
+
+def test_expected_values_weigh_the_cells() -> None:
+    """A pure profile's expected values are its cell; a half-half mix averages two cells."""
+    _, facts = pick_facts(2, 3)
+    game = S.plan_game(facts)
+    rows, cols = game.labels()
+    assert S.expected_values(game, {rows[4]: 1.0}, {cols[7]: 1.0}) == (game.row_payoffs[4, 7], game.col_payoffs[4, 7])
+    half = S.expected_values(game, {rows[4]: 0.5, rows[5]: 0.5}, {cols[7]: 1.0})
+    assert np.isclose(half[0], (game.row_payoffs[4, 7] + game.row_payoffs[5, 7]) / 2)

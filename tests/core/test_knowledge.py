@@ -166,3 +166,28 @@ def test_drawings_are_figures() -> None:
     assert isinstance(draw_information_flow(state), Figure)  # a state is drawn as its whole flow
     worlds = draw_worlds(muddy_children(3), actual=(True, False, True))
     assert isinstance(worlds, Figure) and worlds._repr_png_().startswith(b"\x89PNG")
+
+
+def test_projected_type_scales_to_the_projector_and_finds_cut_text() -> None:
+    """A 6.4-inch figure shown 1280 pixels wide doubles its type; text past the right edge is reported."""
+    from tabletop_edu.knowledge import Figure, projected_type
+    figure = Figure(figsize=(6.4, 3))
+    axes = figure.add_subplot()
+    axes.set_title("inside", fontsize=9)
+    axes.tick_params(labelsize=10)
+    figure.text(0.95, 0.5, "cut off at the right edge", fontsize=12)
+    smallest, cut = projected_type(figure)
+    assert smallest == 18.0
+    assert cut == ["cut off at the right edge"]
+
+
+def test_projected_type_ignores_ticks_outside_the_view() -> None:
+    """Log axes make tick labels beyond their limits that matplotlib never draws: they are neither small type
+    nor cut off."""
+    from tabletop_edu.knowledge import Figure, projected_type
+    figure = Figure(figsize=(12.8, 5), layout="constrained")
+    axes = figure.add_subplot()
+    axes.loglog([1, 10, 1000], [1, 0.3, 0.05])
+    axes.tick_params(labelsize=15)
+    smallest, cut = projected_type(figure)
+    assert smallest == 15.0 and cut == []

@@ -137,3 +137,45 @@ def test_question_values_are_remembered_but_handed_out_fresh():
     assert again and again == question_values(worlds, 0)
     assert deduction._question_values.cache_info().hits >= hits + 2
     assert deduction._question_values.cache_info().maxsize == 512  # a 6-seat opening holds 720 worlds
+
+
+def test_adlers_answering_policy_sets_the_value_of_a_question() -> None:
+    """Gold (seat 3) asks Ana at the start of a four-player game. Against a coin-flipping Adler "grey coat?" is
+    worth 0.317 bits; against a truthful Adler (grey coat: only Adler's) it names him outright when yes; an
+    Adler who answers as the heroes Gold cannot rule out (Sharpe, Townsend) makes every question worth 0."""
+    from tabletop_edu.get_adler.deduction import hero_answers, mimic, random_liar
+    from tabletop_edu.get_adler.rules import TRAIT_COLOURS, TRAITS
+    worlds = possible_worlds(4, known={3: "Gold"})
+    assert math.isclose(information_gain(worlds, 0, "coat", "grey", adler_yes=random_liar()), 0.3166, abs_tol=1e-4)
+    assert information_gain(worlds, 0, "coat", "grey", adler_yes=mimic(["Adler"])) > 0.9
+    pooling = hero_answers(worlds, 0)
+    assert pooling("hat", "brown") == 1.0 and pooling("coat", "black") == 0.5 and pooling("coat", "grey") == 0.0
+    for trait in TRAITS:
+        for colour in TRAIT_COLOURS[trait]:
+            assert abs(information_gain(worlds, 0, trait, colour, adler_yes=pooling)) < 1e-12
+
+
+def test_questioning_game_equilibrium_has_no_profitable_deviation() -> None:
+    """One question then a guess, four players: without a question the asker names Adler 1 time in 3; in
+    equilibrium 5 times in 12, as both best-response checks confirm; a coin-flipping Adler concedes 1/2, a
+    truthful one 2/3."""
+    from tabletop_edu.get_adler.deduction import mimic, questioning_game, random_liar, solve_questioning_game
+    game = questioning_game(4, asker=3, target=0)
+    value, adler, asker_mix = solve_questioning_game(game)
+    assert math.isclose(value, 5 / 12)
+    assert math.isclose(game.best_chance(lambda trait, colour: adler[(trait, colour)]), value)
+    assert math.isclose(game.adler_best_chance(asker_mix), value)
+    for character in game.characters:
+        assert math.isclose(sum(q for plan, q in asker_mix.items() if plan[0] == character), 1)
+    assert math.isclose(game.best_chance(random_liar()), 1 / 2)
+    assert math.isclose(game.best_chance(mimic(["Adler"])), 2 / 3)
+
+
+def test_questioning_game_refuses_bad_seats() -> None:
+    import pytest
+
+    from tabletop_edu.get_adler.deduction import questioning_game
+    with pytest.raises(ValueError, match="two different seats"):
+        questioning_game(4, asker=2, target=2)
+    with pytest.raises(ValueError, match="two different seats"):
+        questioning_game(4, asker=0, target=4)
