@@ -48,6 +48,8 @@ from typing import Any, TypeVar
 
 from . import registry
 from .core import Action, Bot, GameState, IllegalAction, load, quote, rules_to_dict
+from .extras import need
+from .student_t import t_quantile
 
 T = TypeVar("T")
 
@@ -369,8 +371,7 @@ class InProcessExecutor(Executor):
 def mean_ci(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
     """Mean and Student's t confidence interval (low, high) of the mean: honest at small samples, where the
     normal approximation is too narrow (at n = 5: mean ± 2.78 standard errors, not ± 1.96). Undefined (nan)
-    for a single value. The t quantile is scipy's (`scipy.special.stdtrit`, a much lighter import than
-    `scipy.stats`)."""
+    for a single value. The t quantile is our own pure-Python one (`student_t`): no scipy in a browser kernel."""
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
@@ -380,9 +381,7 @@ def mean_ci(values: Sequence[float], confidence: float = 0.95) -> tuple[float, f
     sd = statistics.stdev(values)
     if sd == 0:
         return (mean, mean, mean)
-    from scipy.special import stdtrit
-
-    half = float(stdtrit(n - 1, (1 + confidence) / 2)) * sd / math.sqrt(n)
+    half = t_quantile(n - 1, (1 + confidence) / 2) * sd / math.sqrt(n)
     return (mean, mean - half, mean + half)
 
 
@@ -576,6 +575,7 @@ class TournamentResult:
 
     def plot(self) -> Any:
         """Win rate per bot with its 95% interval, as a matplotlib Figure."""
+        need("matplotlib", "A tournament's plots")
         from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
 
         rows = self.rows()
@@ -594,6 +594,7 @@ class TournamentResult:
 
     def plot_seats(self) -> Any:
         """Win rate per bot and seat, as a heat map (a matplotlib Figure)."""
+        need("matplotlib", "A tournament's plots")
         from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
 
         table = self.seat_table()
@@ -842,8 +843,8 @@ class MetaGame:
 
     def equilibria(self) -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
         """The Nash equilibria of the meta-game (nashpy's support enumeration), probabilities rounded."""
-        import nashpy
-        import numpy as np
+        nashpy = need("nashpy", "A meta-game's equilibria")
+        np = need("numpy", "A meta-game's equilibria")
 
         matrix = np.array(self.payoffs, dtype=float)
         found = []

@@ -89,8 +89,7 @@ def page(template: str, language: str, **values: Any) -> str:
 
 def qr_svg(text: str, scale: int = 4) -> str:
     """A QR code of `text` as inline SVG (segno), for links on the projector and the dashboard."""
-    import segno
-
+    segno = need("segno", "A QR code of a link")
     return str(segno.make(text, error="m").svg_inline(scale=scale, border=2))
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core import GameState, View
+from ..extras import need
 from .rules import ADLER, CAST, TRAIT_COLOURS, TRAITS, Rules, has_trait
 
 World = tuple[str, ...]
@@ -184,6 +185,7 @@ def question_flow(state: GameState[Any]):  # -> networkx.MultiDiGraph
 
 def draw_candidates(state: GameState[Any]):  # -> matplotlib Figure
     """How many seats each seat still suspects, action by action."""
+    need("matplotlib", "Drawing Adler's candidates")
     from matplotlib.figure import Figure
 
     history = candidate_history(state)

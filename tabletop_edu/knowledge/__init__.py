@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..extras import need
 from .flow import events_flow, information_flow, perspective_flow
 from .worlds import Worlds
 
@@ -16,6 +17,8 @@ _DRAWINGS = ("Figure", "draw_information_flow", "draw_worlds")
 
 def __getattr__(name: str) -> Any:
     if name in _DRAWINGS:
+        for library in ("matplotlib", "networkx"):
+            need(library, "Drawing knowledge as a picture")
         from . import drawing
         return getattr(drawing, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
