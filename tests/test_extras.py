@@ -40,11 +40,16 @@ SCRIPT = textwrap.dedent('''
                 plugin.make_bot(name)
     with contextlib.redirect_stdout(io.StringIO()) as listing:
         main(["games"])
+    from tabletop_edu.widgets import GameWidget
+    widget = GameWidget(registry.game("peek").new_game(seed=1))
+    widget.flow_button.click()  # the information-flow picture, drawn while playing
     loaded = sorted(name for name in OPTIONAL if name in sys.modules)  # by play, the CLI's games, a bot
     messages = {}
     from tabletop_edu.tournament import MetaGame, mean_ci
     from tabletop_edu.knowledge import Worlds
     from tabletop_edu.examples import peek
+    from tabletop_edu.classroom.pages import qr_svg
+    from tabletop_edu.classroom.export import ClassGames
     state = peek.new_game(3, seed=1)
     attempts = {
         "drawing": lambda: tabletop_edu.knowledge.draw_information_flow,
@@ -52,13 +57,15 @@ SCRIPT = textwrap.dedent('''
         "worlds graph": lambda: Worlds([0, 1], {"a": lambda world: 0}).to_networkx(),
         "equilibria": lambda: MetaGame(("a", "b"), ((0.5, 0.2), (0.8, 0.5)), 10).equilibria(),
         "class server": lambda: classroom.connect("http://127.0.0.1:8000", "token"),
+        "qr code": lambda: qr_svg("http://127.0.0.1:8000/"),
+        "dataframe": lambda: ClassGames([]).dataframe(),
     }
     for what, attempt in attempts.items():
         try:
             attempt()
         except ImportError as error:
             messages[what] = [type(error).__name__, str(error), error._render_traceback_()]
-    print(json.dumps({"loaded": loaded,
+    print(json.dumps({"loaded": loaded, "flow": widget.flow.value,
                       "games": listing.getvalue(), "messages": messages, "interval": mean_ci([1.0, 2.0, 4.0])}))
 ''')
 
@@ -79,14 +86,19 @@ def test_play_imports_no_optional_library_even_where_they_are_installed() -> Non
 def test_play_runs_without_any_optional_library_and_analysis_says_what_to_install() -> None:
     report = run_blocked(OPTIONAL)
     assert "mafia_de_cuba: Mafia de Cuba" in report["games"]
+    assert "<svg" in report["flow"] and "Information flow" in report["flow"]
     assert report["interval"][1] < report["interval"][0] < report["interval"][2]  # Student's t, no scipy
-    assert set(report["messages"]) == {"drawing", "flow graph", "worlds graph", "equilibria", "class server"}
+    assert set(report["messages"]) == {"drawing", "flow graph", "worlds graph", "equilibria", "class server",
+                                       "qr code", "dataframe"}
     for kind, sentence, shown in report["messages"].values():
         assert kind == "MissingExtra"
         assert sentence.count(". ") == 0 and sentence.endswith(".")  # one sentence
         assert shown == [f"MissingExtra: {sentence}"]  # Jupyter shows the sentence, not a traceback
     assert 'pip install "tabletop_edu[analysis]"' in report["messages"]["equilibria"][1]
     assert 'pip install "tabletop_edu[classroom]"' in report["messages"]["class server"][1]
+    assert report["messages"]["qr code"][1].startswith("A QR code of a link needs segno")
+    assert 'needs pandas, which is not installed here: pip install "tabletop_edu[analysis]"' in (
+        report["messages"]["dataframe"][1])
     assert report["messages"]["drawing"][1].startswith("Drawing knowledge as a picture needs matplotlib")
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 
 from ..core import Action, View, render_view_html
+from ..extras import need
 from ..core.view import game_renderer, render_state_html
 from ..i18n import register, tr
 from ..moves import labeller, move_step

@@ -1,7 +1,8 @@
 """Knowledge: information flow from event visibility, explicit possible-worlds (S5) models, and pictures of both.
 
-The drawings (`draw_information_flow`, `draw_worlds`, their `Figure`) need matplotlib, which is imported only
-when one of them is first asked for: the models themselves run where matplotlib is missing (a Pyodide kernel).
+The drawings for analysis (`draw_information_flow`, `draw_worlds`, their `Figure`) need matplotlib and networkx
+(the analysis extra), imported only when one of them is first asked for. While playing, `flow_svg` draws the
+information flow from `flow_data` with our templates alone: it works where neither is installed (a Pyodide kernel).
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..extras import need
-from .flow import events_flow, information_flow, perspective_flow
+from .flow import FlowData, events_flow, flow_data, information_flow, perspective_flow
+from .flow_svg import flow_svg
 from .worlds import Worlds
 
 _DRAWINGS = ("Figure", "draw_information_flow", "draw_worlds")
@@ -24,5 +26,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Figure", "Worlds", "draw_information_flow", "draw_worlds", "events_flow", "information_flow",
-           "perspective_flow"]
+__all__ = ["Figure", "FlowData", "Worlds", "draw_information_flow", "draw_worlds", "events_flow", "flow_data",
+           "flow_svg", "information_flow", "perspective_flow"]
