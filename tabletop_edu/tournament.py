@@ -212,6 +212,9 @@ class Failure:
         return f"game {self.index} (seed {self.seed}), step {self.step}: {who}{self.kind}: {self.error}"
 
 
+#: The columns of `TournamentResult.seat_rows()` and `to_dataframe()`.
+SEAT_COLUMNS = ("game", "seed", "seat", "bot", "score", "won", "steps", "failure", "at_fault")
+
 #: The kinds of failure that are a bot's fault: the bot forfeits the game.
 FORFEITS = ("raised", "no action", "not an action", "illegal action", "too slow")
 
@@ -470,6 +473,21 @@ class TournamentResult:
             out.append(BotRow(label, games, wins, wins / games if games else math.nan,
                               win_low, win_high, mean, low, high, forfeits))
         return sorted(out, key=lambda row: (-_or_low(row.win_rate), -_or_low(row.mean_score), row.bot))
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """One row per seat of every game played (`SEAT_COLUMNS`): the game, its seed, the seat, its bot, the
+        score and whether it won (None for a game that did not finish), the game's length, and the failure's
+        kind and culprit seat. The tidy data of `to_dataframe`, with no pandas needed."""
+        return [{"game": g.index, "seed": g.seed, "seat": seat, "bot": label,
+                 "score": g.scores[seat] if g.finished else None, "won": seat in g.winners if g.finished else None,
+                 "steps": g.steps, "failure": None if g.failure is None else g.failure.kind,
+                 "at_fault": None if g.failure is None else g.failure.seat == seat}
+                for g in self.games for seat, label in enumerate(g.labels)]
+
+    def to_dataframe(self) -> Any:
+        """`seat_rows()` as a pandas DataFrame (the analysis extra), e.g. `df.groupby(["bot", "seat"]).won.mean()`."""
+        pandas = need("pandas", "A tournament's DataFrame (seat_rows() holds the same rows without it)")
+        return pandas.DataFrame(self.seat_rows(), columns=list(SEAT_COLUMNS))
 
     def seat_table(self) -> dict[str, list[float]]:
         """Win rate per bot and seat position, over finished games: does it matter where a strategy sits?"""

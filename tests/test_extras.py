@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,9 +71,9 @@ SCRIPT = textwrap.dedent('''
 ''')
 
 
-def run_blocked(blocked: list[str]) -> dict:
-    done = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(blocked), json.dumps(OPTIONAL)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+def run_blocked(blocked: list[str]) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(blocked), json.dumps(OPTIONAL)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -16,6 +16,8 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..extras import need
+
 if TYPE_CHECKING:  # the server and its client are imported by `serve`: `games` and `simulate` need no tornado
     from .server import ClassServer
 
@@ -39,6 +41,7 @@ def add_command(commands: Any) -> None:
 
 
 def serve(arguments: argparse.Namespace) -> int:
+    need("tornado", "The class server")
     from .client import ClassroomError, TeacherClient
     from .server import ClassServer
 
