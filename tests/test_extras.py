@@ -41,6 +41,8 @@ SCRIPT = textwrap.dedent('''
                 plugin.make_bot(name)
     with contextlib.redirect_stdout(io.StringIO()) as listing:
         main(["games"])
+    with contextlib.redirect_stdout(io.StringIO()) as table:
+        main(["simulate", "mafia_de_cuba", "--games", "2", "--bots", "random"])  # (its search uses numpy if there)
     from tabletop_edu.widgets import GameWidget
     widget = GameWidget(registry.game("peek").new_game(seed=1))
     widget.flow_button.click()  # the information-flow picture, drawn while playing
@@ -66,7 +68,7 @@ SCRIPT = textwrap.dedent('''
             attempt()
         except ImportError as error:
             messages[what] = [type(error).__name__, str(error), error._render_traceback_()]
-    print(json.dumps({"loaded": loaded, "flow": widget.flow.value,
+    print(json.dumps({"loaded": loaded, "flow": widget.flow.value, "table": table.getvalue(),
                       "games": listing.getvalue(), "messages": messages, "interval": mean_ci([1.0, 2.0, 4.0])}))
 ''')
 
@@ -87,6 +89,7 @@ def test_play_imports_no_optional_library_even_where_they_are_installed() -> Non
 def test_play_runs_without_any_optional_library_and_analysis_says_what_to_install() -> None:
     report = run_blocked(OPTIONAL)
     assert "mafia_de_cuba: Mafia de Cuba" in report["games"]
+    assert "mafia_de_cuba: 2 games" in report["table"] and "95% CI" in report["table"]
     assert "<svg" in report["flow"] and "Information flow" in report["flow"]
     assert report["interval"][1] < report["interval"][0] < report["interval"][2]  # Student's t, no scipy
     assert set(report["messages"]) == {"drawing", "flow graph", "worlds graph", "equilibria", "class server",
