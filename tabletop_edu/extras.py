@@ -23,8 +23,8 @@ EXTRA_OF = {
 class MissingExtra(ImportError):
     """An optional library is not installed: the message names the extra that brings it."""
 
-    def __init__(self, module: str, purpose: str) -> None:
-        extra = EXTRA_OF.get(module.partition(".")[0], "all")
+    def __init__(self, module: str, purpose: str, extra: str | None = None) -> None:
+        extra = extra or EXTRA_OF.get(module.partition(".")[0], "all")
         super().__init__(f"{purpose} needs {module.partition('.')[0]}, which is not installed here: "
                          f"pip install \"tabletop_edu[{extra}]\".",
                          name=module)

@@ -71,8 +71,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import pyspiel
+from .extras import MissingExtra
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as missing:  # without the openspiel extra: one sentence naming it, not a traceback
+    raise MissingExtra(missing.name or "pyspiel", "The OpenSpiel adapter", "openspiel") from None
 
 from . import registry
 from .core import Action, Event, GameState, IllegalAction, Seat, View, rules_from_dict, rules_to_dict

@@ -36,11 +36,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from .extras import MissingExtra
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as missing:  # without the rl extra: one sentence naming it, not a traceback
+    raise MissingExtra(missing.name or "pettingzoo", "The reinforcement-learning environments", "rl") from None
 
 from . import registry
 from .core import Bot, GameState, Seat, View

@@ -62,6 +62,8 @@ SCRIPT = textwrap.dedent('''
         "class server": lambda: classroom.connect("http://127.0.0.1:8000", "token"),
         "qr code": lambda: qr_svg("http://127.0.0.1:8000/"),
         "dataframe": lambda: ClassGames([]).dataframe(),
+        "openspiel": lambda: __import__("tabletop_edu.openspiel"),
+        "rl": lambda: __import__("tabletop_edu.pettingzoo_env"),
     }
     for what, attempt in attempts.items():
         try:
@@ -93,7 +95,7 @@ def test_play_runs_without_any_optional_library_and_analysis_says_what_to_instal
     assert "<svg" in report["flow"] and "Information flow" in report["flow"]
     assert report["interval"][1] < report["interval"][0] < report["interval"][2]  # Student's t, no scipy
     assert set(report["messages"]) == {"drawing", "flow graph", "worlds graph", "equilibria", "class server",
-                                       "qr code", "dataframe"}
+                                       "qr code", "dataframe", "openspiel", "rl"}
     for kind, sentence, shown in report["messages"].values():
         assert kind == "MissingExtra"
         assert sentence.count(". ") == 0 and sentence.endswith(".")  # one sentence
@@ -101,6 +103,8 @@ def test_play_runs_without_any_optional_library_and_analysis_says_what_to_instal
     assert 'pip install "tabletop_edu[analysis]"' in report["messages"]["equilibria"][1]
     assert 'pip install "tabletop_edu[classroom]"' in report["messages"]["class server"][1]
     assert report["messages"]["qr code"][1].startswith("A QR code of a link needs segno")
+    assert report["messages"]["openspiel"][1].endswith('pip install "tabletop_edu[openspiel]".')
+    assert report["messages"]["rl"][1].endswith('pip install "tabletop_edu[rl]".')
     assert 'needs pandas, which is not installed here: pip install "tabletop_edu[analysis]"' in (
         report["messages"]["dataframe"][1])
     assert report["messages"]["drawing"][1].startswith("Drawing knowledge as a picture needs matplotlib")
