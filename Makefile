@@ -16,7 +16,7 @@ FIRST_PAGE := lab/tree/00_welcome.ipynb
 $(INSTALLED): pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet -e '.[lab,test,scale,rl,openspiel]'
+	$(PYTHON) -m pip install --quiet -e '.[all]'
 	touch $(INSTALLED)
 
 # A fresh token for each start, printed inside the one link to open (the browser opens it too, where there is one).

@@ -22,6 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 
 from . import registry
+from .extras import MissingExtra
 from .tournament import results_json, run_tournament
 
 
@@ -95,15 +96,28 @@ def simulate(arguments: argparse.Namespace) -> int:
     return 1 if result.lost else 0
 
 
+#: Where the benchmarks live: a folder of the source checkout, beside the package (not part of an installed wheel).
+CHECKOUT_BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def benchmarks_folder(given: str | None) -> Path | None:
+    """The folder of benchmarks/bench_*.py: `--folder`, else the checkout's (an editable install), else a
+    `benchmarks/` folder in the current directory; None when none holds a benchmark."""
+    candidates = [Path(given)] if given else [CHECKOUT_BENCHMARKS, Path.cwd() / "benchmarks"]
+    return next((folder for folder in candidates if any(folder.glob("bench_*.py"))), None)
+
+
 def bench(arguments: argparse.Namespace) -> int:
     """Run each benchmarks/bench_*.py as its own process (a clean interpreter per benchmark)."""
-    folder = Path(arguments.folder)
-    scripts = sorted(folder.glob("bench_*.py"))
-    if not scripts:
-        print(f"No benchmarks/bench_*.py in {folder.resolve()}.", file=sys.stderr)
+    folder = benchmarks_folder(arguments.folder)
+    if folder is None:
+        where = f"in {Path(arguments.folder).resolve()}" if arguments.folder else "beside this installed package"
+        print(f"No benchmarks/bench_*.py {where}: the benchmarks are in the benchmarks/ folder of tabletop_edu's "
+              "source checkout, not in the wheel; run this command from that checkout (with the bench extra) or "
+              "give --folder PATH/benchmarks.", file=sys.stderr)
         return 2
     status = 0
-    for script in scripts:
+    for script in sorted(folder.glob("bench_*.py")):
         print(f"== {script.name}", flush=True)
         status |= subprocess.call([sys.executable, str(script)])
     return status
@@ -129,13 +143,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--list-bots", action="store_true", help="print the bot names of each game")
     run.set_defaults(handler=simulate)
     benchmarks = commands.add_parser("bench", help="run the benchmarks in benchmarks/")
-    benchmarks.add_argument("--folder", default=str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    benchmarks.add_argument("--folder", help="the benchmarks' folder (default: the source checkout's benchmarks/, "
+                            "or ./benchmarks)")
     benchmarks.set_defaults(handler=bench)
     from .classroom.cli import add_command as add_serve_command  # the class server: `serve`
 
     add_serve_command(commands)
     arguments = parser.parse_args(argv)
-    return int(arguments.handler(arguments))
+    try:
+        return int(arguments.handler(arguments))
+    except MissingExtra as missing:  # a lean install: one sentence, not a traceback
+        print(missing, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ The encoding, documented because algorithms depend on it:
 - Actions: `num_distinct_actions` is the size of the game's action catalogue (`GamePlugin.actions`, sorted by
   text); action id i is `catalogue[i]`, and `action_to_string` gives that text.
 - Returns: the game's `returns()` at the end (1 for each winner, 0 for the others), 0 before; a general-sum
-  game whose utilities lie in [0, 1].
+  game whose utilities lie in [0, 1]. With `constant_sum=True` the win is shared instead (1/k to each of k
+  winners, 1/n to each seat if nobody wins): a constant-sum game (the returns add up to 1), so that
+  OpenSpiel's `exploitability` runs on a two-player game.
 - Information state (`information_state_string`, perfect recall): the seat's whole `view`: its facts and
   every event of its log as it saw them, written canonically (sorted sets and keys). It is a function of the
   view alone, so it holds nothing the seat may not know, and two histories the seat cannot tell apart give the
@@ -27,7 +29,7 @@ The encoding, documented because algorithms depend on it:
   PettingZoo environment. A public observer (`PrivateInfoType.NONE`) sees a spectator's view.
 - Game parameters: `players`, one parameter per rule option (whole numbers, numbers, texts and booleans as
   themselves; any other option as the text "json:" + its JSON with "," written ";", e.g. `loyal=json:null`),
-  `max_chance_outcomes`, `observation_size` and `log_size`.
+  `max_chance_outcomes`, `observation_size`, `log_size` and `constant_sum`.
 
 Chance, faithfully. Our engines draw their randomness inside `new_game` and `apply`, from the state's own
 `random.Random`. Every draw of Python's `random.Random` (`shuffle`, `sample`, `choice`, `randrange`,
@@ -69,8 +71,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import pyspiel
+from .extras import MissingExtra
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as missing:  # without the openspiel extra: one sentence naming it, not a traceback
+    raise MissingExtra(missing.name or "pyspiel", "The OpenSpiel adapter", "openspiel") from None
 
 from . import registry
 from .core import Action, Event, GameState, IllegalAction, Seat, View, rules_from_dict, rules_to_dict
@@ -83,7 +90,7 @@ MAX_CHANCE_OUTCOMES = 64
 OBSERVATION_SIZE = 256
 LOG_SIZE = 512
 #: Game parameters that are not rule options.
-TABLE_PARAMETERS = ("players", "max_chance_outcomes", "observation_size", "log_size")
+TABLE_PARAMETERS = ("players", "max_chance_outcomes", "observation_size", "log_size", "constant_sum")
 _JSON = "json:"
 
 
@@ -306,6 +313,7 @@ class Table:
     max_chance_outcomes: int
     observation_size: int
     log_size: int
+    constant_sum: bool = False
     catalogue: tuple[str, ...] = field(init=False)
     index: Mapping[str, int] = field(init=False)
     state_class: type[GameState[Any]] = field(init=False)
@@ -547,6 +555,9 @@ class TabletopState(pyspiel.State):  # type: ignore[misc]
         values = [float(value) for value in self.progress.engine.returns()]
         if any(not 0.0 <= value <= 1.0 for value in values):
             raise ValueError(f"{self.table.plugin.name} returned {values}: the adapter declares utilities in [0, 1].")
+        if self.table.constant_sum:  # the win shared: the returns add up to 1 whoever wins
+            total = sum(values)
+            return [value / total for value in values] if total else [1.0 / len(values)] * len(values)
         return values
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TabletopState:
@@ -646,11 +657,15 @@ class TabletopGame(pyspiel.Game):  # type: ignore[misc]
         base = int(given["max_chance_outcomes"])
         if base < 2:
             raise ValueError(f"max_chance_outcomes is at least 2, not {base}.")
-        self.table = Table(plugin, players, rules, base, int(given["observation_size"]), int(given["log_size"]))
+        constant_sum = bool(given["constant_sum"])
+        self.table = Table(plugin, players, rules, base, int(given["observation_size"]), int(given["log_size"]),
+                           constant_sum)
         info = pyspiel.GameInfo(num_distinct_actions=len(self.table.catalogue), max_chance_outcomes=base,
-                                num_players=players, min_utility=0.0, max_utility=1.0, utility_sum=None,
-                                max_game_length=self.table.max_steps)
-        super().__init__(game_type, info, dict(given))
+                                num_players=players, min_utility=0.0, max_utility=1.0,
+                                utility_sum=1.0 if constant_sum else None, max_game_length=self.table.max_steps)
+        # a general-sum game keeps the name it always had (saved games and printed names stay the same)
+        named = {key: value for key, value in given.items() if key != "constant_sum" or constant_sum}
+        super().__init__(_constant_sum(game_type) if constant_sum else game_type, info, named)
 
     def new_initial_state(self) -> TabletopState:
         return TabletopState(self)
@@ -671,6 +686,16 @@ class TabletopGame(pyspiel.Game):  # type: ignore[misc]
 _game_types: dict[str, Any] = {}
 
 
+def _constant_sum(game_type: Any) -> Any:
+    """The registered game type, but constant-sum (the `constant_sum` parameter: the win shared)."""
+    fields = ("short_name", "long_name", "dynamics", "chance_mode", "information", "reward_model",
+              "max_num_players", "min_num_players", "provides_information_state_string",
+              "provides_information_state_tensor", "provides_observation_string", "provides_observation_tensor",
+              "parameter_specification")
+    return pyspiel.GameType(utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+                            **{name: getattr(game_type, name) for name in fields})
+
+
 def short_name(game: str) -> str:
     """The OpenSpiel name of one of our games ("peek" -> "tabletop_peek")."""
     return PREFIX + registry.game(game).name
@@ -683,7 +708,7 @@ def register(game: str | registry.GamePlugin) -> str:
     rules = plugin.state_class().rules_class()
     specification = {"players": plugin.default_players, **rule_parameters(rules),
                      "max_chance_outcomes": MAX_CHANCE_OUTCOMES, "observation_size": OBSERVATION_SIZE,
-                     "log_size": LOG_SIZE}
+                     "log_size": LOG_SIZE, "constant_sum": False}
     known = _game_types.get(plugin.name)
     if known is not None:
         if dict(known.parameter_specification) != specification or \
@@ -723,9 +748,9 @@ def register_all() -> list[str]:
 
 
 def load_game(game: str | registry.GamePlugin, players: int | None = None, rules: Any = None,
-              **options: int) -> pyspiel.Game:
+              **options: int | bool) -> pyspiel.Game:
     """One of our games as a pyspiel game: `players` (default: the game's usual count), `rules` (a Rules
-    object), and the adapter's `max_chance_outcomes`, `observation_size`, `log_size`."""
+    object), and the adapter's `max_chance_outcomes`, `observation_size`, `log_size` and `constant_sum`."""
     plugin = registry.game(game)
     name = register(plugin)
     unknown = set(options) - set(TABLE_PARAMETERS)

@@ -1,4 +1,5 @@
-"""PettingZoo AEC environments for our games, so RL students can train with the tools they know (`rl` extra).
+"""PettingZoo AEC environments for our games, so RL students can train with the tools they know (`rl` extra),
+and `SeatEnv`: one seat against the registered bots as a single-agent Gymnasium environment.
 
     from tabletop_edu.pettingzoo_env import env
     game = env("commissario", players=3)
@@ -31,17 +32,25 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from .extras import MissingExtra
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as missing:  # without the rl extra: one sentence naming it, not a traceback
+    raise MissingExtra(missing.name or "pettingzoo", "The reinforcement-learning environments", "rl") from None
 
 from . import registry
-from .core import GameState, Seat, View
+from .core import Bot, GameState, Seat, View
+from .ismcts import bind_worlds
+from .tournament import bot_spec
 
 
 # ------------------------------------------------------------------------------------------ catalogues
@@ -262,6 +271,84 @@ def env(game: str, players: int, **kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
+class SeatEnv(gymnasium.Env):  # type: ignore[misc]
+    """One seat of a game against the registered bots, as a single-agent Gymnasium environment: the seat's
+    observation and action encodings are `TabletopEnv`'s, the other seats are bots (`opponents`: one bot name
+    for all, or one per other seat, e.g. "greedy" or "ismcts(iterations=32)"), playing between the seat's turns.
+
+    `action_masks()` marks the legal actions (the convention of sb3-contrib's MaskablePPO); `info["action_mask"]`
+    holds the same. The reward is the seat's return at the end (1 a win, 0 a loss), 0 before. Every random
+    choice (the deal, the bots) comes from the seed given to `reset`.
+
+        game = SeatEnv("commissario", players=3, seat=0, opponents="greedy")
+        observation, info = game.reset(seed=1)
+        observation, reward, terminated, truncated, info = game.step(int(game.action_masks().argmax()))
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game: str, players: int, *, seat: int = 0, opponents: str | Sequence[str] = "random",
+                 rules: Any = None, observation_size: int = 256, render_mode: str | None = None) -> None:
+        super().__init__()
+        self.table = TabletopEnv(game, players, rules=rules, observation_size=observation_size,
+                                 render_mode=render_mode)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"The seat is a number from 0 to {players - 1}, not {seat!r}.")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise ValueError(f"{players - 1} opponents sit with seat {seat}, not {len(names)}: {names!r}.")
+        self.seat, self.agent = seat, self.table.possible_agents[seat]
+        others = [other for other in range(players) if other != seat]
+        self.opponents: dict[int, Bot] = {other: bot_spec(self.table.game, name).build()
+                                          for other, name in zip(others, names)}
+        self.render_mode = render_mode
+        self.action_space = self.table.action_spaces[self.agent]
+        self.observation_space = self.table.observation_spaces[self.agent]["observation"]
+        self._rng = random.Random(0)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray,
+                                                                                             dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.table.reset(seed=self._rng.randrange(2**32))
+        self._bots_play()
+        return self._observation(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        state = self.table.state
+        assert state is not None, "call reset() first"
+        if state.is_over:
+            raise ValueError("The game is over: call reset() for a new one.")
+        self.table.step(int(action))  # refuses an illegal action, saying why, and changes nothing
+        self._bots_play()
+        reward = float(state.returns()[self.seat]) if state.is_over else 0.0
+        return self._observation(), reward, state.is_over, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """True for each catalogue action the seat may play now (all False when the game is over)."""
+        return self.table.action_mask(self.agent).astype(bool)
+
+    def render(self) -> str | None:
+        return self.table.render()
+
+    def _bots_play(self) -> None:
+        """The other seats play, each from its own view, until it is this seat's turn or the game is over."""
+        state = self.table.state
+        assert state is not None
+        while not state.is_over and state.acting_seats[0] != self.seat:
+            other = state.acting_seats[0]
+            bind_worlds(self.opponents[other], state, other)  # a searching bot imagines worlds from that seat
+            choice = self.opponents[other].choose(state.view(other), state.legal_actions(other), self._rng)
+            self.table.step(self.table.index[str(choice)])
+
+    def _observation(self) -> np.ndarray:
+        return self.table.observe(self.agent)["observation"]
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks()}
+
+
 def random_steps(environment: AECEnv, seed: int, games: int) -> int:
     """Play `games` games with uniformly random legal actions; the number of steps (for benchmarks)."""
     rng = np.random.default_rng(seed)
@@ -280,6 +367,7 @@ def random_steps(environment: AECEnv, seed: int, games: int) -> int:
     return steps
 
 
-__all__ = ["TabletopEnv", "action_catalogue", "env", "facts_features", "random_steps", "raw_env", "view_features"]
+__all__ = ["SeatEnv", "TabletopEnv", "action_catalogue", "env", "facts_features", "random_steps", "raw_env",
+           "view_features"]
 
 

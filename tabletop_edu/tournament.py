@@ -46,6 +46,8 @@ from typing import Any, TypeVar
 from . import registry
 from .core import Action, Bot, GameState, IllegalAction, load, quote, rules_to_dict
 from .registry import BotSpec, bot_spec  # bots as data: part of the registry, re-exported here
+from .extras import need
+from .student_t import t_quantile
 
 T = TypeVar("T")
 
@@ -158,6 +160,9 @@ class Failure:
         who = "" if self.bot is None else f"{self.bot} (seat {self.seat}) "
         return f"game {self.index} (seed {self.seed}), step {self.step}: {who}{self.kind}: {self.error}"
 
+
+#: The columns of `TournamentResult.seat_rows()` and `to_dataframe()`.
+SEAT_COLUMNS = ("game", "seed", "seat", "bot", "score", "won", "steps", "failure", "at_fault")
 
 #: The kinds of failure that are a bot's fault: the bot forfeits the game.
 FORFEITS = ("raised", "no action", "not an action", "illegal action", "too slow")
@@ -318,8 +323,7 @@ class InProcessExecutor(Executor):
 def mean_ci(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
     """Mean and Student's t confidence interval (low, high) of the mean: honest at small samples, where the
     normal approximation is too narrow (at n = 5: mean ± 2.78 standard errors, not ± 1.96). Undefined (nan)
-    for a single value. The t quantile is scipy's (`scipy.special.stdtrit`, a much lighter import than
-    `scipy.stats`)."""
+    for a single value. The t quantile is our own pure-Python one (`student_t`): no scipy in a browser kernel."""
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
@@ -329,9 +333,7 @@ def mean_ci(values: Sequence[float], confidence: float = 0.95) -> tuple[float, f
     sd = statistics.stdev(values)
     if sd == 0:
         return (mean, mean, mean)
-    from scipy.special import stdtrit
-
-    half = float(stdtrit(n - 1, (1 + confidence) / 2)) * sd / math.sqrt(n)
+    half = t_quantile(n - 1, (1 + confidence) / 2) * sd / math.sqrt(n)
     return (mean, mean - half, mean + half)
 
 
@@ -420,6 +422,21 @@ class TournamentResult:
             out.append(BotRow(label, games, wins, wins / games if games else math.nan,
                               win_low, win_high, mean, low, high, forfeits))
         return sorted(out, key=lambda row: (-_or_low(row.win_rate), -_or_low(row.mean_score), row.bot))
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """One row per seat of every game played (`SEAT_COLUMNS`): the game, its seed, the seat, its bot, the
+        score and whether it won (None for a game that did not finish), the game's length, and the failure's
+        kind and culprit seat. The tidy data of `to_dataframe`, with no pandas needed."""
+        return [{"game": g.index, "seed": g.seed, "seat": seat, "bot": label,
+                 "score": g.scores[seat] if g.finished else None, "won": seat in g.winners if g.finished else None,
+                 "steps": g.steps, "failure": None if g.failure is None else g.failure.kind,
+                 "at_fault": None if g.failure is None else g.failure.seat == seat}
+                for g in self.games for seat, label in enumerate(g.labels)]
+
+    def to_dataframe(self) -> Any:
+        """`seat_rows()` as a pandas DataFrame (the analysis extra), e.g. `df.groupby(["bot", "seat"]).won.mean()`."""
+        pandas = need("pandas", "A tournament's DataFrame (seat_rows() holds the same rows without it)")
+        return pandas.DataFrame(self.seat_rows(), columns=list(SEAT_COLUMNS))
 
     def seat_table(self) -> dict[str, list[float]]:
         """Win rate per bot and seat position, over finished games: does it matter where a strategy sits?"""
@@ -525,6 +542,7 @@ class TournamentResult:
 
     def plot(self) -> Any:
         """Win rate per bot with its 95% interval, as a matplotlib Figure."""
+        need("matplotlib", "A tournament's plots")
         from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
 
         rows = self.rows()
@@ -543,6 +561,7 @@ class TournamentResult:
 
     def plot_seats(self) -> Any:
         """Win rate per bot and seat, as a heat map (a matplotlib Figure)."""
+        need("matplotlib", "A tournament's plots")
         from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
 
         table = self.seat_table()
@@ -791,8 +810,8 @@ class MetaGame:
 
     def equilibria(self) -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
         """The Nash equilibria of the meta-game (nashpy's support enumeration), probabilities rounded."""
-        import nashpy
-        import numpy as np
+        nashpy = need("nashpy", "A meta-game's equilibria")
+        np = need("numpy", "A meta-game's equilibria")
 
         matrix = np.array(self.payoffs, dtype=float)
         found = []

@@ -241,6 +241,27 @@ def test_external_sampling_mccfr_approaches_an_equilibrium_of_small_peek() -> No
     assert learned < uniform / 2
 
 
+def test_the_constant_sum_option_lets_exploitability_run_and_cfr_lower_it() -> None:
+    from open_spiel.python.algorithms import cfr
+
+    game = load_game("peek", players=2, rules=SMALL_PEEK, constant_sum=True)
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM and game.utility_sum() == 1.0
+    same = pyspiel.load_game("tabletop_peek(players=2,highest_card=3,rounds=1,constant_sum=True)")
+    assert same.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    terminals = [state for state in get_all_states.get_all_states(game, include_chance_states=True).values()
+                 if state.is_terminal()]
+    assert terminals and all(math.isclose(sum(state.returns()), 1.0) for state in terminals)
+    assert {tuple(state.returns()) for state in terminals} >= {(1.0, 0.0), (0.0, 1.0)}
+    uniform = exploitability.exploitability(game, policy_lib.UniformRandomPolicy(game))
+    solver = cfr.CFRSolver(game)
+    for _ in range(60):
+        solver.evaluate_and_update_policy()
+    learned = exploitability.exploitability(game, solver.average_policy())
+    assert 0 <= learned < uniform / 4
+    general = load_game("peek", players=2, rules=SMALL_PEEK)
+    assert general.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM  # the default: a shared win is a win
+
+
 def test_openspiel_ismcts_plays_in_our_tournaments_reproducibly() -> None:
     spec = bot_spec("commissario", "openspiel-ismcts(simulations=20)")  # a bot name of Commissario
     assert isinstance(spec.build(), OpenSpielISMCTS) and spec.build().simulations == 20

@@ -29,15 +29,32 @@ server process to kill and restart, students who tap through the protocol).
 
 from __future__ import annotations
 
+import importlib
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .client import TeacherClient
-from .errors import ClassroomError
-from .rooms import Refused
-from .server import ClassServer
-from .student_bots import SeatedBot, join
+from ..extras import need
+
+if TYPE_CHECKING:
+    from .client import TeacherClient
+    from .errors import ClassroomError
+    from .rooms import Refused
+    from .server import ClassServer
+    from .student_bots import SeatedBot, join
+
+#: The names this package hands out, imported when first asked for: the command line's `games` and `simulate`
+#: and the analysis modules here (`export`) run without tornado (the classroom extra).
+_LAZY = {"ClassServer": "server", "ClassroomError": "errors", "TeacherClient": "client", "Refused": "rooms",
+         "SeatedBot": "student_bots", "join": "student_bots"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    need("tornado", "The class server")
+    return getattr(importlib.import_module(f".{module}", __name__), name)
 
 DEFAULT_DB = "tabletop_classroom.sqlite3"
 
@@ -52,6 +69,7 @@ def start(db: str | Path = DEFAULT_DB, *, port: int = 0, network: bool = False, 
     `port=0` takes any free port (`server.port` says which); `network=True` listens on every address of this
     machine, so that phones on the classroom network reach it (links then use this machine's address, or
     `public_url`)."""
+    ClassServer = __getattr__("ClassServer")  # noqa: N806 (the class, imported now: it needs tornado)
     key = str(Path(db).resolve())
     with _lock:
         server = _servers.get(key)
@@ -72,7 +90,7 @@ def stop_all() -> None:
 
 def connect(url: str, token: str) -> TeacherClient:
     """The teacher's client of a server started elsewhere (`python -m tabletop_edu serve` prints the token)."""
-    return TeacherClient(url, token)
+    return __getattr__("TeacherClient")(url, token)
 
 
 def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, Any] | None = None,  # noqa: A001
@@ -84,7 +102,7 @@ def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, A
     `bots` seats bots at once ({seat: "greedy"}); the dashboard seats more. The game starts when every seat
     is filled."""
     server = start(db, port=port, network=network, public_url=public_url)
-    client = TeacherClient(server.url, server.teacher_token)
+    client = __getattr__("TeacherClient")(server.url, server.teacher_token)
     room = client.create_room(game, players, seed=seed, rules=rules, language=language, bots=bots,
                               bot_delay=bot_delay)
     return client.dashboard(room["code"], language=language)

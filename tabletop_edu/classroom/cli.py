@@ -14,11 +14,12 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .client import TeacherClient
-from .errors import ClassroomError
-from .server import ClassServer
+from ..extras import need
+
+if TYPE_CHECKING:  # the server and its client are imported by `serve`: `games` and `simulate` need no tornado
+    from .server import ClassServer
 
 
 def add_command(commands: Any) -> None:
@@ -41,6 +42,11 @@ def add_command(commands: Any) -> None:
 
 
 def serve(arguments: argparse.Namespace) -> int:
+    need("tornado", "The class server")
+    from .client import TeacherClient
+    from .errors import ClassroomError
+    from .server import ClassServer
+
     host = arguments.host or ("0.0.0.0" if arguments.network else "127.0.0.1")
     rooms = []
     for text in arguments.room:

@@ -13,9 +13,7 @@ only the latest message, so a slow knowledge panel never holds up the feed.
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -56,14 +54,11 @@ register({
 
 
 def flow_image(state: GameState[Any], language: str = "en") -> str:
-    """The information-flow picture of the whole game (lanes per seat, time left to right) as an inline PNG."""
-    from ..knowledge import draw_information_flow, information_flow
+    """The information-flow picture of the whole game (lanes per seat, time left to right), as SVG: drawn
+    while the class plays, with no matplotlib."""
+    from ..knowledge import flow_svg
 
-    figure = draw_information_flow(information_flow(state), language=language)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=72)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f"<img class='classroom-flow' alt='information flow' src='data:image/png;base64,{data}'/>"
+    return f"<div class='classroom-flow'>{flow_svg(state, language=language)}</div>"
 
 
 class RoomClient(Protocol):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import GameState, load
+from ..extras import need
 from ..tournament import GameResult, TournamentResult, final_scores
 from . import games
 
@@ -164,9 +165,5 @@ class ClassGames:
 
 
 def _frame(rows: list[dict[str, Any]]) -> Any:
-    try:
-        import pandas
-    except ImportError:
-        raise ImportError("DataFrames need pandas: pip install pandas (the rows are there without it: "
-                          "move_rows(), result_rows()).") from None
+    pandas = need("pandas", "A DataFrame (the rows are there without it: move_rows(), result_rows())")
     return pandas.DataFrame(rows)

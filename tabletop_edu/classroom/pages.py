@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 
 from ..core import Action, View
+from ..extras import need
 from ..i18n import register, tr
 from ..moves import labeller, move_step
 from ..rendering import game_renderer, render_state_html, render_view_html
@@ -89,8 +90,7 @@ def page(template: str, language: str, **values: Any) -> str:
 
 def qr_svg(text: str, scale: int = 4) -> str:
     """A QR code of `text` as inline SVG (segno), for links on the projector and the dashboard."""
-    import segno
-
+    segno = need("segno", "A QR code of a link")
     return str(segno.make(text, error="m").svg_inline(scale=scale, border=2))
 
 

@@ -25,13 +25,24 @@ import random
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from ..extras import need
 from .engine import ALL_PICKS, Pick, bonus_winner, picks_allowed
 from .rules import COLOURS
 
 if TYPE_CHECKING:  # numpy is imported by the functions that compute with it: playing needs no numpy
-    import numpy as np
+    np = _numpy()
+
+#: What numpy and nashpy are for here, in the sentence a lean install shows instead of a traceback.
+_PURPOSE = "Commissario's exact strategies (payoff tables, equilibria, the equilibrium bot)"
+
+
+def _numpy() -> ModuleType:
+    return need("numpy", _PURPOSE)
+
+
 Table = Mapping[str, Sequence[int]]
 #: A seat's rule for its first reveal: the colours shown before it this round -> the colour it shows.
 ShowFirst = Callable[[tuple[str, ...]], str]
@@ -141,7 +152,7 @@ def payoff_table(facts: Mapping[str, Any], seats: tuple[int, int] | None = None,
     `facts` are a view's facts once the turn order is known (the pick phase); the picks are those its rules
     allow (21 x 21, or 15 x 15 without the 2x card).
     """
-    import numpy as np
+    np = _numpy()
     order = list(facts["order"])
     picks = picks_of(facts)
     if seats is None:
@@ -161,7 +172,7 @@ def payoff_table(facts: Mapping[str, Any], seats: tuple[int, int] | None = None,
 
 def best_responses(game: RoundGame) -> tuple[list[list[int]], list[list[int]]]:
     """Row's best replies to each column pick, and column's best replies to each row pick (indices)."""
-    import numpy as np
+    np = _numpy()
     rows = [list(np.flatnonzero(np.isclose(col, col.max()))) for col in game.row_payoffs.T]
     cols = [list(np.flatnonzero(np.isclose(row, row.max()))) for row in game.col_payoffs]
     return rows, cols
@@ -169,14 +180,14 @@ def best_responses(game: RoundGame) -> tuple[list[list[int]], list[list[int]]]:
 
 def dominated_strategies(payoffs: np.ndarray) -> list[int]:
     """Rows strictly dominated by another pure row (payoffs[i] < payoffs[k] everywhere)."""
-    import numpy as np
+    np = _numpy()
     return [i for i in range(payoffs.shape[0])
             if any(np.all(payoffs[i] < payoffs[k]) for k in range(payoffs.shape[0]) if k != i)]
 
 
 def reduce_game(game: RoundGame) -> RoundGame:
     """Merge picks with identical payoffs, then iteratively remove strictly dominated picks."""
-    import numpy as np
+    np = _numpy()
     rows, cols = list(range(len(game.row_picks))), list(range(len(game.col_picks)))
     changed = True
     while changed:
@@ -195,7 +206,7 @@ def reduce_game(game: RoundGame) -> RoundGame:
 
 
 def _distinct(matrix: np.ndarray) -> list[int]:
-    import numpy as np
+    np = _numpy()
     seen: set[bytes] = set()
     keep = []
     for i, row in enumerate(matrix):
@@ -213,8 +224,8 @@ def equilibrium(game: RoundGame, *, rng: random.Random | None = None) -> tuple[d
     degenerate, so one method may miss what the other finds), else from Lemke-Howson from each starting
     label; the first candidate no pure deviation improves on is returned. Regret matching is the fallback.
     """
-    import nashpy
-    import numpy as np
+    nashpy = need("nashpy", _PURPOSE)
+    np = _numpy()
     small = reduce_game(game)
     nash = nashpy.Game(small.row_payoffs, small.col_payoffs)
 
@@ -265,7 +276,7 @@ def _two_player_regret(game: RoundGame, rng: random.Random, iterations: int = 20
 
 
 def _regret_policy(regret: np.ndarray) -> np.ndarray:
-    import numpy as np
+    np = _numpy()
     positive = np.maximum(regret, 0)
     return positive / positive.sum() if positive.sum() > 0 else np.full(len(regret), 1 / len(regret))
 
@@ -326,7 +337,7 @@ def plan_game(facts: Mapping[str, Any], *, majority: bool = False) -> RoundGame:
     Rows are the plans of the seat revealing first (36 with the 2x card), columns those of the seat revealing
     second (966). The payoffs are points gained this round, as in `payoff_table`.
     """
-    import numpy as np
+    np = _numpy()
     order = list(facts["order"])
     if len(order) != 2:
         raise ValueError(f"plan_game solves two-player rounds; this round has {len(order)} players.")
@@ -401,7 +412,7 @@ def _gains(game: RoundGame, x: np.ndarray, y: np.ndarray) -> tuple[float, float]
 
 def mix_vector(game: RoundGame, mix: Mapping[Any, float], *, rows: bool) -> np.ndarray:
     """A mix (strategy or label -> probability) as a probability vector over the game's rows or columns."""
-    import numpy as np
+    np = _numpy()
     strategies = game.row_picks if rows else game.col_picks
     labels = game.labels()[0 if rows else 1]
     vector = np.zeros(len(strategies))
@@ -420,7 +431,7 @@ def mix_vector(game: RoundGame, mix: Mapping[Any, float], *, rows: bool) -> np.n
 def regret_matching_curve(game: RoundGame, iterations: int) -> tuple[np.ndarray, np.ndarray, list[float]]:
     """Regret matching by both players (full information, simultaneous updates): the average strategies and,
     after every iteration, the exploitability (sum of `deviation_gains`) of the averages so far."""
-    import numpy as np
+    np = _numpy()
     mats = (game.row_payoffs, game.col_payoffs.T)
     regrets = [np.zeros(m.shape[0]) for m in mats]
     totals = [np.zeros(m.shape[0]) for m in mats]
@@ -445,7 +456,7 @@ def regret_matching(facts: Mapping[str, Any], *, iterations: int = 300, rng: ran
     Each iteration samples a profile from the current strategies and, for each seat, adds the regret of
     every alternative pick against the others' sampled picks.
     """
-    import numpy as np
+    np = _numpy()
     rng = rng or random.Random(0)
     order = list(facts["order"])
     picks = picks_of(facts)

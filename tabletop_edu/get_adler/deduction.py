@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import GameState, View
+from ..extras import need
 from .rules import ADLER, CAST, TRAIT_COLOURS, TRAITS, Rules, has_trait
 
 World = tuple[str, ...]
@@ -237,8 +238,8 @@ def questioning_game(players: int, asker: int, target: int, *, cast: Sequence[st
 def solve_questioning_game(game: QuestioningGame) -> tuple[float, dict[Question, float], dict[AskerPlan, float]]:
     """The game's value (the asker's chance of naming Adler), Adler's equilibrium policy (question -> P(yes))
     and the asker's equilibrium mix, by linear programming (scipy): Adler minimises the asker's best chance."""
-    import numpy as np
-    from scipy.optimize import linprog
+    np = need("numpy", "Solving the questioning game")
+    linprog = need("scipy.optimize", "Solving the questioning game").linprog
 
     questions, characters, plans = game.questions, game.characters, list(game.payoff)
     rows = np.zeros((len(plans), len(questions) + len(characters)))
@@ -310,6 +311,7 @@ def question_flow(state: GameState[Any]):  # -> networkx.MultiDiGraph
 
 def draw_candidates(state: GameState[Any]):  # -> matplotlib Figure
     """How many seats each seat still suspects, action by action."""
+    need("matplotlib", "Drawing Adler's candidates")
     from matplotlib.figure import Figure
 
     history = candidate_history(state)

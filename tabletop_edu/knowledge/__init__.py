@@ -1,14 +1,17 @@
 """Knowledge: information flow from event visibility, explicit possible-worlds (S5) models, and pictures of both.
 
-The drawings (`draw_information_flow`, `draw_worlds`, their `Figure`) need matplotlib, which is imported only
-when one of them is first asked for: the models themselves run where matplotlib is missing (a Pyodide kernel).
+The drawings for analysis (`draw_information_flow`, `draw_worlds`, their `Figure`) need matplotlib and networkx
+(the analysis extra), imported only when one of them is first asked for. While playing, `flow_svg` draws the
+information flow from `flow_data` with our templates alone: it works where neither is installed (a Pyodide kernel).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .flow import events_flow, information_flow, perspective_flow
+from ..extras import need
+from .flow import FlowData, events_flow, flow_data, information_flow, perspective_flow
+from .flow_svg import flow_svg
 from .worlds import Worlds
 
 _DRAWINGS = ("Figure", "draw_information_flow", "draw_worlds", "projected_type")
@@ -16,10 +19,12 @@ _DRAWINGS = ("Figure", "draw_information_flow", "draw_worlds", "projected_type")
 
 def __getattr__(name: str) -> Any:
     if name in _DRAWINGS:
+        for library in ("matplotlib", "networkx"):
+            need(library, "Drawing knowledge as a picture")
         from . import drawing
         return getattr(drawing, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Figure", "Worlds", "draw_information_flow", "draw_worlds", "projected_type", "events_flow", "information_flow",
-           "perspective_flow"]
+__all__ = ["Figure", "FlowData", "Worlds", "draw_information_flow", "draw_worlds", "events_flow", "flow_data",
+           "flow_svg", "information_flow", "perspective_flow", "projected_type"]

@@ -28,7 +28,10 @@ from matplotlib.patches import Patch
 
 from ..core import GameState
 from ..i18n import check_language, tr
+from . import layout
 from .flow import information_flow
+from .layout import (FULL_COLOUR, JOURNEY_COLOUR, LANE_COLOUR, OBJECT_COLOUR, PUBLIC_COLOUR, REDACTED_COLOUR,
+                     SEAT_COLOUR, Column)
 from .worlds import Worlds
 
 #: Width of the information-flow picture, in inches at `DPI`: 1280 pixels, a projector's width.
@@ -36,14 +39,6 @@ WIDTH = 12.8
 DPI = 100
 #: The smallest type of every drawing, in points (readable at the back of a classroom at 1280 pixels).
 SMALLEST_TYPE = 12
-
-SEAT_COLOUR = "#1d4ed8"
-OBJECT_COLOUR = "#d97706"
-FULL_COLOUR = "#1e3a8a"
-REDACTED_COLOUR = "#6b7280"
-PUBLIC_COLOUR = "#16a34a"
-JOURNEY_COLOUR = "#f59e0b"
-LANE_COLOUR = "#d1d5db"
 
 
 class Figure(mpl_figure.Figure):
@@ -57,33 +52,6 @@ class Figure(mpl_figure.Figure):
 
     def _repr_png_(self) -> bytes:
         return self.png()
-
-
-@dataclass
-class _Column:
-    """One event of the picture: where it came from and who saw it (seat -> saw it all)."""
-
-    step: int
-    kind: str
-    origin: Any
-    actor: Any
-    public: bool
-    observers: dict[Any, bool] = field(default_factory=dict)
-
-
-def _columns(graph: nx.MultiDiGraph) -> list[_Column]:
-    columns: dict[int, _Column] = {}
-    for origin, observer, data in graph.edges(data=True):
-        column = columns.setdefault(data["event"], _Column(data["step"], data["kind"], origin, data.get("actor"),
-                                                           bool(data.get("public"))))
-        column.observers[observer] = bool(data["full"])
-    return [columns[index] for index in sorted(columns)]
-
-
-def _window(columns: list[_Column], steps: tuple[int, int] | None, max_columns: int) -> list[_Column]:
-    if steps is not None:
-        columns = [column for column in columns if steps[0] <= column.step <= steps[1]]
-    return columns[-max_columns:] if max_columns > 0 else columns
 
 
 def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | None = None,
@@ -110,8 +78,8 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     """
     language = check_language(language)
     graph = information_flow(source) if isinstance(source, GameState) else source
-    columns = _window(_columns(graph), steps, max_columns)
-    lanes = _lanes(graph)
+    columns = layout.window(layout.columns(graph.edges(data=True)), steps, max_columns)
+    lanes = layout.lanes(graph.nodes)
     y = {node: -position for node, position in lanes.items()}
     names = dict(object_names or {})
     labels = [names.get(node, graph.nodes[node].get("label", str(node))) for node in lanes]
@@ -154,23 +122,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     return figure
 
 
-def _lanes(graph: nx.MultiDiGraph) -> dict[Any, float]:
-    """Lane positions, top to bottom: seats in seat order, a spectator, then objects in order of appearance
-    (with a half-lane gap between seats and objects)."""
-    order = {"seat": 0, "spectator": 1, "object": 2}
-    nodes = sorted(graph.nodes, key=lambda node: order.get(graph.nodes[node].get("kind"), 2))
-    lanes: dict[Any, float] = {}
-    position = 0.0
-    for index, node in enumerate(nodes):
-        kinds = graph.nodes[node].get("kind"), graph.nodes[nodes[index - 1]].get("kind")
-        if index and kinds[0] == "object" and kinds[1] != "object":
-            position += 0.5
-        lanes[node] = position
-        position += 1
-    return lanes
-
-
-def _draw_column(axes: Any, x: int, column: _Column, y: Mapping[Any, float], seat_ys: list[float]) -> None:
+def _draw_column(axes: Any, x: int, column: Column, y: Mapping[Any, float], seat_ys: list[float]) -> None:
     origin_y = y[column.origin]
     if column.public:
         ys = [*seat_ys, origin_y]
@@ -179,7 +131,7 @@ def _draw_column(axes: Any, x: int, column: _Column, y: Mapping[Any, float], sea
     else:
         full = [y[seat] for seat, saw_all in column.observers.items() if saw_all]
         redacted = [y[seat] for seat, saw_all in column.observers.items() if not saw_all]
-        if redacted and len(column.observers) >= len(seat_ys) - 1 and len(redacted) > 1:
+        if layout.redacted_to_all(column, len(seat_ys)):
             ys = [*seat_ys, origin_y]  # everyone else saw the redacted form: one grey bar, drawn once
             axes.plot([x, x], [min(ys), max(ys)], color=REDACTED_COLOUR, linewidth=11, alpha=0.2,
                       solid_capstyle="round", zorder=1, gid="redacted-to-all")
@@ -199,18 +151,12 @@ def _draw_column(axes: Any, x: int, column: _Column, y: Mapping[Any, float], sea
               markerfacecolor=SEAT_COLOUR if is_seat else OBJECT_COLOUR, markeredgecolor="black", zorder=6)
 
 
-def _draw_journeys(axes: Any, columns: list[_Column], y: Mapping[Any, float], graph: nx.MultiDiGraph,
+def _draw_journeys(axes: Any, columns: list[Column], y: Mapping[Any, float], graph: nx.MultiDiGraph,
                    names: Mapping[Any, str], language: str) -> list[Line2D]:
     """The chain of seats that held each object in turn (the events it is the source of, by their actor)."""
     handles = []
-    for node in graph.nodes:
-        if graph.nodes[node].get("kind") != "object":
-            continue
-        stops = [(x, y[column.actor]) for x, column in enumerate(columns)
-                 if column.origin == node and column.actor in y]
-        if len(stops) < 2:
-            continue
-        xs, ys = zip(*stops)
+    for node, stops in layout.journeys(columns, graph.nodes, y).items():
+        xs, ys = zip(*((x, y[actor]) for x, actor in stops))
         axes.plot(xs, ys, color=JOURNEY_COLOUR, linewidth=5, alpha=0.75, drawstyle="steps-post", zorder=1,
                   gid=f"journey-{node}")
         label = tr("flow.journey", language).format(object=names.get(node, graph.nodes[node].get("label", node)))
@@ -218,7 +164,7 @@ def _draw_journeys(axes: Any, columns: list[_Column], y: Mapping[Any, float], gr
     return handles
 
 
-def _label_columns(axes: Any, columns: list[_Column], above: float, language: str) -> None:
+def _label_columns(axes: Any, columns: list[Column], above: float, language: str) -> None:
     """Each column's kind on top (turned, one per column) and its step below, where the step changes."""
     changes = [x for x, column in enumerate(columns) if x == 0 or columns[x - 1].step != column.step]
     axes.set_xticks(changes, labels=[str(columns[x].step) for x in changes], fontsize=SMALLEST_TYPE)

@@ -15,20 +15,50 @@ announces (a deal, a layout, the final score: events with neither actor nor sour
     [(2, 0, True), (2, 1, False)]
 
 `perspective_flow` gives the flow as one seat (or a spectator) can know it, from what that seat observed.
+
+The graphs are networkx's (the analysis extra); `flow_data` gives the same nodes and edges as plain Python, for
+what draws while playing (the SVG picture of `flow_svg`) where networkx may be missing (a browser kernel).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-import networkx as nx
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..core import Event, GameState, Seat
+from ..extras import need
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: The node of what the game itself announces (events with neither actor nor source).
 TABLE = "table"
 #: The node of a spectator, in a spectator's `perspective_flow`.
 SPECTATOR = "spectator"
+#: `flow_data`'s perspective for the whole flow, every seat's observations (the teacher's).
+EVERYONE = "everyone"
+
+Node = Seat | str
+
+
+@dataclass
+class FlowData:
+    """An information-flow graph as plain Python: `nodes` (node -> its attributes, in order of appearance),
+    `edges` ((origin, observer, attributes), in event order) and the `perspective` it is seen from (None: all)."""
+
+    nodes: dict[Node, dict[str, Any]] = field(default_factory=dict)
+    edges: list[tuple[Node, Node, dict[str, Any]]] = field(default_factory=list)
+    perspective: Node | None = None
+
+    def to_networkx(self) -> nx.MultiDiGraph:
+        """The same nodes and edges as a networkx multigraph (`graph.graph["perspective"]` when seen by one)."""
+        graph = need("networkx", "An information-flow graph").MultiDiGraph()
+        if self.perspective is not None:
+            graph.graph["perspective"] = self.perspective
+        graph.add_nodes_from(self.nodes.items())
+        graph.add_edges_from(self.edges)
+        return graph
 
 
 def information_flow(state: GameState, *, upto_step: int | None = None) -> nx.MultiDiGraph:
@@ -47,18 +77,7 @@ def information_flow(state: GameState, *, upto_step: int | None = None) -> nx.Mu
 def events_flow(events: Iterable[Event], players: Sequence[str], *,
                 upto_step: int | None = None) -> nx.MultiDiGraph:
     """`information_flow` for a bare event list and the seat names."""
-    graph = _seat_nodes(players)
-    for index, event in enumerate(events):
-        if upto_step is not None and event.step > upto_step:
-            break
-        origin = _origin(graph, event)
-        for seat in range(len(players)):
-            seen = event.seen_by(seat)
-            if seen is None or seat == origin:
-                continue
-            graph.add_edge(origin, seat, step=event.step, kind=event.kind, text=seen.text,
-                           full=event.sees_all(seat), event=index, actor=event.actor, public=event.is_public)
-    return graph
+    return flow_data(events, players, EVERYONE, upto_step=upto_step).to_networkx()
 
 
 def perspective_flow(events: Iterable[Event], players: Sequence[str], seat: Seat | None, *,
@@ -69,40 +88,57 @@ def perspective_flow(events: Iterable[Event], players: Sequence[str], seat: Seat
     its own node, full or redacted as it saw it: it is not told who else saw what. A spectator gets a node
     of its own (`SPECTATOR`) for the redacted forms it saw. Nothing in this graph is more than the seat's log.
     """
-    graph = _seat_nodes(players)
-    observer = SPECTATOR if seat is None else seat
-    graph.graph["perspective"] = observer
+    return flow_data(events, players, seat, upto_step=upto_step).to_networkx()
+
+
+def flow_data(events: Iterable[Event], players: Sequence[str], seat: Seat | None | str, *,
+              upto_step: int | None = None) -> FlowData:
+    """The nodes and edges of `events_flow` (`seat=EVERYONE`) or of `perspective_flow(..., seat)`, as plain
+    Python: no networkx needed."""
+    flow = FlowData(nodes={index: {"kind": "seat", "label": name} for index, name in enumerate(players)})
+    if seat == EVERYONE:
+        _everyone(flow, events, len(players), upto_step)
+        return flow
+    assert not isinstance(seat, str), f"a seat number, None (a spectator) or EVERYONE, not {seat!r}"
+    flow.perspective = observer = SPECTATOR if seat is None else seat
     if seat is None:
-        graph.add_node(SPECTATOR, kind="spectator", label=SPECTATOR)
+        flow.nodes[SPECTATOR] = {"kind": "spectator", "label": SPECTATOR}
     for index, event in enumerate(events):
         if upto_step is not None and event.step > upto_step:
             break
         seen = event.seen_by(seat)
         if seen is None:
             continue
-        origin = _origin(graph, seen)
+        origin = _origin(flow, seen)
         details = dict(step=event.step, kind=event.kind, text=seen.text, event=index, actor=seen.actor)
         if event.is_public:
             for other in range(len(players)):
                 if other != origin:
-                    graph.add_edge(origin, other, full=True, public=True, **details)
+                    flow.edges.append((origin, other, dict(full=True, public=True, **details)))
         elif origin != observer:
-            graph.add_edge(origin, observer, full=event.sees_all(seat), public=False, **details)
-    return graph
+            flow.edges.append((origin, observer, dict(full=event.sees_all(seat), public=False, **details)))
+    return flow
 
 
-def _seat_nodes(players: Sequence[str]) -> nx.MultiDiGraph:
-    graph = nx.MultiDiGraph()
-    for seat, name in enumerate(players):
-        graph.add_node(seat, kind="seat", label=name)
-    return graph
+def _everyone(flow: FlowData, events: Iterable[Event], seats: int, upto_step: int | None) -> None:
+    for index, event in enumerate(events):
+        if upto_step is not None and event.step > upto_step:
+            break
+        origin = _origin(flow, event)
+        for seat in range(seats):
+            seen = event.seen_by(seat)
+            if seen is None or seat == origin:
+                continue
+            flow.edges.append((origin, seat, dict(step=event.step, kind=event.kind, text=seen.text,
+                                                  full=event.sees_all(seat), event=index, actor=event.actor,
+                                                  public=event.is_public)))
 
 
-def _origin(graph: nx.MultiDiGraph, event: Event) -> Seat | str:
+def _origin(flow: FlowData, event: Event) -> Node:
     """The event's origin node (added as an object if new): its source, its actor, or the table."""
     origin = event.origin
     if origin is None:
         origin = TABLE
-    if origin not in graph:
-        graph.add_node(origin, kind="object", label=str(origin))
+    if origin not in flow.nodes:
+        flow.nodes[origin] = {"kind": "object", "label": str(origin)}
     return origin

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+from ..extras import need
+
+if TYPE_CHECKING:  # imported by the two methods that build a graph: the model itself is plain Python
+    import networkx as nx
 
 World = Hashable
 Agent = Hashable
@@ -95,7 +98,7 @@ class Worlds:
         """Worlds reachable by any chain of the agents' indistinguishability (the common-knowledge cell)."""
         self._check(world)
         graph = self.to_networkx(agents)
-        return set(nx.node_connected_component(graph, world))
+        return set(need("networkx", "Common knowledge").node_connected_component(graph, world))
 
     def common_knowledge(self, prop: Proposition, world: World, agents: Sequence[Agent] | None = None) -> bool:
         """`prop` is common knowledge: true in every world reachable through the agents' uncertainty."""
@@ -110,7 +113,7 @@ class Worlds:
 
     def to_networkx(self, agents: Sequence[Agent] | None = None) -> nx.Graph:
         """Worlds as nodes; an edge between two worlds some agent cannot tell apart, labelled with those agents."""
-        graph = nx.Graph()
+        graph = need("networkx", "A worlds graph").Graph()
         graph.add_nodes_from(self.worlds)
         for agent in agents or self.agents:
             for cell in self.partition(agent):

@@ -18,7 +18,6 @@ panel, is shown in the widget, which goes on working.
 
 from __future__ import annotations
 
-import base64
 import functools
 import html
 import itertools
@@ -485,18 +484,16 @@ class GameWidget(widgets.VBox):
         return self.state.view(seat)
 
     def _compute_flow(self, step: int, perspective: Perspective, language: str) -> str:
-        """The information flow `perspective` can know of at `step`, as an inline PNG picture."""
-        from ..knowledge import draw_information_flow, events_flow, perspective_flow
+        """The information flow `perspective` can know of at `step`, as an SVG picture (no matplotlib: it
+        draws in a browser kernel too)."""
+        from ..knowledge.flow import EVERYONE, flow_data
+        from ..knowledge.flow_svg import flow_svg
 
         state = self.state if step >= len(self.state.history) else self._replay(step)
-        if perspective == OMNISCIENT:
-            graph = events_flow(state.events, state.players)
-        else:
-            graph = perspective_flow(state.events, state.players, perspective)  # type: ignore[arg-type]
+        seen_by = EVERYONE if perspective == OMNISCIENT else perspective
+        flow = flow_data(state.events, state.players, seen_by)  # type: ignore[arg-type]
         title = perspective_label(state.players, perspective, language)
-        picture = draw_information_flow(graph, title=tr("flow_of", language).format(title=title), language=language)
-        png = base64.b64encode(picture.png()).decode("ascii")
-        return f"<img alt='{html.escape(tr('flow.title', language))}' src='data:image/png;base64,{png}'/>"
+        return flow_svg(flow, title=tr("flow_of", language).format(title=title), language=language)
 
     @guarded
     def draw_flow(self) -> None:

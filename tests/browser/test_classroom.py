@@ -242,7 +242,7 @@ def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: 
             pupil.page.locator(".classroom-reveal").wait_for()
         pupils[0].page.screenshot(path=str(ARTIFACTS / "classroom-mafia-revealed-phone.png"), full_page=True)
         dashboard.get_by_role("tab", name="Connaissances").click()
-        dashboard.locator("img.classroom-flow").wait_for(timeout=60_000)
+        dashboard.locator(".classroom-flow svg").wait_for(timeout=60_000)  # drawn as SVG, no matplotlib
         dashboard.get_by_role("tab", name="Enseignant (tout)").click()
         lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard.png"), full_page=True)
         dashboard.get_by_role("tab", name="Connaissances").click()

@@ -93,6 +93,9 @@ def test_a_raising_an_illegal_and_a_slow_bot_forfeit_and_the_run_goes_on() -> No
     assert result.replay(1).history == result.games[1].replay().history and len(result.replay(1).history) == 1
     rows = {row.bot: row for row in result.rows()}
     assert (rows["raising"].games, rows["raising"].wins, rows["raising"].forfeits) == (2, 0, 2)
+    game_one = [row for row in result.seat_rows() if row["game"] == 1]
+    assert [(row["bot"], row["failure"], row["at_fault"], row["score"], row["won"]) for row in game_one] == [
+        ("ismcts(iterations=4)", "raised", False, None, None), ("raising", "raised", True, None, None)]
     assert rows["random"].games == 1  # game 7 did not finish, through no fault of the random bot
     text = result.summary()
     assert "7 games without a result: 7 forfeited by a bot" in text and "forfeits" in text

@@ -11,8 +11,8 @@ import pytest
 
 from tabletop_edu import registry
 from tabletop_edu.core import RandomBot, load
-from tabletop_edu.tournament import (BotSpec, MetaGame, bot_names, bot_spec, game_seed, make_jobs, mean_ci, meta_game,
-                                     play_job, results_json, run_tournament, wilson_ci)
+from tabletop_edu.tournament import (SEAT_COLUMNS, BotSpec, MetaGame, TournamentResult, bot_names, bot_spec, game_seed,
+                                     make_jobs, mean_ci, meta_game, play_job, results_json, run_tournament, wilson_ci)
 
 LINEUP = ["random", "smart", "ismcts(iterations=6, worlds=2)"]
 
@@ -91,6 +91,18 @@ def test_cli_simulate_prints_the_table(capsys: pytest.CaptureFixture[str]) -> No
     assert out.startswith("peek: 4 games, 2 players, seed 3") and "Win rate by seat" in out
     assert main(["simulate", "peek", "--bots", "grandmaster"]) == 2
     assert "choose from" in capsys.readouterr().err
+
+
+def test_a_tournament_as_tidy_rows_and_a_dataframe() -> None:
+    result = run_tournament("peek", ["random", "ismcts(iterations=4)"], players=2, games=6, seed=2)
+    frame = result.to_dataframe()
+    assert list(frame.columns) == list(SEAT_COLUMNS) and len(frame) == 2 * 6
+    assert frame.to_dict("records") == result.seat_rows()
+    rates = frame.groupby("bot")["won"].mean()
+    assert {row.bot: row.win_rate for row in result.rows()} == pytest.approx(rates.to_dict())
+    assert frame["failure"].isna().all() and set(frame["seat"]) == {0, 1}
+    empty = TournamentResult("peek", 2, 0, ("random",)).to_dataframe()
+    assert list(empty.columns) == list(SEAT_COLUMNS) and len(empty) == 0
 
 
 def test_plots_are_figures() -> None:

@@ -130,3 +130,37 @@ def test_one_variable_scales_the_whole_table(browser: Any) -> None:
     finally:
         page.close()
     assert requests == []
+
+
+def test_the_knowledge_panel_and_its_flow_picture_read_on_a_projector_and_a_phone(browser: Any) -> None:
+    """The widget's knowledge column while playing (Mafia de Cuba, seat 2): the posterior bars and the SVG
+    information-flow picture, drawn without matplotlib. Every text of the picture is 14 px or more as shown,
+    the picture is never shrunk to fit, and on a phone it scrolls sideways inside its block, not the page."""
+    from tabletop_edu.mafia_de_cuba.widget import knowledge_html
+    from tabletop_edu.widgets import GameWidget
+
+    state = played("mafia_de_cuba", TABLES["mafia_de_cuba"][3])
+    widget = GameWidget(state, perspective=2, knowledge=knowledge_html)
+    try:
+        widget.flow_button.click()
+        body = widget.knowledge_panel.value + widget.flow.value
+    finally:
+        widget.close()
+    assert "<svg" in body and "<img" not in body
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    requests: list[str] = []
+    for size, (width, _) in SIZES.items():
+        page = open_page(browser, size, requests)
+        try:
+            page.set_content(document(body))
+            page.screenshot(path=str(ARTIFACTS / f"mafia_de_cuba-knowledge-flow-{size}.png"), full_page=True)
+            smallest = page.evaluate("Math.min(...[...document.querySelectorAll('svg text')].map("
+                                     "t => parseFloat(getComputedStyle(t).fontSize)))")
+            assert smallest >= 14, size
+            shown, drawn = page.evaluate("(s => [s.getBoundingClientRect().width, s.width.baseVal.value])"
+                                         "(document.querySelector('.tabletop-flow-picture svg'))")
+            assert shown == drawn  # at its natural size: 1 px of the picture is 1 px of the screen
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, size
+        finally:
+            page.close()
+    assert requests == []

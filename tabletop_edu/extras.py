@@ -1,0 +1,49 @@
+"""The optional libraries behind the extras, imported only when asked for, with one sentence when missing.
+
+Playing needs nothing but the base install; analysis (numpy, scipy, matplotlib, networkx, nashpy, pandas) and
+the class server (tornado, segno) are extras. A cell that needs one that is missing (a JupyterLite kernel, a
+lean install) gets `MissingExtra`: one sentence saying what to install, shown without a traceback in Jupyter.
+
+    numpy = need("numpy", "Exact strategies")
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+#: The extra that installs each optional library (by its import name).
+EXTRA_OF = {
+    "numpy": "analysis", "scipy": "analysis", "matplotlib": "analysis", "networkx": "analysis",
+    "nashpy": "analysis", "pandas": "analysis", "tornado": "classroom", "segno": "classroom",
+    "dask": "scale", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel",
+}
+
+
+class MissingExtra(ImportError):
+    """An optional library is not installed: the message names the extra that brings it."""
+
+    def __init__(self, module: str, purpose: str, extra: str | None = None) -> None:
+        extra = extra or EXTRA_OF.get(module.partition(".")[0], "all")
+        super().__init__(f"{purpose} needs {module.partition('.')[0]}, which is not installed here: "
+                         f"pip install \"tabletop_edu[{extra}]\".",
+                         name=module)
+        self.extra = extra
+
+    def _render_traceback_(self) -> list[str]:
+        """IPython shows these lines instead of a traceback: the one sentence is all a student needs."""
+        return [f"{type(self).__name__}: {self}"]
+
+
+def need(module: str, purpose: str) -> ModuleType:
+    """Import `module` (an optional library) for `purpose` ("Drawing the information flow"), or say what to
+    install in one sentence (`MissingExtra`)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        if error.name is not None and error.name.partition(".")[0] != module.partition(".")[0]:
+            raise  # the library is there but broken: its own error is the useful one
+        raise MissingExtra(module, purpose) from None
+
+
+__all__ = ["EXTRA_OF", "MissingExtra", "need"]
