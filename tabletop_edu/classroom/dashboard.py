@@ -56,7 +56,7 @@ register({
 def flow_image(state: GameState[Any], language: str = "en") -> str:
     """The information-flow picture of the whole game (lanes per seat, time left to right), as SVG: drawn
     while the class plays, with no matplotlib."""
-    from ..knowledge import flow_svg
+    from ..pictures import flow_svg
 
     return f"<div class='classroom-flow'>{flow_svg(state, language=language)}</div>"
 

@@ -1,8 +1,8 @@
 """Knowledge: information flow from event visibility, explicit possible-worlds (S5) models, and pictures of both.
 
 The drawings for analysis (`draw_information_flow`, `draw_worlds`, their `Figure`) need matplotlib and networkx
-(the analysis extra), imported only when one of them is first asked for. While playing, `flow_svg` draws the
-information flow from `flow_data` with our templates alone: it works where neither is installed (a Pyodide kernel).
+(the analysis extra), imported only when one of them is first asked for. While playing, `tabletop_edu.pictures.flow_svg`
+draws the information flow from `flow_data` with our templates alone: it works where neither is installed (a Pyodide kernel).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from typing import Any
 
 from ..extras import need
 from .flow import FlowData, events_flow, flow_data, information_flow, perspective_flow
-from .flow_svg import flow_svg
 from .worlds import Worlds
 
 _DRAWINGS = ("Figure", "draw_information_flow", "draw_worlds", "projected_type")
@@ -27,4 +26,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["Figure", "FlowData", "Worlds", "draw_information_flow", "draw_worlds", "events_flow", "flow_data",
-           "flow_svg", "information_flow", "perspective_flow", "projected_type"]
+           "information_flow", "perspective_flow", "projected_type"]

@@ -487,7 +487,7 @@ class GameWidget(widgets.VBox):
         """The information flow `perspective` can know of at `step`, as an SVG picture (no matplotlib: it
         draws in a browser kernel too)."""
         from ..knowledge.flow import EVERYONE, flow_data
-        from ..knowledge.flow_svg import flow_svg
+        from ..pictures import flow_svg
 
         state = self.state if step >= len(self.state.history) else self._replay(step)
         seen_by = EVERYONE if perspective == OMNISCIENT else perspective

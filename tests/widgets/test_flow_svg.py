@@ -13,7 +13,7 @@ from tabletop_edu.core import RandomBot, play_game
 from tabletop_edu.examples import peek
 from tabletop_edu.knowledge import information_flow, perspective_flow
 from tabletop_edu.knowledge.flow import EVERYONE, flow_data
-from tabletop_edu.knowledge.flow_svg import SMALLEST_TYPE, flow_svg
+from tabletop_edu.pictures import SMALLEST_TYPE, flow_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -7,7 +7,7 @@ dot for a redacted sight, one bar for a public event or one everyone else saw re
 orange), at its natural size: every text is 14 px or more, the picture scrolls sideways on a narrow screen
 rather than shrinking. Names go through the templates' autoescape, like every page of the table.
 
-    from tabletop_edu.knowledge.flow_svg import flow_svg
+    from tabletop_edu.pictures import flow_svg
     flow_svg(state)                                    # every seat's observations (the teacher's)
     flow_svg(flow_data(state.events, state.players, 1), title="What Ben can know")
 """
@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import GameState
-from ..i18n import check_language, tr
-from ..templates import render, short_name
-from . import layout
-from .flow import EVERYONE, FlowData, flow_data
+from .core import GameState
+from .i18n import check_language, tr
+from .templates import render, short_name
+from .knowledge import layout
+from .knowledge.flow import EVERYONE, FlowData, flow_data
 
 #: Sizes in CSS pixels: every text is at least `SMALLEST_TYPE` at the picture's own (natural) size.
 SMALLEST_TYPE = 14
