@@ -34,10 +34,12 @@ import asyncio
 import hmac
 import json
 import logging
+import re
 import socket
 import threading
 import time
 from collections.abc import Callable
+from types import TracebackType
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,7 +182,8 @@ class ClassServer:
         self.hall = Hall(Store(self.db))
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
-                                      websocket_ping_interval=20, static_path=str(STATIC), compress_response=True,
+                                      websocket_ping_interval=20, static_path=str(STATIC), static_handler_class=Static,
+                                      compress_response=True,
                                       log_function=_quiet_log)
         sockets = tornado.netutil.bind_sockets(self.requested_port, address=self.host)
         self.port = int(sockets[0].getsockname()[1])
@@ -435,17 +438,44 @@ def seats_public(room: Room) -> list[dict[str, Any]]:
     return [{"seat": seat.number, "name": seat.name, "bot": seat.bot} for seat in room.seats]
 
 
+#: The addresses whose last part is a credential (a seat's or the projector's token).
+_TOKEN_PATH = re.compile(r"/(s|w|ws/seat|ws/watch)/[^/?#\s]*")
+_QUERY = re.compile(r"\?\S*")
+
+
+def redacted(text: str) -> str:
+    """A request's path (or a line naming one) as a log may show it: any seat's or projector's token cut
+    out, queries dropped."""
+    return _TOKEN_PATH.sub(r"/\1/<token>", _QUERY.sub("", text))[:300]
+
+
 def _quiet_log(handler: tornado.web.RequestHandler) -> None:
-    """Log failures only, and never a URL: seat links carry their tokens."""
+    """Log failures only, and never a token: seat links carry them, so paths are redacted."""
     status = handler.get_status()
     if status >= 500:
-        log.error("%d %s", status, handler.request.method)
+        log.error("%d %s %s", status, handler.request.method, redacted(handler.request.path))
+
+
+class RedactedLogs:
+    """Tornado logs a refused request (an XSRF failure) and an uncaught exception with its URL, which for a
+    seat is its credential: these handlers log the redacted path instead, and no request headers."""
+
+    request: Any
+
+    def log_exception(self, kind: type[BaseException] | None, value: BaseException | None,
+                      trace: TracebackType | None) -> None:
+        where = f"{self.request.method} {redacted(self.request.path)}"
+        if isinstance(value, tornado.web.HTTPError):
+            if value.log_message:
+                log.warning("%d %s: %s", value.status_code, where, redacted(value.get_message()))
+        else:
+            log.error("%s failed", where, exc_info=(kind, value, trace))  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------------------------------ handlers
 
 
-class Base(tornado.web.RequestHandler):
+class Base(RedactedLogs, tornado.web.RequestHandler):
     server: ClassServer
 
     def initialize(self, server: ClassServer) -> None:
@@ -559,7 +589,7 @@ class WatchPage(Base):
                          join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector"))
 
 
-class TableSocket(tornado.websocket.WebSocketHandler):
+class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
     """A seat's or the projector's live connection (`kind` "seat" or "watch")."""
 
     server: ClassServer
@@ -690,7 +720,7 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 
 
-class TeacherSocket(tornado.websocket.WebSocketHandler):
+class TeacherSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
     """The dashboard's live feed of one room (teacher token in the Authorization header)."""
 
     connection: Connection | None = None
@@ -874,7 +904,17 @@ class JoinApi(Api):
         self.reply({"code": room.code, "seat": seat.number, "token": seat.token, "link": self.server.seat_link(seat)})
 
 
-class Static(tornado.web.StaticFileHandler):
+class Static(RedactedLogs, tornado.web.StaticFileHandler):
+    """The pages' own files. A path no file can have (a NUL byte, `..`) is a plain 404, like any missing file."""
+
+    def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
+        if "\x00" in absolute_path:
+            raise tornado.web.HTTPError(404)
+        try:
+            return super().validate_absolute_path(root, absolute_path)
+        except (OSError, ValueError):
+            raise tornado.web.HTTPError(404) from None
+
     def set_default_headers(self) -> None:
         for name, value in SECURITY_HEADERS.items():
             if name != "Cache-Control":
