@@ -50,7 +50,7 @@ class Refused(ValueError):
 
     Codes: unknown_token, expired_token, unknown_room, closed, forbidden, bad_name, name_taken, room_full,
     seat_taken, not_started, paused, over, stale, not_your_turn, illegal, malformed, too_big, flood, no_bot,
-    bad_request, storage."""
+    bad_request, storage, too_many (sockets of one link), too_many_guesses (wrong room codes)."""
 
     def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)

@@ -73,6 +73,14 @@ FLOOD_RATE = 20.0
 FLOOD_CLOSE = 100
 #: Open connections per seat (a phone and a laptop, a reload that overlaps the old page).
 MAX_CONNECTIONS_PER_SEAT = 8
+#: Open connections per projector link (the projector, the teacher's laptop, a few screens at the back).
+MAX_CONNECTIONS_PER_PROJECTOR = 16
+#: Wrong room codes a client may type at once, then one every 1 / GUESS_RATE seconds: a student's typos pass,
+#: while guessing one of the 28 million codes takes years.
+GUESS_BURST = 10
+GUESS_RATE = 0.2
+#: Clients whose wrong guesses are remembered at once (past this, those that may guess again are forgotten).
+MAX_GUESSERS = 10_000
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
@@ -97,13 +105,53 @@ class TokenBucket:
         self.last = clock()
 
     def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
+        if not self.ready():
             return False
         self.tokens -= 1
         return True
+
+    def ready(self) -> bool:
+        """Whether a message may pass now (without taking its token)."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        return self.tokens >= 1
+
+
+class GuessThrottle:
+    """Wrong room codes, counted per client: `GUESS_BURST` at once and `GUESS_RATE` a second after, then
+    every join from that client is refused until it may guess again (right codes cost nothing)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, burst: int = GUESS_BURST,
+                 rate: float = GUESS_RATE) -> None:
+        self.clock, self.burst, self.rate = clock, burst, rate
+        self.guessers: dict[str, TokenBucket] = {}
+
+    def check(self, client: str) -> None:
+        """`Refused` (429) if `client` has used up its wrong guesses."""
+        bucket = self.guessers.get(client)
+        if bucket is not None and not bucket.ready():
+            raise Refused("too_many_guesses", "Too many wrong room codes: check the code on the projector and "
+                          "try again in a minute.", 429)
+
+    def missed(self, client: str) -> None:
+        """`client` typed a code no room has."""
+        if client not in self.guessers and len(self.guessers) >= MAX_GUESSERS:
+            self.guessers = {who: bucket for who, bucket in self.guessers.items() if not bucket.ready()}
+            if len(self.guessers) >= MAX_GUESSERS:
+                self.guessers.clear()  # a flood from everywhere: forget rather than grow
+        bucket = self.guessers.setdefault(client, TokenBucket(self.burst, self.rate, self.clock))
+        bucket.take()
+
+    def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, Seat]:
+        """`hall.join(code, name)` for `client`, counting its wrong codes."""
+        self.check(client)
+        try:
+            return hall.join(code, name)
+        except Refused as refusal:
+            if refusal.code == "unknown_room":
+                self.missed(client)
+            raise
 
 
 def lan_address() -> str:
@@ -136,8 +184,11 @@ class ClassServer:
     `run()` in the foreground (a shell); `port=0` takes a free port, then `port` says which."""
 
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
-                 public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE)) -> None:
+                 public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.db = str(db)
+        self.clock = clock  # of the limits on guesses (tests inject their own)
+        self.guesses = GuessThrottle(clock)
         self.flood = flood  # (burst, rate per second) of each connection's messages
         self.host, self.requested_port = host, port
         self._public_url = public_url
@@ -360,6 +411,9 @@ class ClassServer:
     def seat_connections(self, room: Room, seat: int) -> int:
         return sum(1 for c in self.connections.get(room.code, set()) if c.kind == "seat" and c.seat == seat)
 
+    def watch_connections(self, room: Room) -> int:
+        return sum(1 for c in self.connections.get(room.code, set()) if c.kind == "watch")
+
     # ---------------------------------------------------------------- bots
 
     def _schedule_bots(self, room: Room) -> None:
@@ -527,7 +581,7 @@ class JoinPage(Base):
         code = self.get_body_argument("code", "")[:16]
         name = self.get_body_argument("name", "")[:200]
         try:
-            room, seat = self.hall.join(code, name)
+            room, seat = self.server.guesses.join(self.hall, self.request.remote_ip or "", code, name)
         except Refused as refusal:
             self.set_status(refusal.status)
             self.finish(self.form(code=code, name=name[:MAX_NAME], error=str(refusal)))
@@ -614,7 +668,9 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
                 if self.server.seat_connections(room, seat.number) >= MAX_CONNECTIONS_PER_SEAT:
                     raise Refused("too_many", "Too many pages are open for this seat.", 429)
             else:
-                self.hall.watched(token)
+                room = self.hall.watched(token)
+                if self.server.watch_connections(room) >= MAX_CONNECTIONS_PER_PROJECTOR:
+                    raise Refused("too_many", "Too many screens show this room's projector page.", 429)
         except Refused as refusal:
             raise tornado.web.HTTPError(refusal.status, reason=str(refusal)[:200]) from None
 
@@ -896,7 +952,8 @@ class JoinApi(Api):
     def post(self) -> None:
         try:
             data = self.body()
-            room, seat = self.hall.join(data.get("code"), data.get("name"))
+            room, seat = self.server.guesses.join(self.hall, self.request.remote_ip or "", data.get("code"),
+                                                  data.get("name"))
         except Refused as refusal:
             self.refused(refusal)
             return

@@ -1,20 +1,26 @@
 """How the class server lives with its file, its day and hostile requests (issue 23).
 
 - Bad paths are plain 404s, never a 500 with a traceback; tokens never reach any log line.
+- Bounds: sockets per link are capped; wrong room codes are throttled per client (an injected clock).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import tornado.httpclient
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
-from tabletop_edu.classroom.client import join_room
-from tabletop_edu.classroom.server import redacted
+from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, websocket_url
+from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
+                                           MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
 
 
 def fetch(url: str, data: bytes | None = None) -> tuple[int, str]:
@@ -78,3 +84,110 @@ def test_no_token_reaches_any_log_line(server: ClassServer, teacher: TeacherClie
     text = logged(caplog)
     assert "403" in text and "a bug in a page" in text and "/w/<token>" in text  # the failures are logged...
     assert not [token for token in tokens if token in text]  # ...without any token
+
+
+# ------------------------------------------------------------------------------------------ bounds
+
+
+class FakeClock:
+    """A clock that moves only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
+    """Wait for a condition the server reaches in its own thread (never a fixed sleep)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never held")
+        time.sleep(0.005)
+
+
+def refused_status(url: str) -> int:
+    """The HTTP status refusing a websocket at `url` (a socket that opens instead fails the test)."""
+    feed = Feed(url, reconnect=False)
+    try:
+        feed.wait_closed(10)
+    except tornado.httpclient.HTTPClientError as error:
+        return int(error.code)
+    finally:
+        feed.close()
+    raise AssertionError(f"the socket opened and closed with {feed.close_code}")
+
+
+@pytest.mark.parametrize("kind", ["watch", "seat"])
+def test_the_sockets_of_one_link_are_capped(server: ClassServer, teacher: TeacherClient, kind: str) -> None:
+    room = teacher.create_room("peek", 2, seed=3, bot_delay=0)
+    if kind == "watch":
+        path, cap = "/ws/watch/" + room["watch_url"].rsplit("/", 1)[1], MAX_CONNECTIONS_PER_PROJECTOR
+    else:
+        path, cap = "/ws/seat/" + join_room(server.url, room["code"], "Ann")["token"], MAX_CONNECTIONS_PER_SEAT
+    url = websocket_url(server.url, path)
+    feeds = [Feed(url, reconnect=False) for _ in range(cap)]
+    try:
+        for feed in feeds:
+            feed.next(timeout=10)  # each one open and told the table
+        assert refused_status(url) == 429
+        feeds.pop().close()
+        hall = server.hall
+        assert hall is not None
+        wait_until(lambda: server.call(lambda: len(server.connections[room["code"]])) == cap - 1)
+        extra = Feed(url, reconnect=False)
+        extra.next(timeout=10)  # a place freed: a screen may open again
+        feeds.append(extra)
+    finally:
+        for feed in feeds:
+            feed.close()
+
+
+def test_wrong_guesses_are_throttled_per_client() -> None:
+    clock = FakeClock()
+    throttle = GuessThrottle(clock)
+    for _ in range(GUESS_BURST):
+        throttle.check("10.0.0.7")
+        throttle.missed("10.0.0.7")
+    with pytest.raises(Exception, match="Too many wrong room codes"):
+        throttle.check("10.0.0.7")
+    throttle.check("10.0.0.8")  # another phone of the class is not slowed down
+    clock.advance(0.99 / GUESS_RATE)
+    with pytest.raises(Exception, match="Too many wrong room codes"):
+        throttle.check("10.0.0.7")
+    clock.advance(0.02 / GUESS_RATE)
+    throttle.check("10.0.0.7")  # one more guess, after its wait
+
+
+@pytest.fixture()
+def clocked(tmp_path: Path) -> Iterator[tuple[ClassServer, FakeClock]]:
+    clock = FakeClock()
+    server = ClassServer(tmp_path / "clocked.sqlite3", clock=clock).start()
+    try:
+        yield server, clock
+    finally:
+        server.stop()
+
+
+def test_a_client_guessing_room_codes_is_refused_until_it_waits(clocked: tuple[ClassServer, FakeClock]) -> None:
+    server, clock = clocked
+    teacher = TeacherClient(server.url, server.teacher_token)
+    room = teacher.create_room("peek", 3, seed=3, bot_delay=0)
+    for guess in range(GUESS_BURST):
+        with pytest.raises(ClassroomError) as wrong:
+            join_room(server.url, f"ZZZ{guess:02d}", f"Guesser {guess}")
+        assert wrong.value.status == 404
+    with pytest.raises(ClassroomError) as throttled:  # even the right code, while it must wait
+        join_room(server.url, room["code"], "Eve")
+    assert throttled.value.status == 429 and "wrong room codes" in str(throttled.value)
+    status, body = fetch(server.url + "/join", data=f"code={room['code']}&name=Eve".encode())
+    assert status == 403  # the form needs its XSRF token first: nothing of the throttle leaks without it
+    assert all(seat["name"] is None for seat in teacher.room(room["code"])["seats"])
+    clock.advance(1 / GUESS_RATE)
+    assert join_room(server.url, room["code"], "Eve")["seat"] == 0  # right codes cost nothing
+    assert join_room(server.url, room["code"], "Fay")["seat"] == 1
