@@ -18,6 +18,7 @@ from typing import Any
 
 from .client import ClassroomError, TeacherClient
 from .server import ClassServer
+from .store import DatabaseInUse, StorageError
 
 
 def add_command(commands: Any) -> None:
@@ -71,6 +72,9 @@ def serve(arguments: argparse.Namespace) -> int:
         server.run(ready=_in_background(ready))
     except KeyboardInterrupt:
         pass
+    except (DatabaseInUse, StorageError) as error:  # one sentence, not a traceback
+        print(error, file=sys.stderr, flush=True)
+        return 2
     print("stopped", flush=True)
     return 0
 

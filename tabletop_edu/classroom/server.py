@@ -57,7 +57,7 @@ from . import games
 from .pages import (MAX_WORD, MAX_WORDS, REFUSALS, language_of, menu_message, page, qr_svg, reveal_html,
                     table_message)
 from .rooms import MAX_NAME, Hall, Refused, Room, Seat
-from .store import Store
+from .store import Store, WriterLock
 
 log = logging.getLogger("tabletop_edu.classroom")
 
@@ -203,6 +203,7 @@ class ClassServer:
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="classroom-bot")
         self._ready = threading.Event()
         self._failure: BaseException | None = None
+        self._writer = WriterLock(self.db)
 
     # ---------------------------------------------------------------- addresses
 
@@ -229,7 +230,17 @@ class ClassServer:
     # ---------------------------------------------------------------- life
 
     def _listen(self) -> None:
-        """Open the database, rebuild the rooms and bind the port (in the loop's thread)."""
+        """Take the database file for this server alone, open it, rebuild the rooms and bind the port (in the
+        loop's thread). A file another server holds is refused at once (`DatabaseInUse`, naming its address)."""
+        self._writer.acquire()
+        try:
+            self._open()
+        except BaseException:
+            self._writer.release()
+            raise
+        self._writer.announce(self.url)
+
+    def _open(self) -> None:
         self.hall = Hall(Store(self.db))
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
@@ -271,7 +282,11 @@ class ClassServer:
         """Serve in this thread until interrupted (Ctrl-C or SIGTERM)."""
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)
-        self._listen()
+        try:
+            self._listen()
+        except BaseException:
+            self.loop.close()
+            raise
         if ready is not None:
             ready(self)
         try:
@@ -297,6 +312,7 @@ class ClassServer:
                 connection.handler.close(1001, "The server is stopping.")
         if self.hall is not None:
             self.hall.store.close()
+        self._writer.release()
 
     def __enter__(self) -> ClassServer:
         return self.start()

@@ -18,18 +18,28 @@ Tables:
 
 The file uses write-ahead logging with `synchronous=FULL`: a committed move survives a killed process (and
 a power cut).
+
+One writer per file: a server holds `WriterLock` on its file for as long as it runs (a lock file beside it,
+`<file>.lock`, holding the server's address), so a second server on the same file refuses at once and says
+where the first one is, instead of both handing out the same seats.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -192,3 +202,104 @@ class Store:
         """What an expired token was for, or None if it never expired."""
         row = self.connection.execute("SELECT what FROM expired WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
+
+
+# ------------------------------------------------------------------------------------------ one writer per file
+
+
+class DatabaseInUse(RuntimeError):
+    """Another class server already serves this database file: `address` says where (None if it is starting)."""
+
+    def __init__(self, path: str, address: str | None) -> None:
+        self.path, self.address = path, address
+        where = f"the class server at {address}" if address else "another class server (still starting)"
+        hint = f"classroom.connect({address!r}, db={path!r})" if address else "classroom.connect(url, db=...)"
+        super().__init__(f"{path} is already served by {where}: connect to it (in a notebook: {hint}), or use "
+                         "another database file.")
+
+
+class WriterLock:
+    """The lock that makes one server the only writer of a database file: an exclusive `flock` on
+    `<file>.lock` (Windows: `msvcrt.locking`), held while the server runs. The lock file holds the server's
+    address for whoever is refused. The operating system drops the lock when its process dies, so a killed
+    server never blocks the next one; a stale address left in the file is simply overwritten."""
+
+    def __init__(self, database: str | Path) -> None:
+        self.database = str(database)
+        self.path = os.path.realpath(self.database) + ".lock"
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise `DatabaseInUse` naming the address of the server that holds it."""
+        try:
+            handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while serving
+        except OSError as error:
+            raise StorageError(self.database, f"its lock file cannot be written ({error.strerror})") from None
+        if not _try_lock(handle):
+            handle.seek(0)
+            try:
+                address = json.loads(handle.read() or "{}").get("url")
+            except (ValueError, OSError, AttributeError):
+                address = None
+            handle.close()
+            raise DatabaseInUse(self.database, address if isinstance(address, str) else None)
+        self._file = handle
+
+    def announce(self, address: str) -> None:
+        """Write where this server listens, for the servers and notebooks it refuses."""
+        assert self._file is not None, "the lock is not held"
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(json.dumps({"url": address, "pid": os.getpid()}))
+        self._file.flush()
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.seek(0)
+            self._file.truncate()
+            self._file.close()  # closing drops the lock
+            self._file = None
+
+
+def _try_lock(handle: IO[str]) -> bool:
+    if fcntl is not None:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        return True
+    import msvcrt  # pragma: no cover - Windows
+
+    try:  # pragma: no cover
+        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+    except OSError:  # pragma: no cover
+        return False
+    return True  # pragma: no cover
+
+
+def teacher_token_of(database: str | Path) -> str:
+    """The teacher's token kept in a database file (read only: for `classroom.connect(url, db=...)` to a
+    server already running on that file)."""
+    path = Path(database)
+    if not path.is_file():
+        raise StorageError(str(database), "there is no such file")
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1)
+        try:
+            row = connection.execute("SELECT value FROM meta WHERE key = 'teacher_token'").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise StorageError(str(database), f"it cannot be read ({error})") from None
+    if row is None:
+        raise StorageError(str(database), "it holds no teacher's token: no class server has opened it")
+    return str(row[0])
+
+
+class StorageError(RuntimeError):
+    """A database file that cannot be used (not a database, truncated, another program's, a directory):
+    one sentence naming the file and why."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(f"{path} cannot be used as the class's database: {reason}.")

@@ -2,11 +2,16 @@
 
 - Bad paths are plain 404s, never a 500 with a traceback; tokens never reach any log line.
 - Bounds: sockets per link are capped; wrong room codes are throttled per client (an injected clock).
+- One writer per file: a second server on a file already served refuses at once, naming the first's address.
 """
 
 from __future__ import annotations
 
+import argparse
 import logging
+import os
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -17,7 +22,9 @@ from typing import Any
 import pytest
 import tornado.httpclient
 
-from tabletop_edu.classroom import ClassServer, TeacherClient
+from tabletop_edu import classroom
+from tabletop_edu.classroom import ClassServer, DatabaseInUse, TeacherClient
+from tabletop_edu.classroom.cli import add_command
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, websocket_url
 from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
                                            MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
@@ -191,3 +198,54 @@ def test_a_client_guessing_room_codes_is_refused_until_it_waits(clocked: tuple[C
     clock.advance(1 / GUESS_RATE)
     assert join_room(server.url, room["code"], "Eve")["seat"] == 0  # right codes cost nothing
     assert join_room(server.url, room["code"], "Fay")["seat"] == 1
+
+
+# ------------------------------------------------------------------------------------------ one writer per file
+
+
+def serve(database: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """`python -m tabletop_edu serve` on `database`, run to its end (it refuses, or this times out)."""
+    environment = {**os.environ, "PYTHONPATH": str(Path(classroom.__file__).parents[2])}
+    return subprocess.run([sys.executable, "-m", "tabletop_edu", "serve", "--port", "0", "--db", str(database),
+                           *arguments], capture_output=True, text=True, timeout=60, env=environment)
+
+
+def test_a_second_server_on_a_served_file_refuses_at_once_naming_the_first(server: ClassServer,
+                                                                           teacher: TeacherClient) -> None:
+    room = teacher.create_room("peek", 2, seed=3, bot_delay=0)
+    path = Path(server.db)
+    for spelling in (path, Path(os.path.relpath(path)), path.parent / "." / path.name):
+        second = ClassServer(spelling)
+        with pytest.raises(DatabaseInUse, match="already served by the class server at " + server.url) as refusal:
+            second.start()
+        assert second.hall is None and refusal.value.address == server.url
+    assert [listed["code"] for listed in teacher.rooms()] == [room["code"]]  # the first one serves on
+    assert join_room(server.url, room["code"], "Ann")["seat"] == 0
+    server.stop()
+    again = ClassServer(path).start()  # once the first stopped, the file is free
+    try:
+        assert TeacherClient(again.url, again.teacher_token).room(room["code"])["seats"][0]["name"] == "Ann"
+    finally:
+        again.stop()
+
+
+def test_serve_on_a_served_file_says_where_the_server_is_and_exits_2(server: ClassServer) -> None:
+    result = serve(Path(server.db))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().count("\n") == 0 and server.url in result.stderr
+
+
+def test_a_notebook_on_a_served_file_is_offered_the_running_server(server: ClassServer,
+                                                                   teacher: TeacherClient) -> None:
+    room = teacher.create_room("peek", 2, seed=3, bot_delay=0)
+    with pytest.raises(DatabaseInUse, match=r"classroom\.connect\(") as refusal:
+        classroom.open("peek", 2, db=server.db)
+    assert refusal.value.address == server.url
+    client = classroom.connect(refusal.value.address, db=server.db)  # what the message offers
+    assert [listed["code"] for listed in client.rooms()] == [room["code"]]
+
+
+def test_the_notebook_and_serve_do_not_share_a_default_file() -> None:
+    parser = argparse.ArgumentParser()
+    add_command(parser.add_subparsers())
+    assert parser.parse_args(["serve"]).db != classroom.DEFAULT_DB
