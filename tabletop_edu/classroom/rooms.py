@@ -19,8 +19,10 @@ after a restart.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
+import sqlite3
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,7 +32,9 @@ from typing import Any
 from ..core import Bot, GameState, IllegalAction, RecordError, RulesError, View, rules_from_dict, rules_to_dict
 from ..core.errors import quote
 from . import games
-from .store import ActionRow, RoomRow, SeatRow, Store
+from .store import ActionRow, BrokenRoom, RoomRow, SeatRow, Store
+
+log = logging.getLogger("tabletop_edu.classroom")
 
 #: Room codes use letters and digits no one confuses when read off a projector (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -190,6 +194,7 @@ class Hall:
         self.listeners: list[Callable[[Room], None]] = []
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
+        self._broken_numbers: set[int] = set()
         self._seat_tokens: dict[str, tuple[Room, Seat]] = {}
         self._watch_tokens: dict[str, Room] = {}
         token = store.meta("teacher_token")
@@ -198,10 +203,23 @@ class Hall:
             store.set_meta("teacher_token", token)
         self.teacher_token = token
         for row in store.rooms():
+            if isinstance(row, BrokenRoom):
+                self._set_broken(row.code, row.number, row.reason)
+                continue
             try:
                 self._load(row)
-            except (RecordError, RulesError, IllegalAction, ValueError) as error:
-                self.broken[row.code] = str(error)  # kept on disk, shown to the teacher, never half-loaded
+            except Exception as error:  # noqa: BLE001 - one room that cannot be read must not stop the others
+                reason = str(error) if isinstance(error, (RecordError, RulesError, IllegalAction, Refused)) \
+                    else f"{type(error).__name__}: {error}"
+                self._set_broken(row.code, row.number, reason)
+
+    def _set_broken(self, code: str, number: int | None, reason: str) -> None:
+        """A room that cannot be read: kept on disk, listed to the teacher with its reason, never half-loaded
+        (its code and number stay taken)."""
+        self.broken[code] = reason[:500]
+        if number is not None:
+            self._broken_numbers.add(number)
+        log.warning("room %s cannot be loaded and is left out: %s", code, reason[:500])
 
     # ---------------------------------------------------------------- loading and telling
 
@@ -309,12 +327,16 @@ class Hall:
                 raise Refused("bad_request", f"There is no seat {quote(repr(seat))} for a bot.")
             self._check_bot(package, bot)
         code = self._new_code()
-        number = 1 + max((room.number for room in self.rooms.values()), default=0)
+        number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats)
-        self.store.add_room(RoomRow(code, number, package, players, seed, rules_to_dict(rules), language,
-                                    float(bot_delay), room.watch_token, False, False, False, False),
-                            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats])
+        try:
+            self.store.add_room(RoomRow(code, number, package, players, seed, rules_to_dict(rules), language,
+                                        float(bot_delay), room.watch_token, False, False, False, False),
+                                [SeatRow(code, seat.number, seat.token, None, None) for seat in seats])
+        except sqlite3.Error as error:
+            raise Refused("storage", f"The server could not save the new room ({type(error).__name__}): try "
+                          "again.", 503) from None
         self._add(room)
         for seat, bot in sorted(bots.items()):
             self.seat_bot(code, seat, bot)
@@ -324,7 +346,7 @@ class Hall:
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
+            if code not in self.rooms and code not in self.broken:
                 return code
 
     def _check_bot(self, package: str, bot: Any) -> str:

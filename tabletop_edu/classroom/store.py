@@ -78,6 +78,27 @@ class RoomRow:
 
 
 @dataclass(frozen=True)
+class BrokenRoom:
+    """A room row that cannot be read (its rules are not JSON, a field has the wrong type): kept on disk,
+    listed to the teacher with `reason`, and the other rooms serve on."""
+
+    code: str
+    number: int | None
+    reason: str
+
+
+#: The columns of each table, as this version writes them (a file with others is not a class server's).
+COLUMNS = {
+    "meta": ("key", "value"),
+    "rooms": ("code", "number", "game", "seat_count", "seed", "rules", "language", "bot_delay", "watch_token",
+              "started", "paused", "revealed", "closed"),
+    "seats": ("room", "seat", "token", "name", "bot"),
+    "actions": ("room", "step", "seat", "action", "actor", "at"),
+    "expired": ("token", "room", "what"),
+}
+
+
+@dataclass(frozen=True)
 class SeatRow:
     room: str
     seat: int
@@ -100,12 +121,47 @@ class Store:
     """The SQLite file of a class server. Used from one thread (the server's event loop) at a time."""
 
     def __init__(self, path: str | Path) -> None:
+        """Open (or create) the file; a file that is no class database raises `StorageError`, one sentence."""
         self.path = str(path)
-        self.connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.connection.execute("PRAGMA journal_mode=WAL")
-        self.connection.execute("PRAGMA synchronous=FULL")
-        self.connection.execute("PRAGMA foreign_keys=ON")
-        self.connection.executescript(SCHEMA)
+        if Path(self.path).is_dir():
+            raise StorageError(self.path, "it is a directory")
+        try:
+            self.connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise StorageError(self.path, f"it cannot be opened ({error})") from None
+        try:
+            self._prepare()
+        except BaseException:
+            self.connection.close()
+            raise
+
+    def _prepare(self) -> None:
+        try:
+            self._check()  # before anything is written: a file that is not ours is left as it was
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute("PRAGMA synchronous=FULL")
+            self.connection.execute("PRAGMA foreign_keys=ON")
+            self.connection.executescript(SCHEMA)
+        except sqlite3.Error as error:
+            reason = str(error)
+            if "not a database" in reason or "malformed" in reason:
+                reason = "it is not an SQLite database, or it is damaged or cut short"
+            raise StorageError(self.path, reason) from None
+
+    def _check(self) -> None:
+        """Refuse a damaged file, or another program's database (its tables are not all a class server's)."""
+        check = self.connection.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            raise StorageError(self.path, f"it is damaged ({check[0] if check else 'no check result'})")
+        tables = {row[0] for row in self.connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        strangers = sorted(tables - set(COLUMNS))
+        if strangers:
+            raise StorageError(self.path, f"it holds tables of another program ({', '.join(strangers)[:100]})")
+        for table in sorted(tables):
+            found = tuple(row[1] for row in self.connection.execute(f"PRAGMA table_info({table})"))
+            if found != COLUMNS[table]:
+                raise StorageError(self.path, f"its table {table} has the columns {', '.join(found)[:100]}, not a "
+                                   "class server's: it belongs to another program")
 
     def close(self) -> None:
         self.connection.close()
@@ -179,14 +235,12 @@ class Store:
 
     # ---------------------------------------------------------------- reads
 
-    def rooms(self) -> list[RoomRow]:
+    def rooms(self) -> list[RoomRow | BrokenRoom]:
+        """Every room, each read on its own: a row that cannot be read is a `BrokenRoom` saying why."""
         rows = self.connection.execute(
             "SELECT code, number, game, seat_count, seed, rules, language, bot_delay, watch_token, started, "
             "paused, revealed, closed FROM rooms ORDER BY number").fetchall()
-        return [RoomRow(code, number, game, seats, seed, json.loads(rules), language, delay, watch,
-                        bool(started), bool(paused), bool(revealed), bool(closed))
-                for code, number, game, seats, seed, rules, language, delay, watch, started, paused, revealed,
-                closed in rows]
+        return [_room_row(row) for row in rows]
 
     def seats(self, room: str) -> list[SeatRow]:
         rows = self.connection.execute("SELECT room, seat, token, name, bot FROM seats WHERE room = ? "
@@ -202,6 +256,28 @@ class Store:
         """What an expired token was for, or None if it never expired."""
         row = self.connection.execute("SELECT what FROM expired WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
+
+
+def _room_row(row: tuple[Any, ...]) -> RoomRow | BrokenRoom:
+    """A stored room, its types checked (a row edited by hand, or by another program, is told apart)."""
+    code, number, game, seats, seed, rules, language, delay, watch, started, paused, revealed, closed = row
+    kinds = {"code": (code, str), "number": (number, int), "game": (game, str), "seat_count": (seats, int),
+             "seed": (seed, int), "rules": (rules, str), "language": (language, str), "bot_delay": (delay, float),
+             "watch_token": (watch, str)}
+    wrong = [name for name, (value, kind) in kinds.items()
+             if not isinstance(value, kind) and not (kind is float and type(value) is int)]
+    shown = code if isinstance(code, str) else repr(code)
+    if wrong:
+        return BrokenRoom(shown, number if type(number) is int else None,
+                          f"room {shown}: the stored {', '.join(wrong)} has the wrong type")
+    try:
+        decoded = json.loads(rules)
+    except ValueError as error:
+        return BrokenRoom(code, number, f"room {code}: its stored rules are not JSON ({error})")
+    if not isinstance(decoded, dict):
+        return BrokenRoom(code, number, f"room {code}: its stored rules are not an object")
+    return RoomRow(code, number, game, seats, seed, decoded, language, float(delay), watch, bool(started),
+                   bool(paused), bool(revealed), bool(closed))
 
 
 # ------------------------------------------------------------------------------------------ one writer per file

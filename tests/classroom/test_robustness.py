@@ -3,6 +3,8 @@
 - Bad paths are plain 404s, never a 500 with a traceback; tokens never reach any log line.
 - Bounds: sockets per link are capped; wrong room codes are throttled per client (an injected clock).
 - One writer per file: a second server on a file already served refuses at once, naming the first's address.
+- Partial failure: a room that cannot be read is listed as broken with its reason and the others serve; a file
+  that is no class database is one clear sentence (and exit code 2 from `serve`), not a traceback.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import random
+import sqlite3
 import subprocess
 import sys
 import time
@@ -23,7 +27,7 @@ import pytest
 import tornado.httpclient
 
 from tabletop_edu import classroom
-from tabletop_edu.classroom import ClassServer, DatabaseInUse, TeacherClient
+from tabletop_edu.classroom import ClassServer, DatabaseInUse, StorageError, TeacherClient
 from tabletop_edu.classroom.cli import add_command
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, websocket_url
 from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
@@ -249,3 +253,64 @@ def test_the_notebook_and_serve_do_not_share_a_default_file() -> None:
     parser = argparse.ArgumentParser()
     add_command(parser.add_subparsers())
     assert parser.parse_args(["serve"]).db != classroom.DEFAULT_DB
+
+
+# ------------------------------------------------------------------------------------------ partial failure
+
+
+def test_a_room_that_cannot_be_read_is_listed_as_broken_and_the_others_serve(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "class.sqlite3"
+    with ClassServer(path) as first:
+        teacher = TeacherClient(first.url, first.teacher_token)
+        codes = [teacher.create_room("peek", 2, seed=seed, bot_delay=0)["code"] for seed in range(4)]
+        join_room(first.url, codes[3], "Ann")
+    with sqlite3.connect(path) as database:  # what the campaign did by hand
+        database.execute("UPDATE rooms SET rules = '{not json' WHERE code = ?", (codes[0],))
+        database.execute("UPDATE rooms SET seed = 'x' WHERE code = ?", (codes[1],))
+        database.execute("UPDATE rooms SET game = 'os.path' WHERE code = ?", (codes[2],))
+    caplog.set_level(logging.WARNING)
+    with ClassServer(path) as second:
+        teacher = TeacherClient(second.url, second.teacher_token)
+        listing = teacher.call("GET", "/api/rooms")
+        assert [room["code"] for room in listing["rooms"]] == [codes[3]]
+        broken = listing["broken"]
+        assert sorted(broken) == sorted(codes[:3])
+        assert "not JSON" in broken[codes[0]] and "seed" in broken[codes[1]] and "os.path" in broken[codes[2]]
+        assert all(code in caplog.text for code in codes[:3])  # the log says so too
+        assert join_room(second.url, codes[3], "Bob")["seat"] == 1  # the readable room serves on
+        new = teacher.create_room("peek", 2, seed=9, bot_delay=0)  # numbers of broken rooms stay taken
+        assert new["number"] == 5 and new["code"] not in codes
+
+
+def damaged_files(tmp_path: Path) -> dict[str, Path]:
+    """A file of random bytes, a database cut short, another program's database and a directory."""
+    noise = tmp_path / "noise.sqlite3"
+    noise.write_bytes(random.Random(1).randbytes(20_000))
+    whole = tmp_path / "whole.sqlite3"
+    with ClassServer(whole) as server:
+        teacher = TeacherClient(server.url, server.teacher_token)
+        for seed in range(30):
+            teacher.create_room("mafia_de_cuba", 12, seed=seed, bot_delay=0)
+    cut = tmp_path / "cut.sqlite3"
+    data = whole.read_bytes()
+    cut.write_bytes(data[:len(data) // 2])
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as database:
+        database.execute("CREATE TABLE rooms (id INTEGER PRIMARY KEY, owner TEXT)")
+    folder = tmp_path / "folder.sqlite3"
+    folder.mkdir()
+    return {"random bytes": noise, "cut short": cut, "another program's": other, "a directory": folder}
+
+
+def test_a_file_that_is_no_class_database_is_one_clear_sentence(tmp_path: Path) -> None:
+    for kind, path in damaged_files(tmp_path).items():
+        before = path.read_bytes() if path.is_file() else None
+        with pytest.raises(StorageError) as refusal:
+            ClassServer(path).start()
+        message = str(refusal.value)
+        assert message.startswith(f"{path} cannot be used as the class's database: ") and "\n" not in message, kind
+        assert (path.read_bytes() if path.is_file() else None) == before, kind  # left as it was
+        result = serve(path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, (kind, result.stderr)
+        assert result.stderr.strip() == message, kind
