@@ -23,6 +23,7 @@ import logging
 import random
 import secrets
 import sqlite3
+import time
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,6 +45,9 @@ MAX_NAME = 24
 #: Bytes of randomness in a seat's or projector's token (128 bits) and in the teacher's.
 TOKEN_BYTES = 16
 TEACHER_TOKEN_BYTES = 24
+#: Seconds a revealed room stays in memory with no page open on it; then it sleeps (only its code and number
+#: stay in memory) until someone opens it again, when it comes back from the database.
+FINISHED_IDLE = 600.0
 #: The delay before a bot moves, so that a class can follow (tests use 0).
 DEFAULT_BOT_DELAY = 0.8
 MAX_BOT_DELAY = 30.0
@@ -119,6 +123,7 @@ class Room:
     bots: dict[int, Bot] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, int] = (-1, -1)
+    last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
         """`compute()` once per step of the game (views, legal actions and menus are asked for again and
@@ -187,10 +192,16 @@ class Room:
 
 
 class Hall:
-    """Every room of a server, backed by a `Store`; `listeners` hear of each room that changed."""
+    """Every room of a server, backed by a `Store`; `listeners` hear of each room that changed.
 
-    def __init__(self, store: Store) -> None:
+    `rooms` holds the rooms in memory. A revealed room nobody has opened for `FINISHED_IDLE` seconds goes to
+    sleep (`sweep`): `asleep` keeps only its number, and finding it again (its code, a link) reads it back
+    from the store, so a long school day of finished games does not pile up in memory."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self.clock = clock
+        self.asleep: dict[str, int] = {}
         self.listeners: list[Callable[[Room], None]] = []
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
@@ -224,6 +235,10 @@ class Hall:
     # ---------------------------------------------------------------- loading and telling
 
     def _load(self, row: RoomRow) -> None:
+        self._add(self._build(row))
+
+    def _build(self, row: RoomRow) -> Room:
+        """A stored room, its game replayed from its moves."""
         module = games.game_module(row.game)
         rules = rules_from_dict(module.Rules, row.rules)
         seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
@@ -236,9 +251,10 @@ class Hall:
                     raise RecordError(f"room {row.code}: step {action.step} follows step {room.step - 1}.")
                 room.state.apply(action.action, player=action.seat)
                 room.actions.append(action)
-        self._add(room)
+        return room
 
     def _add(self, room: Room) -> None:
+        room.last_used = self.clock()
         self.rooms[room.code] = room
         if not room.closed:
             self._watch_tokens[room.watch_token] = room
@@ -251,18 +267,63 @@ class Hall:
         return state
 
     def _tell(self, room: Room) -> None:
+        room.last_used = self.clock()
         for listener in list(self.listeners):
             listener(room)
+
+    # ---------------------------------------------------------------- sleeping rooms
+
+    def sweep(self, in_use: Callable[[str], bool] = lambda code: False, idle: float = FINISHED_IDLE) -> list[str]:
+        """Put to sleep every revealed room idle for `idle` seconds that no page has open (`in_use(code)`);
+        returns their codes."""
+        now = self.clock()
+        sleepy = [room for room in self.rooms.values()
+                  if room.revealed and room.is_over and now - room.last_used >= idle and not in_use(room.code)]
+        for room in sleepy:
+            del self.rooms[room.code]
+            self._watch_tokens.pop(room.watch_token, None)
+            for seat in room.seats:
+                self._seat_tokens.pop(seat.token, None)
+            self.asleep[room.code] = room.number
+        return [room.code for room in sleepy]
+
+    def _wake(self, code: str) -> Room | None:
+        """The sleeping room `code`, read back from the store (None if no room sleeps under that code)."""
+        if code not in self.asleep:
+            return None
+        row = self.store.room(code)
+        if not isinstance(row, RoomRow):
+            return None
+        room = self._build(row)
+        del self.asleep[code]
+        self._add(room)
+        return room
+
+    def sleeping(self, code: str) -> Room | None:
+        """A sleeping room read from the store for one look (a record, a listing), left asleep."""
+        row = self.store.room(code) if code in self.asleep else None
+        return self._build(row) if isinstance(row, RoomRow) else None
+
+    def sleeping_summaries(self) -> list[dict[str, Any]]:
+        """What the teacher's list of rooms shows of each sleeping room, read from the store (no replay)."""
+        rows = [self.store.room(code) for code in self.asleep]
+        return [{"code": row.code, "number": row.number, "game": row.game, "title": games.title(row.game),
+                 "step": self.store.step_count(row.code), "started": row.started, "over": True, "closed": row.closed}
+                for row in rows if isinstance(row, RoomRow)]
+
+    def _touch(self, room: Room) -> Room:
+        room.last_used = self.clock()
+        return room
 
     # ---------------------------------------------------------------- finding rooms and seats
 
     def room(self, code: Any) -> Room:
         """The room with this code (any case), or `Refused`."""
         text = code.strip().upper() if isinstance(code, str) else ""
-        room = self.rooms.get(text)
+        room = self.rooms.get(text) or self._wake(text)
         if room is None:
             raise Refused("unknown_room", f"There is no room {quote(str(code))}: check the code.", 404)
-        return room
+        return self._touch(room)
 
     def open_room(self, room_code: Any) -> Room:
         room = self.room(room_code)
@@ -273,18 +334,28 @@ class Hall:
     def seat_of(self, token: Any) -> tuple[Room, Seat]:
         """The room and seat a token opens, or `Refused` (unknown, or expired: a replaced link, a closed room)."""
         found = self._seat_tokens.get(token) if isinstance(token, str) else None
+        if found is None and self.asleep and isinstance(token, str) and self._wake_by_token(token):
+            found = self._seat_tokens.get(token)
         if found is None:
             self._refuse_token(token)
         assert found is not None
+        self._touch(found[0])
         return found
 
     def watched(self, token: Any) -> Room:
         """The room a projector token shows, or `Refused`."""
         room = self._watch_tokens.get(token) if isinstance(token, str) else None
+        if room is None and self.asleep and isinstance(token, str) and self._wake_by_token(token):
+            room = self._watch_tokens.get(token)
         if room is None:
             self._refuse_token(token)
         assert room is not None
-        return room
+        return self._touch(room)
+
+    def _wake_by_token(self, token: str) -> bool:
+        """Wake the sleeping room a seat's or projector's token belongs to; False if none does."""
+        code = self.store.room_of_token(token) if len(token) < 100 else None
+        return code is not None and self._wake(code) is not None
 
     def _refuse_token(self, token: Any) -> None:
         if isinstance(token, str) and len(token) < 100 and self.store.expired(token) is not None:
@@ -327,7 +398,8 @@ class Hall:
                 raise Refused("bad_request", f"There is no seat {quote(repr(seat))} for a bot.")
             self._check_bot(package, bot)
         code = self._new_code()
-        number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers), default=0)
+        number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers)
+                         + list(self.asleep.values()), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats)
         try:
@@ -346,7 +418,7 @@ class Hall:
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms and code not in self.broken:
+            if code not in self.rooms and code not in self.broken and code not in self.asleep:
                 return code
 
     def _check_bot(self, package: str, bot: Any) -> str:

@@ -56,7 +56,7 @@ from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, REFUSALS, language_of, menu_message, page, qr_svg, reveal_html,
                     table_message)
-from .rooms import MAX_NAME, Hall, Refused, Room, Seat
+from .rooms import FINISHED_IDLE, MAX_NAME, Hall, Refused, Room, Seat
 from .store import Store, WriterLock
 
 log = logging.getLogger("tabletop_edu.classroom")
@@ -81,6 +81,8 @@ GUESS_BURST = 10
 GUESS_RATE = 0.2
 #: Clients whose wrong guesses are remembered at once (past this, those that may guess again are forgotten).
 MAX_GUESSERS = 10_000
+#: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
+SWEEP_EVERY = 60.0
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
@@ -241,7 +243,7 @@ class ClassServer:
         self._writer.announce(self.url)
 
     def _open(self) -> None:
-        self.hall = Hall(Store(self.db))
+        self.hall = Hall(Store(self.db), clock=self.clock)
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
                                       websocket_ping_interval=20, static_path=str(STATIC), static_handler_class=Static,
@@ -253,6 +255,18 @@ class ClassServer:
         self._server.add_sockets(sockets)
         for room in self.hall.rooms.values():
             self._schedule_bots(room)
+        assert self.loop is not None
+        self.loop.call_later(SWEEP_EVERY, self._sweep_often)
+
+    def _sweep_often(self) -> None:
+        self.sweep()
+        assert self.loop is not None
+        self.loop.call_later(SWEEP_EVERY, self._sweep_often)
+
+    def sweep(self, idle: float = FINISHED_IDLE) -> list[str]:
+        """Put to sleep the revealed rooms no page has open, idle for `idle` seconds (on the loop's thread)."""
+        assert self.hall is not None
+        return self.hall.sweep(lambda code: bool(self.connections.get(code)), idle)
 
     def start(self, timeout: float = 30) -> ClassServer:
         """Run the server in a background thread; returns once it listens (its `port` is then known)."""
@@ -877,9 +891,9 @@ class Api(Base):
 class RoomsApi(Api):
     def get(self) -> None:
         rooms = [self.server.teacher_message(room) for room in self.hall.rooms.values()]
-        self.reply({"rooms": [{key: room[key] for key in ("code", "number", "game", "title", "step", "started",
-                                                          "over", "closed")} for room in rooms],
-                    "broken": self.hall.broken})
+        listed = [{key: room[key] for key in ("code", "number", "game", "title", "step", "started", "over", "closed")}
+                  for room in rooms] + self.hall.sleeping_summaries()
+        self.reply({"rooms": sorted(listed, key=lambda room: room["number"]), "broken": self.hall.broken})
 
     def post(self) -> None:
         try:
@@ -951,7 +965,8 @@ class RoomApi(Api):
 class RecordsApi(Api):
     def get(self) -> None:
         rooms = []
-        for room in self.hall.rooms.values():
+        sleeping = [self.hall.sleeping(code) for code in list(self.hall.asleep)]
+        for room in sorted([*self.hall.rooms.values(), *filter(None, sleeping)], key=lambda room: room.number):
             if room.state is None:
                 continue
             rooms.append({"code": room.code, "number": room.number, "title": room.title,

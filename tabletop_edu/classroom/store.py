@@ -242,6 +242,23 @@ class Store:
             "paused, revealed, closed FROM rooms ORDER BY number").fetchall()
         return [_room_row(row) for row in rows]
 
+    def room(self, code: str) -> RoomRow | BrokenRoom | None:
+        """One room, read back (a sleeping room opened again), or None if there is none with this code."""
+        row = self.connection.execute(
+            "SELECT code, number, game, seat_count, seed, rules, language, bot_delay, watch_token, started, "
+            "paused, revealed, closed FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None else _room_row(row)
+
+    def room_of_token(self, token: str) -> str | None:
+        """The code of the room a seat's or projector's token opens, or None."""
+        row = self.connection.execute("SELECT room FROM seats WHERE token = ? UNION ALL "
+                                      "SELECT code FROM rooms WHERE watch_token = ?", (token, token)).fetchone()
+        return None if row is None else str(row[0])
+
+    def step_count(self, room: str) -> int:
+        row = self.connection.execute("SELECT COUNT(*) FROM actions WHERE room = ?", (room,)).fetchone()
+        return int(row[0])
+
     def seats(self, room: str) -> list[SeatRow]:
         rows = self.connection.execute("SELECT room, seat, token, name, bot FROM seats WHERE room = ? "
                                        "ORDER BY seat", (room,)).fetchall()

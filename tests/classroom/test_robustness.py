@@ -5,11 +5,14 @@
 - One writer per file: a second server on a file already served refuses at once, naming the first's address.
 - Partial failure: a room that cannot be read is listed as broken with its reason and the others serve; a file
   that is no class database is one clear sentence (and exit code 2 from `serve`), not a traceback.
+- Finished rooms leave memory after the reveal and an idle time (an injected clock), and come back from the
+  database when opened.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import random
@@ -17,7 +20,9 @@ import sqlite3
 import subprocess
 import sys
 import time
+import tracemalloc
 import urllib.error
+import weakref
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,9 +34,11 @@ import tornado.httpclient
 from tabletop_edu import classroom
 from tabletop_edu.classroom import ClassServer, DatabaseInUse, StorageError, TeacherClient
 from tabletop_edu.classroom.cli import add_command
+from tabletop_edu.classroom.rooms import FINISHED_IDLE, Hall, Room
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, websocket_url
 from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
                                            MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
+from tabletop_edu.classroom.store import Store
 
 
 def fetch(url: str, data: bytes | None = None) -> tuple[int, str]:
@@ -314,3 +321,77 @@ def test_a_file_that_is_no_class_database_is_one_clear_sentence(tmp_path: Path) 
         result = serve(path)
         assert result.returncode == 2 and "Traceback" not in result.stderr, (kind, result.stderr)
         assert result.stderr.strip() == message, kind
+
+
+# ------------------------------------------------------------------------------------------ finished rooms
+
+
+def finished_game(hall: Hall, seed: int) -> Room:
+    """A game of Peek played to its end by two bots, then revealed."""
+    room = hall.create_room("peek", 2, seed=seed, bots={0: "random", 1: "random"}, bot_delay=0)
+    while not room.is_over:
+        hall.step_bot(room.code)
+    return hall.reveal(room.code)
+
+
+def traced_memory() -> int:
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0]
+
+
+def test_finished_rooms_leave_memory_after_an_idle_time_and_come_back_when_opened(tmp_path: Path) -> None:
+    clock = FakeClock()
+    hall = Hall(Store(tmp_path / "day.sqlite3"), clock=clock)
+    for seed in range(5):  # warm every cache up first
+        finished_game(hall, seed)
+    clock.advance(FINISHED_IDLE)
+    hall.sweep()
+    tracemalloc.start()
+    try:
+        baseline = traced_memory()
+        rooms = [finished_game(hall, seed) for seed in range(5, 205)]
+        states = [weakref.ref(room.state) for room in rooms]
+        fingerprints = {room.code: hash(room.state.fingerprint()) for room in rooms if room.state is not None}
+        tokens = {room.code: room.seats[1].token for room in rooms}
+        code = rooms[0].code
+        del rooms
+        grown = traced_memory() - baseline
+        clock.advance(FINISHED_IDLE - 1)
+        assert hall.sweep() == []  # not idle long enough yet
+        clock.advance(1)
+        assert hall.room(code).is_over  # opened: used just now, so it stays awake
+        assert len(hall.sweep()) == 199 and code in hall.rooms
+        clock.advance(FINISHED_IDLE)
+        assert hall.sweep() == [code]
+        left = traced_memory() - baseline
+    finally:
+        tracemalloc.stop()
+    assert all(state() is None for state in states)  # every finished game left memory...
+    assert grown > 0 and left < 0.1 * grown, (grown, left)  # ...and the memory held is back to its level
+    assert len(hall.asleep) == 205 and not hall.rooms
+    woken = hall.room(code)  # opened again: back from the database, the same game
+    assert woken.state is not None and hash(woken.state.fingerprint()) == fingerprints[code] and woken.revealed
+    other, seat = hall.seat_of(tokens[list(tokens)[7]])  # a seat's link wakes its room too
+    assert other.state is not None and hash(other.state.fingerprint()) == fingerprints[other.code] and seat.number == 1
+    assert finished_game(hall, 999).number == 206  # sleeping rooms keep their numbers
+
+
+def test_a_revealed_room_sleeps_only_when_no_page_shows_it(clocked: tuple[ClassServer, FakeClock]) -> None:
+    server, clock = clocked
+    teacher = TeacherClient(server.url, server.teacher_token)
+    room = teacher.create_room("peek", 2, seed=1, bots={0: "random", 1: "random"}, bot_delay=0)
+    wait_until(lambda: teacher.room(room["code"])["over"])
+    teacher.command(room["code"], "reveal")
+    projector = Feed(websocket_url(server.url, "/ws/watch/" + room["watch_url"].rsplit("/", 1)[1]), reconnect=False)
+    projector.next(timeout=10)
+    clock.advance(FINISHED_IDLE)
+    assert server.call(server.sweep) == []  # the projector still shows it
+    projector.close()
+    wait_until(lambda: not server.call(lambda: server.connections.get(room["code"])))
+    assert server.call(server.sweep) == [room["code"]]
+    assert [listed["code"] for listed in teacher.rooms()] == [room["code"]]  # still listed, asleep
+    records = teacher.call("GET", "/api/records")["rooms"]
+    assert records[0]["code"] == room["code"] and records[0]["over"]  # its record is still there
+    status, body = fetch(room["watch_url"])  # the projector's link wakes it
+    assert status == 200 and room["code"] in body
+    assert teacher.room(room["code"])["revealed"]
