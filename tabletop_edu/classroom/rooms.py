@@ -22,20 +22,20 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-import sqlite3
 import time
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core import Bot, GameState, IllegalAction, RecordError, RulesError, View, rules_from_dict, rules_to_dict
 from ..core.errors import quote
 from . import games
-from .store import ActionRow, BrokenRoom, RoomRow, SeatRow, Store
+from .store import ActionRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
 
 log = logging.getLogger("tabletop_edu.classroom")
+T = TypeVar("T")
 
 #: Room codes use letters and digits no one confuses when read off a projector (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -58,7 +58,8 @@ class Refused(ValueError):
 
     Codes: unknown_token, expired_token, unknown_room, closed, forbidden, bad_name, name_taken, room_full,
     seat_taken, not_started, paused, over, stale, not_your_turn, illegal, malformed, too_big, flood, no_bot,
-    bad_request, storage, too_many (sockets of one link), too_many_guesses (wrong room codes)."""
+    bad_request, storage, storage_busy (another program holds the file), too_many (sockets of one link),
+    too_many_guesses (wrong room codes)."""
 
     def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)
@@ -402,13 +403,10 @@ class Hall:
                          + list(self.asleep.values()), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats)
-        try:
-            self.store.add_room(RoomRow(code, number, package, players, seed, rules_to_dict(rules), language,
-                                        float(bot_delay), room.watch_token, False, False, False, False),
-                                [SeatRow(code, seat.number, seat.token, None, None) for seat in seats])
-        except sqlite3.Error as error:
-            raise Refused("storage", f"The server could not save the new room ({type(error).__name__}): try "
-                          "again.", 503) from None
+        self._save(lambda: self.store.add_room(
+            RoomRow(code, number, package, players, seed, rules_to_dict(rules), language, float(bot_delay),
+                    room.watch_token, False, False, False, False),
+            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats]))
         self._add(room)
         for seat, bot in sorted(bots.items()):
             self.seat_bot(code, seat, bot)
@@ -457,7 +455,8 @@ class Hall:
         seat = self._seat(room, seat_number)
         if seat.bot is None:
             raise Refused("no_bot", f"No bot sits at seat {seat.number}.")
-        self.store.set_seat(room.code, seat.number, name=seat.name if room.started else None, bot=None)
+        self._save(lambda: self.store.set_seat(room.code, seat.number, name=seat.name if room.started else None,
+                                               bot=None))
         seat.bot = None
         if not room.started:
             seat.name = None
@@ -470,7 +469,7 @@ class Hall:
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
         old, new = seat.token, new_token()
-        self.store.replace_token(room.code, seat.number, old, new)
+        self._save(lambda: self.store.replace_token(room.code, seat.number, old, new))
         del self._seat_tokens[old]
         seat.token = new
         self._seat_tokens[new] = (room, seat)
@@ -479,7 +478,7 @@ class Hall:
 
     def set_paused(self, code: str, paused: bool) -> Room:
         room = self.open_room(code)
-        self.store.set_flag(room.code, "paused", paused)
+        self._save(lambda: self.store.set_flag(room.code, "paused", paused))
         room.paused = paused
         self._tell(room)
         return room
@@ -489,7 +488,7 @@ class Hall:
         room = self.open_room(code)
         if not room.is_over:
             raise Refused("not_over", "The table is revealed at the end of the game only.")
-        self.store.set_flag(room.code, "revealed", True)
+        self._save(lambda: self.store.set_flag(room.code, "revealed", True))
         room.revealed = True
         self._tell(room)
         return room
@@ -498,7 +497,7 @@ class Hall:
         """Close a room: every link of it expires; its record stays for the analysis."""
         room = self.open_room(code)
         tokens = [seat.token for seat in room.seats] + [room.watch_token]
-        self.store.close_room(room.code, tokens)
+        self._save(lambda: self.store.close_room(room.code, tokens))
         room.closed = True
         for token in tokens:
             self._seat_tokens.pop(token, None)
@@ -535,7 +534,8 @@ class Hall:
     def _fill(self, room: Room, seat: Seat, name: str | None, bot: str | None) -> None:
         """Give a seat its name and bot, starting the game when this fills the last seat."""
         starts = not room.started and all(other.filled or other is seat for other in room.seats)
-        self.store.set_seat(room.code, seat.number, name=name, bot=bot, started=True if starts else None)
+        self._save(lambda: self.store.set_seat(room.code, seat.number, name=name, bot=bot,
+                                               started=True if starts else None))
         seat.name, seat.bot = name, bot
         room.bots.pop(seat.number, None)
         if starts:
@@ -577,13 +577,25 @@ class Hall:
             raise Refused("illegal", str(reason)) from None
         text = state.history[-1][1]
         try:
-            at = self.store.add_action(room.code, step, seat, text, actor)
-        except Exception as error:
-            self._reload(room)
-            raise Refused("storage", f"The server could not save the move ({type(error).__name__}); it was not "
-                          "played: try again.", 503) from None
+            at = self._save(lambda: self.store.add_action(room.code, step, seat, text, actor))
+        except Refused:
+            self._reload(room)  # the move was played in memory only: take it back
+            raise
         room.actions.append(ActionRow(room.code, step, seat, text, actor, at))
         self._tell(room)
+
+    @staticmethod
+    def _save(write: Callable[[], T]) -> T:
+        """Run one write of the store; a write that fails changes nothing and is refused with a reason a
+        student understands ("storage_busy" when another program holds the file: the server retries)."""
+        try:
+            return write()
+        except StorageBusy:
+            raise Refused("storage_busy", "Storage busy: the class's database is held by another program for a "
+                          "moment. Nothing was changed; retrying.", 503) from None
+        except Exception as error:  # noqa: BLE001 - a disk full, a file gone: refused, never a crash
+            raise Refused("storage", f"The server could not save this ({type(error).__name__}); nothing was "
+                          "changed: try again.", 503) from None
 
     @staticmethod
     def same_choice_still_open(room: Room, seat: int, step: int) -> bool:

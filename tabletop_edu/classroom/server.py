@@ -81,6 +81,10 @@ GUESS_BURST = 10
 GUESS_RATE = 0.2
 #: Clients whose wrong guesses are remembered at once (past this, those that may guess again are forgotten).
 MAX_GUESSERS = 10_000
+#: While another program holds the database, a move is retried every STORAGE_RETRY_DELAY seconds, at most
+#: STORAGE_RETRIES times (the student is told "storage busy, retrying" each time, and sees the table move).
+STORAGE_RETRY_DELAY = 0.5
+STORAGE_RETRIES = 40
 #: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
 SWEEP_EVERY = 60.0
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
@@ -446,15 +450,17 @@ class ClassServer:
 
     # ---------------------------------------------------------------- bots
 
-    def _schedule_bots(self, room: Room) -> None:
+    def _schedule_bots(self, room: Room, delay: float | None = None) -> None:
         """Let the bot to move play after the room's delay (unless paused); one pending bot move per room."""
         if room.closed or room.paused or room.code in self._bots_pending or room.bot_to_move() is None:
             return
         assert self.loop is not None
         self._bots_pending.add(room.code)
-        self.loop.call_later(room.bot_delay, lambda: asyncio.ensure_future(self._bot_move(room)))
+        self.loop.call_later(room.bot_delay if delay is None else delay,
+                             lambda: asyncio.ensure_future(self._bot_move(room)))
 
     async def _bot_move(self, room: Room, even_paused: bool = False) -> tuple[int, str] | None:
+        retry_after: float | None = None
         try:
             if (room.paused and not even_paused) or room.closed:
                 return None
@@ -473,19 +479,25 @@ class ClassServer:
             try:
                 self.hall.play(room, seat, step, action, actor="bot", even_paused=even_paused)
             except Refused as refusal:
+                if refusal.code == "storage_busy" and not even_paused:
+                    retry_after = STORAGE_RETRY_DELAY  # the database is held elsewhere: the bot tries again
+                    return None
                 return self._bot_failed(room, seat, f"{action!r}: {refusal}")
             return seat, action
         finally:
             if not even_paused:
                 self._bots_pending.discard(room.code)
-                self._schedule_bots(room)
+                self._schedule_bots(room, retry_after)
 
     def _bot_failed(self, room: Room, seat: int, why: str) -> None:
         message = f"The bot at seat {seat} failed ({why[:300]}); the room is paused."
         log.warning("room %s: %s", room.code, message)
         self.errors.setdefault(room.code, []).append(message)
         assert self.hall is not None
-        self.hall.set_paused(room.code, True)
+        try:
+            self.hall.set_paused(room.code, True)
+        except Refused as refusal:  # the database failed too: the room stays as it is, the teacher is told
+            self.errors[room.code].append(f"The room could not be paused: {refusal}")
         return None
 
     async def step_bot(self, room: Room) -> tuple[int, str]:
@@ -749,11 +761,21 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
             else:
                 self.refuse(Refused("flood", "Too many messages: wait a moment."))
             return
+        self.answer(connection, message)
+
+    def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
+        """Answer a message; a move the database could not take now (held by another program) is retried
+        later by the server itself, the student being told so, while the loop serves everyone else."""
+        if self.ws_connection is None:
+            return  # the page closed meanwhile
         self.answering = None
         try:
             self.handle(connection, message)
         except Refused as refusal:
             self.refuse(refusal, self.answering)
+            if refusal.code == "storage_busy" and attempt < STORAGE_RETRIES:
+                assert self.server.loop is not None
+                self.server.loop.call_later(STORAGE_RETRY_DELAY, self.answer, connection, message, attempt + 1)
             if refusal.code == "stale":
                 room = self.hall.rooms.get(connection.room)
                 if room is not None:

@@ -58,6 +58,15 @@ CREATE TABLE IF NOT EXISTS expired (token TEXT PRIMARY KEY, room TEXT NOT NULL, 
 """
 
 
+#: How long a write waits for another program's lock before giving up, in seconds: short, because the server
+#: waits on its event loop (SQLite's default, 5 s, froze every page); the server retries later instead.
+BUSY_TIMEOUT = 0.1
+
+
+class StorageBusy(RuntimeError):
+    """Another program holds the database's write lock: nothing was written; try again a little later."""
+
+
 @dataclass(frozen=True)
 class RoomRow:
     """A room as stored (see the module docstring)."""
@@ -126,7 +135,8 @@ class Store:
         if Path(self.path).is_dir():
             raise StorageError(self.path, "it is a directory")
         try:
-            self.connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                              timeout=BUSY_TIMEOUT)
         except sqlite3.Error as error:
             raise StorageError(self.path, f"it cannot be opened ({error})") from None
         try:
@@ -168,14 +178,21 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic change: committed when the block ends, rolled back if it raises."""
-        self.connection.execute("BEGIN IMMEDIATE")
+        """One atomic change: committed when the block ends, rolled back if it raises. `StorageBusy` if another
+        program holds the write lock for longer than `BUSY_TIMEOUT` (then nothing is written)."""
+        try:
+            self.connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise _busy_or(error) from None
         try:
             yield self.connection
-        except BaseException:
-            self.connection.execute("ROLLBACK")
+            self.connection.execute("COMMIT")
+        except BaseException as error:
+            if self.connection.in_transaction:
+                self.connection.execute("ROLLBACK")
+            if isinstance(error, sqlite3.OperationalError):
+                raise _busy_or(error) from None
             raise
-        self.connection.execute("COMMIT")
 
     # ---------------------------------------------------------------- meta
 
@@ -273,6 +290,12 @@ class Store:
         """What an expired token was for, or None if it never expired."""
         row = self.connection.execute("SELECT what FROM expired WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
+
+
+def _busy_or(error: sqlite3.OperationalError) -> Exception:
+    """`StorageBusy` for a lock held elsewhere, the error itself otherwise."""
+    text = str(error)
+    return StorageBusy(text) if "locked" in text or "busy" in text else error
 
 
 def _room_row(row: tuple[Any, ...]) -> RoomRow | BrokenRoom:

@@ -7,6 +7,8 @@
   that is no class database is one clear sentence (and exit code 2 from `serve`), not a traceback.
 - Finished rooms leave memory after the reveal and an idle time (an injected clock), and come back from the
   database when opened.
+- A database held by another program: the move is refused as "storage busy, retrying", the server serves on and
+  plays it once the file is free.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, webso
 from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
                                            MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
 from tabletop_edu.classroom.store import Store
+from tabletop_edu.classroom.testing import seat_students
 
 
 def fetch(url: str, data: bytes | None = None) -> tuple[int, str]:
@@ -403,3 +406,33 @@ def test_a_revealed_room_sleeps_only_when_no_page_shows_it(clocked: tuple[ClassS
     status, body = fetch(room["watch_url"])  # the projector's link wakes it
     assert status == 200 and room["code"] in body
     assert teacher.room(room["code"])["revealed"]
+
+
+# ------------------------------------------------------------------------------------------ a busy database
+
+
+def test_a_held_write_lock_gives_storage_busy_and_the_server_retries_the_move(
+        fast_server: ClassServer) -> None:
+    server = fast_server
+    teacher = TeacherClient(server.url, server.teacher_token)
+    room = teacher.create_room("peek", 2, seed=3, bot_delay=0)
+    students = seat_students(server.url, room["code"], ["Ann", "Bob"])
+    tables = [student.wait_step(0) for student in students]
+    mover = next(student for student, table in zip(students, tables) if table["menu"] is not None)
+    holder = sqlite3.connect(server.db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    try:
+        mover.feed.send({"type": "move", "step": 0, "action": "pass"})
+        busy = mover.next(lambda message: message["type"] == "refused")
+        assert busy["code"] == "storage_busy" and "retrying" in busy["message"] and busy["step"] == 0
+        assert fetch(server.url + "/")[0] == 200  # the server is not frozen meanwhile
+        assert teacher.room(room["code"])["step"] == 0  # and the move is not played while unsaved
+        again = mover.next(lambda message: message["type"] == "refused")  # still held: retried, told again
+        assert again["code"] == "storage_busy"
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert mover.wait_step(1)["step"] == 1  # saved at the next try, without the student sending it again
+    assert [action[1:3] for action in teacher.room(room["code"])["moves"]] == [[mover.seat, "pass"]]
+    for student in students:
+        student.close()
