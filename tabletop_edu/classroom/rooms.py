@@ -67,6 +67,12 @@ class Refused(ValueError):
         self.status = status
 
 
+def one_line(text: str, limit: int = 500) -> str:
+    """`text` fit for one log line: control characters (a newline in a bot's error, an escape sequence in a
+    stored name) written as escapes, so nothing a student typed can forge or hide a line of the log."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text[:limit])
+
+
 def new_token(size: int = TOKEN_BYTES) -> str:
     return secrets.token_urlsafe(size)
 
@@ -228,10 +234,10 @@ class Hall:
     def _set_broken(self, code: str, number: int | None, reason: str) -> None:
         """A room that cannot be read: kept on disk, listed to the teacher with its reason, never half-loaded
         (its code and number stay taken)."""
-        self.broken[code] = reason[:500]
+        self.broken[code] = one_line(reason)
         if number is not None:
             self._broken_numbers.add(number)
-        log.warning("room %s cannot be loaded and is left out: %s", code, reason[:500])
+        log.warning("room %s cannot be loaded and is left out: %s", one_line(code, 40), self.broken[code])
 
     # ---------------------------------------------------------------- loading and telling
 

@@ -26,6 +26,12 @@ else is refused with `{"type": "refused", "code": ..., "message": ...}` and chan
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
+
+A school day without a hitch (issue 23): one server per database file (`store.WriterLock`); a link opens at
+most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; wrong room codes are throttled per
+client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file has is a 404; a database held
+by another program refuses a move as "storage busy" and the server retries it; revealed rooms nobody looks at
+leave memory (`sweep`) and come back from the file when opened.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, REFUSALS, language_of, menu_message, page, qr_svg, reveal_html,
                     table_message)
-from .rooms import FINISHED_IDLE, MAX_NAME, Hall, Refused, Room, Seat
+from .rooms import FINISHED_IDLE, MAX_NAME, Hall, Refused, Room, Seat, one_line
 from .store import Store, WriterLock
 
 log = logging.getLogger("tabletop_edu.classroom")
@@ -490,7 +496,7 @@ class ClassServer:
                 self._schedule_bots(room, retry_after)
 
     def _bot_failed(self, room: Room, seat: int, why: str) -> None:
-        message = f"The bot at seat {seat} failed ({why[:300]}); the room is paused."
+        message = f"The bot at seat {seat} failed ({one_line(why, 300)}); the room is paused."
         log.warning("room %s: %s", room.code, message)
         self.errors.setdefault(room.code, []).append(message)
         assert self.hall is not None

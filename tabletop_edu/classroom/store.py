@@ -67,6 +67,15 @@ class StorageBusy(RuntimeError):
     """Another program holds the database's write lock: nothing was written; try again a little later."""
 
 
+class StorageError(RuntimeError):
+    """A database file that cannot be used (not a database, truncated, another program's, a directory):
+    one sentence naming the file and why."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(f"{path} cannot be used as the class's database: {reason}.")
+
+
 @dataclass(frozen=True)
 class RoomRow:
     """A room as stored (see the module docstring)."""
@@ -410,12 +419,3 @@ def teacher_token_of(database: str | Path) -> str:
     if row is None:
         raise StorageError(str(database), "it holds no teacher's token: no class server has opened it")
     return str(row[0])
-
-
-class StorageError(RuntimeError):
-    """A database file that cannot be used (not a database, truncated, another program's, a directory):
-    one sentence naming the file and why."""
-
-    def __init__(self, path: str, reason: str) -> None:
-        self.path, self.reason = path, reason
-        super().__init__(f"{path} cannot be used as the class's database: {reason}.")

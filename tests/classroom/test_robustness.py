@@ -278,7 +278,7 @@ def test_a_room_that_cannot_be_read_is_listed_as_broken_and_the_others_serve(
     with sqlite3.connect(path) as database:  # what the campaign did by hand
         database.execute("UPDATE rooms SET rules = '{not json' WHERE code = ?", (codes[0],))
         database.execute("UPDATE rooms SET seed = 'x' WHERE code = ?", (codes[1],))
-        database.execute("UPDATE rooms SET game = 'os.path' WHERE code = ?", (codes[2],))
+        database.execute("UPDATE rooms SET game = ? WHERE code = ?", ("os.path\nCRITICAL forged line", codes[2]))
     caplog.set_level(logging.WARNING)
     with ClassServer(path) as second:
         teacher = TeacherClient(second.url, second.teacher_token)
@@ -287,7 +287,8 @@ def test_a_room_that_cannot_be_read_is_listed_as_broken_and_the_others_serve(
         broken = listing["broken"]
         assert sorted(broken) == sorted(codes[:3])
         assert "not JSON" in broken[codes[0]] and "seed" in broken[codes[1]] and "os.path" in broken[codes[2]]
-        assert all(code in caplog.text for code in codes[:3])  # the log says so too
+        assert all(code in caplog.text for code in codes[:3])  # the log says so too, one line each
+        assert "\nCRITICAL forged" not in caplog.text and "\n" not in broken[codes[2]]
         assert join_room(second.url, codes[3], "Bob")["seat"] == 1  # the readable room serves on
         new = teacher.create_room("peek", 2, seed=9, bot_delay=0)  # numbers of broken rooms stay taken
         assert new["number"] == 5 and new["code"] not in codes
