@@ -1,12 +1,18 @@
-"""Load on the class server: 10 rooms of 12 simulated students (Mafia de Cuba), all on 127.0.0.1, each student
-tapping through its menus and playing as soon as its seat is to move.
+"""Load on the class server: rooms of 12 simulated students (Mafia de Cuba), all on 127.0.0.1, each student
+tapping through its menus and playing when its seat is to move: at once (flat out, the default) or after
+thinking a time drawn from `--think LOW-HIGH` seconds (a class of people).
 
-The server runs as its own process (`python -m tabletop_edu serve --port 0`), the 120 students as websockets
-of one asyncio loop here. For every move it measures the time from the move being sent to every screen of its
-room (all 12 seats) having received the new table, and prints the median, p95 and maximum; it checks that
-nothing was refused or lost (each room's record holds exactly the moves sent, and every game ends).
+The server runs as its own process (`python -m tabletop_edu serve --port 0`), the students as websockets of
+one asyncio loop here. For every move it measures the time from the move being sent to every screen of its
+room (all its seats) having received the new table, and prints moves per second, the median (p50), p95 and
+maximum, and the share of one core the server process used over the run (its user + system CPU time over the
+wall time). It checks that nothing was refused or lost (each room's record holds exactly the moves sent, and
+every game ends).
 
-    .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12] [--seed 1]
+    .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12] [--think 0-3] [--seed 1]
+
+Goals (issue 23): 50 rooms x 12 students thinking 0-3 s, p95 under 50 ms; 30 rooms flat out, p95 under
+150 ms and no move over 1 s.
 
 A benchmark, not a test: it prints figures and exits non-zero only if something was lost or refused.
 """
@@ -30,6 +36,11 @@ from tabletop_edu.classroom import TeacherClient
 from tabletop_edu.classroom.client import join_room, websocket_url
 from tabletop_edu.classroom.testing import ServerProcess
 
+try:
+    import psutil
+except ImportError:  # the test extra has it; without it the CPU share is not measured
+    psutil = None
+
 
 class RoomLoad:
     """One room: when each move was sent, how many screens have seen each step, and the latencies."""
@@ -49,8 +60,10 @@ class RoomLoad:
             self.latencies.append(time.perf_counter() - self.sent[step - 1])
 
 
-async def student(url: str, token: str, room: RoomLoad, rng: random.Random, deadline: float) -> None:
-    """A student as fast as allowed: on its turn, one menu request per word, then the move."""
+async def student(url: str, token: str, room: RoomLoad, rng: random.Random, deadline: float,
+                  think: tuple[float, float] = (0.0, 0.0)) -> None:
+    """A student: on its turn, thinks a time drawn from `think` (seconds), then asks one menu per word and
+    sends the move."""
     socket = await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}"))
     try:
         while time.perf_counter() < deadline:
@@ -68,6 +81,8 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                 room.over = True
                 return
             menu = message["menu"]
+            if menu is not None and think[1] > 0:
+                await asyncio.sleep(rng.uniform(*think))
             while menu is not None:
                 option = rng.choice(menu["options"]) if menu["options"] else None
                 if option is None or option["action"] is not None or \
@@ -92,10 +107,11 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
         socket.close()
 
 
-async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float) -> None:
+async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float,
+              think: tuple[float, float]) -> None:
     deadline = time.perf_counter() + seconds
     rng = random.Random(seed)
-    tasks = [student(url, token, room, random.Random(rng.randrange(2**32)), deadline)
+    tasks = [student(url, token, room, random.Random(rng.randrange(2**32)), deadline, think)
              for room in rooms for token in tokens[room.code]]
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=seconds)
 
@@ -106,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--students", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=300, help="stop (and fail) after this long")
+    parser.add_argument("--think", type=thinking_time, default=(0.0, 0.0), metavar="LOW-HIGH",
+                        help="seconds each student thinks before a move, drawn between LOW and HIGH (default: 0-0, "
+                             "flat out)")
     arguments = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log").start()
@@ -118,9 +137,13 @@ def main(argv: list[str] | None = None) -> int:
                 tokens[room["code"]] = [join_room(server.url, room["code"], f"S{seat}")["token"]
                                         for seat in range(arguments.students)]
                 rooms.append(RoomLoad(room["code"], arguments.students))
+            assert server.process is not None
+            cpu_before = server_cpu_seconds(server.process.pid)
             started = time.perf_counter()
-            asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds))
+            asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think))
             elapsed = time.perf_counter() - started
+            cpu = server_cpu_seconds(server.process.pid)
+            cpu_share = None if cpu is None or cpu_before is None else (cpu - cpu_before) / elapsed
             lost = []
             for room in rooms:
                 record = teacher.record(room.code)
@@ -132,14 +155,38 @@ def main(argv: list[str] | None = None) -> int:
     refusals = [refusal for room in rooms for refusal in room.refusals]
     moves = sum(room.moves for room in rooms)
     p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
-    print(f"{arguments.rooms} rooms x {arguments.students} students (Mafia de Cuba), all on 127.0.0.1")
+    low, high = arguments.think
+    pace = "flat out" if high == 0 else f"thinking {low:g}-{high:g} s"
+    print(f"{arguments.rooms} rooms x {arguments.students} students (Mafia de Cuba, {pace}), all on 127.0.0.1")
     print(f"moves: {moves} in {elapsed:.1f} s ({moves / elapsed:.1f} moves/s, each one committed to SQLite and "
           f"sent to {arguments.students} screens)")
-    print(f"move -> every screen of its room updated: median {1000 * statistics.median(latencies):.1f} ms, "
+    print(f"move -> every screen of its room updated: p50 {1000 * statistics.median(latencies):.1f} ms, "
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms")
+    shown = "not measured (no psutil)" if cpu_share is None else f"{100 * cpu_share:.0f} % of one core"
+    print(f"server CPU: {shown}")
     print(f"refusals: {len(refusals)}; rooms with a lost or extra move: {len(lost)}; "
           f"games over: {sum(room.over for room in rooms)}/{len(rooms)}")
     return 0 if not refusals and not lost and all(room.over for room in rooms) else 1
+
+
+def thinking_time(text: str) -> tuple[float, float]:
+    """`--think LOW-HIGH` (seconds, `0-3`) as a pair."""
+    low, separator, high = text.partition("-")
+    try:
+        pair = (float(low), float(high if separator else low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--think is LOW-HIGH in seconds, like 0-3, not {text!r}") from None
+    if not 0 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f"--think needs 0 <= LOW <= HIGH, not {text!r}")
+    return pair
+
+
+def server_cpu_seconds(pid: int) -> float | None:
+    """The user + system CPU seconds the server process has used so far (None without psutil)."""
+    if psutil is None:
+        return None
+    times = psutil.Process(pid).cpu_times()
+    return float(times.user + times.system)
 
 
 if __name__ == "__main__":

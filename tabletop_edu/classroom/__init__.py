@@ -17,8 +17,10 @@ A student's notebook seats a bot at a room instead of tapping (a class tournamen
     seat = classroom.join("http://192.168.1.20:8000", "K7QPX", MyBot(), name="Ada's bot")
     seat.wait_until_over(600); seat.moves, seat.error
 
-Everything played is in an SQLite file (`db=`, default ``tabletop_classroom.sqlite3``): stop or kill the
-server, start it again on the same file, and every room goes on where it was. `room.games()` hands the
+Everything played is in an SQLite file (`db=`, default ``tabletop_notebook.sqlite3``; `serve`'s is
+``tabletop_classroom.sqlite3``, so the two never share a file by accident): stop or kill the server, start it
+again on the same file, and every room goes on where it was. One server per file: a second one refuses at
+once, naming the first's address (`classroom.connect(url, db=file)` then works with its rooms). `room.games()` hands the
 class's games to the analysis tools (tournament tables, information flow, posteriors, pandas).
 
 Modules: `rooms` (rooms, seats, tokens: the rules of the server, no web), `store` (SQLite), `pages` (what a
@@ -41,22 +43,27 @@ if TYPE_CHECKING:
     from .errors import ClassroomError
     from .rooms import Refused
     from .server import ClassServer
+    from .store import DatabaseInUse, StorageError, teacher_token_of
     from .student_bots import SeatedBot, join
 
 #: The names this package hands out, imported when first asked for: the command line's `games` and `simulate`
 #: and the analysis modules here (`export`) run without tornado (the classroom extra).
 _LAZY = {"ClassServer": "server", "ClassroomError": "errors", "TeacherClient": "client", "Refused": "rooms",
-         "SeatedBot": "student_bots", "join": "student_bots"}
+         "SeatedBot": "student_bots", "join": "student_bots",
+         "DatabaseInUse": "store", "StorageError": "store", "teacher_token_of": "store"}
 
 
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    need("tornado", "The class server")
+    if module != "store":  # the database alone needs no web server
+        need("tornado", "The class server")
     return getattr(importlib.import_module(f".{module}", __name__), name)
 
-DEFAULT_DB = "tabletop_classroom.sqlite3"
+
+#: The notebook's file; `python -m tabletop_edu serve` uses another (cli.py), so they never collide unasked.
+DEFAULT_DB = "tabletop_notebook.sqlite3"
 
 _servers: dict[str, ClassServer] = {}
 _lock = threading.Lock()
@@ -88,8 +95,13 @@ def stop_all() -> None:
         _servers.clear()
 
 
-def connect(url: str, token: str) -> TeacherClient:
-    """The teacher's client of a server started elsewhere (`python -m tabletop_edu serve` prints the token)."""
+def connect(url: str, token: str | None = None, *, db: str | Path | None = None) -> TeacherClient:
+    """The teacher's client of a server started elsewhere: with the token `python -m tabletop_edu serve`
+    printed, or, on the same machine, with `db=` the server's database file (which holds the token)."""
+    if token is None:
+        if db is None:
+            raise TypeError("connect(url, token) needs the teacher's token, or db= the server's database file.")
+        token = __getattr__("teacher_token_of")(db)
     return __getattr__("TeacherClient")(url, token)
 
 
@@ -108,5 +120,5 @@ def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, A
     return client.dashboard(room["code"], language=language)
 
 
-__all__ = ["ClassServer", "ClassroomError", "Refused", "SeatedBot", "TeacherClient", "connect", "join", "open", "start",
-           "stop_all"]
+__all__ = ["ClassServer", "ClassroomError", "DatabaseInUse", "Refused", "SeatedBot", "StorageError", "TeacherClient",
+           "connect", "join", "open", "start", "stop_all"]

@@ -46,6 +46,7 @@ def serve(arguments: argparse.Namespace) -> int:
     from .client import TeacherClient
     from .errors import ClassroomError
     from .server import ClassServer
+    from .store import DatabaseInUse, StorageError
 
     host = arguments.host or ("0.0.0.0" if arguments.network else "127.0.0.1")
     rooms = []
@@ -79,6 +80,9 @@ def serve(arguments: argparse.Namespace) -> int:
         server.run(ready=_in_background(ready))
     except KeyboardInterrupt:
         pass
+    except (DatabaseInUse, StorageError) as error:  # one sentence, not a traceback
+        print(error, file=sys.stderr, flush=True)
+        return 2
     print("stopped", flush=True)
     return 0
 

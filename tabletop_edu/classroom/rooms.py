@@ -19,18 +19,23 @@ after a restart.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
+import time
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core import Bot, GameState, IllegalAction, RecordError, RulesError, View, rules_from_dict, rules_to_dict
 from ..core.errors import quote
 from . import games
-from .store import ActionRow, RoomRow, SeatRow, Store
+from .store import ActionRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
+
+log = logging.getLogger("tabletop_edu.classroom")
+T = TypeVar("T")
 
 #: Room codes use letters and digits no one confuses when read off a projector (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -40,6 +45,9 @@ MAX_NAME = 24
 #: Bytes of randomness in a seat's or projector's token (128 bits) and in the teacher's.
 TOKEN_BYTES = 16
 TEACHER_TOKEN_BYTES = 24
+#: Seconds a revealed room stays in memory with no page open on it; then it sleeps (only its code and number
+#: stay in memory) until someone opens it again, when it comes back from the database.
+FINISHED_IDLE = 600.0
 #: The delay before a bot moves, so that a class can follow (tests use 0).
 DEFAULT_BOT_DELAY = 0.8
 MAX_BOT_DELAY = 30.0
@@ -50,12 +58,19 @@ class Refused(ValueError):
 
     Codes: unknown_token, expired_token, unknown_room, closed, forbidden, bad_name, name_taken, room_full,
     seat_taken, not_started, paused, over, stale, not_your_turn, illegal, malformed, too_big, flood, no_bot,
-    bad_request, storage."""
+    bad_request, storage, storage_busy (another program holds the file), too_many (sockets of one link),
+    too_many_guesses (wrong room codes)."""
 
     def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
+
+
+def one_line(text: str, limit: int = 500) -> str:
+    """`text` fit for one log line: control characters (a newline in a bot's error, an escape sequence in a
+    stored name) written as escapes, so nothing a student typed can forge or hide a line of the log."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text[:limit])
 
 
 def new_token(size: int = TOKEN_BYTES) -> str:
@@ -115,6 +130,7 @@ class Room:
     bots: dict[int, Bot] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, int] = (-1, -1)
+    last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
         """`compute()` once per step of the game (views, legal actions and menus are asked for again and
@@ -183,13 +199,20 @@ class Room:
 
 
 class Hall:
-    """Every room of a server, backed by a `Store`; `listeners` hear of each room that changed."""
+    """Every room of a server, backed by a `Store`; `listeners` hear of each room that changed.
 
-    def __init__(self, store: Store) -> None:
+    `rooms` holds the rooms in memory. A revealed room nobody has opened for `FINISHED_IDLE` seconds goes to
+    sleep (`sweep`): `asleep` keeps only its number, and finding it again (its code, a link) reads it back
+    from the store, so a long school day of finished games does not pile up in memory."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self.clock = clock
+        self.asleep: dict[str, int] = {}
         self.listeners: list[Callable[[Room], None]] = []
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
+        self._broken_numbers: set[int] = set()
         self._seat_tokens: dict[str, tuple[Room, Seat]] = {}
         self._watch_tokens: dict[str, Room] = {}
         token = store.meta("teacher_token")
@@ -198,14 +221,31 @@ class Hall:
             store.set_meta("teacher_token", token)
         self.teacher_token = token
         for row in store.rooms():
+            if isinstance(row, BrokenRoom):
+                self._set_broken(row.code, row.number, row.reason)
+                continue
             try:
                 self._load(row)
-            except (RecordError, RulesError, IllegalAction, ValueError) as error:
-                self.broken[row.code] = str(error)  # kept on disk, shown to the teacher, never half-loaded
+            except Exception as error:  # noqa: BLE001 - one room that cannot be read must not stop the others
+                reason = str(error) if isinstance(error, (RecordError, RulesError, IllegalAction, Refused)) \
+                    else f"{type(error).__name__}: {error}"
+                self._set_broken(row.code, row.number, reason)
+
+    def _set_broken(self, code: str, number: int | None, reason: str) -> None:
+        """A room that cannot be read: kept on disk, listed to the teacher with its reason, never half-loaded
+        (its code and number stay taken)."""
+        self.broken[code] = one_line(reason)
+        if number is not None:
+            self._broken_numbers.add(number)
+        log.warning("room %s cannot be loaded and is left out: %s", one_line(code, 40), self.broken[code])
 
     # ---------------------------------------------------------------- loading and telling
 
     def _load(self, row: RoomRow) -> None:
+        self._add(self._build(row))
+
+    def _build(self, row: RoomRow) -> Room:
+        """A stored room, its game replayed from its moves."""
         module = games.game_module(row.game)
         rules = rules_from_dict(module.Rules, row.rules)
         seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
@@ -218,9 +258,10 @@ class Hall:
                     raise RecordError(f"room {row.code}: step {action.step} follows step {room.step - 1}.")
                 room.state.apply(action.action, player=action.seat)
                 room.actions.append(action)
-        self._add(room)
+        return room
 
     def _add(self, room: Room) -> None:
+        room.last_used = self.clock()
         self.rooms[room.code] = room
         if not room.closed:
             self._watch_tokens[room.watch_token] = room
@@ -233,18 +274,63 @@ class Hall:
         return state
 
     def _tell(self, room: Room) -> None:
+        room.last_used = self.clock()
         for listener in list(self.listeners):
             listener(room)
+
+    # ---------------------------------------------------------------- sleeping rooms
+
+    def sweep(self, in_use: Callable[[str], bool] = lambda code: False, idle: float = FINISHED_IDLE) -> list[str]:
+        """Put to sleep every revealed room idle for `idle` seconds that no page has open (`in_use(code)`);
+        returns their codes."""
+        now = self.clock()
+        sleepy = [room for room in self.rooms.values()
+                  if room.revealed and room.is_over and now - room.last_used >= idle and not in_use(room.code)]
+        for room in sleepy:
+            del self.rooms[room.code]
+            self._watch_tokens.pop(room.watch_token, None)
+            for seat in room.seats:
+                self._seat_tokens.pop(seat.token, None)
+            self.asleep[room.code] = room.number
+        return [room.code for room in sleepy]
+
+    def _wake(self, code: str) -> Room | None:
+        """The sleeping room `code`, read back from the store (None if no room sleeps under that code)."""
+        if code not in self.asleep:
+            return None
+        row = self.store.room(code)
+        if not isinstance(row, RoomRow):
+            return None
+        room = self._build(row)
+        del self.asleep[code]
+        self._add(room)
+        return room
+
+    def sleeping(self, code: str) -> Room | None:
+        """A sleeping room read from the store for one look (a record, a listing), left asleep."""
+        row = self.store.room(code) if code in self.asleep else None
+        return self._build(row) if isinstance(row, RoomRow) else None
+
+    def sleeping_summaries(self) -> list[dict[str, Any]]:
+        """What the teacher's list of rooms shows of each sleeping room, read from the store (no replay)."""
+        rows = [self.store.room(code) for code in self.asleep]
+        return [{"code": row.code, "number": row.number, "game": row.game, "title": games.title(row.game),
+                 "step": self.store.step_count(row.code), "started": row.started, "over": True, "closed": row.closed}
+                for row in rows if isinstance(row, RoomRow)]
+
+    def _touch(self, room: Room) -> Room:
+        room.last_used = self.clock()
+        return room
 
     # ---------------------------------------------------------------- finding rooms and seats
 
     def room(self, code: Any) -> Room:
         """The room with this code (any case), or `Refused`."""
         text = code.strip().upper() if isinstance(code, str) else ""
-        room = self.rooms.get(text)
+        room = self.rooms.get(text) or self._wake(text)
         if room is None:
             raise Refused("unknown_room", f"There is no room {quote(str(code))}: check the code.", 404)
-        return room
+        return self._touch(room)
 
     def open_room(self, room_code: Any) -> Room:
         room = self.room(room_code)
@@ -255,18 +341,28 @@ class Hall:
     def seat_of(self, token: Any) -> tuple[Room, Seat]:
         """The room and seat a token opens, or `Refused` (unknown, or expired: a replaced link, a closed room)."""
         found = self._seat_tokens.get(token) if isinstance(token, str) else None
+        if found is None and self.asleep and isinstance(token, str) and self._wake_by_token(token):
+            found = self._seat_tokens.get(token)
         if found is None:
             self._refuse_token(token)
         assert found is not None
+        self._touch(found[0])
         return found
 
     def watched(self, token: Any) -> Room:
         """The room a projector token shows, or `Refused`."""
         room = self._watch_tokens.get(token) if isinstance(token, str) else None
+        if room is None and self.asleep and isinstance(token, str) and self._wake_by_token(token):
+            room = self._watch_tokens.get(token)
         if room is None:
             self._refuse_token(token)
         assert room is not None
-        return room
+        return self._touch(room)
+
+    def _wake_by_token(self, token: str) -> bool:
+        """Wake the sleeping room a seat's or projector's token belongs to; False if none does."""
+        code = self.store.room_of_token(token) if len(token) < 100 else None
+        return code is not None and self._wake(code) is not None
 
     def _refuse_token(self, token: Any) -> None:
         if isinstance(token, str) and len(token) < 100 and self.store.expired(token) is not None:
@@ -309,12 +405,14 @@ class Hall:
                 raise Refused("bad_request", f"There is no seat {quote(repr(seat))} for a bot.")
             self._check_bot(package, bot)
         code = self._new_code()
-        number = 1 + max((room.number for room in self.rooms.values()), default=0)
+        number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers)
+                         + list(self.asleep.values()), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats)
-        self.store.add_room(RoomRow(code, number, package, players, seed, rules_to_dict(rules), language,
-                                    float(bot_delay), room.watch_token, False, False, False, False),
-                            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats])
+        self._save(lambda: self.store.add_room(
+            RoomRow(code, number, package, players, seed, rules_to_dict(rules), language, float(bot_delay),
+                    room.watch_token, False, False, False, False),
+            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats]))
         self._add(room)
         for seat, bot in sorted(bots.items()):
             self.seat_bot(code, seat, bot)
@@ -324,7 +422,7 @@ class Hall:
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
+            if code not in self.rooms and code not in self.broken and code not in self.asleep:
                 return code
 
     def _check_bot(self, package: str, bot: Any) -> str:
@@ -363,7 +461,8 @@ class Hall:
         seat = self._seat(room, seat_number)
         if seat.bot is None:
             raise Refused("no_bot", f"No bot sits at seat {seat.number}.")
-        self.store.set_seat(room.code, seat.number, name=seat.name if room.started else None, bot=None)
+        self._save(lambda: self.store.set_seat(room.code, seat.number, name=seat.name if room.started else None,
+                                               bot=None))
         seat.bot = None
         if not room.started:
             seat.name = None
@@ -376,7 +475,7 @@ class Hall:
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
         old, new = seat.token, new_token()
-        self.store.replace_token(room.code, seat.number, old, new)
+        self._save(lambda: self.store.replace_token(room.code, seat.number, old, new))
         del self._seat_tokens[old]
         seat.token = new
         self._seat_tokens[new] = (room, seat)
@@ -385,7 +484,7 @@ class Hall:
 
     def set_paused(self, code: str, paused: bool) -> Room:
         room = self.open_room(code)
-        self.store.set_flag(room.code, "paused", paused)
+        self._save(lambda: self.store.set_flag(room.code, "paused", paused))
         room.paused = paused
         self._tell(room)
         return room
@@ -395,7 +494,7 @@ class Hall:
         room = self.open_room(code)
         if not room.is_over:
             raise Refused("not_over", "The table is revealed at the end of the game only.")
-        self.store.set_flag(room.code, "revealed", True)
+        self._save(lambda: self.store.set_flag(room.code, "revealed", True))
         room.revealed = True
         self._tell(room)
         return room
@@ -404,7 +503,7 @@ class Hall:
         """Close a room: every link of it expires; its record stays for the analysis."""
         room = self.open_room(code)
         tokens = [seat.token for seat in room.seats] + [room.watch_token]
-        self.store.close_room(room.code, tokens)
+        self._save(lambda: self.store.close_room(room.code, tokens))
         room.closed = True
         for token in tokens:
             self._seat_tokens.pop(token, None)
@@ -441,7 +540,8 @@ class Hall:
     def _fill(self, room: Room, seat: Seat, name: str | None, bot: str | None) -> None:
         """Give a seat its name and bot, starting the game when this fills the last seat."""
         starts = not room.started and all(other.filled or other is seat for other in room.seats)
-        self.store.set_seat(room.code, seat.number, name=name, bot=bot, started=True if starts else None)
+        self._save(lambda: self.store.set_seat(room.code, seat.number, name=name, bot=bot,
+                                               started=True if starts else None))
         seat.name, seat.bot = name, bot
         room.bots.pop(seat.number, None)
         if starts:
@@ -483,13 +583,25 @@ class Hall:
             raise Refused("illegal", str(reason)) from None
         text = state.history[-1][1]
         try:
-            at = self.store.add_action(room.code, step, seat, text, actor)
-        except Exception as error:
-            self._reload(room)
-            raise Refused("storage", f"The server could not save the move ({type(error).__name__}); it was not "
-                          "played: try again.", 503) from None
+            at = self._save(lambda: self.store.add_action(room.code, step, seat, text, actor))
+        except Refused:
+            self._reload(room)  # the move was played in memory only: take it back
+            raise
         room.actions.append(ActionRow(room.code, step, seat, text, actor, at))
         self._tell(room)
+
+    @staticmethod
+    def _save(write: Callable[[], T]) -> T:
+        """Run one write of the store; a write that fails changes nothing and is refused with a reason a
+        student understands ("storage_busy" when another program holds the file: the server retries)."""
+        try:
+            return write()
+        except StorageBusy:
+            raise Refused("storage_busy", "Storage busy: the class's database is held by another program for a "
+                          "moment. Nothing was changed; retrying.", 503) from None
+        except Exception as error:  # noqa: BLE001 - a disk full, a file gone: refused, never a crash
+            raise Refused("storage", f"The server could not save this ({type(error).__name__}); nothing was "
+                          "changed: try again.", 503) from None
 
     @staticmethod
     def same_choice_still_open(room: Room, seat: int, step: int) -> bool:

@@ -26,6 +26,12 @@ else is refused with `{"type": "refused", "code": ..., "message": ...}` and chan
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
+
+A school day without a hitch (issue 23): one server per database file (`store.WriterLock`); a link opens at
+most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; wrong room codes are throttled per
+client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file has is a 404; a database held
+by another program refuses a move as "storage busy" and the server retries it; revealed rooms nobody looks at
+leave memory (`sweep`) and come back from the file when opened.
 """
 
 from __future__ import annotations
@@ -34,10 +40,12 @@ import asyncio
 import hmac
 import json
 import logging
+import re
 import socket
 import threading
 import time
 from collections.abc import Callable
+from types import TracebackType
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,8 +62,8 @@ from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, REFUSALS, language_of, menu_message, page, qr_svg, reveal_html,
                     table_message)
-from .rooms import MAX_NAME, Hall, Refused, Room, Seat
-from .store import Store
+from .rooms import FINISHED_IDLE, MAX_NAME, Hall, Refused, Room, Seat, one_line
+from .store import Store, WriterLock
 
 log = logging.getLogger("tabletop_edu.classroom")
 
@@ -71,6 +79,20 @@ FLOOD_RATE = 20.0
 FLOOD_CLOSE = 100
 #: Open connections per seat (a phone and a laptop, a reload that overlaps the old page).
 MAX_CONNECTIONS_PER_SEAT = 8
+#: Open connections per projector link (the projector, the teacher's laptop, a few screens at the back).
+MAX_CONNECTIONS_PER_PROJECTOR = 16
+#: Wrong room codes a client may type at once, then one every 1 / GUESS_RATE seconds: a student's typos pass,
+#: while guessing one of the 28 million codes takes years.
+GUESS_BURST = 10
+GUESS_RATE = 0.2
+#: Clients whose wrong guesses are remembered at once (past this, those that may guess again are forgotten).
+MAX_GUESSERS = 10_000
+#: While another program holds the database, a move is retried every STORAGE_RETRY_DELAY seconds, at most
+#: STORAGE_RETRIES times (the student is told "storage busy, retrying" each time, and sees the table move).
+STORAGE_RETRY_DELAY = 0.5
+STORAGE_RETRIES = 40
+#: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
+SWEEP_EVERY = 60.0
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
@@ -95,13 +117,53 @@ class TokenBucket:
         self.last = clock()
 
     def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
+        if not self.ready():
             return False
         self.tokens -= 1
         return True
+
+    def ready(self) -> bool:
+        """Whether a message may pass now (without taking its token)."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        return self.tokens >= 1
+
+
+class GuessThrottle:
+    """Wrong room codes, counted per client: `GUESS_BURST` at once and `GUESS_RATE` a second after, then
+    every join from that client is refused until it may guess again (right codes cost nothing)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, burst: int = GUESS_BURST,
+                 rate: float = GUESS_RATE) -> None:
+        self.clock, self.burst, self.rate = clock, burst, rate
+        self.guessers: dict[str, TokenBucket] = {}
+
+    def check(self, client: str) -> None:
+        """`Refused` (429) if `client` has used up its wrong guesses."""
+        bucket = self.guessers.get(client)
+        if bucket is not None and not bucket.ready():
+            raise Refused("too_many_guesses", "Too many wrong room codes: check the code on the projector and "
+                          "try again in a minute.", 429)
+
+    def missed(self, client: str) -> None:
+        """`client` typed a code no room has."""
+        if client not in self.guessers and len(self.guessers) >= MAX_GUESSERS:
+            self.guessers = {who: bucket for who, bucket in self.guessers.items() if not bucket.ready()}
+            if len(self.guessers) >= MAX_GUESSERS:
+                self.guessers.clear()  # a flood from everywhere: forget rather than grow
+        bucket = self.guessers.setdefault(client, TokenBucket(self.burst, self.rate, self.clock))
+        bucket.take()
+
+    def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, Seat]:
+        """`hall.join(code, name)` for `client`, counting its wrong codes."""
+        self.check(client)
+        try:
+            return hall.join(code, name)
+        except Refused as refusal:
+            if refusal.code == "unknown_room":
+                self.missed(client)
+            raise
 
 
 def lan_address() -> str:
@@ -134,8 +196,11 @@ class ClassServer:
     `run()` in the foreground (a shell); `port=0` takes a free port, then `port` says which."""
 
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
-                 public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE)) -> None:
+                 public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.db = str(db)
+        self.clock = clock  # of the limits on guesses (tests inject their own)
+        self.guesses = GuessThrottle(clock)
         self.flood = flood  # (burst, rate per second) of each connection's messages
         self.host, self.requested_port = host, port
         self._public_url = public_url
@@ -150,6 +215,7 @@ class ClassServer:
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="classroom-bot")
         self._ready = threading.Event()
         self._failure: BaseException | None = None
+        self._writer = WriterLock(self.db)
 
     # ---------------------------------------------------------------- addresses
 
@@ -176,11 +242,22 @@ class ClassServer:
     # ---------------------------------------------------------------- life
 
     def _listen(self) -> None:
-        """Open the database, rebuild the rooms and bind the port (in the loop's thread)."""
-        self.hall = Hall(Store(self.db))
+        """Take the database file for this server alone, open it, rebuild the rooms and bind the port (in the
+        loop's thread). A file another server holds is refused at once (`DatabaseInUse`, naming its address)."""
+        self._writer.acquire()
+        try:
+            self._open()
+        except BaseException:
+            self._writer.release()
+            raise
+        self._writer.announce(self.url)
+
+    def _open(self) -> None:
+        self.hall = Hall(Store(self.db), clock=self.clock)
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
-                                      websocket_ping_interval=20, static_path=str(STATIC), compress_response=True,
+                                      websocket_ping_interval=20, static_path=str(STATIC), static_handler_class=Static,
+                                      compress_response=True,
                                       log_function=_quiet_log)
         sockets = tornado.netutil.bind_sockets(self.requested_port, address=self.host)
         self.port = int(sockets[0].getsockname()[1])
@@ -188,6 +265,18 @@ class ClassServer:
         self._server.add_sockets(sockets)
         for room in self.hall.rooms.values():
             self._schedule_bots(room)
+        assert self.loop is not None
+        self.loop.call_later(SWEEP_EVERY, self._sweep_often)
+
+    def _sweep_often(self) -> None:
+        self.sweep()
+        assert self.loop is not None
+        self.loop.call_later(SWEEP_EVERY, self._sweep_often)
+
+    def sweep(self, idle: float = FINISHED_IDLE) -> list[str]:
+        """Put to sleep the revealed rooms no page has open, idle for `idle` seconds (on the loop's thread)."""
+        assert self.hall is not None
+        return self.hall.sweep(lambda code: bool(self.connections.get(code)), idle)
 
     def start(self, timeout: float = 30) -> ClassServer:
         """Run the server in a background thread; returns once it listens (its `port` is then known)."""
@@ -217,7 +306,11 @@ class ClassServer:
         """Serve in this thread until interrupted (Ctrl-C or SIGTERM)."""
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)
-        self._listen()
+        try:
+            self._listen()
+        except BaseException:
+            self.loop.close()
+            raise
         if ready is not None:
             ready(self)
         try:
@@ -243,6 +336,7 @@ class ClassServer:
                 connection.handler.close(1001, "The server is stopping.")
         if self.hall is not None:
             self.hall.store.close()
+        self._writer.release()
 
     def __enter__(self) -> ClassServer:
         return self.start()
@@ -357,17 +451,22 @@ class ClassServer:
     def seat_connections(self, room: Room, seat: int) -> int:
         return sum(1 for c in self.connections.get(room.code, set()) if c.kind == "seat" and c.seat == seat)
 
+    def watch_connections(self, room: Room) -> int:
+        return sum(1 for c in self.connections.get(room.code, set()) if c.kind == "watch")
+
     # ---------------------------------------------------------------- bots
 
-    def _schedule_bots(self, room: Room) -> None:
+    def _schedule_bots(self, room: Room, delay: float | None = None) -> None:
         """Let the bot to move play after the room's delay (unless paused); one pending bot move per room."""
         if room.closed or room.paused or room.code in self._bots_pending or room.bot_to_move() is None:
             return
         assert self.loop is not None
         self._bots_pending.add(room.code)
-        self.loop.call_later(room.bot_delay, lambda: asyncio.ensure_future(self._bot_move(room)))
+        self.loop.call_later(room.bot_delay if delay is None else delay,
+                             lambda: asyncio.ensure_future(self._bot_move(room)))
 
     async def _bot_move(self, room: Room, even_paused: bool = False) -> tuple[int, str] | None:
+        retry_after: float | None = None
         try:
             if (room.paused and not even_paused) or room.closed:
                 return None
@@ -386,19 +485,25 @@ class ClassServer:
             try:
                 self.hall.play(room, seat, step, action, actor="bot", even_paused=even_paused)
             except Refused as refusal:
+                if refusal.code == "storage_busy" and not even_paused:
+                    retry_after = STORAGE_RETRY_DELAY  # the database is held elsewhere: the bot tries again
+                    return None
                 return self._bot_failed(room, seat, f"{action!r}: {refusal}")
             return seat, action
         finally:
             if not even_paused:
                 self._bots_pending.discard(room.code)
-                self._schedule_bots(room)
+                self._schedule_bots(room, retry_after)
 
     def _bot_failed(self, room: Room, seat: int, why: str) -> None:
-        message = f"The bot at seat {seat} failed ({why[:300]}); the room is paused."
+        message = f"The bot at seat {seat} failed ({one_line(why, 300)}); the room is paused."
         log.warning("room %s: %s", room.code, message)
         self.errors.setdefault(room.code, []).append(message)
         assert self.hall is not None
-        self.hall.set_paused(room.code, True)
+        try:
+            self.hall.set_paused(room.code, True)
+        except Refused as refusal:  # the database failed too: the room stays as it is, the teacher is told
+            self.errors[room.code].append(f"The room could not be paused: {refusal}")
         return None
 
     async def step_bot(self, room: Room) -> tuple[int, str]:
@@ -435,17 +540,44 @@ def seats_public(room: Room) -> list[dict[str, Any]]:
     return [{"seat": seat.number, "name": seat.name, "bot": seat.bot} for seat in room.seats]
 
 
+#: The addresses whose last part is a credential (a seat's or the projector's token).
+_TOKEN_PATH = re.compile(r"/(s|w|ws/seat|ws/watch)/[^/?#\s]*")
+_QUERY = re.compile(r"\?\S*")
+
+
+def redacted(text: str) -> str:
+    """A request's path (or a line naming one) as a log may show it: any seat's or projector's token cut
+    out, queries dropped."""
+    return _TOKEN_PATH.sub(r"/\1/<token>", _QUERY.sub("", text))[:300]
+
+
 def _quiet_log(handler: tornado.web.RequestHandler) -> None:
-    """Log failures only, and never a URL: seat links carry their tokens."""
+    """Log failures only, and never a token: seat links carry them, so paths are redacted."""
     status = handler.get_status()
     if status >= 500:
-        log.error("%d %s", status, handler.request.method)
+        log.error("%d %s %s", status, handler.request.method, redacted(handler.request.path))
+
+
+class RedactedLogs:
+    """Tornado logs a refused request (an XSRF failure) and an uncaught exception with its URL, which for a
+    seat is its credential: these handlers log the redacted path instead, and no request headers."""
+
+    request: Any
+
+    def log_exception(self, kind: type[BaseException] | None, value: BaseException | None,
+                      trace: TracebackType | None) -> None:
+        where = f"{self.request.method} {redacted(self.request.path)}"
+        if isinstance(value, tornado.web.HTTPError):
+            if value.log_message:
+                log.warning("%d %s: %s", value.status_code, where, redacted(value.get_message()))
+        else:
+            log.error("%s failed", where, exc_info=(kind, value, trace))  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------------------------------ handlers
 
 
-class Base(tornado.web.RequestHandler):
+class Base(RedactedLogs, tornado.web.RequestHandler):
     server: ClassServer
 
     def initialize(self, server: ClassServer) -> None:
@@ -497,7 +629,7 @@ class JoinPage(Base):
         code = self.get_body_argument("code", "")[:16]
         name = self.get_body_argument("name", "")[:200]
         try:
-            room, seat = self.hall.join(code, name)
+            room, seat = self.server.guesses.join(self.hall, self.request.remote_ip or "", code, name)
         except Refused as refusal:
             self.set_status(refusal.status)
             self.finish(self.form(code=code, name=name[:MAX_NAME], error=str(refusal)))
@@ -559,7 +691,7 @@ class WatchPage(Base):
                          join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector"))
 
 
-class TableSocket(tornado.websocket.WebSocketHandler):
+class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
     """A seat's or the projector's live connection (`kind` "seat" or "watch")."""
 
     server: ClassServer
@@ -584,7 +716,9 @@ class TableSocket(tornado.websocket.WebSocketHandler):
                 if self.server.seat_connections(room, seat.number) >= MAX_CONNECTIONS_PER_SEAT:
                     raise Refused("too_many", "Too many pages are open for this seat.", 429)
             else:
-                self.hall.watched(token)
+                room = self.hall.watched(token)
+                if self.server.watch_connections(room) >= MAX_CONNECTIONS_PER_PROJECTOR:
+                    raise Refused("too_many", "Too many screens show this room's projector page.", 429)
         except Refused as refusal:
             raise tornado.web.HTTPError(refusal.status, reason=str(refusal)[:200]) from None
 
@@ -633,11 +767,21 @@ class TableSocket(tornado.websocket.WebSocketHandler):
             else:
                 self.refuse(Refused("flood", "Too many messages: wait a moment."))
             return
+        self.answer(connection, message)
+
+    def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
+        """Answer a message; a move the database could not take now (held by another program) is retried
+        later by the server itself, the student being told so, while the loop serves everyone else."""
+        if self.ws_connection is None:
+            return  # the page closed meanwhile
         self.answering = None
         try:
             self.handle(connection, message)
         except Refused as refusal:
             self.refuse(refusal, self.answering)
+            if refusal.code == "storage_busy" and attempt < STORAGE_RETRIES:
+                assert self.server.loop is not None
+                self.server.loop.call_later(STORAGE_RETRY_DELAY, self.answer, connection, message, attempt + 1)
             if refusal.code == "stale":
                 room = self.hall.rooms.get(connection.room)
                 if room is not None:
@@ -690,7 +834,7 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 
 
-class TeacherSocket(tornado.websocket.WebSocketHandler):
+class TeacherSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
     """The dashboard's live feed of one room (teacher token in the Authorization header)."""
 
     connection: Connection | None = None
@@ -775,9 +919,9 @@ class Api(Base):
 class RoomsApi(Api):
     def get(self) -> None:
         rooms = [self.server.teacher_message(room) for room in self.hall.rooms.values()]
-        self.reply({"rooms": [{key: room[key] for key in ("code", "number", "game", "title", "step", "started",
-                                                          "over", "closed")} for room in rooms],
-                    "broken": self.hall.broken})
+        listed = [{key: room[key] for key in ("code", "number", "game", "title", "step", "started", "over", "closed")}
+                  for room in rooms] + self.hall.sleeping_summaries()
+        self.reply({"rooms": sorted(listed, key=lambda room: room["number"]), "broken": self.hall.broken})
 
     def post(self) -> None:
         try:
@@ -849,7 +993,8 @@ class RoomApi(Api):
 class RecordsApi(Api):
     def get(self) -> None:
         rooms = []
-        for room in self.hall.rooms.values():
+        sleeping = [self.hall.sleeping(code) for code in list(self.hall.asleep)]
+        for room in sorted([*self.hall.rooms.values(), *filter(None, sleeping)], key=lambda room: room.number):
             if room.state is None:
                 continue
             rooms.append({"code": room.code, "number": room.number, "title": room.title,
@@ -866,7 +1011,8 @@ class JoinApi(Api):
     def post(self) -> None:
         try:
             data = self.body()
-            room, seat = self.hall.join(data.get("code"), data.get("name"))
+            room, seat = self.server.guesses.join(self.hall, self.request.remote_ip or "", data.get("code"),
+                                                  data.get("name"))
         except Refused as refusal:
             self.refused(refusal)
             return
@@ -874,7 +1020,17 @@ class JoinApi(Api):
         self.reply({"code": room.code, "seat": seat.number, "token": seat.token, "link": self.server.seat_link(seat)})
 
 
-class Static(tornado.web.StaticFileHandler):
+class Static(RedactedLogs, tornado.web.StaticFileHandler):
+    """The pages' own files. A path no file can have (a NUL byte, `..`) is a plain 404, like any missing file."""
+
+    def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
+        if "\x00" in absolute_path:
+            raise tornado.web.HTTPError(404)
+        try:
+            return super().validate_absolute_path(root, absolute_path)
+        except (OSError, ValueError):
+            raise tornado.web.HTTPError(404) from None
+
     def set_default_headers(self) -> None:
         for name, value in SECURITY_HEADERS.items():
             if name != "Cache-Control":

@@ -18,18 +18,28 @@ Tables:
 
 The file uses write-ahead logging with `synchronous=FULL`: a committed move survives a killed process (and
 a power cut).
+
+One writer per file: a server holds `WriterLock` on its file for as long as it runs (a lock file beside it,
+`<file>.lock`, holding the server's address), so a second server on the same file refuses at once and says
+where the first one is, instead of both handing out the same seats.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -46,6 +56,24 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL, actor TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (room, step));
 CREATE TABLE IF NOT EXISTS expired (token TEXT PRIMARY KEY, room TEXT NOT NULL, what TEXT NOT NULL);
 """
+
+
+#: How long a write waits for another program's lock before giving up, in seconds: short, because the server
+#: waits on its event loop (SQLite's default, 5 s, froze every page); the server retries later instead.
+BUSY_TIMEOUT = 0.1
+
+
+class StorageBusy(RuntimeError):
+    """Another program holds the database's write lock: nothing was written; try again a little later."""
+
+
+class StorageError(RuntimeError):
+    """A database file that cannot be used (not a database, truncated, another program's, a directory):
+    one sentence naming the file and why."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(f"{path} cannot be used as the class's database: {reason}.")
 
 
 @dataclass(frozen=True)
@@ -65,6 +93,27 @@ class RoomRow:
     paused: bool
     revealed: bool
     closed: bool
+
+
+@dataclass(frozen=True)
+class BrokenRoom:
+    """A room row that cannot be read (its rules are not JSON, a field has the wrong type): kept on disk,
+    listed to the teacher with `reason`, and the other rooms serve on."""
+
+    code: str
+    number: int | None
+    reason: str
+
+
+#: The columns of each table, as this version writes them (a file with others is not a class server's).
+COLUMNS = {
+    "meta": ("key", "value"),
+    "rooms": ("code", "number", "game", "seat_count", "seed", "rules", "language", "bot_delay", "watch_token",
+              "started", "paused", "revealed", "closed"),
+    "seats": ("room", "seat", "token", "name", "bot"),
+    "actions": ("room", "step", "seat", "action", "actor", "at"),
+    "expired": ("token", "room", "what"),
+}
 
 
 @dataclass(frozen=True)
@@ -90,26 +139,69 @@ class Store:
     """The SQLite file of a class server. Used from one thread (the server's event loop) at a time."""
 
     def __init__(self, path: str | Path) -> None:
+        """Open (or create) the file; a file that is no class database raises `StorageError`, one sentence."""
         self.path = str(path)
-        self.connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.connection.execute("PRAGMA journal_mode=WAL")
-        self.connection.execute("PRAGMA synchronous=FULL")
-        self.connection.execute("PRAGMA foreign_keys=ON")
-        self.connection.executescript(SCHEMA)
+        if Path(self.path).is_dir():
+            raise StorageError(self.path, "it is a directory")
+        try:
+            self.connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                              timeout=BUSY_TIMEOUT)
+        except sqlite3.Error as error:
+            raise StorageError(self.path, f"it cannot be opened ({error})") from None
+        try:
+            self._prepare()
+        except BaseException:
+            self.connection.close()
+            raise
+
+    def _prepare(self) -> None:
+        try:
+            self._check()  # before anything is written: a file that is not ours is left as it was
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute("PRAGMA synchronous=FULL")
+            self.connection.execute("PRAGMA foreign_keys=ON")
+            self.connection.executescript(SCHEMA)
+        except sqlite3.Error as error:
+            reason = str(error)
+            if "not a database" in reason or "malformed" in reason:
+                reason = "it is not an SQLite database, or it is damaged or cut short"
+            raise StorageError(self.path, reason) from None
+
+    def _check(self) -> None:
+        """Refuse a damaged file, or another program's database (its tables are not all a class server's)."""
+        check = self.connection.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            raise StorageError(self.path, f"it is damaged ({check[0] if check else 'no check result'})")
+        tables = {row[0] for row in self.connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        strangers = sorted(tables - set(COLUMNS))
+        if strangers:
+            raise StorageError(self.path, f"it holds tables of another program ({', '.join(strangers)[:100]})")
+        for table in sorted(tables):
+            found = tuple(row[1] for row in self.connection.execute(f"PRAGMA table_info({table})"))
+            if found != COLUMNS[table]:
+                raise StorageError(self.path, f"its table {table} has the columns {', '.join(found)[:100]}, not a "
+                                   "class server's: it belongs to another program")
 
     def close(self) -> None:
         self.connection.close()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic change: committed when the block ends, rolled back if it raises."""
-        self.connection.execute("BEGIN IMMEDIATE")
+        """One atomic change: committed when the block ends, rolled back if it raises. `StorageBusy` if another
+        program holds the write lock for longer than `BUSY_TIMEOUT` (then nothing is written)."""
+        try:
+            self.connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise _busy_or(error) from None
         try:
             yield self.connection
-        except BaseException:
-            self.connection.execute("ROLLBACK")
+            self.connection.execute("COMMIT")
+        except BaseException as error:
+            if self.connection.in_transaction:
+                self.connection.execute("ROLLBACK")
+            if isinstance(error, sqlite3.OperationalError):
+                raise _busy_or(error) from None
             raise
-        self.connection.execute("COMMIT")
 
     # ---------------------------------------------------------------- meta
 
@@ -169,14 +261,29 @@ class Store:
 
     # ---------------------------------------------------------------- reads
 
-    def rooms(self) -> list[RoomRow]:
+    def rooms(self) -> list[RoomRow | BrokenRoom]:
+        """Every room, each read on its own: a row that cannot be read is a `BrokenRoom` saying why."""
         rows = self.connection.execute(
             "SELECT code, number, game, seat_count, seed, rules, language, bot_delay, watch_token, started, "
             "paused, revealed, closed FROM rooms ORDER BY number").fetchall()
-        return [RoomRow(code, number, game, seats, seed, json.loads(rules), language, delay, watch,
-                        bool(started), bool(paused), bool(revealed), bool(closed))
-                for code, number, game, seats, seed, rules, language, delay, watch, started, paused, revealed,
-                closed in rows]
+        return [_room_row(row) for row in rows]
+
+    def room(self, code: str) -> RoomRow | BrokenRoom | None:
+        """One room, read back (a sleeping room opened again), or None if there is none with this code."""
+        row = self.connection.execute(
+            "SELECT code, number, game, seat_count, seed, rules, language, bot_delay, watch_token, started, "
+            "paused, revealed, closed FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None else _room_row(row)
+
+    def room_of_token(self, token: str) -> str | None:
+        """The code of the room a seat's or projector's token opens, or None."""
+        row = self.connection.execute("SELECT room FROM seats WHERE token = ? UNION ALL "
+                                      "SELECT code FROM rooms WHERE watch_token = ?", (token, token)).fetchone()
+        return None if row is None else str(row[0])
+
+    def step_count(self, room: str) -> int:
+        row = self.connection.execute("SELECT COUNT(*) FROM actions WHERE room = ?", (room,)).fetchone()
+        return int(row[0])
 
     def seats(self, room: str) -> list[SeatRow]:
         rows = self.connection.execute("SELECT room, seat, token, name, bot FROM seats WHERE room = ? "
@@ -192,3 +299,123 @@ class Store:
         """What an expired token was for, or None if it never expired."""
         row = self.connection.execute("SELECT what FROM expired WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
+
+
+def _busy_or(error: sqlite3.OperationalError) -> Exception:
+    """`StorageBusy` for a lock held elsewhere, the error itself otherwise."""
+    text = str(error)
+    return StorageBusy(text) if "locked" in text or "busy" in text else error
+
+
+def _room_row(row: tuple[Any, ...]) -> RoomRow | BrokenRoom:
+    """A stored room, its types checked (a row edited by hand, or by another program, is told apart)."""
+    code, number, game, seats, seed, rules, language, delay, watch, started, paused, revealed, closed = row
+    kinds = {"code": (code, str), "number": (number, int), "game": (game, str), "seat_count": (seats, int),
+             "seed": (seed, int), "rules": (rules, str), "language": (language, str), "bot_delay": (delay, float),
+             "watch_token": (watch, str)}
+    wrong = [name for name, (value, kind) in kinds.items()
+             if not isinstance(value, kind) and not (kind is float and type(value) is int)]
+    shown = code if isinstance(code, str) else repr(code)
+    if wrong:
+        return BrokenRoom(shown, number if type(number) is int else None,
+                          f"room {shown}: the stored {', '.join(wrong)} has the wrong type")
+    try:
+        decoded = json.loads(rules)
+    except ValueError as error:
+        return BrokenRoom(code, number, f"room {code}: its stored rules are not JSON ({error})")
+    if not isinstance(decoded, dict):
+        return BrokenRoom(code, number, f"room {code}: its stored rules are not an object")
+    return RoomRow(code, number, game, seats, seed, decoded, language, float(delay), watch, bool(started),
+                   bool(paused), bool(revealed), bool(closed))
+
+
+# ------------------------------------------------------------------------------------------ one writer per file
+
+
+class DatabaseInUse(RuntimeError):
+    """Another class server already serves this database file: `address` says where (None if it is starting)."""
+
+    def __init__(self, path: str, address: str | None) -> None:
+        self.path, self.address = path, address
+        where = f"the class server at {address}" if address else "another class server (still starting)"
+        hint = f"classroom.connect({address!r}, db={path!r})" if address else "classroom.connect(url, db=...)"
+        super().__init__(f"{path} is already served by {where}: connect to it (in a notebook: {hint}), or use "
+                         "another database file.")
+
+
+class WriterLock:
+    """The lock that makes one server the only writer of a database file: an exclusive `flock` on
+    `<file>.lock` (Windows: `msvcrt.locking`), held while the server runs. The lock file holds the server's
+    address for whoever is refused. The operating system drops the lock when its process dies, so a killed
+    server never blocks the next one; a stale address left in the file is simply overwritten."""
+
+    def __init__(self, database: str | Path) -> None:
+        self.database = str(database)
+        self.path = os.path.realpath(self.database) + ".lock"
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise `DatabaseInUse` naming the address of the server that holds it."""
+        try:
+            handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while serving
+        except OSError as error:
+            raise StorageError(self.database, f"its lock file cannot be written ({error.strerror})") from None
+        if not _try_lock(handle):
+            handle.seek(0)
+            try:
+                address = json.loads(handle.read() or "{}").get("url")
+            except (ValueError, OSError, AttributeError):
+                address = None
+            handle.close()
+            raise DatabaseInUse(self.database, address if isinstance(address, str) else None)
+        self._file = handle
+
+    def announce(self, address: str) -> None:
+        """Write where this server listens, for the servers and notebooks it refuses."""
+        assert self._file is not None, "the lock is not held"
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(json.dumps({"url": address, "pid": os.getpid()}))
+        self._file.flush()
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.seek(0)
+            self._file.truncate()
+            self._file.close()  # closing drops the lock
+            self._file = None
+
+
+def _try_lock(handle: IO[str]) -> bool:
+    if fcntl is not None:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        return True
+    import msvcrt  # pragma: no cover - Windows
+
+    try:  # pragma: no cover
+        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+    except OSError:  # pragma: no cover
+        return False
+    return True  # pragma: no cover
+
+
+def teacher_token_of(database: str | Path) -> str:
+    """The teacher's token kept in a database file (read only: for `classroom.connect(url, db=...)` to a
+    server already running on that file)."""
+    path = Path(database)
+    if not path.is_file():
+        raise StorageError(str(database), "there is no such file")
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1)
+        try:
+            row = connection.execute("SELECT value FROM meta WHERE key = 'teacher_token'").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise StorageError(str(database), f"it cannot be read ({error})") from None
+    if row is None:
+        raise StorageError(str(database), "it holds no teacher's token: no class server has opened it")
+    return str(row[0])

@@ -71,21 +71,24 @@ class FrozenList(list):  # type: ignore[type-arg]
         return hash(tuple(self))
 
 
-_PLAIN = (int, str, bool, float, type(None), FrozenDict, FrozenList, frozenset, _NoData)
+_IMMUTABLE = (int, str, bool, float, type(None), frozenset, _NoData)
+_PLAIN = (*_IMMUTABLE, FrozenDict, FrozenList)
 
 
 def freeze(value: Any) -> Any:
-    """`value` with every dict, list and set inside made read-only (a fresh copy; plain values as they are)."""
+    """`value` as a read-only copy of its own, all the way down: every dict, list and set inside, frozen ones
+    included, is a fresh frozen container, so nothing in the copy is shared with `value` (plain values as they
+    are). Even `dict.__setitem__(copy, ...)`, which no dict subclass can refuse, then changes only the copy."""
     kind = type(value)
-    if kind in _PLAIN:
+    if kind in _IMMUTABLE:
         return value
-    if kind is dict or isinstance(value, Mapping):
-        return FrozenDict({key: freeze(item) for key, item in value.items()})
-    if kind is list:
-        return FrozenList([freeze(item) for item in value])
+    if kind is FrozenDict or kind is dict or isinstance(value, Mapping):
+        return FrozenDict({key: item if type(item) in _IMMUTABLE else freeze(item) for key, item in value.items()})
+    if kind is FrozenList or isinstance(value, list):
+        return FrozenList([item if type(item) in _IMMUTABLE else freeze(item) for item in value])
     if kind is tuple:
-        return tuple(freeze(item) for item in value)
-    if kind in (set, frozenset):
+        return tuple([item if type(item) in _IMMUTABLE else freeze(item) for item in value])
+    if isinstance(value, (set, frozenset)):
         return frozenset(value)
     return value
 
@@ -143,9 +146,24 @@ class Event(NamedTuple):
 
 
 def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
-    """The events as `seat` saw them, in order: the single gate from a game's log to a seat."""
+    """The events as `seat` saw them, in order: the single gate from a game's log to a seat. Each event handed
+    out carries details of its own, so writing into them (even past the read-only guard, with `dict.__setitem__`)
+    can reach neither the game's events nor another seat's view."""
     seen = (event.seen_by(seat) for event in events)
-    return tuple(event for event in seen if event is not None)
+    return tuple(_detached(event) for event in seen if event is not None)
+
+
+def _detached(event: Event) -> Event:
+    """`event` with fresh read-only copies of its details (the same event when it has none)."""
+    step, kind, text, actor, source, observers, redacted, data, redacted_data = event
+    if data is NO_DATA and redacted_data is NO_DATA:
+        return event
+    return _new_event(Event, (step, kind, text, actor, source, observers, redacted,
+                              data if data is NO_DATA else freeze(data),
+                              redacted_data if redacted_data is NO_DATA else freeze(redacted_data)))
+
+
+_new_event = tuple.__new__
 
 
 def freeze_data(data: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -16,6 +16,7 @@ import dataclasses
 import json
 import random
 import re
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from html import escape
@@ -37,6 +38,9 @@ StateT = TypeVar("StateT", bound="GameState[Any]")
 RECORD_FORMAT = 1
 #: Seeds are below 2**64: any record's seed can be written back as JSON text (not a number of 5,000 digits).
 MAX_SEED = 2**64
+#: The longest player name a game accepts (renderers cut long names on screen; the class server takes 24):
+#: a record holding a 100 MB name is refused before anything is built from it.
+MAX_PLAYER_NAME = 1000
 RECORD_KEYS = ("format", "game", "players", "seed", "rules", "actions")
 
 
@@ -71,6 +75,11 @@ def player_names(players: int | Sequence[str], low: int, high: int, game: str) -
         shown = count if abs(count) < 10**6 else "so many"
         raise RulesError(f"{game} is played by {low} to {high} players, not {shown}.")
     names = tuple(f"Seat {i}" for i in range(players)) if isinstance(players, int) else tuple(players)
+    for name in names:
+        if isinstance(name, str) and len(name) > MAX_PLAYER_NAME:
+            raise RulesError(f"A player name has at most {MAX_PLAYER_NAME} characters, not {len(name)}.")
+        if isinstance(name, str) and any(unicodedata.category(char) == "Cc" for char in name):
+            raise RulesError(f"A player name cannot hold control characters: {quote(name)}.")
     if any(not isinstance(name, str) or not name.strip() for name in names) or len(set(names)) != len(names):
         raise RulesError(f"Player names must be distinct, non-empty texts, not {quote(list(names))}.")
     return names
@@ -337,9 +346,16 @@ class GameState(ABC, Generic[RulesT]):
                               f"{quote_repr(players)}.")
         if not isinstance(actions, list):
             raise RecordError(f"actions: a list of [seat, action] pairs, not {quote_repr(actions)}.")
+        seed = record["seed"]
+        if type(seed) is not int or not 0 <= seed < MAX_SEED:  # a missing seed would deal a new game each load
+            raise RecordError(f"seed: a record's seed is a whole number from 0 to 2**64 - 1, not {quote_repr(seed)}.")
+        try:
+            player_names(players, cls.min_players, cls.max_players, cls.title)
+        except RulesError as error:
+            raise RecordError(f"players: {error}") from None
         try:
             rules = rules_from_dict(cls.rules_class, record["rules"])
-            state = cls(players, seed=record["seed"], rules=rules)
+            state = cls(players, seed=seed, rules=rules)
         except (RulesError, TypeError) as error:
             raise RecordError(f"The record does not make a game of {cls.title}: {error}") from None
         if len(actions) > state.max_steps:
@@ -349,6 +365,9 @@ class GameState(ABC, Generic[RulesT]):
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)):
                 raise RecordError(f"step {step}: an action is written [seat, text], not {quote_repr(entry)}.")
             seat, text = entry
+            if type(seat) is not int or not 0 <= seat < len(state.players):
+                raise RecordError(f"step {step}: the seat of an action is a number from 0 to {len(state.players) - 1}, "
+                                  f"not {quote_repr(seat)}.")
             try:
                 state.apply(text, player=seat)
             except IllegalAction as error:

@@ -41,6 +41,13 @@ DPI = 100
 SMALLEST_TYPE = 12
 
 
+def plain(text: Any) -> str:
+    """`text` as matplotlib draws it letter for letter: every `$` escaped, so a name such as `$\\frac{1}{$`
+    is shown as typed instead of being parsed (and refused) as mathematics. Every string of a drawing that
+    comes from outside the code (names, objects, kinds, titles, labels) passes through here."""
+    return str(text).replace("$", r"\$")
+
+
 class Figure(mpl_figure.Figure):
     """A matplotlib Figure that notebooks show as a PNG picture, in any kernel, with no pyplot involved."""
 
@@ -82,7 +89,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     lanes = layout.lanes(graph.nodes)
     y = {node: -position for node, position in lanes.items()}
     names = dict(object_names or {})
-    labels = [names.get(node, graph.nodes[node].get("label", str(node))) for node in lanes]
+    labels = [plain(names.get(node, graph.nodes[node].get("label", node))) for node in lanes]
     # Margins in inches, from the longest texts (no layout engine: it would triple the drawing time).
     left = 0.4 + 0.13 * max((len(label) for label in labels), default=4)
     top = 0.75 + 0.105 * max((len(column.kind) for column in columns), default=0)
@@ -110,7 +117,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     axes.set_xlim(-0.7, max(len(columns), 8) - 0.3)
     for side in ("top", "right", "bottom", "left"):
         axes.spines[side].set_visible(False)
-    heading = title or tr("flow.title", language)
+    heading = plain(title) if title else tr("flow.title", language)
     if columns:
         span = tr("flow.steps", language).format(first=columns[0].step, last=columns[-1].step)
         heading = f"{heading} ({span})"
@@ -159,7 +166,7 @@ def _draw_journeys(axes: Any, columns: list[Column], y: Mapping[Any, float], gra
         xs, ys = zip(*((x, y[actor]) for x, actor in stops))
         axes.plot(xs, ys, color=JOURNEY_COLOUR, linewidth=5, alpha=0.75, drawstyle="steps-post", zorder=1,
                   gid=f"journey-{node}")
-        label = tr("flow.journey", language).format(object=names.get(node, graph.nodes[node].get("label", node)))
+        label = tr("flow.journey", language).format(object=plain(names.get(node, graph.nodes[node].get("label", node))))
         handles.append(Line2D([], [], color=JOURNEY_COLOUR, linewidth=5, alpha=0.75, label=label))
     return handles
 
@@ -171,7 +178,7 @@ def _label_columns(axes: Any, columns: list[Column], above: float, language: str
     axes.tick_params(axis="x", length=0)
     axes.set_xlabel(tr("flow.step", language), fontsize=SMALLEST_TYPE + 1)
     for x, column in enumerate(columns):
-        axes.text(x, above, column.kind, rotation=90, ha="center", va="bottom", fontsize=SMALLEST_TYPE,
+        axes.text(x, above, plain(column.kind), rotation=90, ha="center", va="bottom", fontsize=SMALLEST_TYPE,
                   clip_on=False)
 
 
@@ -204,13 +211,13 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
     nx.draw_networkx_nodes(graph, positions, ax=axes, node_color="#8ecae6", node_size=1500,
                            edgecolors=["black" if node == actual else "#8ecae6" for node in graph.nodes],
                            linewidths=3)
-    nx.draw_networkx_labels(graph, positions, labels={node: label(node) for node in graph.nodes}, ax=axes,
+    nx.draw_networkx_labels(graph, positions, labels={node: plain(label(node)) for node in graph.nodes}, ax=axes,
                             font_size=SMALLEST_TYPE)
     nx.draw_networkx_edges(graph, positions, ax=axes, edge_color=edge_colour, width=1.5)
     nx.draw_networkx_edge_labels(graph, positions, ax=axes, font_size=SMALLEST_TYPE,
-                                 edge_labels={(first, second): ",".join(map(str, agents))
+                                 edge_labels={(first, second): plain(",".join(map(str, agents)))
                                               for first, second, agents in graph.edges(data="agents")})
-    axes.set_title(title or tr("worlds.title", language), fontsize=16)
+    axes.set_title(plain(title) if title else tr("worlds.title", language), fontsize=16)
     axes.set_axis_off()
     axes.margins(0.12)
     return figure
