@@ -344,8 +344,8 @@ class MafiaState(GameState[Rules]):
         if phase == "answer":
             assert self.pending is not None
             return self.pending[0]
-        if phase == "floor":
-            return self.floor[0]
+        if phase == "floor":  # R4.2: the takers yet to speak, all at once (and the Godfather, by option)
+            return (*self.floor, self.godfather) if self.rules.godfather_closes_floor else tuple(self.floor)
         return tuple(seat for seat in self._voters() if seat not in self.votes)
 
     @property
@@ -407,8 +407,8 @@ class MafiaState(GameState[Rules]):
             return [SetAside(None)] + [SetAside(name) for name in TOKEN_ORDER if self.box_tokens.get(name)]
         if phase == "take":
             return self._take_options()
-        if phase == "question":
-            floor = not self.rules.free_talk and self.questions_left > 0
+        if phase == "question" or (phase == "floor" and seat == self.godfather):
+            floor = not self.rules.free_talk and self.questions_left > 0 and phase == "question"
             return list(_question_menu(tuple(self.askable()), floor, tuple(self.accusable())))
         if phase == "answer":
             assert self.pending is not None
@@ -459,9 +459,11 @@ class MafiaState(GameState[Rules]):
     def _check_question(self, seat: Seat, action: Ask | Floor | Accuse) -> None:
         """R4.1, R4.5, R4.8: questions within the interrogation's bound, accusations of living takers (jokered:
         by option)."""
-        if self.phase != "question":
+        if self.phase not in ("question", "floor") or seat != self.godfather:
             raise IllegalAction("Only the Godfather asks questions and accuses, during the investigation.")
         if isinstance(action, Floor):
+            if self.phase == "floor":
+                raise IllegalAction("The floor is already open: ask a question or accuse (that closes it).")
             if self.rules.free_talk:
                 raise IllegalAction("In free talk the floor opens by itself before each of the Godfather's moves.")
             if self.questions_left <= 0:
@@ -488,8 +490,8 @@ class MafiaState(GameState[Rules]):
         """R4.2: an answer of the asked kind (or silence), or any testimony on the floor; lies are allowed, but
         only about what this game could hold."""
         phase = self.phase
-        if phase not in ("answer", "floor"):
-            raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor.")
+        if phase not in ("answer", "floor") or (phase == "floor" and seat not in self.floor):
+            raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor (one word each).")
         if isinstance(action, Silent):
             if phase == "floor":
                 raise IllegalAction("On the floor, say a testimony or 'pass'.")
@@ -518,8 +520,9 @@ class MafiaState(GameState[Rules]):
                 raise IllegalAction("Nobody could have taken that: it is not in this game.")
 
     def _check_pass(self, seat: Seat, action: Pass) -> None:
-        if self.phase != "floor":
-            raise IllegalAction("'pass' lets the floor go by; an asked seat answers or keeps 'silent'.")
+        if self.phase != "floor" or seat not in self.floor:
+            raise IllegalAction("'pass' is said on the floor, once, by a taker; an asked seat answers or keeps "
+                                "'silent'.")
 
     def _check_vote(self, seat: Seat, action: Shoot | Hold) -> None:
         if self.phase != "cleaner":
@@ -533,12 +536,19 @@ class MafiaState(GameState[Rules]):
         _PLAYS[type(action)](self, seat, action)
 
     def _godfather_next(self) -> None:
-        """The Godfather is to move: in free talk every living taker first has the floor, in box order (R4.2)."""
+        """The Godfather is to move: in free talk the floor opens at the same time (R4.2): every living taker
+        may say one word until all have, or until the Godfather's move closes it."""
         self.pending = None
         self.floor = self.living_takers() if self.rules.free_talk else []
         self.phase = "floor" if self.floor else "question"
 
+    def _close_floor(self) -> None:
+        """The Godfather moves: whoever has not spoken on the open floor stays silent (nothing is logged)."""
+        self.floor = []
+        self.phase = "question"
+
     def _ask(self, seat: Seat, action: Ask) -> None:
+        self._close_floor()
         if not self.rules.free_talk:
             self.questions_left -= 1
         self.asked.append((action.target, action.kind))
@@ -548,6 +558,7 @@ class MafiaState(GameState[Rules]):
                   actor=seat, target=action.target, question=action.kind)
 
     def _open_floor(self, seat: Seat) -> None:
+        self._close_floor()
         self.questions_left -= 1
         self.floor = self.living_takers()
         self.phase = "floor"
@@ -612,23 +623,25 @@ class MafiaState(GameState[Rules]):
             self.emit("testimony", f"{name} {'volunteers' if volunteered else 'says'}: "
                       f"{TESTIMONY_TEXT[type(action)](action, self.players)}", actor=seat, claim=claim,
                       testimony=type(action).__name__.lower(), volunteered=volunteered)
-        self._spoken()
+        self._spoken(seat)
 
     def _pass(self, seat: Seat, action: Pass) -> None:
-        self.emit("pass", f"{self.players[seat]} lets the floor go by.", actor=seat)
-        self._spoken()
+        """'Nothing to say': the seat leaves the open floor. No event: the table sees it only as one seat fewer
+        to wait for (`floor`), so the log and the pictures are not filled with silence (R4.2)."""
+        self._spoken(seat)
 
-    def _spoken(self) -> None:
-        """After a word: the floor goes on to the next seat, or the Godfather moves (after an answer, in free
-        talk, the floor first opens again)."""
+    def _spoken(self, seat: Seat) -> None:
+        """After a word: on the floor the seat has had its say (the floor closes when all have); after an
+        answer the Godfather moves (in free talk, with the floor open again)."""
         if self.phase == "floor":
-            self.floor.pop(0)
+            self.floor.remove(seat)
             if not self.floor:
                 self.phase = "question"
             return
         self._godfather_next()
 
     def _accuse(self, seat: Seat, target: Seat) -> None:
+        self._close_floor()
         self.accused = target
         self.asked = []
         self.emit("accuse", f"The Godfather to {self.players[target]}: \"Empty your pockets!\"", actor=seat,
@@ -753,6 +766,23 @@ class MafiaState(GameState[Rules]):
                     winners.add(driver)
                     changed = True
         return tuple(sorted(winners))
+
+    def script_seat(self, action: Action | str) -> Seat:
+        """The seat a scripted move belongs to, for tutorials and tests that write a game as a list of texts:
+        on an open floor the Godfather's moves (`ask`, `accuse`, `floor`) are his and any other word is the
+        first taker's yet to speak (box order); elsewhere the seat to act (the first voter after an accusation)."""
+        seats = self.acting_seats
+        if not seats:
+            raise IllegalAction("The game is over: no more actions.")
+        if self.phase == "floor":
+            move = self._canonical(action)
+            return self.godfather if isinstance(move, (Ask, Accuse, Floor)) else seats[0]
+        return seats[0]
+
+    def apply_script(self, texts: list[str]) -> None:
+        """Play `texts` in order, each for `script_seat` (see there)."""
+        for text in texts:
+            self.apply(text, player=self.script_seat(text))
 
     # ----------------------------------------------------------------- views
 

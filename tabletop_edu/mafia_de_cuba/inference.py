@@ -493,7 +493,7 @@ def sample_world(view: View, rng: random.Random, model: Model = UNIFORM_WORLDS,
     everything the view shows (its own observations, emptied pockets, that diamonds are still out); testimonies
     are not evidence here, since they may be lies. The rest is replayed from the view's log: questions,
     testimonies, accusations and votes are public (a vote's text is hidden, but only the Cleaner shoots, and his
-    shot is public), and a seat that passes on the floor leaves no trace but a step without events."""
+    shot is public), and a seat that passes on the floor leaves no trace but a step without events (`_passer`)."""
     from .engine import MafiaState
 
     rules: Rules = view.rules
@@ -551,9 +551,33 @@ def _replay(world: Any, view: View, box_moves: list[Any]) -> None:
             world.apply(move, player=seat)
         elif world.phase == "floor" and (step <= last_step or facts["phase"] != "floor"
                                          or world.floor != list(facts["floor"])):
-            world.apply(_action("pass"), player=world.floor[0])  # a step nobody else saw: a seat let the floor go by
+            world.apply(_action("pass"), player=_passer(world.floor, events, step, last_step, facts))
         else:
             return
+
+
+#: The Godfather's moves: each closes an open floor.
+_GODFATHER_MOVES = frozenset({"question", "accuse", "floor"})
+
+
+def _passer(floor: list[int], events: Mapping[int, list[Event]], step: int, last_step: int,
+            facts: Mapping[str, Any]) -> int:
+    """A seat that may have said 'pass' at `step`, a step without events on an open floor (R4.2): one that
+    does not speak later on this floor, nor is still to speak when the view was taken. Passes leave no trace,
+    so which seat passed when is not in the view; this choice replays it the same way from the same view."""
+    later: set[int] = set()
+    still_open = facts["phase"] == "floor"
+    for later_step in range(step + 1, last_step + 1):
+        first = events.get(later_step)
+        if not first:
+            continue
+        if first[0].kind in _GODFATHER_MOVES:
+            still_open = False
+            break
+        if first[0].kind == "testimony" and first[0].actor is not None:
+            later.add(first[0].actor)
+    waiting = set(facts["floor"]) if still_open else set()
+    return next(seat for seat in floor if seat not in later and seat not in waiting)
 
 
 def _shots(log: tuple[Event, ...]) -> set[int]:

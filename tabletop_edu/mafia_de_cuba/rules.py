@@ -52,11 +52,13 @@ class Rules(GameRules):
 
     The investigation (R4):
     - `interrogation`: "free" (default, the seed's free talk: before each of the Godfather's moves every
-      living taker may volunteer one testimony, and he may ask each seat each kind of question once between
+      living taker may volunteer one testimony or pass, all at once, and he may ask each seat each kind of question once between
       two accusations) or "budget" (at most `question_budget` questions and floors in the whole
       investigation, and takers speak unasked only on a floor the Godfather opens) (R4.1, R4.2).
     - `question_budget`: the questions and floors of the "budget" interrogation (R4.1); unused in free talk.
     - `jokered_can_be_accused`: a seat that received a joker may be accused again (R4.5).
+    - `godfather_closes_floor`: the Godfather's move may close an open floor before every taker has answered
+      (R4.2); by default he waits for the round of answers, given at once by everyone.
 
     The end (R5):
     - `tied_thieves_all_win`: when the Godfather falls, all thieves tied for the most diamonds win (R5.3);
@@ -78,6 +80,7 @@ class Rules(GameRules):
     interrogation: str = option("free", choices=INTERROGATIONS)
     question_budget: int = option(8, low=0, high=60)
     jokered_can_be_accused: bool = option(False)
+    godfather_closes_floor: bool = option(False)
     tied_thieves_all_win: bool = option(True)
     driver_chain: bool = option(True)
 

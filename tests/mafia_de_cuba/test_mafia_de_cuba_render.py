@@ -18,7 +18,7 @@ BOX_6 = ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi
 def quiet(state: MafiaState) -> MafiaState:
     """Free talk: every taker lets the floor go by before the Godfather's move."""
     while state.phase == "floor":
-        state.apply("pass")
+        state.apply_script(["pass"])
     return state
 
 
@@ -28,7 +28,7 @@ def play(players: int, texts: list[str]) -> MafiaState:
     for text in texts:
         if text.split()[0] in ("ask", "accuse"):
             quiet(state)
-        state.apply(text)
+        state.apply_script([text])
     return state
 
 
@@ -89,7 +89,7 @@ def test_no_private_event_text_leaks_in_random_games(players: int) -> None:
 def test_html_is_escaped_and_state_html_is_omniscient() -> None:
     state = new_game(["<b>Vito</b>", "Ann", "Bo", "Cy", "Di", "Ed"], seed=1)
     for text in BOX_6:
-        state.apply(text)
+        state.apply_script([text])
     page = view_html(state.view(1))
     assert "<b>Vito</b>" not in page and "&lt;b&gt;Vito&lt;/b&gt;" in page
     omniscient = state_html(state)
@@ -111,7 +111,7 @@ def test_the_reveal_checks_every_claim_against_the_truth() -> None:
     with pytest.raises(ValueError, match="not over"):
         reveal_html(state)
     while not quiet(state).is_over:
-        state.apply(f"accuse {state.accusable()[0]}")
+        state.apply_script([f"accuse {state.accusable()[0]}"])
     html = reveal_html(state)
     claims = re.findall(r'<tr class="is-bad"><th scope="row"><span class="tt-name" title="([^"]+)">', html)
     assert sorted(set(claims)) == ["Seat 1", "Seat 3"]

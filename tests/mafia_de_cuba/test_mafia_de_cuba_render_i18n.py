@@ -18,7 +18,7 @@ FLOOR = ["pass"] * 5  # free talk: every taker lets the floor go by before the G
 def played(texts: list[str], players: int = 6) -> MafiaState:
     state = new_game(players, seed=0)
     for text in texts:
-        state.apply(text)
+        state.apply_script([text])
     return state
 
 
