@@ -691,7 +691,7 @@ class MafiaState(GameState[Rules]):
         self._reveal(shooter)
         diamonds, token = self._reveal(target)
         if token in AGENTS:
-            self.winner_seats = (shooter,)
+            self.winner_seats = self._with_drivers({shooter}) if self.rules.driver_joins_lone_winner else (shooter,)
             self._finish("cleaner", f"The Cleaner shot an Agent: {self.players[shooter]} wins alone.")
             return
         self.eliminated |= {shooter, target}
@@ -708,7 +708,7 @@ class MafiaState(GameState[Rules]):
                       target=target)
             self._check_recovered()
         elif token in AGENTS:
-            self.winner_seats = (target,)
+            self.winner_seats = self._with_drivers({target}) if self.rules.driver_joins_lone_winner else (target,)
             self._finish("agent", f"{self.players[target]} is an Agent ({token}) and wins alone.")
         elif self.jokers_left > 0:
             self.jokers_left -= 1
@@ -753,6 +753,11 @@ class MafiaState(GameState[Rules]):
             base = {seat for seat, role in roles.items() if role == "street-kid"}
             if len(richest) == 1 or self.rules.tied_thieves_all_win:
                 base |= set(richest)
+        return self._with_drivers(base)
+
+    def _with_drivers(self, base: set[Seat]) -> tuple[Seat, ...]:
+        """R5.4: `base` and the Drivers whose right-hand neighbour wins (through other Drivers, by option)."""
+        roles = {seat: role_of(take) for seat, take in self.takes.items()}
         winners = set(base)
         drivers = [seat for seat, role in roles.items() if role == "driver"]
         n = len(self.players)

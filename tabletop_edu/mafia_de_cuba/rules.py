@@ -46,7 +46,8 @@ class Rules(GameRules):
     The box (R3):
     - `first_may_set_aside`: the first taker may put one token out of play (R3.2); when False the first
       taker's `set-aside` step does not exist.
-    - `last_may_take_nothing`: the last taker may take nothing and become a Street Kid (R3.4).
+    - `last_may_take_nothing`: the last taker may take nothing and become a Street Kid (R3.4: the published
+      rulebook's exception to the seed's « Il est interdit de ne rien prendre »; False keeps the seed's letter).
     - `nobody_stole_godfather_wins`: if no diamond was stolen the Godfather and his side win at once (R3.6);
       otherwise the investigation goes on.
 
@@ -64,6 +65,8 @@ class Rules(GameRules):
     - `tied_thieves_all_win`: when the Godfather falls, all thieves tied for the most diamonds win (R5.3);
       when False none of the tied thieves wins (only Street Kids and their Drivers).
     - `driver_chain`: a Driver wins through a Driver on his right who wins (transitively) (R5.4).
+    - `driver_joins_lone_winner`: a Driver also wins beside an Agent or a Cleaner on his right who wins
+      « seul » (R5.4); by default « seul » is read literally and he does not.
     """
 
     godfather_seat: int = option(0, low=0, high=11)
@@ -83,6 +86,7 @@ class Rules(GameRules):
     godfather_closes_floor: bool = option(False)
     tied_thieves_all_win: bool = option(True)
     driver_chain: bool = option(True)
+    driver_joins_lone_winner: bool = option(False)
 
     def check(self) -> None:
         if self.max_hidden > self.diamonds:

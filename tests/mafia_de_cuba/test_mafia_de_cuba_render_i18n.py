@@ -41,7 +41,8 @@ def test_english_roles_and_tokens() -> None:
 
 
 @pytest.mark.parametrize(("event", "english", "french"), [
-    (Event(0, "setup", "", data={"godfather": 0, "tokens": {"loyal": 2, "fbi": 1, "driver": 1}, "jokers": 0}),
+    (Event(0, "setup", "", data={"godfather": 0, "tokens": {"loyal": 2, "fbi": 1, "driver": 1}, "jokers": 0,
+                                 "diamonds": 15}),
      "Seat 0 is the Godfather. The cigar box holds 15 diamonds and 2 Loyal Henchmen, 1 FBI Agent, 1 Driver; "
      "the Godfather has no joker.",
      "Seat 0 est le Parrain. La boîte à cigares contient 15 diamants et 2 Fidèles, 1 Agent du FBI, 1 Chauffeur ; "

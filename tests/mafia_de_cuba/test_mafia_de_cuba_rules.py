@@ -176,6 +176,12 @@ def test_r3_4_empty_box_and_last_taker_make_street_kids() -> None:
     assert "take nothing" not in [str(a) for a in strict.legal_actions()]
 
 
+def test_r3_4_says_it_departs_from_r3_3s_quote_and_why() -> None:
+    """R3.4's default overrides the seed's « Il est interdit de ne rien prendre » (R3.3): the spec says so."""
+    rule = SPEC.read_text(encoding="utf-8").split("- **R3.4**")[1].split("- **R3.5**")[0]
+    assert "departs" in rule and "« Il est interdit de ne rien prendre »" in rule and "`False` keeps" in rule
+
+
 @pytest.mark.parametrize("last_may_take_nothing", [True, False])
 def test_r3_3_and_r3_4_a_take_is_accepted_exactly_when_the_menu_offers_it(last_may_take_nothing: bool) -> None:
     """Takes are checked by arithmetic, not by looking them up in the menu: both must agree on every take."""
@@ -386,6 +392,19 @@ def test_r5_4_drivers_never_win_with_an_agent_or_a_cleaner_who_wins_alone() -> N
     for seat in (1, 2, 4, 5):
         cleaner.apply("shoot" if seat == 1 else "hold", player=seat)
     assert cleaner.outcome == "cleaner" and cleaner.winners == (1,)  # seat 2, his Driver, does not win
+
+
+def test_r5_4_option_a_driver_joins_an_agent_or_a_cleaner_who_wins_alone() -> None:
+    """`driver_joins_lone_winner`: « fait partie des vainqueurs » wins over « seul »."""
+    rules = Rules(driver_joins_lone_winner=True)
+    agent = play(6, ["hide 0", "set-aside none", "take 2", "take fbi", "take driver", "take loyal", "take 3",
+                     "accuse 2"], rules)
+    assert agent.outcome == "agent" and agent.winners == (2, 3)  # the Driver on the Agent's left wins too
+    cleaner = play(6, ["hide 0", "set-aside none", "take cleaner", "take driver", "take fbi", "take loyal",
+                       "take 2", "accuse 3"], dataclasses.replace(rules, cleaner=True))
+    for seat in (1, 2, 4, 5):
+        cleaner.apply("shoot" if seat == 1 else "hold", player=seat)
+    assert cleaner.outcome == "cleaner" and cleaner.winners == (1, 2)
 
 
 def test_r5_5_everything_is_shown_at_the_end() -> None:
