@@ -39,23 +39,19 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core import (Action, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
+from ..core import (Action, Event, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
                     parse_int, quote, words)
-from .rules import AGENTS, TOKEN_ORDER, Rules, set_up, starting_jokers, starting_tokens
+from ._box import BOX_PHASES, Choice, Model, observation_from_view
+from .chain import UNIFORM_WORLDS, PosteriorCache
+from .rules import AGENTS, TOKEN_ORDER, Rules, Take, starting_jokers, starting_tokens, take_text
 
 KINDS = ("seen", "took", "suspect")
-Take = tuple[int, "str | None"]  # (diamonds, token); (0, None) is "nothing"
-
-
-def take_text(take: Take) -> str:
-    """'3', 'driver' or 'nothing': the notation of a take, used in facts and testimonies."""
-    diamonds, token = take
-    return f"{token}" if token else (f"{diamonds}" if diamonds else "nothing")
 
 
 def role_of(take: Take) -> str:
@@ -864,8 +860,6 @@ class MafiaState(GameState[Rules]):
         """A full state drawn uniformly among the box histories that fit `view`, built from the view and `rng`
         alone (`inference.sample_world`: exact forward-filtering backward-sampling; the investigation is
         replayed from the view's log)."""
-        from .inference import sample_world
-
         return sample_world(view, rng)
 
 
@@ -876,6 +870,133 @@ _APPEND_ONLY = frozenset({"events", "history"})
 
 class _Fields:
     """A bare object carrying a state's fields, for `MafiaState.fingerprint`."""
+
+
+# ---------------------------------------------------------------------------------------------- worlds from a view
+
+#: The sampler's own cache: `world_from_view` is called for every seat at every step by searches and checks
+#: (sampling needs the whole pass: one per seat of the largest table).
+_WORLDS = PosteriorCache(UNIFORM_WORLDS, size=1, chains=16)
+
+
+def sample_world(view: View, rng: random.Random, model: Model = UNIFORM_WORLDS,
+                 cache: PosteriorCache | None = None) -> MafiaState:
+    """A full game state consistent with `view`, built from the view and `rng` alone (a determinization).
+
+    The world gets a fresh seed (`rng.randrange(2**32)`) and the view's players and rules. Its box history
+    (hidden count, set-aside, takes) is drawn exactly from the posterior of the view's observation under
+    `model`: with `UNIFORM_WORLDS` (the game's `world_from_view`) uniformly among the histories consistent with
+    everything the view shows (its own observations, emptied pockets, that diamonds are still out); testimonies
+    are not evidence here, since they may be lies. The rest is replayed from the view's log: questions,
+    testimonies, accusations and votes are public (a vote's text is hidden, but only the Cleaner shoots, and his
+    shot is public), and a seat that passes on the floor leaves no trace but a step without events (`_passer`)."""
+    rules: Rules = view.rules
+    seed = rng.randrange(2**32)
+    observation = observation_from_view(view, rules)
+    if cache is None:
+        cache = _WORLDS if model is UNIFORM_WORLDS else PosteriorCache(model, size=1, chains=1)
+    choices = cache.sample(observation, rng) if observation.steps else []
+    world = MafiaState(list(view.players), seed=seed, rules=rules)
+    _replay(world, view, [_box_move(kind, choice) for (kind, _), choice in zip(observation.steps, choices)])
+    return world
+
+
+@lru_cache(maxsize=1 << 14)
+def _action(text: str) -> Any:
+    """The action a text names, one value per text: `apply` reads a value back from its text only the first
+    time it sees it, and worlds replay the same public moves again and again."""
+    return parse_action(text)
+
+
+def _box_move(kind: str, choice: Choice) -> Any:
+    if kind == "hide":
+        return _action(f"hide {choice}")
+    if kind == "set-aside":
+        return _action(f"set-aside {choice or 'none'}")
+    return _action(f"take {take_text(choice)}")
+
+
+def _replay(world: MafiaState, view: View, box_moves: list[Any]) -> None:
+    """Play the box history `box_moves`, then the investigation the view's log shows, on `world`."""
+    events: dict[int, list[Event]] = defaultdict(list)
+    for event in view.log:
+        events[event.step].append(event)
+    last_step = view.log[-1].step if view.log else 0
+    shots = _shots(view.log)
+    facts = view.facts
+    box = iter(box_moves)
+    while not world.is_over:
+        step = len(world.history) + 1
+        if world.phase in BOX_PHASES:
+            move = next(box, None)
+            if move is None:
+                return
+            world.apply(move, player=world.acting_seats[0])
+        elif events.get(step):
+            seat, move = _move_of(events[step], shots)
+            world.apply(move, player=seat)
+        elif world.phase == "floor" and (step <= last_step or facts["phase"] != "floor"
+                                         or world.floor != list(facts["floor"])):
+            world.apply(_action("pass"), player=_passer(world.floor, events, step, last_step, facts))
+        else:
+            return
+
+
+#: The Godfather's moves: each closes an open floor.
+_GODFATHER_MOVES = frozenset({"question", "accuse", "floor"})
+
+
+def _passer(floor: list[int], events: Mapping[int, list[Event]], step: int, last_step: int,
+            facts: Mapping[str, Any]) -> int:
+    """A seat that may have said 'pass' at `step`, a step without events on an open floor (R4.2): one that
+    does not speak later on this floor, nor is still to speak when the view was taken. Passes leave no trace,
+    so which seat passed when is not in the view; this choice replays it the same way from the same view."""
+    later: set[int] = set()
+    still_open = facts["phase"] == "floor"
+    for later_step in range(step + 1, last_step + 1):
+        first = events.get(later_step)
+        if not first:
+            continue
+        if first[0].kind in _GODFATHER_MOVES:
+            still_open = False
+            break
+        if first[0].kind == "testimony" and first[0].actor is not None:
+            later.add(first[0].actor)
+    waiting = set(facts["floor"]) if still_open else set()
+    return next(seat for seat in floor if seat not in later and seat not in waiting)
+
+
+def _shots(log: tuple[Event, ...]) -> set[int]:
+    """The steps of the votes that were shots: only the Cleaner shoots, and his shot is public."""
+    shots: set[int] = set()
+    votes: dict[int, int] = {}
+    for event in log:
+        if event.kind == "accuse":
+            votes = {}
+        elif event.kind == "vote" and event.actor is not None:
+            votes[event.actor] = event.step
+        elif event.kind == "shoot" and event.actor in votes:
+            shots.add(votes[event.actor])
+    return shots
+
+
+def _move_of(events: list[Event], shots: set[int]) -> tuple[int, Any]:
+    """The seat and move whose events these are (the first event of a step is always the move's own)."""
+    event = events[0]
+    seat, data, kind = event.actor, event.data, event.kind
+    assert seat is not None, f"step {event.step} starts with {kind}, which no seat played"
+    if kind == "question":
+        return seat, _action(f"ask {data['target']} {data['question']}")
+    if kind == "accuse":
+        return seat, _action(f"accuse {data['target']}")
+    if kind == "testimony":
+        return seat, _action(data["claim"])
+    if kind in ("floor", "silent", "pass"):
+        return seat, _action(kind)
+    if kind == "vote":  # its own vote a seat knows; another's is a shot only if the Cleaner's shot followed
+        shot = data["shoot"] if "shoot" in data else event.step in shots
+        return seat, _action("shoot" if shot else "hold")
+    raise AssertionError(f"step {event.step}: no move of the investigation makes a '{kind}' event first")
 
 
 def world_from_view(view: View, rng: random.Random) -> MafiaState:

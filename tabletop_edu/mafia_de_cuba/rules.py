@@ -24,6 +24,15 @@ AGENTS = ("fbi", "cia")
 #: The interrogation's two forms (R4.1): free talk (the seed's) or a budget of questions.
 INTERROGATIONS = ("free", "budget")
 
+Take = tuple[int, "str | None"]  # a taker's secret take: (diamonds, token); (0, None) is "nothing"
+
+
+def take_text(take: Take) -> str:
+    """'3', 'driver' or 'nothing': the notation of a take, used in facts, testimonies and the box chain."""
+    diamonds, token = take
+    return f"{token}" if token else (f"{diamonds}" if diamonds else "nothing")
+
+
 #: The rulebook's set-up table (R1.3): players -> (loyal henchmen, agents, drivers, jokers).
 TOKENS_BY_PLAYERS: dict[int, tuple[int, int, int, int]] = {
     6: (1, 1, 1, 0), 7: (2, 1, 1, 0), 8: (3, 1, 1, 1), 9: (4, 1, 1, 1),
