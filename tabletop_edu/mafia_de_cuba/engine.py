@@ -271,8 +271,9 @@ class MafiaState(GameState[Rules]):
         self.jokers_left = starting_jokers(n, rules)
         self.questions_left = rules.question_budget  # budgeted interrogation only
         self.asked: list[tuple[Seat, str]] = []  # questions since the last accusation
-        #: [seat, claim] of everything the table heard, read-only: views share it instead of copying it each time
-        self.testimonies: FrozenList = FrozenList()
+        #: [seat, claim] of everything the table heard, appended to; `testimonies` is its read-only copy for views
+        self._said: list[FrozenList] = []
+        self._said_copy: FrozenList = FrozenList()
         self.eliminated: set[Seat] = set()
         self.jokered: set[Seat] = set()
         self.revealed: dict[Seat, Take] = {}
@@ -299,6 +300,14 @@ class MafiaState(GameState[Rules]):
 
     def _box_snapshot(self) -> tuple[int, tuple[str, ...]]:
         return self.box_diamonds, _tokens_in_box(tuple(self.box_tokens.items()))[0]
+
+    @property
+    def testimonies(self) -> FrozenList:
+        """[seat, claim] of everything the table heard, read-only: made when a view asks, once per testimony,
+        and shared by the views until the next one (a game that nobody watches never copies it)."""
+        if len(self._said_copy) != len(self._said):
+            self._said_copy = FrozenList(self._said)
+        return self._said_copy
 
     @property
     def box_index(self) -> int:
@@ -371,10 +380,7 @@ class MafiaState(GameState[Rules]):
     def parse_action(cls, text: str) -> Action:
         return parse_action(text)
 
-    def _take_options(self) -> list[Action]:
-        return list(self._take_menu())
-
-    def _take_menu(self) -> tuple[Action, ...]:
+    def _take_menu(self) -> Menu:
         """The legal takes, shared between states with the same box (they depend on nothing else)."""
         present = _tokens_in_box(tuple(self.box_tokens.items()))[1]
         return _take_menu(self.box_diamonds, present, self._last_may_take_nothing())
@@ -386,35 +392,35 @@ class MafiaState(GameState[Rules]):
         """An empty box leaves nothing to take; otherwise only the last taker may, under that rule option."""
         return self._last_may_take_nothing() or (self.box_diamonds == 0 and not any(self.box_tokens.values()))
 
-    def _testimonies(self, kind: str | None, seat: Seat) -> list[Action]:
+    def _testimonies(self, kind: str | None, seat: Seat) -> Menu:
         """Every testimony of `kind` (None: any kind, on the floor) that `seat` may give; lies included, never
         hidden data."""
-        return list(_testimony_menu(self._testimony_key, kind, seat, len(self.players)))
+        return _testimony_menu(self._testimony_key, kind, seat, len(self.players))
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
+        """The menu of `player` (default: the one seat to act), as a read-only list (`Menu`; copy it to shuffle
+        it): menus depend on little (the box, the table, the questions left), so each is built once, shared by
+        every state, and never copied (a floor's menu holds a thousand testimonies at twelve players)."""
         seats = self.acting_seats
         seat = (seats[0] if len(seats) == 1 else None) if player is None else player
         if seat is None or seat not in seats:
             return []
         phase = self.phase
         if phase == "hide":
-            return [Hide(k) for k in range(self.rules.max_hidden + 1)]
+            return _hide_menu(self.rules.max_hidden)
         if phase == "set-aside":
-            return [SetAside(None)] + [SetAside(name) for name in TOKEN_ORDER if self.box_tokens.get(name)]
+            return _set_aside_menu(_tokens_in_box(tuple(self.box_tokens.items()))[1])
         if phase == "take":
-            return self._take_options()
+            return self._take_menu()
         if phase == "question" or (phase == "floor" and seat == self.godfather):
             floor = not self.rules.free_talk and self.questions_left > 0 and phase == "question"
-            return list(_question_menu(tuple(self.askable()), floor, tuple(self.accusable())))
+            return _question_menu(tuple(self.askable()), floor, tuple(self.accusable()))
         if phase == "answer":
             assert self.pending is not None
             return self._testimonies(self.pending[1], seat)
         if phase == "floor":
             return self._testimonies(None, seat)
-        options: list[Action] = [Hold()]
-        if self.takes.get(seat) == (0, "cleaner"):
-            options.append(Shoot())
-        return options
+        return _VOTES_OF_THE_CLEANER if self.takes.get(seat) == (0, "cleaner") else _VOTES
 
     def _validate(self, seat: Seat, action: Action) -> None:
         check = _CHECKS.get(type(action))
@@ -611,7 +617,7 @@ class MafiaState(GameState[Rules]):
     def _testify(self, seat: Seat, action: Action) -> None:
         name = self.players[seat]
         claim = str(action)
-        self.testimonies = FrozenList([*self.testimonies, FrozenList([seat, claim])])
+        self._said.append(FrozenList([seat, claim]))
         if isinstance(action, Silent):
             self.emit("silent", f"{name} keeps silent.", actor=seat)
         else:
@@ -835,7 +841,7 @@ class MafiaState(GameState[Rules]):
         times faster on the logs of free talk, which checks take many times a step."""
         stand_in = object.__new__(_Fields)
         stand_in.__dict__.update(vars(self), events=repr(self.events), history=repr(self.history),
-                                 testimonies=repr(self.testimonies))
+                                 _said=repr(self._said), _said_copy=None)
         return GameState.fingerprint(stand_in)  # type: ignore[arg-type]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MafiaState:
@@ -864,8 +870,8 @@ class MafiaState(GameState[Rules]):
 
 
 #: Fields a clone shares (immutable values) and lists of immutable items it copies shallowly (`__deepcopy__`).
-_SHARED = frozenset({"rules", "players", "testimonies", "_testimony_key"})
-_APPEND_ONLY = frozenset({"events", "history"})
+_SHARED = frozenset({"rules", "players", "_said_copy", "_testimony_key"})
+_APPEND_ONLY = frozenset({"events", "history", "_said"})
 
 
 class _Fields:
@@ -1035,47 +1041,103 @@ def _tokens_in_box(counts: tuple[tuple[str, int], ...]) -> tuple[tuple[str, ...]
     return every, tuple(name for name in TOKEN_ORDER if held.get(name))
 
 
+class Menu(FrozenList):
+    """A legal-action menu: a read-only list built once and handed out again and again (no copy per step, and
+    the same action values every time, so `apply` reads each one back from its text only once per process)."""
+
+    __slots__ = ()
+
+    def _shared(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Legal actions are shared between game states, so they cannot be changed: copy them "
+                        "first, e.g. `options = list(state.legal_actions())`, then shuffle or sort the copy.")
+
+    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = \
+        __iadd__ = __imul__ = _shared  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Menu, (list(self),))
+
+
+_VOTES = Menu([Hold()])
+_VOTES_OF_THE_CLEANER = Menu([Hold(), Shoot()])
+_PASS, _SILENT = Pass(), Silent()
+
+
+@lru_cache(maxsize=None)
+def _ask(target: Seat, kind: str) -> Ask:
+    """One value per question (a game has at most 11 x 3)."""
+    return Ask(target, kind)
+
+
+@lru_cache(maxsize=None)
+def _accuse_value(target: Seat) -> Accuse:
+    return Accuse(target)
+
+
+@lru_cache(maxsize=None)
+def _suspect(target: Seat) -> Suspect:
+    return Suspect(target)
+
+
+@lru_cache(maxsize=64)
+def _hide_menu(max_hidden: int) -> Menu:
+    return Menu(Hide(k) for k in range(max_hidden + 1))
+
+
+@lru_cache(maxsize=64)
+def _set_aside_menu(present: tuple[str, ...]) -> Menu:
+    return Menu([SetAside(None), *(SetAside(name) for name in present)])
+
+
 @lru_cache(maxsize=1024)
-def _take_menu(diamonds: int, present: tuple[str, ...], may_take_nothing: bool) -> tuple[Action, ...]:
-    """Legal takes from a box of `diamonds` and the `present` tokens: cached, since actions are immutable."""
+def _take_menu(diamonds: int, present: tuple[str, ...], may_take_nothing: bool) -> Menu:
+    """Legal takes from a box of `diamonds` and the `present` tokens."""
     if diamonds == 0 and not present:
-        return (TakeFromBox(),)
+        return Menu([TakeFromBox()])
     options: list[Action] = [TakeFromBox(d) for d in range(1, diamonds + 1)]
     options += [TakeFromBox(0, name) for name in present]
     if may_take_nothing:
         options.append(TakeFromBox())
-    return tuple(options)
+    return Menu(options)
 
 
-@lru_cache(maxsize=1024)
-def _question_menu(askable: tuple[tuple[Seat, str], ...], floor: bool,
-                   accusable: tuple[Seat, ...]) -> tuple[Action, ...]:
+@lru_cache(maxsize=4096)
+def _question_menu(askable: tuple[tuple[Seat, str], ...], floor: bool, accusable: tuple[Seat, ...]) -> Menu:
     """The Godfather's options: the `askable` questions, the floor (budgeted interrogation), accusations."""
-    actions: list[Action] = [Ask(target, kind) for target, kind in askable]
+    actions: list[Action] = [_ask(target, kind) for target, kind in askable]
     if floor:
         actions.append(Floor())
-    return (*actions, *(Accuse(target) for target in accusable))
+    return Menu([*actions, *map(_accuse_value, accusable)])
+
+
+@lru_cache(maxsize=64)
+def _claims(key: tuple[tuple[tuple[str, int], ...], int], kind: str) -> tuple[Action, ...]:
+    """The `saw` or `took` claims a table allows (`key`: its token counts and diamonds), shared by every seat."""
+    tokens_in_game, diamonds = key
+    counts = dict(tokens_in_game)
+    if kind == "seen":
+        combos: list[tuple[str, ...]] = [()]
+        for name in TOKEN_ORDER:
+            combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
+        return tuple(Saw(d, combo) for d in range(diamonds + 1) for combo in combos)
+    return (*(Took(d) for d in range(1, diamonds + 1)), *(Took(0, name) for name in TOKEN_ORDER if name in counts),
+            Took())
 
 
 @lru_cache(maxsize=512)
 def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | None, seat: Seat,
-                    players: int) -> tuple[Action, ...]:
-    """The testimonies allowed at a table (`key`: its token counts and diamonds): they depend only on public
-    data, so they are computed once. An asked seat may keep silent; on the floor (`kind` None) it may pass."""
-    tokens_in_game, diamonds = key
-    counts = dict(tokens_in_game)
+                    players: int) -> Menu:
+    """The testimonies allowed at a table: they depend only on public data, so they are computed once. An asked
+    seat may keep silent; on the floor (`kind` None) it may pass."""
     out: list[Action] = []
     if kind in (None, "seen"):
-        combos: list[tuple[str, ...]] = [()]
-        for name in TOKEN_ORDER:
-            combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
-        out += [Saw(d, combo) for d in range(diamonds + 1) for combo in combos]
+        out += _claims(key, "seen")
     if kind in (None, "took"):
-        out += [Took(d) for d in range(1, diamonds + 1)]
-        out += [Took(0, name) for name in TOKEN_ORDER if name in counts] + [Took()]
+        out += _claims(key, "took")
     if kind in (None, "suspect"):
-        out += [Suspect(other) for other in range(players) if other != seat]
-    return (*out, Pass() if kind is None else Silent())
+        out += [_suspect(other) for other in range(players) if other != seat]
+    out.append(_PASS if kind is None else _SILENT)
+    return Menu(out)
 
 
 QUESTION_TEXT = {"seen": "what did you see in the box?", "took": "what did you take?",

@@ -142,3 +142,20 @@ def test_random_play_with_junk_never_corrupts_the_state(players: int, seed: int,
         assert len(state.history) <= state.max_steps
     assert state.winners
     assert state.recovered <= state.stolen
+
+
+def test_legal_actions_are_shared_read_only_menus_with_a_clear_error() -> None:
+    """Issue 22: menus are built once and shared between states; changing one in place would change every
+    game's, so it is refused with a message saying to copy it (the copy can be shuffled)."""
+    state = play(BOX_6)
+    menu = state.legal_actions(1)
+    assert menu is play(BOX_6).legal_actions(1)  # one menu for every state in the same position
+    before = list(menu)
+    with pytest.raises(TypeError, match=r"copy them first"):
+        random.Random(0).shuffle(menu)
+    with pytest.raises(TypeError, match=r"list\(state.legal_actions\(\)\)"):
+        menu.append(menu[0])
+    assert list(menu) == before
+    options = list(menu)
+    random.Random(0).shuffle(options)
+    assert sorted(map(str, options)) == sorted(map(str, before))

@@ -43,7 +43,7 @@ def random_investigation(players: int, seed: int, rules: Rules, steps: int) -> M
         legal = state.legal_actions(seat)
         accusations = [action for action in legal if str(action).startswith("accuse")]
         quiet = [action for action in legal if str(action) in ("pass", "hold")]
-        pool = accusations if accusations and rng.random() < 0.4 else (quiet if quiet and rng.random() < 0.8 else legal)
+        pool = list(accusations if accusations and rng.random() < 0.4 else (quiet if quiet and rng.random() < 0.8 else legal))
         rng.shuffle(pool)
         going_on = next((action for action in pool if not _ends(state, seat, action)), None)
         if going_on is None:
