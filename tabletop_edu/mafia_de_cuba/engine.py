@@ -340,6 +340,8 @@ class MafiaState(GameState[Rules]):
 
     def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
         phase = self.phase
+        if phase == "floor":  # R4.2: the takers yet to speak, all at once (and the Godfather, by option)
+            return (*self.floor, self.godfather) if self.rules.godfather_closes_floor else tuple(self.floor)
         if phase == "over":
             return None
         if phase in ("hide", "question"):
@@ -349,8 +351,6 @@ class MafiaState(GameState[Rules]):
         if phase == "answer":
             assert self.pending is not None
             return self.pending[0]
-        if phase == "floor":  # R4.2: the takers yet to speak, all at once (and the Godfather, by option)
-            return (*self.floor, self.godfather) if self.rules.godfather_closes_floor else tuple(self.floor)
         return tuple(seat for seat in self._voters() if seat not in self.votes)
 
     @property
@@ -617,14 +617,15 @@ class MafiaState(GameState[Rules]):
     def _testify(self, seat: Seat, action: Action) -> None:
         name = self.players[seat]
         claim = str(action)
-        self._said.append(FrozenList([seat, claim]))
-        if isinstance(action, Silent):
+        self._said.append(FrozenList((seat, claim)))
+        kind = type(action)
+        if kind is Silent:
             self.emit("silent", f"{name} keeps silent.", actor=seat)
         else:
             volunteered = self.phase == "floor"
             self.emit("testimony", f"{name} {'volunteers' if volunteered else 'says'}: "
-                      f"{TESTIMONY_TEXT[type(action)](action, self.players)}", actor=seat, claim=claim,
-                      testimony=type(action).__name__.lower(), volunteered=volunteered)
+                      f"{TESTIMONY_TEXT[kind](action, self.players)}", actor=seat, claim=claim,
+                      testimony=_TESTIMONY_NAMES[kind], volunteered=volunteered)
         self._spoken(seat)
 
     def _pass(self, seat: Seat, action: Pass) -> None:
@@ -1140,6 +1141,7 @@ def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | No
     return Menu(out)
 
 
+_TESTIMONY_NAMES = {Saw: "saw", Took: "took", Suspect: "suspect"}
 QUESTION_TEXT = {"seen": "what did you see in the box?", "took": "what did you take?",
                  "suspect": "whom do you suspect?"}
 TESTIMONY_TEXT = {
