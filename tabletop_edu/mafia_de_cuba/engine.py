@@ -7,7 +7,8 @@ may also set one token aside; an empty box, or the last taker's choice, makes a 
 the Godfather, who sees what is left and investigates: he asks typed questions (`ask K seen|took|suspect`),
 answered by testimonies which may be lies (`saw D tokens...`, `took X`, `suspect K`, `silent`), and accuses
 (`accuse K`: "empty your pockets"). In free talk (the default) the floor opens by itself before each of his
-moves: every living taker in box order may volunteer one testimony or `pass`; with the budgeted interrogation
+moves: every living taker may volunteer one testimony or `pass`, all at once (one simultaneous step; the
+pass that closes it names who spoke up, other passes have no text); with the budgeted interrogation
 he has `question_budget` questions and floors (`floor`). A caught thief is out and gives his diamonds back; a
 wrongly accused non-agent gets a joker, or, with no joker left, the Godfather is out; an accused Agent wins
 alone. With the Cleaner variant every other living taker then secretly says `hold` or (the Cleaner) `shoot`.
@@ -23,7 +24,8 @@ View facts (every key, for every seat; seat None is a spectator):
 - `asked`: [seat, kind] of every question since the last accusation (the start of the investigation), in order.
 - `eliminated`, `jokered`: sorted seat lists; `revealed`: seat -> take text ("3", "driver", "nothing") for
   seats whose pockets were emptied.
-- `pending`: [seat, kind] of the question waiting for an answer, or None; `floor`: seats yet to speak.
+- `pending`: [seat, kind] of the question waiting for an answer, or None; `floor`: seats yet to speak on the open
+  floor (they act at once: `current_player` is their tuple).
 - `testimonies`: [seat, claim] of every testimony ("took 3", "saw 10 loyal", "suspect 2") and every asked
   seat's "silent", in order: what the table heard.
 - `my_take`: this seat's take text, or None (not yet / not a taker / spectator).
@@ -40,7 +42,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -280,6 +282,7 @@ class MafiaState(GameState[Rules]):
         self.recovered = 0
         self.pending: tuple[Seat, str] | None = None
         self.floor: list[Seat] = []
+        self.spoke: list[Seat] = []  # who volunteered a testimony on the open floor
         self.accused: Seat | None = None
         self.votes: dict[Seat, bool] = {}
         self.shooter: Seat | None = None  # the Cleaner, once he has used his ability
@@ -542,10 +545,12 @@ class MafiaState(GameState[Rules]):
         may say one word until all have, or until the Godfather's move closes it."""
         self.pending = None
         self.floor = self.living_takers() if self.rules.free_talk else []
+        self.spoke = []
         self.phase = "floor" if self.floor else "question"
 
     def _close_floor(self) -> None:
-        """The Godfather moves: whoever has not spoken on the open floor stays silent (nothing is logged)."""
+        """The Godfather moves (`godfather_closes_floor`): whoever has not spoken on the open floor stays silent,
+        without an event."""
         self.floor = []
         self.phase = "question"
 
@@ -563,6 +568,7 @@ class MafiaState(GameState[Rules]):
         self._close_floor()
         self.questions_left -= 1
         self.floor = self.living_takers()
+        self.spoke = []
         self.phase = "floor"
         self.emit("floor", "The Godfather opens the floor: anyone may speak.", actor=seat)
 
@@ -619,6 +625,8 @@ class MafiaState(GameState[Rules]):
         claim = str(action)
         self._said.append(FrozenList((seat, claim)))
         kind = type(action)
+        if self.phase == "floor":
+            self.spoke.append(seat)
         if kind is Silent:
             self.emit("silent", f"{name} keeps silent.", actor=seat)
         else:
@@ -629,8 +637,15 @@ class MafiaState(GameState[Rules]):
         self._spoken(seat)
 
     def _pass(self, seat: Seat, action: Pass) -> None:
-        """'Nothing to say': the seat leaves the open floor. No event: the table sees it only as one seat fewer
-        to wait for (`floor`), so the log and the pictures are not filled with silence (R4.2)."""
+        """'Nothing to say': the seat leaves the open floor (R4.2). Every seat sees that a move was made (an
+        event, as for every move), but its text is empty, so no log line, reveal or flow picture shows the
+        silence; only the pass that closes the floor says so, naming who spoke up."""
+        closes = self.floor == [seat]
+        text = ""
+        if closes:
+            spoke = ", ".join(self.players[speaker] for speaker in self.spoke) or "nobody"
+            text = f"The floor closes (spoke up: {spoke})."
+        self.emit("pass", text, actor=seat, closes=closes, spoke=FrozenList(self.spoke))
         self._spoken(seat)
 
     def _spoken(self, seat: Seat) -> None:
@@ -896,7 +911,7 @@ def sample_world(view: View, rng: random.Random, model: Model = UNIFORM_WORLDS,
     everything the view shows (its own observations, emptied pockets, that diamonds are still out); testimonies
     are not evidence here, since they may be lies. The rest is replayed from the view's log: questions,
     testimonies, accusations and votes are public (a vote's text is hidden, but only the Cleaner shoots, and his
-    shot is public), and a seat that passes on the floor leaves no trace but a step without events (`_passer`)."""
+    shot is public), and so is a pass on the floor (an event without text)."""
     rules: Rules = view.rules
     seed = rng.randrange(2**32)
     observation = observation_from_view(view, rules)
@@ -928,9 +943,7 @@ def _replay(world: MafiaState, view: View, box_moves: list[Any]) -> None:
     events: dict[int, list[Event]] = defaultdict(list)
     for event in view.log:
         events[event.step].append(event)
-    last_step = view.log[-1].step if view.log else 0
     shots = _shots(view.log)
-    facts = view.facts
     box = iter(box_moves)
     while not world.is_over:
         step = len(world.history) + 1
@@ -942,35 +955,8 @@ def _replay(world: MafiaState, view: View, box_moves: list[Any]) -> None:
         elif events.get(step):
             seat, move = _move_of(events[step], shots)
             world.apply(move, player=seat)
-        elif world.phase == "floor" and (step <= last_step or facts["phase"] != "floor"
-                                         or world.floor != list(facts["floor"])):
-            world.apply(_action("pass"), player=_passer(world.floor, events, step, last_step, facts))
         else:
             return
-
-
-#: The Godfather's moves: each closes an open floor.
-_GODFATHER_MOVES = frozenset({"question", "accuse", "floor"})
-
-
-def _passer(floor: list[int], events: Mapping[int, list[Event]], step: int, last_step: int,
-            facts: Mapping[str, Any]) -> int:
-    """A seat that may have said 'pass' at `step`, a step without events on an open floor (R4.2): one that
-    does not speak later on this floor, nor is still to speak when the view was taken. Passes leave no trace,
-    so which seat passed when is not in the view; this choice replays it the same way from the same view."""
-    later: set[int] = set()
-    still_open = facts["phase"] == "floor"
-    for later_step in range(step + 1, last_step + 1):
-        first = events.get(later_step)
-        if not first:
-            continue
-        if first[0].kind in _GODFATHER_MOVES:
-            still_open = False
-            break
-        if first[0].kind == "testimony" and first[0].actor is not None:
-            later.add(first[0].actor)
-    waiting = set(facts["floor"]) if still_open else set()
-    return next(seat for seat in floor if seat not in later and seat not in waiting)
 
 
 def _shots(log: tuple[Event, ...]) -> set[int]:

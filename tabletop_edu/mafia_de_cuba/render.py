@@ -345,6 +345,14 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
         return f"{name} says: {claim}" if en else f"{name} dit : {claim}"
     if kind == "silent":
         return f"{name} keeps silent." if en else f"{name} garde le silence."
+    if kind == "pass":  # R4.2: silence on the floor is no log line; the pass that closes it says who spoke up
+        if not data.get("closes"):
+            return ""
+        spoke = join_names((players[seat] for seat in data["spoke"]), language)
+        if not spoke:
+            return "The floor closes: nobody spoke up." if en else "La parole se referme : personne n'a parlé."
+        return (f"The floor closes: {spoke} spoke up." if en else f"La parole se referme : {spoke} a parlé."
+                if len(data["spoke"]) == 1 else f"La parole se referme : {spoke} ont parlé.")
     if kind == "accuse":
         target, words = players[data["target"]], tr("mdc_empty_pockets", language)
         return (f"The Godfather to {target}: \u201c{words}\u201d" if en else f"Le Parrain à {target} : « {words} »")

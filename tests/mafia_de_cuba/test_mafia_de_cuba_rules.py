@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from tabletop_edu.core import IllegalAction, RulesError, rules_from_dict, rules_to_dict
 from tabletop_edu.mafia_de_cuba import MafiaState, Rules, new_game
 from tabletop_edu.mafia_de_cuba.engine import TOKEN_ORDER, TakeFromBox
+from tabletop_edu.mafia_de_cuba.render import event_text
 from tabletop_edu.mafia_de_cuba.rules import TOKENS_BY_PLAYERS
+from tabletop_edu.templates import log_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "seeds" / "mafia_de_cuba.md"
@@ -262,7 +264,10 @@ def test_r4_2_free_talk_the_floor_opens_before_each_godfather_move_and_everyone_
     events = len(state.events)
     state.apply("took loyal", player=3)  # seat 3 speaks first, unasked (a lie): any order
     state.apply("pass", player=1)
-    assert [e.text for e in state.log(4)[events:]] == ["Seat 3 volunteers: \"I took loyal.\""]  # silence is not logged
+    said = state.log(4)[events:]  # a pass is a move every seat sees, but a silent one: no text, no log line
+    assert [e.text for e in said] == ["Seat 3 volunteers: \"I took loyal.\"", ""] and said[1].kind == "pass"
+    assert [text for _, text in log_lines(said, state.players, "en", event_text)] == [
+        "Seat 3 says: \u201cI took a Loyal Henchman token.\u201d"]
     assert state.current_player == (2, 4, 5) and state.view(2).facts["floor"] == [2, 4, 5]
     with pytest.raises(IllegalAction, match="'pass'"):
         state.apply("silent", player=2)
@@ -270,7 +275,10 @@ def test_r4_2_free_talk_the_floor_opens_before_each_godfather_move_and_everyone_
         state.apply("ask 2 seen", player=0)  # by default the Godfather waits for the round of answers
     for seat in (5, 2, 4):
         state.apply("pass", player=seat)
-    assert state.phase == "question" and state.current_player == 0 and len(state.events) == events + 1
+    assert state.phase == "question" and state.current_player == 0 and len(state.events) == events + 5
+    closing = state.events[-1]  # the pass that closes the floor says who spoke up
+    assert closing.text == "The floor closes (spoke up: Seat 3)." and closing.data["spoke"] == [3]
+    assert event_text(closing, state.players, "fr") == "La parole se referme : Seat 3 a parlé."
     assert state.view(0).facts["testimonies"] == [[3, "took loyal"]]
     state.apply("ask 2 seen")
     with pytest.raises(IllegalAction, match="asked seat answers"):
