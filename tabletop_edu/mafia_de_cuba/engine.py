@@ -497,6 +497,8 @@ class MafiaState(GameState[Rules]):
         phase = self.phase
         if phase not in ("answer", "floor") or (phase == "floor" and seat not in self.floor):
             raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor (one word each).")
+        if phase == "floor" and id(action) in _menu_ids(self._testimony_key, seat, len(self.players))[1]:
+            return  # a value handed out in this seat's floor menu: checked when the menu was built
         if isinstance(action, Silent):
             if phase == "floor":
                 raise IllegalAction("On the floor, say a testimony or 'pass'.")
@@ -632,7 +634,7 @@ class MafiaState(GameState[Rules]):
         else:
             volunteered = self.phase == "floor"
             self.emit("testimony", f"{name} {'volunteers' if volunteered else 'says'}: "
-                      f"{TESTIMONY_TEXT[kind](action, self.players)}", actor=seat, claim=claim,
+                      f"{_quoted(action, self.players)}", actor=seat, claim=claim,
                       testimony=_TESTIMONY_NAMES[kind], volunteered=volunteered)
         self._spoken(seat)
 
@@ -1111,6 +1113,14 @@ def _claims(key: tuple[tuple[tuple[str, int], ...], int], kind: str) -> tuple[Ac
             Took())
 
 
+@lru_cache(maxsize=256)
+def _menu_ids(key: tuple[tuple[tuple[str, int], ...], int], seat: Seat, players: int) -> tuple[Menu, frozenset[int]]:
+    """`seat`'s floor menu and the identities of its values: kept together, so the menu keeps its values alive
+    and no other object can ever take one of these identities."""
+    menu = _testimony_menu(key, None, seat, players)
+    return menu, frozenset(map(id, menu))
+
+
 @lru_cache(maxsize=512)
 def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | None, seat: Seat,
                     players: int) -> Menu:
@@ -1128,6 +1138,19 @@ def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | No
 
 
 _TESTIMONY_NAMES = {Saw: "saw", Took: "took", Suspect: "suspect"}
+
+
+def _quoted(action: Action, names: tuple[str, ...] | list[str]) -> str:
+    """The testimony as the log quotes it; a claim about the box names nobody, so its words are kept on the
+    value (as its notation is) and written once."""
+    kind = type(action)
+    if kind is Suspect:
+        return TESTIMONY_TEXT[kind](action, names)
+    known = action.__dict__
+    text = known.get("_quoted")
+    if text is None:
+        text = known["_quoted"] = TESTIMONY_TEXT[kind](action, names)
+    return text
 QUESTION_TEXT = {"seen": "what did you see in the box?", "took": "what did you take?",
                  "suspect": "whom do you suspect?"}
 TESTIMONY_TEXT = {

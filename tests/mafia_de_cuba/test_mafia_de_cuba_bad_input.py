@@ -48,6 +48,9 @@ CASES = [
     (BOX_6, "ask 3 took", 0, "waiting for"),  # R4.2: he waits for the round of answers (by default)
     (BOX_6 + ["took loyal"], "took 3", 1, "not"),  # R4.2: one word per seat per floor
     (BOX_6 + ["pass"], "pass", 1, "not"),
+    (BOX_6, "saw 16", 1, "0 to 15"),  # on the floor too, a claim from outside the menu is checked in full
+    (BOX_6, "suspect 1", 1, "yourself"),
+    (BOX_6, "took cleaner", 2, "not in this game"),
     (BOX_6, "ask 3 took", None, "at the same time"),  # a simultaneous floor: say whose move it is
     (BOX_6[:3], "take 2", 4, "not"),  # out of turn: seat 4 while seat 2 holds the box
     (INVESTIGATION, "ask 3 took", 3, "not"),  # a taker cannot question
