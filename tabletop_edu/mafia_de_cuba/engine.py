@@ -864,15 +864,20 @@ class MafiaState(GameState[Rules]):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MafiaState:
         """A clone shares what never changes (the rules, the names, the event log's items, the record's entries,
-        the read-only testimonies) and copies everything else: a free-talk game's log runs to hundreds of
-        events, and searches and checks clone at every step."""
+        the read-only testimonies), copies the containers of immutable values one level deep (the takes, the
+        boxes seen, the seat lists), gives the generator its state without a deep copy, and deep-copies the
+        rest: a free-talk game's log runs to hundreds of events, and searches and checks clone at every step."""
         clone = object.__new__(type(self))
         memo[id(self)] = clone
         for name, value in vars(self).items():
             if name in _SHARED:
                 setattr(clone, name, value)
-            elif name in _APPEND_ONLY:
-                setattr(clone, name, list(value))
+            elif name in _ONE_LEVEL:
+                setattr(clone, name, value.copy())
+            elif name == "rng":
+                twin = random.Random()
+                twin.setstate(value.getstate())
+                setattr(clone, name, twin)
             else:
                 setattr(clone, name, copy.deepcopy(value, memo))
         return clone
@@ -889,7 +894,10 @@ class MafiaState(GameState[Rules]):
 
 #: Fields a clone shares (immutable values) and lists of immutable items it copies shallowly (`__deepcopy__`).
 _SHARED = frozenset({"rules", "players", "_said_copy", "_testimony_key"})
-_APPEND_ONLY = frozenset({"events", "history", "_said"})
+#: Lists, dicts and sets whose items are immutable (events, texts, seats, take and box tuples): a copy of the
+#: container is a deep copy.
+_ONE_LEVEL = frozenset({"events", "history", "_said", "order", "tokens_in_game", "box_tokens", "takes", "seen",
+                        "asked", "eliminated", "jokered", "revealed", "floor", "spoke", "votes"})
 
 
 class _Fields:

@@ -162,3 +162,18 @@ def test_legal_actions_are_shared_read_only_menus_with_a_clear_error() -> None:
     options = list(menu)
     random.Random(0).shuffle(options)
     assert sorted(map(str, options)) == sorted(map(str, before))
+
+
+def test_a_clone_is_independent_of_its_original() -> None:
+    """Issue 22's cheap copy: containers copied one level deep and the generator's state copied must still give
+    a clone whose moves and draws never reach the original."""
+    state = play(BOX_6 + ["took loyal"])
+    fingerprint, draws = state.fingerprint(), state.clone().rng.random()
+    clone = state.clone()
+    assert clone.fingerprint() == fingerprint
+    for seat in (2, 3, 4, 5):
+        clone.apply("pass", player=seat)
+    clone.apply("accuse 1")
+    clone.rng.random()
+    assert 1 in clone.eliminated and 1 not in state.eliminated and clone.asked == [] and state.spoke == [1]
+    assert state.fingerprint() == fingerprint and state.rng.random() == draws
