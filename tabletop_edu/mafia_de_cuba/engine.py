@@ -1171,7 +1171,11 @@ TESTIMONY_TEXT = {
 State = MafiaState
 
 
+#: The published rules, checked once: a `Rules` is frozen, so every game without options can share it.
+_PUBLISHED_RULES = Rules()
+
+
 def new_game(players: int | list[str] = 6, *, seed: int | None = None, rules: Rules | None = None) -> MafiaState:
     """A new round of Mafia de Cuba (no randomness in the set-up: the seed is for bots and records)."""
-    return MafiaState(players, seed=seed, rules=rules)
+    return MafiaState(players, seed=seed, rules=_PUBLISHED_RULES if rules is None else rules)
 
