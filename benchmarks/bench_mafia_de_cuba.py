@@ -3,6 +3,9 @@
 Run: `python benchmarks/bench_mafia_de_cuba.py [seconds]`. Everything is measured in the same run and printed
 as ratios, because these machines are shared and absolute numbers drift.
 
+- What the table says (issue 20): in 20 seeded games of 8 default bots, the share of moves that are questions,
+  testimonies and accusations, the floor's passes, and the log lines a spectator reads.
+
 - Random self-play at 6, 9 and 12 players: every step generates the legal actions (testimony menus
   included), checks the chosen one and logs its events with their visibility, as a real game does.
   Target: our steps/s >= OpenSpiel's pure-Python games (python_liars_poker, python_kuhn_poker). Ratios are
@@ -33,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference import compare, report  # noqa: E402
 
 from tabletop_edu import mafia_de_cuba  # noqa: E402
-from tabletop_edu.core import play_turn  # noqa: E402
+from tabletop_edu.core import play_game, play_turn  # noqa: E402
 from tabletop_edu.mafia_de_cuba._chain_python import PythonChain  # noqa: E402
 from tabletop_edu.mafia_de_cuba.bots import default_bots  # noqa: E402
 from tabletop_edu.mafia_de_cuba.inference import (  # noqa: E402
@@ -45,6 +48,8 @@ from tabletop_edu.mafia_de_cuba.inference import (  # noqa: E402
     observation_from_view,
     posterior,
 )
+from tabletop_edu.mafia_de_cuba.render import event_text  # noqa: E402
+from tabletop_edu.templates import log_lines  # noqa: E402
 
 REFERENCES = ("python_liars_poker", "python_kuhn_poker")
 TABLES = (6, 9, 12)
@@ -164,7 +169,24 @@ def incremental_report(players: int = 12, seed: int = 0, redraws: int = 4) -> st
     return "\n".join(lines)
 
 
+def floor_report(players: int = 8, games: int = 20) -> str:
+    """What the table says in seeded games of the default bots (issue 20): the moves that are questions,
+    testimonies and accusations, the floor's passes, and the spectator's log lines as rendered."""
+    moves = said = passes = lines = 0
+    for seed in range(games):
+        state = play_game(mafia_de_cuba.new_game(players, seed=seed), default_bots(players))
+        verbs = [move.split()[0] for _, move in state.history]
+        moves += len(verbs)
+        said += sum(verb in ("ask", "saw", "took", "suspect", "accuse") for verb in verbs)
+        passes += verbs.count("pass")
+        lines += len(log_lines(state.log(None), state.players, "en", event_text))
+    return (f"{games} games of {players} default bots: {moves} moves, {said} questions, testimonies and accusations "
+            f"({said / moves:.1%}), {passes} passes on the floor; {lines} log lines for a spectator")
+
+
 def main(seconds: float = 2.0) -> None:
+    print(floor_report())
+    print()
     print(report(*compare(mafia_de_cuba, TABLES, REFERENCES, seconds)))
     print()
     print("The Godfather's exact posterior after the box phase (forward-backward vs enumerating every world):")

@@ -69,7 +69,8 @@ def information_flow(state: GameState, *, upto_step: int | None = None) -> nx.Mu
     from the event's origin to each seat that saw it, with `step`, `kind`, `text` (as that seat saw it),
     `full` (False when it saw only the redacted form), `event` (the event's index: all the observations of
     one event share it), `actor` and `public` (True when everyone saw the whole event).
-    A seat's own acts are not edges: nobody learns from themselves.
+    A seat's own acts are not edges: nobody learns from themselves, nor are events without text (a move that
+    tells nothing, like Mafia de Cuba's pass on the floor).
     """
     return events_flow(state.events, state.players, upto_step=upto_step)
 
@@ -107,7 +108,7 @@ def flow_data(events: Iterable[Event], players: Sequence[str], seat: Seat | None
         if upto_step is not None and event.step > upto_step:
             break
         seen = event.seen_by(seat)
-        if seen is None:
+        if seen is None or not event.text:
             continue
         origin = _origin(flow, seen)
         details = dict(step=event.step, kind=event.kind, text=seen.text, event=index, actor=seen.actor)
@@ -124,6 +125,8 @@ def _everyone(flow: FlowData, events: Iterable[Event], seats: int, upto_step: in
     for index, event in enumerate(events):
         if upto_step is not None and event.step > upto_step:
             break
+        if not event.text:
+            continue  # a move that tells nothing (its event has no text): no observation to draw
         origin = _origin(flow, event)
         for seat in range(seats):
             seen = event.seen_by(seat)

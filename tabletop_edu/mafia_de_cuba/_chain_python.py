@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from .inference import (_FREE, RANDOM_CHOICES, UNIFORM_WORLDS, Box, Choice, Model, Observation, Posterior,
+from ._box import (_FREE, RANDOM_CHOICES, UNIFORM_WORLDS, Box, Choice, Model, Observation, Posterior,
                         _BoxNumbers, _chain_key, _options, _shared_prefix, _step_keys)
 from .rules import TOKEN_ORDER
 

@@ -248,8 +248,8 @@ class MafiaBot:
     def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         legal = list(legal_actions)
         phase = view.facts["phase"]
-        if phase in ("hide", "question"):
-            return self.godfather.choose(view, legal, rng)
+        if phase in ("hide", "question") or (phase == "floor" and view.seat == view.facts["godfather"]):
+            return self.godfather.choose(view, legal, rng)  # on the floor only with `godfather_closes_floor`
         if phase == "set-aside":
             wanted = SetAside(self.set_aside)
             return wanted if wanted in legal else SetAside(None)

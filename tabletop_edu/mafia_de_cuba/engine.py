@@ -7,7 +7,8 @@ may also set one token aside; an empty box, or the last taker's choice, makes a 
 the Godfather, who sees what is left and investigates: he asks typed questions (`ask K seen|took|suspect`),
 answered by testimonies which may be lies (`saw D tokens...`, `took X`, `suspect K`, `silent`), and accuses
 (`accuse K`: "empty your pockets"). In free talk (the default) the floor opens by itself before each of his
-moves: every living taker in box order may volunteer one testimony or `pass`; with the budgeted interrogation
+moves: every living taker may volunteer one testimony or `pass`, all at once (one simultaneous step; the
+pass that closes it names who spoke up, other passes have no text); with the budgeted interrogation
 he has `question_budget` questions and floors (`floor`). A caught thief is out and gives his diamonds back; a
 wrongly accused non-agent gets a joker, or, with no joker left, the Godfather is out; an accused Agent wins
 alone. With the Cleaner variant every other living taker then secretly says `hold` or (the Cleaner) `shoot`.
@@ -23,7 +24,8 @@ View facts (every key, for every seat; seat None is a spectator):
 - `asked`: [seat, kind] of every question since the last accusation (the start of the investigation), in order.
 - `eliminated`, `jokered`: sorted seat lists; `revealed`: seat -> take text ("3", "driver", "nothing") for
   seats whose pockets were emptied.
-- `pending`: [seat, kind] of the question waiting for an answer, or None; `floor`: seats yet to speak.
+- `pending`: [seat, kind] of the question waiting for an answer, or None; `floor`: seats yet to speak on the open
+  floor (they act at once: `current_player` is their tuple).
 - `testimonies`: [seat, claim] of every testimony ("took 3", "saw 10 loyal", "suspect 2") and every asked
   seat's "silent", in order: what the table heard.
 - `my_take`: this seat's take text, or None (not yet / not a taker / spectator).
@@ -39,23 +41,19 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core import (Action, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
+from ..core import (Action, Event, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
                     parse_int, quote, words)
-from .rules import AGENTS, TOKEN_ORDER, Rules, set_up, starting_jokers, starting_tokens
+from ._box import BOX_PHASES, Choice, Model, observation_from_view
+from .chain import UNIFORM_WORLDS, PosteriorCache
+from .rules import AGENTS, TOKEN_ORDER, Rules, Take, starting_jokers, starting_tokens, take_text
 
 KINDS = ("seen", "took", "suspect")
-Take = tuple[int, "str | None"]  # (diamonds, token); (0, None) is "nothing"
-
-
-def take_text(take: Take) -> str:
-    """'3', 'driver' or 'nothing': the notation of a take, used in facts and testimonies."""
-    diamonds, token = take
-    return f"{token}" if token else (f"{diamonds}" if diamonds else "nothing")
 
 
 def role_of(take: Take) -> str:
@@ -275,14 +273,16 @@ class MafiaState(GameState[Rules]):
         self.jokers_left = starting_jokers(n, rules)
         self.questions_left = rules.question_budget  # budgeted interrogation only
         self.asked: list[tuple[Seat, str]] = []  # questions since the last accusation
-        #: [seat, claim] of everything the table heard, read-only: views share it instead of copying it each time
-        self.testimonies: FrozenList = FrozenList()
+        #: [seat, claim] of everything the table heard, appended to; `testimonies` is its read-only copy for views
+        self._said: list[FrozenList] = []
+        self._said_copy: FrozenList = FrozenList()
         self.eliminated: set[Seat] = set()
         self.jokered: set[Seat] = set()
         self.revealed: dict[Seat, Take] = {}
         self.recovered = 0
         self.pending: tuple[Seat, str] | None = None
         self.floor: list[Seat] = []
+        self.spoke: list[Seat] = []  # who volunteered a testimony on the open floor
         self.accused: Seat | None = None
         self.votes: dict[Seat, bool] = {}
         self.shooter: Seat | None = None  # the Cleaner, once he has used his ability
@@ -303,6 +303,14 @@ class MafiaState(GameState[Rules]):
 
     def _box_snapshot(self) -> tuple[int, tuple[str, ...]]:
         return self.box_diamonds, _tokens_in_box(tuple(self.box_tokens.items()))[0]
+
+    @property
+    def testimonies(self) -> FrozenList:
+        """[seat, claim] of everything the table heard, read-only: made when a view asks, once per testimony,
+        and shared by the views until the next one (a game that nobody watches never copies it)."""
+        if len(self._said_copy) != len(self._said):
+            self._said_copy = FrozenList(self._said)
+        return self._said_copy
 
     @property
     def box_index(self) -> int:
@@ -335,6 +343,8 @@ class MafiaState(GameState[Rules]):
 
     def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
         phase = self.phase
+        if phase == "floor":  # R4.2: the takers yet to speak, all at once (and the Godfather, by option)
+            return (*self.floor, self.godfather) if self.rules.godfather_closes_floor else tuple(self.floor)
         if phase == "over":
             return None
         if phase in ("hide", "question"):
@@ -344,8 +354,6 @@ class MafiaState(GameState[Rules]):
         if phase == "answer":
             assert self.pending is not None
             return self.pending[0]
-        if phase == "floor":
-            return self.floor[0]
         return tuple(seat for seat in self._voters() if seat not in self.votes)
 
     @property
@@ -375,10 +383,7 @@ class MafiaState(GameState[Rules]):
     def parse_action(cls, text: str) -> Action:
         return parse_action(text)
 
-    def _take_options(self) -> list[Action]:
-        return list(self._take_menu())
-
-    def _take_menu(self) -> tuple[Action, ...]:
+    def _take_menu(self) -> Menu:
         """The legal takes, shared between states with the same box (they depend on nothing else)."""
         present = _tokens_in_box(tuple(self.box_tokens.items()))[1]
         return _take_menu(self.box_diamonds, present, self._last_may_take_nothing())
@@ -390,35 +395,35 @@ class MafiaState(GameState[Rules]):
         """An empty box leaves nothing to take; otherwise only the last taker may, under that rule option."""
         return self._last_may_take_nothing() or (self.box_diamonds == 0 and not any(self.box_tokens.values()))
 
-    def _testimonies(self, kind: str | None, seat: Seat) -> list[Action]:
+    def _testimonies(self, kind: str | None, seat: Seat) -> Menu:
         """Every testimony of `kind` (None: any kind, on the floor) that `seat` may give; lies included, never
         hidden data."""
-        return list(_testimony_menu(self._testimony_key, kind, seat, len(self.players)))
+        return _testimony_menu(self._testimony_key, kind, seat, len(self.players))
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
+        """The menu of `player` (default: the one seat to act), as a read-only list (`Menu`; copy it to shuffle
+        it): menus depend on little (the box, the table, the questions left), so each is built once, shared by
+        every state, and never copied (a floor's menu holds a thousand testimonies at twelve players)."""
         seats = self.acting_seats
         seat = (seats[0] if len(seats) == 1 else None) if player is None else player
         if seat is None or seat not in seats:
             return []
         phase = self.phase
         if phase == "hide":
-            return [Hide(k) for k in range(self.rules.max_hidden + 1)]
+            return _hide_menu(self.rules.max_hidden)
         if phase == "set-aside":
-            return [SetAside(None)] + [SetAside(name) for name in TOKEN_ORDER if self.box_tokens.get(name)]
+            return _set_aside_menu(_tokens_in_box(tuple(self.box_tokens.items()))[1])
         if phase == "take":
-            return self._take_options()
-        if phase == "question":
-            floor = not self.rules.free_talk and self.questions_left > 0
-            return list(_question_menu(tuple(self.askable()), floor, tuple(self.accusable())))
+            return self._take_menu()
+        if phase == "question" or (phase == "floor" and seat == self.godfather):
+            floor = not self.rules.free_talk and self.questions_left > 0 and phase == "question"
+            return _question_menu(tuple(self.askable()), floor, tuple(self.accusable()))
         if phase == "answer":
             assert self.pending is not None
             return self._testimonies(self.pending[1], seat)
         if phase == "floor":
             return self._testimonies(None, seat)
-        options: list[Action] = [Hold()]
-        if self.takes.get(seat) == (0, "cleaner"):
-            options.append(Shoot())
-        return options
+        return _VOTES_OF_THE_CLEANER if self.takes.get(seat) == (0, "cleaner") else _VOTES
 
     def _validate(self, seat: Seat, action: Action) -> None:
         check = _CHECKS.get(type(action))
@@ -459,9 +464,11 @@ class MafiaState(GameState[Rules]):
     def _check_question(self, seat: Seat, action: Ask | Floor | Accuse) -> None:
         """R4.1, R4.5, R4.8: questions within the interrogation's bound, accusations of living takers (jokered:
         by option)."""
-        if self.phase != "question":
+        if self.phase not in ("question", "floor") or seat != self.godfather:
             raise IllegalAction("Only the Godfather asks questions and accuses, during the investigation.")
         if isinstance(action, Floor):
+            if self.phase == "floor":
+                raise IllegalAction("The floor is already open: ask a question or accuse (that closes it).")
             if self.rules.free_talk:
                 raise IllegalAction("In free talk the floor opens by itself before each of the Godfather's moves.")
             if self.questions_left <= 0:
@@ -488,8 +495,10 @@ class MafiaState(GameState[Rules]):
         """R4.2: an answer of the asked kind (or silence), or any testimony on the floor; lies are allowed, but
         only about what this game could hold."""
         phase = self.phase
-        if phase not in ("answer", "floor"):
-            raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor.")
+        if phase not in ("answer", "floor") or (phase == "floor" and seat not in self.floor):
+            raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor (one word each).")
+        if phase == "floor" and id(action) in _menu_ids(self._testimony_key, seat, len(self.players))[1]:
+            return  # a value handed out in this seat's floor menu: checked when the menu was built
         if isinstance(action, Silent):
             if phase == "floor":
                 raise IllegalAction("On the floor, say a testimony or 'pass'.")
@@ -518,8 +527,9 @@ class MafiaState(GameState[Rules]):
                 raise IllegalAction("Nobody could have taken that: it is not in this game.")
 
     def _check_pass(self, seat: Seat, action: Pass) -> None:
-        if self.phase != "floor":
-            raise IllegalAction("'pass' lets the floor go by; an asked seat answers or keeps 'silent'.")
+        if self.phase != "floor" or seat not in self.floor:
+            raise IllegalAction("'pass' is said on the floor, once, by a taker; an asked seat answers or keeps "
+                                "'silent'.")
 
     def _check_vote(self, seat: Seat, action: Shoot | Hold) -> None:
         if self.phase != "cleaner":
@@ -533,12 +543,21 @@ class MafiaState(GameState[Rules]):
         _PLAYS[type(action)](self, seat, action)
 
     def _godfather_next(self) -> None:
-        """The Godfather is to move: in free talk every living taker first has the floor, in box order (R4.2)."""
+        """The Godfather is to move: in free talk the floor opens at the same time (R4.2): every living taker
+        may say one word until all have, or until the Godfather's move closes it."""
         self.pending = None
         self.floor = self.living_takers() if self.rules.free_talk else []
+        self.spoke = []
         self.phase = "floor" if self.floor else "question"
 
+    def _close_floor(self) -> None:
+        """The Godfather moves (`godfather_closes_floor`): whoever has not spoken on the open floor stays silent,
+        without an event."""
+        self.floor = []
+        self.phase = "question"
+
     def _ask(self, seat: Seat, action: Ask) -> None:
+        self._close_floor()
         if not self.rules.free_talk:
             self.questions_left -= 1
         self.asked.append((action.target, action.kind))
@@ -548,8 +567,10 @@ class MafiaState(GameState[Rules]):
                   actor=seat, target=action.target, question=action.kind)
 
     def _open_floor(self, seat: Seat) -> None:
+        self._close_floor()
         self.questions_left -= 1
         self.floor = self.living_takers()
+        self.spoke = []
         self.phase = "floor"
         self.emit("floor", "The Godfather opens the floor: anyone may speak.", actor=seat)
 
@@ -604,31 +625,43 @@ class MafiaState(GameState[Rules]):
     def _testify(self, seat: Seat, action: Action) -> None:
         name = self.players[seat]
         claim = str(action)
-        self.testimonies = FrozenList([*self.testimonies, FrozenList([seat, claim])])
-        if isinstance(action, Silent):
+        self._said.append(FrozenList((seat, claim)))
+        kind = type(action)
+        if self.phase == "floor":
+            self.spoke.append(seat)
+        if kind is Silent:
             self.emit("silent", f"{name} keeps silent.", actor=seat)
         else:
             volunteered = self.phase == "floor"
             self.emit("testimony", f"{name} {'volunteers' if volunteered else 'says'}: "
-                      f"{TESTIMONY_TEXT[type(action)](action, self.players)}", actor=seat, claim=claim,
-                      testimony=type(action).__name__.lower(), volunteered=volunteered)
-        self._spoken()
+                      f"{_quoted(action, self.players)}", actor=seat, claim=claim,
+                      testimony=_TESTIMONY_NAMES[kind], volunteered=volunteered)
+        self._spoken(seat)
 
     def _pass(self, seat: Seat, action: Pass) -> None:
-        self.emit("pass", f"{self.players[seat]} lets the floor go by.", actor=seat)
-        self._spoken()
+        """'Nothing to say': the seat leaves the open floor (R4.2). Every seat sees that a move was made (an
+        event, as for every move), but its text is empty, so no log line, reveal or flow picture shows the
+        silence; only the pass that closes the floor says so, naming who spoke up."""
+        closes = self.floor == [seat]
+        text = ""
+        if closes:
+            spoke = ", ".join(self.players[speaker] for speaker in self.spoke) or "nobody"
+            text = f"The floor closes (spoke up: {spoke})."
+        self.emit("pass", text, actor=seat, closes=closes, spoke=FrozenList(self.spoke))
+        self._spoken(seat)
 
-    def _spoken(self) -> None:
-        """After a word: the floor goes on to the next seat, or the Godfather moves (after an answer, in free
-        talk, the floor first opens again)."""
+    def _spoken(self, seat: Seat) -> None:
+        """After a word: on the floor the seat has had its say (the floor closes when all have); after an
+        answer the Godfather moves (in free talk, with the floor open again)."""
         if self.phase == "floor":
-            self.floor.pop(0)
+            self.floor.remove(seat)
             if not self.floor:
                 self.phase = "question"
             return
         self._godfather_next()
 
     def _accuse(self, seat: Seat, target: Seat) -> None:
+        self._close_floor()
         self.accused = target
         self.asked = []
         self.emit("accuse", f"The Godfather to {self.players[target]}: \"Empty your pockets!\"", actor=seat,
@@ -678,7 +711,7 @@ class MafiaState(GameState[Rules]):
         self._reveal(shooter)
         diamonds, token = self._reveal(target)
         if token in AGENTS:
-            self.winner_seats = (shooter,)
+            self.winner_seats = self._with_drivers({shooter}) if self.rules.driver_joins_lone_winner else (shooter,)
             self._finish("cleaner", f"The Cleaner shot an Agent: {self.players[shooter]} wins alone.")
             return
         self.eliminated |= {shooter, target}
@@ -695,7 +728,7 @@ class MafiaState(GameState[Rules]):
                       target=target)
             self._check_recovered()
         elif token in AGENTS:
-            self.winner_seats = (target,)
+            self.winner_seats = self._with_drivers({target}) if self.rules.driver_joins_lone_winner else (target,)
             self._finish("agent", f"{self.players[target]} is an Agent ({token}) and wins alone.")
         elif self.jokers_left > 0:
             self.jokers_left -= 1
@@ -740,6 +773,11 @@ class MafiaState(GameState[Rules]):
             base = {seat for seat, role in roles.items() if role == "street-kid"}
             if len(richest) == 1 or self.rules.tied_thieves_all_win:
                 base |= set(richest)
+        return self._with_drivers(base)
+
+    def _with_drivers(self, base: set[Seat]) -> tuple[Seat, ...]:
+        """R5.4: `base` and the Drivers whose right-hand neighbour wins (through other Drivers, by option)."""
+        roles = {seat: role_of(take) for seat, take in self.takes.items()}
         winners = set(base)
         drivers = [seat for seat, role in roles.items() if role == "driver"]
         n = len(self.players)
@@ -753,6 +791,23 @@ class MafiaState(GameState[Rules]):
                     winners.add(driver)
                     changed = True
         return tuple(sorted(winners))
+
+    def script_seat(self, action: Action | str) -> Seat:
+        """The seat a scripted move belongs to, for tutorials and tests that write a game as a list of texts:
+        on an open floor the Godfather's moves (`ask`, `accuse`, `floor`) are his and any other word is the
+        first taker's yet to speak (box order); elsewhere the seat to act (the first voter after an accusation)."""
+        seats = self.acting_seats
+        if not seats:
+            raise IllegalAction("The game is over: no more actions.")
+        if self.phase == "floor":
+            move = self._canonical(action)
+            return self.godfather if isinstance(move, (Ask, Accuse, Floor)) else seats[0]
+        return seats[0]
+
+    def apply_script(self, texts: list[str]) -> None:
+        """Play `texts` in order, each for `script_seat` (see there)."""
+        for text in texts:
+            self.apply(text, player=self.script_seat(text))
 
     # ----------------------------------------------------------------- views
 
@@ -804,20 +859,25 @@ class MafiaState(GameState[Rules]):
         times faster on the logs of free talk, which checks take many times a step."""
         stand_in = object.__new__(_Fields)
         stand_in.__dict__.update(vars(self), events=repr(self.events), history=repr(self.history),
-                                 testimonies=repr(self.testimonies))
+                                 _said=repr(self._said), _said_copy=None)
         return GameState.fingerprint(stand_in)  # type: ignore[arg-type]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MafiaState:
         """A clone shares what never changes (the rules, the names, the event log's items, the record's entries,
-        the read-only testimonies) and copies everything else: a free-talk game's log runs to hundreds of
-        events, and searches and checks clone at every step."""
+        the read-only testimonies), copies the containers of immutable values one level deep (the takes, the
+        boxes seen, the seat lists), gives the generator its state without a deep copy, and deep-copies the
+        rest: a free-talk game's log runs to hundreds of events, and searches and checks clone at every step."""
         clone = object.__new__(type(self))
         memo[id(self)] = clone
         for name, value in vars(self).items():
             if name in _SHARED:
                 setattr(clone, name, value)
-            elif name in _APPEND_ONLY:
-                setattr(clone, name, list(value))
+            elif name in _ONE_LEVEL:
+                setattr(clone, name, value.copy())
+            elif name == "rng":
+                twin = random.Random()
+                twin.setstate(value.getstate())
+                setattr(clone, name, twin)
             else:
                 setattr(clone, name, copy.deepcopy(value, memo))
         return clone
@@ -829,18 +889,117 @@ class MafiaState(GameState[Rules]):
         """A full state drawn uniformly among the box histories that fit `view`, built from the view and `rng`
         alone (`inference.sample_world`: exact forward-filtering backward-sampling; the investigation is
         replayed from the view's log)."""
-        from .inference import sample_world
-
         return sample_world(view, rng)
 
 
 #: Fields a clone shares (immutable values) and lists of immutable items it copies shallowly (`__deepcopy__`).
-_SHARED = frozenset({"rules", "players", "testimonies", "_testimony_key"})
-_APPEND_ONLY = frozenset({"events", "history"})
+_SHARED = frozenset({"rules", "players", "_said_copy", "_testimony_key"})
+#: Lists, dicts and sets whose items are immutable (events, texts, seats, take and box tuples): a copy of the
+#: container is a deep copy.
+_ONE_LEVEL = frozenset({"events", "history", "_said", "order", "tokens_in_game", "box_tokens", "takes", "seen",
+                        "asked", "eliminated", "jokered", "revealed", "floor", "spoke", "votes"})
 
 
 class _Fields:
     """A bare object carrying a state's fields, for `MafiaState.fingerprint`."""
+
+
+# ---------------------------------------------------------------------------------------------- worlds from a view
+
+#: The sampler's own cache: `world_from_view` is called for every seat at every step by searches and checks
+#: (sampling needs the whole pass: one per seat of the largest table).
+_WORLDS = PosteriorCache(UNIFORM_WORLDS, size=1, chains=16)
+
+
+def sample_world(view: View, rng: random.Random, model: Model = UNIFORM_WORLDS,
+                 cache: PosteriorCache | None = None) -> MafiaState:
+    """A full game state consistent with `view`, built from the view and `rng` alone (a determinization).
+
+    The world gets a fresh seed (`rng.randrange(2**32)`) and the view's players and rules. Its box history
+    (hidden count, set-aside, takes) is drawn exactly from the posterior of the view's observation under
+    `model`: with `UNIFORM_WORLDS` (the game's `world_from_view`) uniformly among the histories consistent with
+    everything the view shows (its own observations, emptied pockets, that diamonds are still out); testimonies
+    are not evidence here, since they may be lies. The rest is replayed from the view's log: questions,
+    testimonies, accusations and votes are public (a vote's text is hidden, but only the Cleaner shoots, and his
+    shot is public), and so is a pass on the floor (an event without text)."""
+    rules: Rules = view.rules
+    seed = rng.randrange(2**32)
+    observation = observation_from_view(view, rules)
+    if cache is None:
+        cache = _WORLDS if model is UNIFORM_WORLDS else PosteriorCache(model, size=1, chains=1)
+    choices = cache.sample(observation, rng) if observation.steps else []
+    world = MafiaState(list(view.players), seed=seed, rules=rules)
+    _replay(world, view, [_box_move(kind, choice) for (kind, _), choice in zip(observation.steps, choices)])
+    return world
+
+
+@lru_cache(maxsize=1 << 14)
+def _action(text: str) -> Any:
+    """The action a text names, one value per text: `apply` reads a value back from its text only the first
+    time it sees it, and worlds replay the same public moves again and again."""
+    return parse_action(text)
+
+
+def _box_move(kind: str, choice: Choice) -> Any:
+    if kind == "hide":
+        return _action(f"hide {choice}")
+    if kind == "set-aside":
+        return _action(f"set-aside {choice or 'none'}")
+    return _action(f"take {take_text(choice)}")
+
+
+def _replay(world: MafiaState, view: View, box_moves: list[Any]) -> None:
+    """Play the box history `box_moves`, then the investigation the view's log shows, on `world`."""
+    events: dict[int, list[Event]] = defaultdict(list)
+    for event in view.log:
+        events[event.step].append(event)
+    shots = _shots(view.log)
+    box = iter(box_moves)
+    while not world.is_over:
+        step = len(world.history) + 1
+        if world.phase in BOX_PHASES:
+            move = next(box, None)
+            if move is None:
+                return
+            world.apply(move, player=world.acting_seats[0])
+        elif events.get(step):
+            seat, move = _move_of(events[step], shots)
+            world.apply(move, player=seat)
+        else:
+            return
+
+
+def _shots(log: tuple[Event, ...]) -> set[int]:
+    """The steps of the votes that were shots: only the Cleaner shoots, and his shot is public."""
+    shots: set[int] = set()
+    votes: dict[int, int] = {}
+    for event in log:
+        if event.kind == "accuse":
+            votes = {}
+        elif event.kind == "vote" and event.actor is not None:
+            votes[event.actor] = event.step
+        elif event.kind == "shoot" and event.actor in votes:
+            shots.add(votes[event.actor])
+    return shots
+
+
+def _move_of(events: list[Event], shots: set[int]) -> tuple[int, Any]:
+    """The seat and move whose events these are (the first event of a step is always the move's own)."""
+    event = events[0]
+    seat, data, kind = event.actor, event.data, event.kind
+    assert seat is not None, f"step {event.step} starts with {kind}, which no seat played"
+    if kind == "question":
+        return seat, _action(f"ask {data['target']} {data['question']}")
+    if kind == "accuse":
+        return seat, _action(f"accuse {data['target']}")
+    if kind == "testimony":
+        return seat, _action(data["claim"])
+    if kind in ("floor", "silent", "pass"):
+        return seat, _action(kind)
+    if kind == "vote":  # its own vote a seat knows; another's is a shot only if the Cleaner's shot followed
+        shot = data["shoot"] if "shoot" in data else event.step in shots
+        return seat, _action("shoot" if shot else "hold")
+    raise AssertionError(f"step {event.step}: no move of the investigation makes a '{kind}' event first")
 
 
 def world_from_view(view: View, rng: random.Random) -> MafiaState:
@@ -879,49 +1038,127 @@ def _tokens_in_box(counts: tuple[tuple[str, int], ...]) -> tuple[tuple[str, ...]
     return every, tuple(name for name in TOKEN_ORDER if held.get(name))
 
 
+class Menu(FrozenList):
+    """A legal-action menu: a read-only list built once and handed out again and again (no copy per step, and
+    the same action values every time, so `apply` reads each one back from its text only once per process)."""
+
+    __slots__ = ()
+
+    def _shared(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Legal actions are shared between game states, so they cannot be changed: copy them "
+                        "first, e.g. `options = list(state.legal_actions())`, then shuffle or sort the copy.")
+
+    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = \
+        __iadd__ = __imul__ = _shared  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Menu, (list(self),))
+
+
+_VOTES = Menu([Hold()])
+_VOTES_OF_THE_CLEANER = Menu([Hold(), Shoot()])
+_PASS, _SILENT = Pass(), Silent()
+
+
+@lru_cache(maxsize=None)
+def _ask(target: Seat, kind: str) -> Ask:
+    """One value per question (a game has at most 11 x 3)."""
+    return Ask(target, kind)
+
+
+@lru_cache(maxsize=None)
+def _accuse_value(target: Seat) -> Accuse:
+    return Accuse(target)
+
+
+@lru_cache(maxsize=None)
+def _suspect(target: Seat) -> Suspect:
+    return Suspect(target)
+
+
+@lru_cache(maxsize=64)
+def _hide_menu(max_hidden: int) -> Menu:
+    return Menu(Hide(k) for k in range(max_hidden + 1))
+
+
+@lru_cache(maxsize=64)
+def _set_aside_menu(present: tuple[str, ...]) -> Menu:
+    return Menu([SetAside(None), *(SetAside(name) for name in present)])
+
+
 @lru_cache(maxsize=1024)
-def _take_menu(diamonds: int, present: tuple[str, ...], may_take_nothing: bool) -> tuple[Action, ...]:
-    """Legal takes from a box of `diamonds` and the `present` tokens: cached, since actions are immutable."""
+def _take_menu(diamonds: int, present: tuple[str, ...], may_take_nothing: bool) -> Menu:
+    """Legal takes from a box of `diamonds` and the `present` tokens."""
     if diamonds == 0 and not present:
-        return (TakeFromBox(),)
+        return Menu([TakeFromBox()])
     options: list[Action] = [TakeFromBox(d) for d in range(1, diamonds + 1)]
     options += [TakeFromBox(0, name) for name in present]
     if may_take_nothing:
         options.append(TakeFromBox())
-    return tuple(options)
+    return Menu(options)
 
 
-@lru_cache(maxsize=1024)
-def _question_menu(askable: tuple[tuple[Seat, str], ...], floor: bool,
-                   accusable: tuple[Seat, ...]) -> tuple[Action, ...]:
+@lru_cache(maxsize=4096)
+def _question_menu(askable: tuple[tuple[Seat, str], ...], floor: bool, accusable: tuple[Seat, ...]) -> Menu:
     """The Godfather's options: the `askable` questions, the floor (budgeted interrogation), accusations."""
-    actions: list[Action] = [Ask(target, kind) for target, kind in askable]
+    actions: list[Action] = [_ask(target, kind) for target, kind in askable]
     if floor:
         actions.append(Floor())
-    return (*actions, *(Accuse(target) for target in accusable))
+    return Menu([*actions, *map(_accuse_value, accusable)])
+
+
+@lru_cache(maxsize=64)
+def _claims(key: tuple[tuple[tuple[str, int], ...], int], kind: str) -> tuple[Action, ...]:
+    """The `saw` or `took` claims a table allows (`key`: its token counts and diamonds), shared by every seat."""
+    tokens_in_game, diamonds = key
+    counts = dict(tokens_in_game)
+    if kind == "seen":
+        combos: list[tuple[str, ...]] = [()]
+        for name in TOKEN_ORDER:
+            combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
+        return tuple(Saw(d, combo) for d in range(diamonds + 1) for combo in combos)
+    return (*(Took(d) for d in range(1, diamonds + 1)), *(Took(0, name) for name in TOKEN_ORDER if name in counts),
+            Took())
+
+
+@lru_cache(maxsize=256)
+def _menu_ids(key: tuple[tuple[tuple[str, int], ...], int], seat: Seat, players: int) -> tuple[Menu, frozenset[int]]:
+    """`seat`'s floor menu and the identities of its values: kept together, so the menu keeps its values alive
+    and no other object can ever take one of these identities."""
+    menu = _testimony_menu(key, None, seat, players)
+    return menu, frozenset(map(id, menu))
 
 
 @lru_cache(maxsize=512)
 def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | None, seat: Seat,
-                    players: int) -> tuple[Action, ...]:
-    """The testimonies allowed at a table (`key`: its token counts and diamonds): they depend only on public
-    data, so they are computed once. An asked seat may keep silent; on the floor (`kind` None) it may pass."""
-    tokens_in_game, diamonds = key
-    counts = dict(tokens_in_game)
+                    players: int) -> Menu:
+    """The testimonies allowed at a table: they depend only on public data, so they are computed once. An asked
+    seat may keep silent; on the floor (`kind` None) it may pass."""
     out: list[Action] = []
     if kind in (None, "seen"):
-        combos: list[tuple[str, ...]] = [()]
-        for name in TOKEN_ORDER:
-            combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
-        out += [Saw(d, combo) for d in range(diamonds + 1) for combo in combos]
+        out += _claims(key, "seen")
     if kind in (None, "took"):
-        out += [Took(d) for d in range(1, diamonds + 1)]
-        out += [Took(0, name) for name in TOKEN_ORDER if name in counts] + [Took()]
+        out += _claims(key, "took")
     if kind in (None, "suspect"):
-        out += [Suspect(other) for other in range(players) if other != seat]
-    return (*out, Pass() if kind is None else Silent())
+        out += [_suspect(other) for other in range(players) if other != seat]
+    out.append(_PASS if kind is None else _SILENT)
+    return Menu(out)
 
 
+_TESTIMONY_NAMES = {Saw: "saw", Took: "took", Suspect: "suspect"}
+
+
+def _quoted(action: Action, names: tuple[str, ...] | list[str]) -> str:
+    """The testimony as the log quotes it; a claim about the box names nobody, so its words are kept on the
+    value (as its notation is) and written once."""
+    kind = type(action)
+    if kind is Suspect:
+        return TESTIMONY_TEXT[kind](action, names)
+    known = action.__dict__
+    text = known.get("_quoted")
+    if text is None:
+        text = known["_quoted"] = TESTIMONY_TEXT[kind](action, names)
+    return text
 QUESTION_TEXT = {"seen": "what did you see in the box?", "took": "what did you take?",
                  "suspect": "whom do you suspect?"}
 TESTIMONY_TEXT = {
@@ -934,7 +1171,11 @@ TESTIMONY_TEXT = {
 State = MafiaState
 
 
+#: The published rules, checked once: a `Rules` is frozen, so every game without options can share it.
+_PUBLISHED_RULES = Rules()
+
+
 def new_game(players: int | list[str] = 6, *, seed: int | None = None, rules: Rules | None = None) -> MafiaState:
     """A new round of Mafia de Cuba (no randomness in the set-up: the seed is for bots and records)."""
-    return MafiaState(players, seed=seed, rules=rules)
+    return MafiaState(players, seed=seed, rules=_PUBLISHED_RULES if rules is None else rules)
 

@@ -22,7 +22,7 @@ from ..core import Event, GameState, View
 from ..i18n import register, tr
 from ..templates import (Banner, Row, SeatBox, Tag, acting_seats, colon, display_names, join_names, log_lines, page,
                          render, seat_box, short_name, word)
-from .rules import DIAMONDS, TOKEN_ORDER
+from .rules import TOKEN_ORDER
 
 register({
     "en": {
@@ -60,7 +60,7 @@ register({
         "mdc_box_journey": "The box's journey", "mdc_claims": "Every claim against the truth",
         "mdc_claim": "Claim", "mdc_truth": "Truth", "mdc_opinion": "an opinion", "mdc_silent": "(silent)",
         "mdc_who_was_who": "Who was who", "mdc_start": "Start: {box}",
-        "mdc_gf_hid": "the Godfather hides {diamonds}", "mdc_came_back_short": "back to the Godfather: {box}",
+        "mdc_gf_hid": "the Godfather hides {diamonds}", "mdc_gf_hid_none": "the Godfather hides no diamond", "mdc_came_back_short": "back to the Godfather: {box}",
         # banners: whose turn and what to do
         "mdc_do_hide": "{name}: hide diamonds in the cigar box",
         "mdc_do_set-aside": "{name}: set a token aside, or not",
@@ -77,7 +77,7 @@ register({
         "mdc_claim_suspect": "\u201cI suspect {name}.\u201d",
         # outcomes and why each winner won
         "mdc_outcome_godfather": "The Godfather wins: every stolen diamond is back.",
-        "mdc_outcome_thieves": "Wrong accusation and no joker left: the Godfather is out, the Thieves win.",
+        "mdc_outcome_thieves": "Wrong accusation and no joker left: the Godfather is out; the Thief still in play who stole the most wins, with every Street Kid.",
         "mdc_outcome_agent": "An accused Agent wins alone.",
         "mdc_outcome_cleaner": "The Cleaner shot an Agent and wins alone.",
         "mdc_why_godfather": "the Godfather got every stolen diamond back",
@@ -146,7 +146,7 @@ register({
         "mdc_box_journey": "Le voyage de la boîte", "mdc_claims": "Chaque déclaration face à la vérité",
         "mdc_claim": "Déclaration", "mdc_truth": "Vérité", "mdc_opinion": "une opinion", "mdc_silent": "(silence)",
         "mdc_who_was_who": "Qui était qui", "mdc_start": "Au départ : {box}",
-        "mdc_gf_hid": "le Parrain cache {diamonds}", "mdc_came_back_short": "retour au Parrain : {box}",
+        "mdc_gf_hid": "le Parrain cache {diamonds}", "mdc_gf_hid_none": "le Parrain ne cache aucun diamant", "mdc_came_back_short": "retour au Parrain : {box}",
         "mdc_do_hide": "{name} : cacher des diamants dans la boîte à cigares",
         "mdc_do_set-aside": "{name} : écarter un jeton, ou non",
         "mdc_do_take": "{name} : prendre quelque chose dans la boîte à cigares",
@@ -160,7 +160,7 @@ register({
         "mdc_claim_saw": "« J'ai vu {box}. »", "mdc_claim_took": "« J'ai pris {take}. »",
         "mdc_claim_took_nothing": "« Je n'ai rien pris. »", "mdc_claim_suspect": "« Je soupçonne {name}. »",
         "mdc_outcome_godfather": "Le Parrain gagne : tous les diamants volés sont revenus.",
-        "mdc_outcome_thieves": "Mauvaise accusation sans joker : le Parrain est éliminé, les Voleurs gagnent.",
+        "mdc_outcome_thieves": "Mauvaise accusation sans joker : le Parrain est éliminé ; le Voleur encore en jeu qui a volé le plus gagne, avec tous les Enfants des rues.",
         "mdc_outcome_agent": "Un Agent a été accusé : l'Agent gagne seul.",
         "mdc_outcome_cleaner": "Le Nettoyeur a abattu un Agent et gagne seul.",
         "mdc_why_godfather": "le Parrain a récupéré tous les diamants volés",
@@ -293,10 +293,10 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
         gf, tokens = players[data["godfather"]], tokens_listing(data["tokens"], language)
         if en:
             jokers_text = "no joker" if jokers == 0 else f"{jokers} joker" + ("s" if jokers > 1 else "")
-            return (f"{gf} is the Godfather. The cigar box holds {DIAMONDS} diamonds and {tokens}; the Godfather "
+            return (f"{gf} is the Godfather. The cigar box holds {data['diamonds']} diamonds and {tokens}; the Godfather "
                     f"has {jokers_text}.")
         jokers_text = "n'a aucun joker" if jokers == 0 else f"a {jokers} joker" + ("s" if jokers > 1 else "")
-        return (f"{gf} est le Parrain. La boîte à cigares contient {DIAMONDS} diamants et {tokens} ; le Parrain "
+        return (f"{gf} est le Parrain. La boîte à cigares contient {data['diamonds']} diamants et {tokens} ; le Parrain "
                 f"{jokers_text}.")
     if kind == "hide":
         if "diamonds" not in data:
@@ -345,6 +345,14 @@ def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # 
         return f"{name} says: {claim}" if en else f"{name} dit : {claim}"
     if kind == "silent":
         return f"{name} keeps silent." if en else f"{name} garde le silence."
+    if kind == "pass":  # R4.2: silence on the floor is no log line; the pass that closes it says who spoke up
+        if not data.get("closes"):
+            return ""
+        spoke = join_names((players[seat] for seat in data["spoke"]), language)
+        if not spoke:
+            return "The floor closes: nobody spoke up." if en else "La parole se referme : personne n'a parlé."
+        return (f"The floor closes: {spoke} spoke up." if en else f"La parole se referme : {spoke} a parlé."
+                if len(data["spoke"]) == 1 else f"La parole se referme : {spoke} ont parlé.")
     if kind == "accuse":
         target, words = players[data["target"]], tr("mdc_empty_pockets", language)
         return (f"The Godfather to {target}: \u201c{words}\u201d" if en else f"Le Parrain à {target} : « {words} »")
@@ -598,7 +606,7 @@ def _teacher_secrets(state: GameState[Any], views: Sequence[View], language: str
 def _boxes_seen(facts: Mapping[str, Any], rules: Any) -> dict[int, dict[str, Any]] | None:
     """What each taker saw on opening the box, rebuilt from the public end facts (hidden diamonds, set-aside
     token, every take), checked against the box the Godfather got back; None if they do not add up."""
-    diamonds = DIAMONDS - int(facts["hidden"])
+    diamonds = int(rules.diamonds) - int(facts["hidden"])
     tokens: Counter[str] = Counter(dict(facts["tokens_in_game"]))
     seen: dict[int, dict[str, Any]] = {}
     takes = facts["all_takes"]
@@ -705,7 +713,7 @@ def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
             if won else Tag(tr("mdc_lost", language), "info")
         if seat == facts["godfather"]:
             role, took, opened = role_word("godfather", language), "\u2014", \
-                tr("mdc_gf_hid", language).format(diamonds=diamonds_text(int(facts["hidden"]), language))
+                _hid_text(int(facts["hidden"]), language)
         else:
             take = takes.get(seat, "nothing")
             role, took = role_word(take_role(take), language), take_word(take, language)
@@ -713,7 +721,7 @@ def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
         verdict = Tag("\u2718 " + tr("tt.liar", language), "bad") if seat in liars else ""
         rows.append(Row((Tag(role, "role"), took, opened, verdict, result), head=players[seat],
                         kind="good" if won else ""))
-    journey = _journey(facts, seen, names, language)
+    journey = _journey(facts, int(view.rules.diamonds), seen, names, language)
     text = f"{_outcome_text(outcome, language)} {tr('tt.winners', language)}{colon(language)}" \
            f"{join_names((names[s] for s in facts['winners']), language) or tr('tt.nobody', language)}."
     return render("mafia_de_cuba/reveal.html.j2", kind="mafia-reveal", language=language,
@@ -733,14 +741,22 @@ def _outcome_text(outcome: str, language: str) -> str:
     return tr(key, language) if key in _OUTCOMES else ""
 
 
-def _journey(facts: Mapping[str, Any], seen: Mapping[int, Mapping[str, Any]] | None, names: Sequence[str],
-             language: str) -> list[str]:
-    """The box from hand to hand: the start, the Godfather's hiding, each take, the return."""
-    start = {"diamonds": DIAMONDS,
+def _hid_text(hidden: int, language: str) -> str:
+    """'the Godfather hides 2 diamonds', or 'hides no diamond' ('le Parrain ne cache aucun diamant')."""
+    if hidden == 0:
+        return tr("mdc_gf_hid_none", language)
+    return tr("mdc_gf_hid", language).format(diamonds=diamonds_text(hidden, language))
+
+
+def _journey(facts: Mapping[str, Any], diamonds: int, seen: Mapping[int, Mapping[str, Any]] | None,
+             names: Sequence[str], language: str) -> list[str]:
+    """The box from hand to hand: the start (`diamonds` in the box), the Godfather's hiding, each take, the
+    return."""
+    start = {"diamonds": diamonds,
              "tokens": [name for name, count in sorted(facts["tokens_in_game"].items(),
                                                        key=lambda kv: _token_order(kv[0])) for _ in range(count)]}
     steps = [tr("mdc_start", language).format(box=box_text(start, language)),
-             tr("mdc_gf_hid", language).format(diamonds=diamonds_text(int(facts["hidden"]), language))]
+             _hid_text(int(facts["hidden"]), language)]
     aside = facts.get("set_aside", "none")
     for index, seat in enumerate(facts["order"]):
         if seat not in facts["all_takes"]:

@@ -24,6 +24,15 @@ AGENTS = ("fbi", "cia")
 #: The interrogation's two forms (R4.1): free talk (the seed's) or a budget of questions.
 INTERROGATIONS = ("free", "budget")
 
+Take = tuple[int, "str | None"]  # a taker's secret take: (diamonds, token); (0, None) is "nothing"
+
+
+def take_text(take: Take) -> str:
+    """'3', 'driver' or 'nothing': the notation of a take, used in facts, testimonies and the box chain."""
+    diamonds, token = take
+    return f"{token}" if token else (f"{diamonds}" if diamonds else "nothing")
+
+
 #: The rulebook's set-up table (R1.3): players -> (loyal henchmen, agents, drivers, jokers).
 TOKENS_BY_PLAYERS: dict[int, tuple[int, int, int, int]] = {
     6: (1, 1, 1, 0), 7: (2, 1, 1, 0), 8: (3, 1, 1, 1), 9: (4, 1, 1, 1),
@@ -46,22 +55,27 @@ class Rules(GameRules):
     The box (R3):
     - `first_may_set_aside`: the first taker may put one token out of play (R3.2); when False the first
       taker's `set-aside` step does not exist.
-    - `last_may_take_nothing`: the last taker may take nothing and become a Street Kid (R3.4).
+    - `last_may_take_nothing`: the last taker may take nothing and become a Street Kid (R3.4: the published
+      rulebook's exception to the seed's « Il est interdit de ne rien prendre »; False keeps the seed's letter).
     - `nobody_stole_godfather_wins`: if no diamond was stolen the Godfather and his side win at once (R3.6);
       otherwise the investigation goes on.
 
     The investigation (R4):
     - `interrogation`: "free" (default, the seed's free talk: before each of the Godfather's moves every
-      living taker may volunteer one testimony, and he may ask each seat each kind of question once between
+      living taker may volunteer one testimony or pass, all at once, and he may ask each seat each kind of question once between
       two accusations) or "budget" (at most `question_budget` questions and floors in the whole
       investigation, and takers speak unasked only on a floor the Godfather opens) (R4.1, R4.2).
     - `question_budget`: the questions and floors of the "budget" interrogation (R4.1); unused in free talk.
     - `jokered_can_be_accused`: a seat that received a joker may be accused again (R4.5).
+    - `godfather_closes_floor`: the Godfather's move may close an open floor before every taker has answered
+      (R4.2); by default he waits for the round of answers, given at once by everyone.
 
     The end (R5):
     - `tied_thieves_all_win`: when the Godfather falls, all thieves tied for the most diamonds win (R5.3);
       when False none of the tied thieves wins (only Street Kids and their Drivers).
     - `driver_chain`: a Driver wins through a Driver on his right who wins (transitively) (R5.4).
+    - `driver_joins_lone_winner`: a Driver also wins beside an Agent or a Cleaner on his right who wins
+      « seul » (R5.4); by default « seul » is read literally and he does not.
     """
 
     godfather_seat: int = option(0, low=0, high=11)
@@ -78,8 +92,10 @@ class Rules(GameRules):
     interrogation: str = option("free", choices=INTERROGATIONS)
     question_budget: int = option(8, low=0, high=60)
     jokered_can_be_accused: bool = option(False)
+    godfather_closes_floor: bool = option(False)
     tied_thieves_all_win: bool = option(True)
     driver_chain: bool = option(True)
+    driver_joins_lone_winner: bool = option(False)
 
     def check(self) -> None:
         if self.max_hidden > self.diamonds:

@@ -222,9 +222,11 @@ def acting_seats(current: Any) -> tuple[int, ...]:
 
 def log_lines(events: Iterable[Any], players: Sequence[str], language: str,
               event_text: Callable[[Any, Sequence[str], str], str]) -> list[tuple[int, str]]:
-    """(step, text) per event, worded by the game's `event_text` with shortened names."""
+    """(step, text) per event, worded by the game's `event_text` with shortened names; an event worded as no
+    text (a move that tells nothing, like Mafia de Cuba's pass on the floor) makes no line."""
     names = display_names(players)
-    return [(event.step, event_text(event, names, language)) for event in events]
+    lines = ((event.step, event_text(event, names, language)) for event in events)
+    return [(step, text) for step, text in lines if text]
 
 
 def seat_box(players: Sequence[str], seat: int, viewer: int | None, acting: Sequence[int], **parts: Any) -> SeatBox:

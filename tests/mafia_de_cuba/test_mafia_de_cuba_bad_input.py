@@ -18,9 +18,13 @@ INVESTIGATION = BOX_6 + ["pass"] * 5
 
 
 def play(texts: list[str], rules: Rules | None = None) -> MafiaState:
+    """Play `texts` from a seeded start; a "CLOSES" among them means the table plays with
+    `godfather_closes_floor`."""
+    if "CLOSES" in texts:
+        texts, rules = [text for text in texts if text != "CLOSES"], Rules(godfather_closes_floor=True)
     state = new_game(6, seed=0, rules=rules)
     for text in texts:
-        state.apply(text)
+        state.apply_script([text])
     return state
 
 
@@ -39,8 +43,15 @@ CASES = [
     (INVESTIGATION, "accuse 42", None, "no seat"),
     (INVESTIGATION, "floor", None, "by itself"),
     (INVESTIGATION + ["ask 3 took", "took 4"] + ["pass"] * 5, "ask 3 took", None, "already asked"),
-    (BOX_6, "ask 3 took", None, "Only the Godfather"),  # the floor is open: the Godfather waits
-    (BOX_6, "silent", None, "'pass'"),
+    (BOX_6, "ask 3 took", 1, "Only the Godfather"),  # R4.2: the floor is open, but only he asks
+    (BOX_6, "silent", 1, "'pass'"),
+    (BOX_6, "ask 3 took", 0, "waiting for"),  # R4.2: he waits for the round of answers (by default)
+    (BOX_6 + ["took loyal"], "took 3", 1, "not"),  # R4.2: one word per seat per floor
+    (BOX_6 + ["pass"], "pass", 1, "not"),
+    (BOX_6, "saw 16", 1, "0 to 15"),  # on the floor too, a claim from outside the menu is checked in full
+    (BOX_6, "suspect 1", 1, "yourself"),
+    (BOX_6, "took cleaner", 2, "not in this game"),
+    (BOX_6, "ask 3 took", None, "at the same time"),  # a simultaneous floor: say whose move it is
     (BOX_6[:3], "take 2", 4, "not"),  # out of turn: seat 4 while seat 2 holds the box
     (INVESTIGATION, "ask 3 took", 3, "not"),  # a taker cannot question
     (INVESTIGATION + ["ask 3 took"], "suspect 3", None, "asked 'took'"),
@@ -53,6 +64,10 @@ CASES = [
     (INVESTIGATION, "hold", None, "Cleaner variant"),
     ([], "hide 9", None, "0 to 5"),
     ([], "fly away", None, "not a Mafia de Cuba action"),
+    # with `godfather_closes_floor` he may move on an open floor, but is no witness on it
+    (BOX_6 + ["CLOSES"], "took 3", 0, "one word each"),
+    (BOX_6 + ["CLOSES"], "pass", 0, "by a taker"),
+    (BOX_6 + ["CLOSES"], "floor", 0, "already open"),
 ]
 
 
@@ -94,9 +109,9 @@ def test_every_action_with_wrong_typed_fields_is_refused_with_no_state_change(be
     assert good in state.legal_actions()  # the well-typed move is legal: only the types are wrong
     fingerprint, events = state.fingerprint(), len(state.events)
     with pytest.raises(IllegalAction):
-        state.apply(bad)
+        state.apply_script([bad])
     assert state.fingerprint() == fingerprint and len(state.events) == events
-    state.apply(good)
+    state.apply_script([good])
     assert state.history[-1][1] == str(good) and str(parse_action(state.history[-1][1])) == str(good)
 
 
@@ -130,3 +145,35 @@ def test_random_play_with_junk_never_corrupts_the_state(players: int, seed: int,
         assert len(state.history) <= state.max_steps
     assert state.winners
     assert state.recovered <= state.stolen
+
+
+def test_legal_actions_are_shared_read_only_menus_with_a_clear_error() -> None:
+    """Issue 22: menus are built once and shared between states; changing one in place would change every
+    game's, so it is refused with a message saying to copy it (the copy can be shuffled)."""
+    state = play(BOX_6)
+    menu = state.legal_actions(1)
+    assert menu is play(BOX_6).legal_actions(1)  # one menu for every state in the same position
+    before = list(menu)
+    with pytest.raises(TypeError, match=r"copy them first"):
+        random.Random(0).shuffle(menu)
+    with pytest.raises(TypeError, match=r"list\(state.legal_actions\(\)\)"):
+        menu.append(menu[0])
+    assert list(menu) == before
+    options = list(menu)
+    random.Random(0).shuffle(options)
+    assert sorted(map(str, options)) == sorted(map(str, before))
+
+
+def test_a_clone_is_independent_of_its_original() -> None:
+    """Issue 22's cheap copy: containers copied one level deep and the generator's state copied must still give
+    a clone whose moves and draws never reach the original."""
+    state = play(BOX_6 + ["took loyal"])
+    fingerprint, draws = state.fingerprint(), state.clone().rng.random()
+    clone = state.clone()
+    assert clone.fingerprint() == fingerprint
+    for seat in (2, 3, 4, 5):
+        clone.apply("pass", player=seat)
+    clone.apply("accuse 1")
+    clone.rng.random()
+    assert 1 in clone.eliminated and 1 not in state.eliminated and clone.asked == [] and state.spoke == [1]
+    assert state.fingerprint() == fingerprint and state.rng.random() == draws

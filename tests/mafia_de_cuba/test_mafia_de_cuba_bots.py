@@ -44,7 +44,7 @@ def test_taker_policies_follow_their_idea() -> None:
 def test_consistent_liar_story_fits_the_next_takers_box() -> None:
     state = new_game(6, seed=0)
     for text in ["hide 0", "set-aside none", "take loyal", "take 4", "take fbi"]:
-        state.apply(text)
+        state.apply_script([text])
     rng = random.Random(0)
     claims = ConsistentLiar().claims(state.view(2), rng)
     truth_next = state.view(3).facts["box_seen"]
@@ -64,8 +64,26 @@ def test_talkative_witnesses_speak_up_once_in_free_talk_and_the_quiet_ones_pass(
     assert sorted(e.actor for e in volunteered) == [1, 2, 3]  # each talkative seat once, the others never
     assert all(e.data["claim"].startswith("took") for e in volunteered)
     passes = [e for e in state.events if e.kind == "pass"]
-    assert passes and all(e.observers is None for e in passes)  # the table hears a silence on the floor
+    assert passes and all(e.observers is None for e in passes)  # every seat sees that a move was made...
+    assert all(bool(e.text) == e.data["closes"] for e in passes)  # ...but only the floor's closing has words
     assert len(default_bots(7)) == 7
+
+
+def test_bots_play_with_a_godfather_who_may_close_the_floor() -> None:
+    """`godfather_closes_floor` (R4.2): the Godfather is among the acting seats on the floor; a bot asked to
+    move there rules as Godfather (it asks or accuses), which closes the floor."""
+    from tabletop_edu.mafia_de_cuba.bots import default_bots
+
+    rules = Rules(godfather_closes_floor=True)
+    state = new_game(7, seed=2, rules=rules)
+    bots = default_bots(7, rules)
+    rng = random.Random(2)
+    closed = 0
+    while not state.is_over:
+        seat = rng.choice(state.acting_seats)  # any acting seat may move first, the Godfather included
+        closed += state.phase == "floor" and seat == state.godfather
+        state.apply(bots[seat].choose(state.view(seat), state.legal_actions(seat), rng), player=seat)
+    assert closed > 0 and state.winners
 
 
 def godfather_wins(godfather: object, players: int, games: int) -> int:

@@ -47,12 +47,15 @@ VARIANTS = [
     (mafia.Rules(loyal=2, agents=1, drivers=4, jokers=3, diamonds=20, max_hidden=8, cleaner=True), 7, 1, 1),
     (mafia.Rules(loyal=0, agents=2, drivers=0, jokers=0, diamonds=4, max_hidden=4,
                  nobody_stole_godfather_wins=False), 7, 1, 2),
+    (mafia.Rules(godfather_closes_floor=True), 9, 1, 2),
+    (mafia.Rules(godfather_closes_floor=True, interrogation="budget", cleaner=True), 6, 1, 2),
 ]
 
 
 @pytest.mark.parametrize(("rules", "players", "every", "games"), VARIANTS,
                          ids=["cleaner-7", "cleaner-12", "budget-flipped-6", "budget-cleaner-10", "two-jokers-6",
-                              "hide-all-8", "token-table-7", "few-diamonds-7"])
+                              "hide-all-8", "token-table-7", "few-diamonds-7", "closes-floor-9",
+                              "closes-floor-budget-6"])
 def test_check_game_rule_variants(rules: mafia.Rules, players: int, every: int, games: int) -> None:
     report = check_game(mafia, players=players, games=games, seed=7, rules=rules, resample_every=every,
                         illegal_per_step=2 if players >= 10 else 4)
@@ -96,7 +99,7 @@ def test_worlds_know_only_the_view_two_games_a_seat_cannot_tell_apart_give_the_s
     first, second = mafia.new_game(6, seed=1), mafia.new_game(6, seed=2)
     for state, takes in ((first, ["take 3", "take loyal"]), (second, ["take loyal", "take 3"])):
         for text in ["hide 1", "set-aside none", *takes, "take 4", "take fbi", "take driver"]:
-            state.apply(text)
+            state.apply_script([text])
     assert first.view(3) == second.view(3) and first.takes != second.takes
     assert mafia.world_from_view(first.view(3), random.Random(5)).fingerprint() == \
         second.resample(3, random.Random(5)).fingerprint()

@@ -43,7 +43,7 @@ def random_investigation(players: int, seed: int, rules: Rules, steps: int) -> M
         legal = state.legal_actions(seat)
         accusations = [action for action in legal if str(action).startswith("accuse")]
         quiet = [action for action in legal if str(action) in ("pass", "hold")]
-        pool = accusations if accusations and rng.random() < 0.4 else (quiet if quiet and rng.random() < 0.8 else legal)
+        pool = list(accusations if accusations and rng.random() < 0.4 else (quiet if quiet and rng.random() < 0.8 else legal))
         rng.shuffle(pool)
         going_on = next((action for action in pool if not _ends(state, seat, action)), None)
         if going_on is None:
@@ -105,14 +105,14 @@ def test_the_investigation_going_on_says_a_diamond_is_still_out() -> None:
     all 15 here, so that "nobody stole" is possible at all.)"""
     state = new_game(6, seed=0, rules=Rules(max_hidden=15))
     for text in ["hide 5", "set-aside none", "take loyal", "take 6", "take fbi", "take driver", "take 4"]:
-        state.apply(text)
+        state.apply_script([text])
     obs = observation_from_view(state.view(None))
     assert obs.diamonds_out
     believes, unconstrained = posterior(obs), posterior(dataclasses.replace(obs, diamonds_out=False))
     assert believes.evidence < unconstrained.evidence  # the worlds where nobody stole are gone
     for _ in range(5):
-        state.apply("pass")
-    state.apply("accuse 2")  # seat 2 had 6: 4 are still out, and the spectator knows it
+        state.apply_script(["pass"])
+    state.apply_script(["accuse 2"])  # seat 2 had 6: 4 are still out, and the spectator knows it
     after = posterior(observation_from_view(state.view(None)))
     assert after.of_seat(2) == {"6": pytest.approx(1.0)}
     out = [sum(p for text, p in after.of_seat(seat).items() if text.isdigit()) for seat in (1, 3, 4, 5)]
@@ -138,11 +138,11 @@ def test_bot_policy_model_equals_brute_force() -> None:
 def test_mid_box_phase_and_after_accusations_match_brute_force() -> None:
     state = new_game(6, seed=0)
     for text in BOX_6[:4]:
-        state.apply(text)
+        state.apply_script([text])
     for seat in (None, 0, 1, 2, 3):
         assert_exact(observation_from_view(state.view(seat), state.rules))
     for text in BOX_6[4:] + ["pass"] * 5 + ["accuse 3"]:
-        state.apply(text)
+        state.apply_script([text])
     post = posterior(observation_from_view(state.view(0), state.rules))
     assert post.of_seat(3) == {"4": pytest.approx(1.0)}
     # the Godfather knows 7 were stolen and loyal, fbi, driver are gone: seat 1 took the other 3 or a token
@@ -206,7 +206,7 @@ def test_worlds_from_a_view_are_drawn_uniformly_among_the_consistent_box_histori
     state = new_game(6, seed=0)
     for text in BOX_6 + ["pass"] * 5 + ["ask 2 took", "took loyal", "pass", "took 1", "pass", "pass", "pass",
                                          "accuse 3"]:
-        state.apply(text)
+        state.apply_script([text])
     for seat in (None, 3):
         view = state.view(seat)
         rng = random.Random(seat)
@@ -226,7 +226,7 @@ def test_worlds_from_a_view_are_drawn_uniformly_among_the_consistent_box_histori
 def test_determinize_draws_worlds_from_the_exact_posterior_of_a_model() -> None:
     state = new_game(6, seed=0)
     for text in BOX_6 + ["pass"] * 5 + ["ask 2 took", "took loyal"]:
-        state.apply(text)
+        state.apply_script([text])
     rng = random.Random(1)
     worlds = [determinize(state, 3, rng, RANDOM_CHOICES) for _ in range(300)]
     assert all(world.view(3) == state.view(3) for world in worlds)
@@ -239,22 +239,22 @@ def test_determinize_draws_worlds_from_the_exact_posterior_of_a_model() -> None:
 def test_who_knows_what_matrix_after_the_box_phase() -> None:
     state = new_game(6, seed=0)
     for text in BOX_6:
-        state.apply(text)
+        state.apply_script([text])
     matrix = who_knows_what(state)
     assert all(matrix[seat][seat]["status"] in ("self", "known") for seat in range(6))
     # seat 2 saw 10 diamonds and every token: seat 1 set nothing aside and took 5 - hidden, i.e. 1 to 5
     assert matrix[2][1] == {"status": "narrowed", "support": ["1", "2", "3", "4", "5"]}
     assert matrix[1][0]["status"] == "-" and matrix[0][0]["status"] == "known"
     for _ in range(5):
-        state.apply("pass")
-    state.apply("accuse 3")
+        state.apply_script(["pass"])
+    state.apply_script(["accuse 3"])
     assert who_knows_what(state)[5][3] == {"status": "known", "support": ["4"]}
 
 
 def test_information_flow_graph_and_drawings() -> None:
     state = new_game(6, seed=0)
     for text in BOX_6 + ["pass"] * 5 + ["ask 1 took", "took loyal"]:
-        state.apply(text)
+        state.apply_script([text])
     graph = information_flow(state)
     assert "box" in graph.nodes and graph.number_of_edges() > 0
     assert type(draw_information_flow(state)).__name__ == "Figure"
@@ -266,7 +266,7 @@ def test_testimonies_as_soft_evidence_match_brute_force_and_have_a_worth() -> No
 
     state = new_game(6, seed=0, rules=Rules(interrogation="budget"))
     for text in BOX_6 + ["ask 3 took", "took 4", "ask 1 seen", "saw 13 loyal fbi driver", "ask 5 took", "took driver"]:
-        state.apply(text)
+        state.apply_script([text])
     view = state.view(0)
     base = posterior(observation_from_view(view, state.rules))
     obs = with_testimonies(observation_from_view(view, state.rules), view, truth=0.9)
@@ -284,10 +284,10 @@ def test_volunteered_testimonies_weigh_like_answers() -> None:
     """Free talk (R4.2): a testimony given unasked on the floor is soft evidence exactly as an answer is."""
     volunteered = new_game(6, seed=0)
     for text in BOX_6 + ["pass", "pass", "took 4", "pass", "pass"]:
-        volunteered.apply(text)
+        volunteered.apply_script([text])
     answered = new_game(6, seed=0)
     for text in BOX_6 + ["pass"] * 5 + ["ask 3 took", "took 4"]:
-        answered.apply(text)
+        answered.apply_script([text])
     soft = [with_testimonies(observation_from_view(state.view(0)), state.view(0), 0.8).soft_choices
             for state in (volunteered, answered)]
     assert soft[0] == soft[1] == ((4, (4, None), 0.8),)

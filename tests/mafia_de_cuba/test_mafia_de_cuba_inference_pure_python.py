@@ -139,7 +139,7 @@ def test_pure_python_draws_have_weight_and_follow_the_posterior() -> None:
     state = new_game(6, seed=0)
     for text in ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver",
                  *["pass"] * 5, "ask 2 took", "took loyal", "pass", "took 1", "pass", "pass", "pass", "accuse 3"]:
-        state.apply(text)
+        state.apply_script([text])
     view = state.view(None)
     obs = with_testimonies(observation_from_view(view), view, 0.8)
     chain, rng = PythonChain(obs, RANDOM_CHOICES), random.Random(7)

@@ -9,8 +9,9 @@ import re
 import pytest
 
 from tabletop_edu.core import RandomBot, play_game
-from tabletop_edu.mafia_de_cuba import MafiaState, new_game, role_of
-from tabletop_edu.mafia_de_cuba.render import reveal_html, role_word, state_html, take_word, view_html
+from tabletop_edu.mafia_de_cuba import MafiaState, Rules, new_game, role_of
+from tabletop_edu.i18n import tr
+from tabletop_edu.mafia_de_cuba.render import diamonds_text, event_text, reveal_html, role_word, state_html, take_word, view_html
 
 BOX_6 = ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver"]
 
@@ -18,7 +19,7 @@ BOX_6 = ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi
 def quiet(state: MafiaState) -> MafiaState:
     """Free talk: every taker lets the floor go by before the Godfather's move."""
     while state.phase == "floor":
-        state.apply("pass")
+        state.apply_script(["pass"])
     return state
 
 
@@ -28,7 +29,7 @@ def play(players: int, texts: list[str]) -> MafiaState:
     for text in texts:
         if text.split()[0] in ("ask", "accuse"):
             quiet(state)
-        state.apply(text)
+        state.apply_script([text])
     return state
 
 
@@ -89,7 +90,7 @@ def test_no_private_event_text_leaks_in_random_games(players: int) -> None:
 def test_html_is_escaped_and_state_html_is_omniscient() -> None:
     state = new_game(["<b>Vito</b>", "Ann", "Bo", "Cy", "Di", "Ed"], seed=1)
     for text in BOX_6:
-        state.apply(text)
+        state.apply_script([text])
     page = view_html(state.view(1))
     assert "<b>Vito</b>" not in page and "&lt;b&gt;Vito&lt;/b&gt;" in page
     omniscient = state_html(state)
@@ -111,7 +112,7 @@ def test_the_reveal_checks_every_claim_against_the_truth() -> None:
     with pytest.raises(ValueError, match="not over"):
         reveal_html(state)
     while not quiet(state).is_over:
-        state.apply(f"accuse {state.accusable()[0]}")
+        state.apply_script([f"accuse {state.accusable()[0]}"])
     html = reveal_html(state)
     claims = re.findall(r'<tr class="is-bad"><th scope="row"><span class="tt-name" title="([^"]+)">', html)
     assert sorted(set(claims)) == ["Seat 1", "Seat 3"]
@@ -125,6 +126,36 @@ def test_the_reveal_checks_every_claim_against_the_truth() -> None:
     assert all(f"title=\"{name}\"" in html for name in winners)
     french = reveal_html(state, "fr")
     assert french.count("\u2718 MENSONGE") == 2 and "« J&#39;ai pris 5 diamants. »" in french
+
+
+def test_r1_2_the_log_and_the_reveal_follow_the_rules_diamonds() -> None:
+    """`Rules(diamonds=20)`: the set-up line says 20 (not the rulebook's 15), and the reveal's "saw when opening
+    the box" column is rebuilt from 20."""
+    state = new_game(6, seed=0, rules=Rules(diamonds=20))
+    state.apply_script(["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver"])
+    while not quiet(state).is_over:
+        state.apply_script([f"accuse {state.accusable()[0]}"])
+    assert event_text(state.events[0], state.players).startswith("Seat 0 is the Godfather. The cigar box holds 20 ")
+    assert "La boîte à cigares contient 20 diamants" in event_text(state.events[0], state.players, "fr")
+    for language in ("en", "fr"):
+        html = reveal_html(state, language)
+        opened = re.findall(f'<td data-label="{tr("mdc_opened", language)}">([^<]*)</td>', html)
+        assert opened[1].startswith(diamonds_text(18, language))  # seat 1 opened the box: 20 - 2 hidden
+        assert all(opened[1:]) and opened[0] == tr("mdc_gf_hid", language).format(
+            diamonds=diamonds_text(2, language))
+
+
+def test_r5_3_the_headline_names_the_richest_thief_and_r2_1_no_hidden_diamond_in_french() -> None:
+    """R5.3: only the richest living Thief (and the Street Kids) win, not "the Thieves"; the Godfather who hides
+    nothing « ne cache aucun diamant »."""
+    state = play(6, ["hide 0", "set-aside none", "take 2", "take loyal", "take 5", "take fbi", "take driver"])
+    quiet(state).apply("accuse 2")  # a Loyal Henchman, and no joker at six: the Godfather falls
+    assert state.outcome == "thieves" and state.winners == (3,)
+    english, french = reveal_html(state), reveal_html(state, "fr")
+    assert "the Thief still in play who stole the most wins, with every Street Kid" in english
+    assert "Thieves win" not in english and "Voleurs gagnent" not in french
+    assert "le Voleur encore en jeu qui a volé le plus gagne, avec tous les Enfants des rues" in french
+    assert "le Parrain ne cache aucun diamant" in french and "the Godfather hides no diamond" in english
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -18,7 +18,7 @@ FLOOR = ["pass"] * 5  # free talk: every taker lets the floor go by before the G
 def played(texts: list[str], players: int = 6) -> MafiaState:
     state = new_game(players, seed=0)
     for text in texts:
-        state.apply(text)
+        state.apply_script([text])
     return state
 
 
@@ -41,7 +41,8 @@ def test_english_roles_and_tokens() -> None:
 
 
 @pytest.mark.parametrize(("event", "english", "french"), [
-    (Event(0, "setup", "", data={"godfather": 0, "tokens": {"loyal": 2, "fbi": 1, "driver": 1}, "jokers": 0}),
+    (Event(0, "setup", "", data={"godfather": 0, "tokens": {"loyal": 2, "fbi": 1, "driver": 1}, "jokers": 0,
+                                 "diamonds": 15}),
      "Seat 0 is the Godfather. The cigar box holds 15 diamonds and 2 Loyal Henchmen, 1 FBI Agent, 1 Driver; "
      "the Godfather has no joker.",
      "Seat 0 est le Parrain. La boîte à cigares contient 15 diamants et 2 Fidèles, 1 Agent du FBI, 1 Chauffeur ; "

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from tabletop_edu.core import IllegalAction, RulesError, rules_from_dict, rules_to_dict
 from tabletop_edu.mafia_de_cuba import MafiaState, Rules, new_game
 from tabletop_edu.mafia_de_cuba.engine import TOKEN_ORDER, TakeFromBox
+from tabletop_edu.mafia_de_cuba.render import event_text
 from tabletop_edu.mafia_de_cuba.rules import TOKENS_BY_PLAYERS
+from tabletop_edu.templates import log_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "seeds" / "mafia_de_cuba.md"
@@ -31,7 +33,7 @@ BUDGET = Rules(interrogation="budget")
 def quiet(state: MafiaState) -> MafiaState:
     """Every seat lets the floor go by (free talk opens it before each of the Godfather's moves)."""
     while state.phase == "floor":
-        state.apply("pass")
+        state.apply_script(["pass"])
     return state
 
 
@@ -41,7 +43,7 @@ def play(players: int, texts: list[str], rules: Rules | None = None) -> MafiaSta
     for text in texts:
         if text.split()[0] in ("ask", "accuse", "floor"):
             quiet(state)
-        state.apply(text)
+        state.apply_script([text])
     return state
 
 
@@ -162,7 +164,7 @@ def test_r3_3_take_diamonds_or_exactly_one_token_never_nothing() -> None:
     state = play(6, ["hide 0", "set-aside none"])
     for text, word in [("take 0", "at least 1"), ("take loyal driver", "exactly one"), ("take nothing", "must take")]:
         with pytest.raises(IllegalAction, match=word):
-            state.apply(text)
+            state.apply_script([text])
 
 
 def test_r3_4_empty_box_and_last_taker_make_street_kids() -> None:
@@ -170,10 +172,16 @@ def test_r3_4_empty_box_and_last_taker_make_street_kids() -> None:
     assert [str(a) for a in empty.legal_actions()] == ["take nothing"]
     last = play(6, BOX_6[:-1])
     assert "take nothing" in [str(a) for a in last.legal_actions()]
-    last.apply("take nothing")
+    last.apply_script(["take nothing"])
     assert last.takes[5] == (0, None)
     strict = play(6, BOX_6[:-1], Rules(last_may_take_nothing=False))
     assert "take nothing" not in [str(a) for a in strict.legal_actions()]
+
+
+def test_r3_4_says_it_departs_from_r3_3s_quote_and_why() -> None:
+    """R3.4's default overrides the seed's « Il est interdit de ne rien prendre » (R3.3): the spec says so."""
+    rule = SPEC.read_text(encoding="utf-8").split("- **R3.4**")[1].split("- **R3.5**")[0]
+    assert "departs" in rule and "« Il est interdit de ne rien prendre »" in rule and "`False` keeps" in rule
 
 
 @pytest.mark.parametrize("last_may_take_nothing", [True, False])
@@ -192,7 +200,7 @@ def test_r3_3_and_r3_4_a_take_is_accepted_exactly_when_the_menu_offers_it(last_m
                             state.clone().apply(take)
                         else:
                             with pytest.raises(IllegalAction):
-                                state.apply(take)
+                                state.apply_script([take])
                             assert state.fingerprint() == before
             state.apply(rng.choice(state.legal_actions()))
 
@@ -217,20 +225,20 @@ def test_r3_6_nobody_stole_godfather_and_loyal_win() -> None:
 def test_r4_1_free_talk_each_question_once_between_two_accusations() -> None:
     state = play(6, BOX_6 + ["ask 3 took"])
     assert state.current_player == 3 and state.view(5).facts["pending"] == [3, "took"]
-    state.apply("took 1")
+    state.apply_script(["took 1"])
     quiet(state)
     assert state.view(2).facts["asked"] == [[3, "took"]] and state.view(0).facts["questions_left"] == 14
     with pytest.raises(IllegalAction, match="already asked"):
-        state.apply("ask 3 took")
+        state.apply_script(["ask 3 took"])
     for target in (1, 2, 3, 4, 5):
         for kind in ("seen", "took", "suspect"):
             if (target, kind) != (3, "took"):
                 play_on = [f"ask {target} {kind}", "silent"]
                 for text in play_on:
-                    state.apply(text)
+                    state.apply_script([text])
                 quiet(state)
     assert [str(a) for a in state.legal_actions()] == ["accuse 1", "accuse 2", "accuse 3", "accuse 4", "accuse 5"]
-    state.apply("accuse 3")  # a thief: the questions may be asked again
+    state.apply_script(["accuse 3"])  # a thief: the questions may be asked again
     quiet(state)
     assert "ask 1 took" in [str(a) for a in state.legal_actions()] and state.view(0).facts["asked"] == []
 
@@ -238,29 +246,40 @@ def test_r4_1_free_talk_each_question_once_between_two_accusations() -> None:
 def test_r4_1_budgeted_interrogation_keeps_todays_budget_of_questions_and_floors() -> None:
     state = play(6, BOX_6 + ["ask 3 took"], Rules(interrogation="budget", question_budget=2))
     assert state.phase == "answer"
-    state.apply("took 1")
+    state.apply_script(["took 1"])
     assert state.phase == "question"  # no floor opens by itself
-    state.apply("ask 3 took")  # the same question again: the budget is the only limit
-    state.apply("silent")
+    state.apply_script(["ask 3 took"])  # the same question again: the budget is the only limit
+    state.apply_script(["silent"])
     with pytest.raises(IllegalAction, match="no question left"):
-        state.apply("ask 2 seen")
+        state.apply_script(["ask 2 seen"])
     assert all(str(a).startswith("accuse") for a in state.legal_actions())
     with pytest.raises(IllegalAction, match="by itself"):
         play(6, BOX_6 + ["floor"])  # free talk has no floor to spend
 
 
-def test_r4_2_free_talk_the_floor_opens_before_each_godfather_move() -> None:
+def test_r4_2_free_talk_the_floor_opens_before_each_godfather_move_and_everyone_answers_at_once() -> None:
     state = play(6, BOX_6)
-    assert state.phase == "floor" and state.current_player == 1 and state.view(None).facts["floor"] == [1, 2, 3, 4, 5]
-    state.apply("took loyal")  # seat 1 speaks unasked (a lie)
-    state.apply("pass")
-    assert [e.text for e in state.log(4)[-2:]] == ["Seat 1 volunteers: \"I took loyal.\"", "Seat 2 lets the floor go by."]
-    assert state.log(2)[-1].kind == "pass" and state.log(3)[-1].kind == "pass"  # a pass is public (the floor is)
+    assert state.phase == "floor" and state.current_player == (1, 2, 3, 4, 5)  # one simultaneous step
+    assert state.view(None).facts["floor"] == [1, 2, 3, 4, 5]
+    events = len(state.events)
+    state.apply("took loyal", player=3)  # seat 3 speaks first, unasked (a lie): any order
+    state.apply("pass", player=1)
+    said = state.log(4)[events:]  # a pass is a move every seat sees, but a silent one: no text, no log line
+    assert [e.text for e in said] == ["Seat 3 volunteers: \"I took loyal.\"", ""] and said[1].kind == "pass"
+    assert [text for _, text in log_lines(said, state.players, "en", event_text)] == [
+        "Seat 3 says: \u201cI took a Loyal Henchman token.\u201d"]
+    assert state.current_player == (2, 4, 5) and state.view(2).facts["floor"] == [2, 4, 5]
     with pytest.raises(IllegalAction, match="'pass'"):
-        state.apply("silent")
-    for _ in range(3):
-        state.apply("pass")
-    assert state.phase == "question" and state.view(0).facts["testimonies"] == [[1, "took loyal"]]
+        state.apply("silent", player=2)
+    with pytest.raises(IllegalAction, match="waiting for"):
+        state.apply("ask 2 seen", player=0)  # by default the Godfather waits for the round of answers
+    for seat in (5, 2, 4):
+        state.apply("pass", player=seat)
+    assert state.phase == "question" and state.current_player == 0 and len(state.events) == events + 5
+    closing = state.events[-1]  # the pass that closes the floor says who spoke up
+    assert closing.text == "The floor closes (spoke up: Seat 3)." and closing.data["spoke"] == [3]
+    assert event_text(closing, state.players, "fr") == "La parole se referme : Seat 3 a parlé."
+    assert state.view(0).facts["testimonies"] == [[3, "took loyal"]]
     state.apply("ask 2 seen")
     with pytest.raises(IllegalAction, match="asked seat answers"):
         state.apply("pass")
@@ -268,15 +287,27 @@ def test_r4_2_free_talk_the_floor_opens_before_each_godfather_move() -> None:
     assert "13 diamond" in state.view(4).log[-1].text and state.phase == "floor"
 
 
+def test_r4_2_option_the_godfathers_move_may_close_the_floor() -> None:
+    """`godfather_closes_floor`: he may move while the floor is open; whoever has not spoken stays silent."""
+    state = play(6, BOX_6, Rules(godfather_closes_floor=True))
+    assert state.current_player == (1, 2, 3, 4, 5, 0)  # the takers first: bots and adapters let them speak
+    state.apply("took 4", player=3)
+    events = len(state.events)
+    state.apply("ask 1 took", player=0)
+    assert state.phase == "answer" and state.floor == [] and [e.kind for e in state.events[events:]] == ["question"]
+    state.apply("took 3")
+    assert state.phase == "floor" and state.current_player == (1, 2, 3, 4, 5, 0)
+
+
 def test_r4_2_budgeted_floor_lets_every_living_taker_speak_once() -> None:
     state = play(6, BOX_6 + ["ask 2 seen"], BUDGET)
     with pytest.raises(IllegalAction, match="asked 'seen'"):
-        state.apply("took 3")
-    state.apply("saw 13 loyal fbi driver")
-    state.apply("floor")
-    assert state.current_player == 1 and state.questions_left == 6
+        state.apply_script(["took 3"])
+    state.apply_script(["saw 13 loyal fbi driver"])
+    state.apply_script(["floor"])
+    assert state.current_player == (1, 2, 3, 4, 5) and state.questions_left == 6
     for _ in range(5):
-        state.apply("pass")
+        state.apply_script(["pass"])
     assert state.phase == "question"
 
 
@@ -285,7 +316,7 @@ def test_r4_3_eliminated_players_stay_silent() -> None:
     assert 1 in state.eliminated and state.floor == [2, 3, 4, 5]
     quiet(state)
     with pytest.raises(IllegalAction, match="eliminated"):
-        state.apply("ask 1 took")
+        state.apply_script(["ask 1 took"])
 
 
 def test_r4_4_accusing_thieves_recovers_diamonds_and_ends_when_all_back() -> None:
@@ -301,7 +332,7 @@ def test_r4_5_wrong_accusation_gives_a_joker_once() -> None:
     state = quiet(play(8, box8 + ["accuse 1"]))
     assert state.jokers_left == 0 and state.jokered == {1} and not state.is_over
     with pytest.raises(IllegalAction, match="joker"):
-        state.apply("accuse 1")
+        state.apply_script(["accuse 1"])
     again = play(8, box8 + ["accuse 1", "accuse 1"], Rules(jokered_can_be_accused=True))
     assert again.is_over and again.outcome == "thieves"
 
@@ -320,7 +351,7 @@ def test_r4_8_cannot_accuse_self_eliminated_or_missing_seat() -> None:
     state = quiet(play(6, BOX_6 + ["accuse 1"]))
     for text, word in [("accuse 0", "himself"), ("accuse 1", "eliminated"), ("accuse 9", "no seat")]:
         with pytest.raises(IllegalAction, match=word):
-            state.apply(text)
+            state.apply_script([text])
 
 
 def test_r4_9_nobody_left_to_accuse_means_nothing_is_missing() -> None:
@@ -328,7 +359,7 @@ def test_r4_9_nobody_left_to_accuse_means_nothing_is_missing() -> None:
     texts = ["hide 5", "set-aside none", "take loyal", "take loyal", "take loyal", "take loyal", "take driver"]
     state = play(6, texts + [f"accuse {seat}" for seat in (1, 2, 3, 4)], rules)
     assert not state.is_over and state.jokers_left == 1  # nothing was stolen: the investigation goes on (R3.6)
-    quiet(state).apply("accuse 5")
+    quiet(state).apply_script(["accuse 5"])
     assert state.is_over and state.outcome == "godfather" and state.winners == (0, 1, 2, 3, 4, 5)
 
 
@@ -369,6 +400,19 @@ def test_r5_4_drivers_never_win_with_an_agent_or_a_cleaner_who_wins_alone() -> N
     for seat in (1, 2, 4, 5):
         cleaner.apply("shoot" if seat == 1 else "hold", player=seat)
     assert cleaner.outcome == "cleaner" and cleaner.winners == (1,)  # seat 2, his Driver, does not win
+
+
+def test_r5_4_option_a_driver_joins_an_agent_or_a_cleaner_who_wins_alone() -> None:
+    """`driver_joins_lone_winner`: « fait partie des vainqueurs » wins over « seul »."""
+    rules = Rules(driver_joins_lone_winner=True)
+    agent = play(6, ["hide 0", "set-aside none", "take 2", "take fbi", "take driver", "take loyal", "take 3",
+                     "accuse 2"], rules)
+    assert agent.outcome == "agent" and agent.winners == (2, 3)  # the Driver on the Agent's left wins too
+    cleaner = play(6, ["hide 0", "set-aside none", "take cleaner", "take driver", "take fbi", "take loyal",
+                       "take 2", "accuse 3"], dataclasses.replace(rules, cleaner=True))
+    for seat in (1, 2, 4, 5):
+        cleaner.apply("shoot" if seat == 1 else "hold", player=seat)
+    assert cleaner.outcome == "cleaner" and cleaner.winners == (1, 2)
 
 
 def test_r5_5_everything_is_shown_at_the_end() -> None:
@@ -412,12 +456,12 @@ def test_r6_3_a_cleaner_who_held_fire_wins_with_the_godfather_and_so_does_his_dr
     box = ["hide 0", "set-aside none", "take cleaner", "take driver", "take 4", "take fbi", "take 2"]
     state = play(6, box + ["accuse 3"], rules)
     vote(state)
-    quiet(state).apply("accuse 5")
+    quiet(state).apply_script(["accuse 5"])
     vote(state)
     assert state.outcome == "godfather" and state.winners == (0, 1, 2)  # the Cleaner (1) and his Driver (2)
     shot = play(6, box + ["accuse 3"], rules)
     vote(shot, shooter=1)  # the Cleaner uses his ability on a thief: both out
-    quiet(shot).apply("accuse 5")
+    quiet(shot).apply_script(["accuse 5"])
     vote(shot)
     assert shot.outcome == "godfather" and shot.winners == (0,)  # he no longer wins, nor does his Driver
 
