@@ -137,7 +137,7 @@ def _cycles_inside(area: str | None) -> list[list[str]]:
     "commissario",
     "examples",
     pytest.param("get_adler", marks=pytest.mark.xfail(strict=True, reason="loop broken on branch adlercomm")),
-    pytest.param("mafia_de_cuba", marks=pytest.mark.xfail(strict=True, reason="loop broken on branch floor")),
+    "mafia_de_cuba",
 ], ids=lambda area: area or "between packages and generic files")
 def test_no_loop_between_files(area: str | None) -> None:
     loops = [" -> ".join([*cycle, cycle[0]]) for cycle in _cycles_inside(area)]

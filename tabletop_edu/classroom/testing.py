@@ -178,6 +178,10 @@ class ServerProcess:
         self.stop()
 
 
+#: Refusals that tell a page its table is out of date: the student looks again.
+LOOK_AGAIN = ("stale", "not_your_turn")
+
+
 class Student:
     """A seat's connection: every message it received, the latest table, and moves made by tapping."""
 
@@ -218,8 +222,10 @@ class Student:
             return self.table
         return self.next(lambda m: m["type"] == "table" and m["started"] and m["step"] >= step, timeout)
 
-    def tap_move(self, rng: random.Random) -> str:
-        """Choose a move as a person on the page does: one button at a time, each a new menu from the server."""
+    def tap_move(self, rng: random.Random) -> str | None:
+        """Choose a move as a person on the page does: one button at a time, each a new menu from the server.
+        None when the server says the table moved on under the student's finger ("look again"): a page can
+        show a table from before its own move was applied while others choose at the same step."""
         assert self.table is not None and self.table["menu"] is not None, f"{self.name} has no move to make"
         step, menu = self.table["step"], self.table["menu"]
         while True:
@@ -233,9 +239,13 @@ class Student:
                 break
             self.feed.send({"type": "menu", "step": step, "chosen": [*menu["chosen"], option["word"]]})
             menu = self.next(lambda m: m["type"] in ("menu", "refused"))
+            if menu["type"] == "refused" and menu["code"] in LOOK_AGAIN:
+                return None
             assert menu["type"] == "menu", menu
         self.feed.send({"type": "move", "step": step, "action": action})
         outcome = self.next(lambda m: m["type"] == "refused" or (m["type"] == "table" and m["step"] > step))
+        if outcome["type"] == "refused" and outcome["code"] in LOOK_AGAIN:
+            return None
         assert outcome["type"] == "table", f"{self.name}'s move {action!r} was refused: {outcome}"
         return str(action)
 
@@ -263,7 +273,7 @@ def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: 
         movers = [student for student, table in zip(students, tables)
                   if table["menu"] is not None and table["step"] == current]
         if movers:
-            movers[0].tap_move(rng)
+            movers[0].tap_move(rng)  # played, or refused as out of date: either way the table is past `current`
             step = current + 1
         else:  # a bot is to move, or the teacher paused: every change reaches every seat, so wait for the next
             students[0].next(lambda m: m["type"] == "table")
