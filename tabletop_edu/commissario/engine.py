@@ -40,7 +40,6 @@ View facts (`view.facts`), seat None being a spectator:
 
 from __future__ import annotations
 
-import copy
 import functools
 import math
 import random
@@ -191,6 +190,12 @@ def _reveal_options(pick: tuple[str, ...], shown: tuple[str, ...], reveal_choice
     return tuple(sorted(set(left), key=COLOURS.index))
 
 
+@functools.lru_cache(maxsize=None)
+def _reveal_menu(pick: tuple[str, ...], shown: tuple[str, ...], reveal_choice: bool) -> tuple[Reveal, ...]:
+    """The shared `Reveal` values of `_reveal_options` (a pick, its reveals so far and one rule decide them)."""
+    return tuple(REVEALS[colour] for colour in _reveal_options(pick, shown, reveal_choice))
+
+
 def arrest_rank(value: int) -> int:
     """Higher is arrested first: +5 ... +1, then -1 ... -5 (R4.3: « ayant le plus de valeur »)."""
     return value
@@ -269,7 +274,8 @@ class CommissarioState(GameState[Rules]):
         self.order: list[Seat] | None = None
         self.picks: dict[Seat, tuple[str, str]] = {}
         self.pick_index: dict[Seat, int] = {}
-        self.revealed: dict[Seat, list[str]] = {}
+        #: seat -> the colours it revealed this round, in order (a tuple: it keys the memoised reveal options).
+        self.revealed: dict[Seat, tuple[str, ...]] = {}
         self.reveal_pos = 0
 
     # ------------------------------------------------------------------ turn structure
@@ -304,13 +310,13 @@ class CommissarioState(GameState[Rules]):
     def _remaining_pick(self, seat: Seat) -> list[str]:
         """The colours of `seat`'s pick not revealed yet."""
         left = list(self.picks.get(seat, ()))
-        for colour in self.revealed.get(seat, []):
+        for colour in self.revealed.get(seat, ()):
             left.remove(colour)
         return left
 
     def _reveal_options(self, seat: Seat) -> tuple[str, ...]:
         """The colours `seat` may reveal now (memoised: a pick and its reveals so far decide them)."""
-        return _reveal_options(self.picks.get(seat, ()), tuple(self.revealed.get(seat, ())), self.rules.reveal_choice)
+        return _reveal_options(self.picks.get(seat, ()), self.revealed.get(seat, ()), self.rules.reveal_choice)
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
         seats = self.acting_seats
@@ -325,7 +331,7 @@ class CommissarioState(GameState[Rules]):
             return [RELEASE_NONE] + [RELEASES[card] for card in held]
         if self.phase == "pick":
             return list(picks_allowed(self.rules.double_card))
-        return [REVEALS[colour] for colour in self._reveal_options(player)]
+        return list(_reveal_menu(self.picks.get(player, ()), self.revealed.get(player, ()), self.rules.reveal_choice))
 
     def _validate(self, seat: Seat, action: Action) -> None:
         if isinstance(action, Reveal):  # the commonest action first: half of all actions are reveals
@@ -408,7 +414,7 @@ class CommissarioState(GameState[Rules]):
         name = self.players[seat]
         second = self.phase == "second_reveal"
         double = second and self.picks[seat][0] == self.picks[seat][1]
-        self.revealed.setdefault(seat, []).append(action.colour)
+        self.revealed[seat] = self.revealed.get(seat, ()) + (action.colour,)
         shown = f"the 2x card ({action.colour} again)" if double else f"the {action.colour} commissaire"
         column = self.table[action.colour]
         if column:
@@ -528,8 +534,13 @@ class CommissarioState(GameState[Rules]):
 
     def clone(self) -> CommissarioState:
         """An independent copy that shares the events: they are immutable once emitted (frozen data), so only
-        the lists and dicts of the table are copied. Bots clone a state at every simulated move."""
-        return copy.deepcopy(self, {id(event): event for event in self.events})
+        the lists and dicts of the table are copied, two levels deep (the state holds nothing deeper: lists of
+        cards, columns of values, tuples of colours). Bots and searches clone a state at every simulated move."""
+        world = object.__new__(type(self))
+        world.__dict__.update({name: _copied(value) for name, value in self.__dict__.items()})
+        world.rng = random.Random()
+        world.rng.setstate(self.rng.getstate())
+        return world
 
     # ------------------------------------------------------------------ resampling
 
@@ -572,6 +583,19 @@ class CommissarioState(GameState[Rules]):
         if not self.rules.reveal_choice:
             return pick.colours[0] == colour
         return colour in pick.colours
+
+
+def _copied(value: Any) -> Any:
+    """A copy of one attribute of the state: lists and dicts copied with the lists inside them; immutable
+    values (numbers, texts, tuples, rules) shared."""
+    kind = type(value)
+    if kind is list:
+        return [item[:] if type(item) is list else item for item in value]
+    if kind is dict:
+        return {key: item[:] if type(item) is list else item for key, item in value.items()}
+    if kind is set:
+        return set(value)
+    return value
 
 
 def full_pile(players: int, rules: Rules | None = None) -> list[Card]:
@@ -666,6 +690,10 @@ def turn_order(release_turn: list[Seat], bids: dict[Seat, int]) -> list[Seat]:
 State = CommissarioState
 
 
+#: The default rules, checked once: rules are immutable, and checking them costs as much as dealing a game.
+DEFAULT_RULES = Rules()
+
+
 def new_game(players: int | list[str] = 3, *, seed: int | None = None, rules: Rules | None = None) -> CommissarioState:
-    """A new game of Commissario, dealt with `seed`."""
-    return CommissarioState(players, seed=seed, rules=rules)
+    """A new game of Commissario, dealt with `seed` (default rules: `DEFAULT_RULES`)."""
+    return CommissarioState(players, seed=seed, rules=DEFAULT_RULES if rules is None else rules)

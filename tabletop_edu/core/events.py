@@ -71,7 +71,8 @@ class FrozenList(list):  # type: ignore[type-arg]
         return hash(tuple(self))
 
 
-_PLAIN = (int, str, bool, float, type(None), FrozenDict, FrozenList, frozenset, _NoData)
+#: Values that are already read-only: kept as they are (a set, so the check is one hash look-up a value).
+_PLAIN = frozenset({int, str, bool, float, type(None), FrozenDict, FrozenList, frozenset, _NoData})
 
 
 def freeze(value: Any) -> Any:
@@ -82,9 +83,11 @@ def freeze(value: Any) -> Any:
     if kind is dict or isinstance(value, Mapping):
         return FrozenDict({key: freeze(item) for key, item in value.items()})
     if kind is list:
+        if _all_plain(value):  # the usual event detail: a list of texts or numbers, copied in one call
+            return FrozenList(value)
         return FrozenList([freeze(item) for item in value])
     if kind is tuple:
-        return tuple(freeze(item) for item in value)
+        return value if _all_plain(value) else tuple([freeze(item) for item in value])
     if kind in (set, frozenset):
         return frozenset(value)
     return value
@@ -148,11 +151,19 @@ def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
     return tuple(event for event in seen if event is not None)
 
 
+def _all_plain(items: Iterable[Any]) -> bool:
+    """Whether every item is already read-only (nothing inside needs a frozen copy)."""
+    plain = _PLAIN
+    for item in items:
+        if type(item) not in plain:
+            return False
+    return True
+
+
 def freeze_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
     """An event's details, read-only (`NO_DATA` when there are none): the engines' hot path, kept short."""
     if not data:
         return NO_DATA
-    for item in data.values():
-        if type(item) not in _PLAIN:
-            return freeze(data)
-    return FrozenDict(data)
+    if _all_plain(data.values()):
+        return FrozenDict(data)
+    return freeze(data)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import random
 import re
@@ -43,12 +44,18 @@ def _shape(value: Any) -> Any:
     """The types inside a field value, containers included: ("red", 3) and ("red", True) differ."""
     kind = type(value)
     if kind is tuple or kind is list:
-        return kind, tuple(_shape(item) for item in value)
+        return kind, tuple([_shape(item) for item in value])
     return kind
 
 
+@functools.lru_cache(maxsize=None)
+def _field_names(action_class: type) -> tuple[str, ...]:
+    """The fields of an action class, in order: fixed per class, so read once (not at every action)."""
+    return tuple(spec.name for spec in dataclasses.fields(action_class))
+
+
 def _field_types(action: Action) -> tuple[Any, ...]:
-    return tuple(_shape(getattr(action, spec.name)) for spec in dataclasses.fields(action))  # type: ignore[arg-type]
+    return tuple([_shape(getattr(action, name)) for name in _field_names(type(action))])
 
 
 def _foreign_only(given: Any, read: Any) -> bool:
@@ -222,7 +229,9 @@ class GameState(ABC, Generic[RulesT]):
         else:
             seat = self._acting_seat(player)
         try:
-            move = self._canonical(action)
+            # a value the game handed out is known canonical: the check `_canonical` starts with, inlined
+            move = action if isinstance(action, Action) and action.__dict__.get("_canonical") else \
+                self._canonical(action)
             self._validate(seat, move)
         except IllegalAction:
             raise
