@@ -47,11 +47,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import (Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice, parse_int, quote,
-                    quote_repr, rules_to_dict, words)
+from ..core import (Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, expect_arity,
+                    parse_choice, parse_int, quote, quote_repr, rules_to_dict, words)
 from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, Card, Rules, card_text, values_up_to
 
 PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
+#: Each seat alone as the observers of a secret pick, and {"seat": k} as what the others read of it: immutable,
+#: so built once and shared by every pick.
+_ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(5))
+_SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in range(5))
 DOUBLE = "2x"
 
 # ---------------------------------------------------------------------------------------- actions
@@ -246,7 +250,7 @@ class CommissarioState(GameState[Rules]):
         for seat, value in enumerate(self.purple_deal):
             self.arrested[seat] += [(DEAL_COLOUR, value), (DEAL_COLOUR, -value)]
             self.emit("deal", f"{self.players[seat]} is dealt {DEAL_COLOUR}+{value} and {DEAL_COLOUR}-{value} "
-                      "as first arrests.", seat=seat, cards=[f"{DEAL_COLOUR}+{value}", f"{DEAL_COLOUR}-{value}"])
+                      "as first arrests.", seat=seat, cards=FrozenList((f"{DEAL_COLOUR}+{value}", f"{DEAL_COLOUR}-{value}")))
         self.emit("handcuffs", f"{self.players[self.handcuffs]} holds the handcuffs (highest {DEAL_COLOUR}).",
                   seat=self.handcuffs)
 
@@ -265,9 +269,10 @@ class CommissarioState(GameState[Rules]):
         for colour, value in laid:
             self.table[colour].append(value)
         for colour in {colour for colour, _ in laid}:  # only the columns that received characters
-            self.table[colour].sort(key=arrest_rank, reverse=True)
+            self.table[colour].sort(reverse=True)  # by `arrest_rank`, which is the value itself
         cards = [CARD_TEXT[c] for c in laid]
-        self.emit("layout", f"Round {self.round}: laid out " + ", ".join(cards) + ".", round=self.round, cards=cards)
+        self.emit("layout", f"Round {self.round}: laid out " + ", ".join(cards) + ".", round=self.round,
+                  cards=FrozenList(cards))
         self.phase = "release"
         self.release_turn: list[Seat] = [(self.handcuffs + k) % n for k in range(n)]
         self.releases: dict[Seat, Card | None] = {}
@@ -386,14 +391,14 @@ class CommissarioState(GameState[Rules]):
             where = "back to the table" if self.rules.released_go_to == "table" else "out of the game"
             if self.rules.released_go_to == "table":  # R3.4
                 self.table[action.card[0]].append(action.card[1])
-                self.table[action.card[0]].sort(key=arrest_rank, reverse=True)
+                self.table[action.card[0]].sort(reverse=True)  # by `arrest_rank`, the value itself
             text = CARD_TEXT[action.card]
             self.emit("release", f"{name} releases {text} (bid {action.card[1]:+d}), {where}.",
                       actor=seat, seat=seat, card=text, bid=action.card[1])
         if len(self.releases) == len(self.players):
             self.order = turn_order(self.release_turn, {s: (c[1] if c else 0) for s, c in self.releases.items()})
             self.emit("order", "Turn order: " + ", ".join(self.players[s] for s in self.order) + ".",
-                      order=list(self.order))
+                      order=FrozenList(self.order))
             self.phase = "pick"
 
     def _play_pick(self, seat: Seat, action: Pick) -> None:
@@ -402,9 +407,9 @@ class CommissarioState(GameState[Rules]):
         self.picks[seat] = action.colours
         self.pick_index[seat] = len(self.history)
         what = f"{action.colours[0]} and the 2x card" if action.double else " and ".join(action.colours)
-        self.emit("pick", f"{name} secretly picks {what}.", actor=seat, observers=[seat],
-                  redacted=f"{name} has chosen two commissaires.", redacted_data={"seat": seat},
-                  seat=seat, colours=list(action.colours))
+        self.emit("pick", f"{name} secretly picks {what}.", actor=seat, observers=_ONLY[seat],
+                  redacted=f"{name} has chosen two commissaires.", redacted_data=_SEAT_DATA[seat],
+                  seat=seat, colours=FrozenList(action.colours))
         if len(self.picks) == len(self.players):
             self.phase = "first_reveal"
             self.emit("reveals", "Everyone has chosen: commissaires are revealed in turn order.")
@@ -412,21 +417,22 @@ class CommissarioState(GameState[Rules]):
     def _play_reveal(self, seat: Seat, action: Reveal) -> None:
         """R4.2-R4.6: arrest the highest character of the colour, if any is left."""
         name = self.players[seat]
-        second = self.phase == "second_reveal"
-        double = second and self.picks[seat][0] == self.picks[seat][1]
-        self.revealed[seat] = self.revealed.get(seat, ()) + (action.colour,)
-        shown = f"the 2x card ({action.colour} again)" if double else f"the {action.colour} commissaire"
-        column = self.table[action.colour]
+        colour = action.colour
+        pick = self.picks[seat]
+        double = self.phase == "second_reveal" and pick[0] == pick[1]
+        self.revealed[seat] = self.revealed.get(seat, ()) + (colour,)
+        shown = f"the 2x card ({colour} again)" if double else f"the {colour} commissaire"
+        column = self.table[colour]
         if column:
             value = column.pop(0)
-            self.arrested[seat].append((action.colour, value))
-            kind = "bandit" if value > 0 else "innocent"
-            arrest = CARD_TEXT[action.colour, value]
-            self.emit("reveal", f"{name} reveals {shown} and arrests {arrest} ({kind}).",
-                      actor=seat, seat=seat, colour=action.colour, double=double, arrest=arrest)
+            self.arrested[seat].append((colour, value))
+            arrest = CARD_TEXT[colour, value]
+            self.emit("reveal", f"{name} reveals {shown} and arrests {arrest} "
+                      f"({'bandit' if value > 0 else 'innocent'}).",
+                      actor=seat, seat=seat, colour=colour, double=double, arrest=arrest)
         else:
-            self.emit("reveal", f"{name} reveals {shown}: no {action.colour} character left, no arrest.",
-                      actor=seat, seat=seat, colour=action.colour, double=double, arrest=None)
+            self.emit("reveal", f"{name} reveals {shown}: no {colour} character left, no arrest.",
+                      actor=seat, seat=seat, colour=colour, double=double, arrest=None)
         self.reveal_pos += 1
         if self.reveal_pos == len(self.players):
             self.reveal_pos = 0
@@ -538,8 +544,7 @@ class CommissarioState(GameState[Rules]):
         cards, columns of values, tuples of colours). Bots and searches clone a state at every simulated move."""
         world = object.__new__(type(self))
         world.__dict__.update({name: _copied(value) for name, value in self.__dict__.items()})
-        world.rng = random.Random()
-        world.rng.setstate(self.rng.getstate())
+        world.rng = copy_rng(self.rng)
         return world
 
     # ------------------------------------------------------------------ resampling

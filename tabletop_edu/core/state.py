@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .actions import Action
 from .errors import IllegalAction, RecordError, RulesError, quote, quote_repr
-from .events import NO_DATA, Event, Seat, Source, freeze_data, log_for
+from .events import FROZEN_TYPES, NO_DATA, Event, FrozenDict, Seat, Source, freeze, freeze_data, log_for
 from .rules import rules_from_dict, rules_to_dict
 from .view import View, render_state_html
 
@@ -58,6 +58,16 @@ def _field_types(action: Action) -> tuple[Any, ...]:
     return tuple([_shape(getattr(action, name)) for name in _field_names(type(action))])
 
 
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state as `rng`, for clones: a plain `random.Random` is copied
+    without being seeded first (seeding reads the system's entropy and costs more than the copy itself)."""
+    if type(rng) is not random.Random:
+        return copy.deepcopy(rng)
+    twin = random.Random.__new__(random.Random)
+    twin.setstate(rng.getstate())
+    return twin
+
+
 def _foreign_only(given: Any, read: Any) -> bool:
     """Whether two shapes differ only where the given value holds a type from outside Python's builtins (a
     numpy integer): such a value is played as the plain value read back. A bool for an int, 1.0 for 1 or a
@@ -70,6 +80,8 @@ def _foreign_only(given: Any, read: Any) -> bool:
 
 def player_names(players: int | Sequence[str], low: int, high: int, game: str) -> tuple[str, ...]:
     """Seat names from a count ("Seat 0", ...) or a list of names, checked against the game's limits."""
+    if type(players) is int and low <= players <= high:
+        return _seat_names(players)  # the usual case, at every new game: the names are made once per count
     if isinstance(players, bool) or not isinstance(players, (int, Sequence)) or isinstance(players, str):
         raise RulesError(f"players must be a number or a list of names, not {quote(players)}.")
     count = players if isinstance(players, int) else len(players)
@@ -80,6 +92,11 @@ def player_names(players: int | Sequence[str], low: int, high: int, game: str) -
     if any(not isinstance(name, str) or not name.strip() for name in names) or len(set(names)) != len(names):
         raise RulesError(f"Player names must be distinct, non-empty texts, not {quote(list(names))}.")
     return names
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_names(count: int) -> tuple[str, ...]:
+    return tuple(f"Seat {i}" for i in range(count))
 
 
 class GameState(ABC, Generic[RulesT]):
@@ -243,7 +260,7 @@ class GameState(ABC, Generic[RulesT]):
         self._step = len(history) + 1
         self._play(seat, move)
         self._update_turn()
-        history.append((seat, str(move)))
+        history.append((seat, move.__dict__.get("_notation") or str(move)))  # the text `str` keeps on the value
         return events[first_new:]
 
     def _canonical(self, action: Action | str) -> Action:
@@ -282,9 +299,18 @@ class GameState(ABC, Generic[RulesT]):
              redacted_data: Mapping[str, Any] | None = None, **data: Any) -> Event:
         """Record an event of the current step; `observers=None` makes it public. Its details are frozen:
         seats receive events in their views, and nothing they do to them can reach the game."""
+        details: Mapping[str, Any] = NO_DATA
+        if data:  # `freeze_data`, inlined: this runs for nearly every event of every game
+            plain = FROZEN_TYPES
+            for item in data.values():
+                if type(item) not in plain:
+                    details = freeze(data)
+                    break
+            else:
+                details = FrozenDict(data)
         event = _new_event(Event, (self._step, kind, text, actor, source,
-                                   None if observers is None else frozenset(observers), redacted,
-                                   freeze_data(data),
+                                   observers if observers is None or type(observers) is frozenset
+                                   else frozenset(observers), redacted, details,
                                    NO_DATA if redacted_data is None else freeze_data(redacted_data)))
         self.events.append(event)
         return event

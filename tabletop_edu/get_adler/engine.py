@@ -44,178 +44,21 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice, parse_int, quote, words
-from .rules import (ADLER, ADLER_RESPONSES, CARDS, MAX_PLAYERS, MIN_PLAYERS, TRAIT_COLOURS, TRAIT_TABLE, TRAITS,
-                    Rules, cast_for, deck_for, has_trait)
+from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng
+from .actions import (AIMED_AT, ANSWERS, DISCARDS, GIVES, NOTATION, PASS, RESPONSES, SKIP, SURRENDER, Answer, Arrest,
+                      Ask, Binoculars, Discard, Give, Magnify, Pass, Respond, Skip, Surrender, parse_action)
+from .deduction import worlds_for_view
+from .rules import ADLER, ADLER_RESPONSES, MAX_PLAYERS, MIN_PLAYERS, TRAIT_TABLE, Rules, cast_for, deck_for, has_trait
+from .worlds import build_world
 
-# ---------------------------------------------------------------------------------------------- actions
+#: Each seat alone, as the observers of a private event, and {"seat": k} as its redacted details: both are
+#: immutable, so built once and shared by every draw.
+_ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(MAX_PLAYERS))
+_SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in range(MAX_PLAYERS))
+#: The moves of an ordinary turn (a card played or discarded), checked by `_validate_turn`.
+_TURN_ACTIONS = frozenset({Discard, Ask, Magnify, Binoculars, Arrest})
 
-
-@dataclass(frozen=True)
-class Discard(Action):
-    """Discard a card for no effect (a document discarded this way is a signal to the table)."""
-    card: str
-
-    def __str__(self) -> str:
-        return f"discard {self.card}"
-
-
-@dataclass(frozen=True)
-class Ask(Action):
-    """Play a question mark: ask `target` whether it has a `colour` `trait`."""
-    target: int
-    trait: str
-    colour: str
-
-    def __str__(self) -> str:
-        return f"ask {self.target} {self.trait} {self.colour}"
-
-
-@dataclass(frozen=True)
-class Answer(Action):
-    """Answer the question asked of you."""
-    yes: bool
-
-    def __str__(self) -> str:
-        # Only a real bool reads "yes"/"no": Answer(1) writes "answer 1", which the parser refuses.
-        return "answer yes" if self.yes is True else "answer no" if self.yes is False else f"answer {self.yes!r}"
-
-
-@dataclass(frozen=True)
-class Magnify(Action):
-    """Play a magnifying glass: look at `target`'s whole hand."""
-    target: int
-
-    def __str__(self) -> str:
-        return f"magnify {self.target}"
-
-
-@dataclass(frozen=True)
-class Binoculars(Action):
-    """Play binoculars: take a card at random from `target`'s hand (you then `give` one back, R4.5)."""
-    target: int
-
-    def __str__(self) -> str:
-        return f"binoculars {self.target}"
-
-
-@dataclass(frozen=True)
-class Give(Action):
-    """After binoculars: give `card` from your hand (the card just taken included) to the seat you took from."""
-    card: str
-
-    def __str__(self) -> str:
-        return f"give {self.card}"
-
-
-@dataclass(frozen=True)
-class Arrest(Action):
-    """Play an arrest card in front of `target`."""
-    target: int
-
-    def __str__(self) -> str:
-        return f"arrest {self.target}"
-
-
-@dataclass(frozen=True)
-class Respond(Action):
-    """Play a card in a confrontation: Adler's escape/disguise/bomb/pistol, a hero's arrest or pistol."""
-    card: str
-
-    def __str__(self) -> str:
-        return f"respond {self.card}"
-
-
-@dataclass(frozen=True)
-class Surrender(Action):
-    """Adler gives himself up: the heroes win."""
-
-    def __str__(self) -> str:
-        return "surrender"
-
-
-@dataclass(frozen=True)
-class Pass(Action):
-    """Decline: let an escape happen, or give up a pistol duel."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
-class Skip(Action):
-    """Miss this turn (stunned by a bomb or after a wrong arrest)."""
-
-    def __str__(self) -> str:
-        return "skip"
-
-
-NOTATION = ("'discard CARD', 'ask K TRAIT COLOUR', 'answer yes|no', 'magnify K', 'binoculars K', 'give CARD', "
-            "'arrest K', 'respond CARD', 'surrender', 'pass' or 'skip'")
-
-
-def parse_action(text: str) -> Action:
-    """Read an action of Get Adler from its notation (see NOTATION)."""
-    parts = words(text)
-    head = parts[0]
-    if head == "discard":
-        expect_arity(parts, 2, "discard CARD")
-        return _DISCARDS[parse_choice(parts[1], CARDS, "card")]
-    if head == "ask":
-        expect_arity(parts, 4, "ask K TRAIT COLOUR")
-        trait = parse_choice(parts[2], TRAITS, "trait")
-        return Ask(parse_int(parts[1], "a seat"), trait, parse_choice(parts[3], TRAIT_COLOURS[trait],
-                                                                       f"{trait} colour"))
-    if head == "answer":
-        expect_arity(parts, 2, "answer yes|no")
-        return _ANSWERS[parse_choice(parts[1], ("yes", "no"), "answer") == "yes"]
-    if head == "magnify":
-        expect_arity(parts, 2, "magnify K")
-        return Magnify(parse_int(parts[1], "a seat"))
-    if head == "binoculars":
-        expect_arity(parts, 2, "binoculars K (then 'give CARD' once you have seen the card you took)")
-        return Binoculars(parse_int(parts[1], "a seat"))
-    if head == "give":
-        expect_arity(parts, 2, "give CARD")
-        return _GIVES[parse_choice(parts[1], CARDS, "card")]
-    if head == "arrest":
-        expect_arity(parts, 2, "arrest K")
-        return Arrest(parse_int(parts[1], "a seat"))
-    if head == "respond":
-        expect_arity(parts, 2, "respond CARD")
-        return _RESPONSES[parse_choice(parts[1], CARDS, "card")]
-    if parts == ["surrender"]:
-        return _SURRENDER
-    if parts == ["pass"]:
-        return _PASS
-    if parts == ["skip"]:
-        return _SKIP
-    raise IllegalAction(f"{quote(text)} is not a Get Adler action: write {NOTATION}.")
-
-
-# Actions are frozen values, so the same objects are handed out again and again: building dozens of
-# dataclasses per step was half of the cost of a random game. Every table below is fixed by the notation
-# and the largest table, so it is built once and never grows.
-_DISCARDS: dict[str, Discard] = {card: Discard(card) for card in CARDS}
-_GIVES: dict[str, Give] = {card: Give(card) for card in CARDS}
-_ANSWERS: dict[bool, Answer] = {True: Answer(True), False: Answer(False)}
-_RESPONSES: dict[str, Respond] = {card: Respond(card) for card in CARDS}
-_SKIP, _PASS, _SURRENDER = Skip(), Pass(), Surrender()
-
-
-@dataclass(frozen=True)
-class _TargetActions:
-    """Every action aimed at one seat."""
-    asks: tuple[Ask, ...]
-    magnify: Magnify
-    binoculars: Binoculars
-    arrest: Arrest
-
-
-_AIMED_AT: tuple[_TargetActions, ...] = tuple(
-    _TargetActions(tuple(Ask(target, trait, colour) for trait in TRAITS for colour in TRAIT_COLOURS[trait]),
-                   Magnify(target), Binoculars(target), Arrest(target))
-    for target in range(MAX_PLAYERS))
+# ---------------------------------------------------------------------------------------------- turn menus
 
 
 @dataclass(frozen=True)
@@ -228,14 +71,35 @@ class _TurnMenu:
 
 
 @functools.lru_cache(maxsize=512)
-def _turn_menu(players: int, seat: int, out: frozenset[int], with_cards: tuple[bool, ...]) -> _TurnMenu:
+def _turn_menu(players: int, seat: int, out: frozenset[int]) -> _TurnMenu:
     """The actions `seat` may aim at the others: a table-level value (no card of anyone's hand in the key),
-    so the cache is bounded by the table situations, at most a few hundred."""
-    targets = [_AIMED_AT[t] for t in range(players) if t != seat and t not in out]
+    so the cache is bounded by the table situations, at most a few hundred. Binoculars are listed at every
+    seat still in; `legal_actions` drops those aimed at an empty hand (rare)."""
+    targets = [AIMED_AT[t] for t in range(players) if t != seat and t not in out]
     return _TurnMenu(tuple(ask for aimed in targets for ask in aimed.asks),
                      tuple(aimed.magnify for aimed in targets),
-                     tuple(aimed.binoculars for aimed in targets if with_cards[aimed.arrest.target]),
+                     tuple(aimed.binoculars for aimed in targets),
                      tuple(aimed.arrest for aimed in targets))
+
+
+@functools.lru_cache(maxsize=4096)
+def _turn_actions(players: int, seat: int, out: frozenset[int], held: frozenset[str],
+                  arrests_open: bool) -> tuple[Action, ...]:
+    """Every move of an ordinary turn of `seat` holding the kinds of card `held`, binoculars at every seat
+    still in: discards (by card name), then questions, magnifying glasses, binoculars and arrests. The key
+    holds kinds of card, not cards, so the cache is bounded (2**9 sets of kinds a seat and table situation)
+    and a random game finds nearly every turn's menu in it."""
+    menu = _turn_menu(players, seat, out)
+    actions: list[Action] = [DISCARDS[card] for card in sorted(held)]
+    if "question" in held:
+        actions += menu.asks
+    if "magnify" in held:
+        actions += menu.magnify
+    if "binoculars" in held:
+        actions += menu.binoculars
+    if "arrest" in held and arrests_open:
+        actions += menu.arrests
+    return tuple(actions)
 
 
 # ---------------------------------------------------------------------------------------------- state
@@ -257,13 +121,15 @@ class GetAdlerState(GameState[Rules]):
         here, in `_draw` (reshuffles) and in `_binoculars` (the random take): `worlds.py` scripts them."""
         rules, n = self.rules, len(self.players)
         self.characters: list[str] = self.rng.sample(list(cast_for(n, rules)), n)
+        self._adler = self.characters.index(ADLER)
         deck = list(deck_for(rules, n))
         self.rng.shuffle(deck)
         self.deck: list[str] = deck
         self.hands: list[list[str]] = [[self.deck.pop() for _ in range(rules.hand_size)] for _ in range(n)]
         self.discard_pile: list[str] = []
-        #: (knower, holder) -> the cards of holder's hand that knower has seen there, only once it has seen some.
-        self.known: dict[tuple[int, int], Counter[str]] = {}
+        #: holder -> knower -> the cards of holder's hand that knower has seen there, only once it has seen some
+        #: (by holder: a card leaving a hand updates what every seat knows of that hand, at every discard).
+        self.known: dict[int, dict[int, Counter[str]]] = {}
         self.turn_index = 0
         self.phase = "turn"
         self.question: tuple[int, int, str, str] | None = None
@@ -273,30 +139,35 @@ class GetAdlerState(GameState[Rules]):
         self.not_adler: set[int] = set()
         self.revealed = False
         self.skips = [0] * n
-        self.out: set[int] = set()
+        #: Seats out of the game (shot in a duel): a frozenset, which keys the memoised turn menus as it is.
+        self.out: frozenset[int] = frozenset()
         self.accuser: int | None = None
         self.responders: list[int] = []
         self.escape_pending: list[int] = []
         self.duel_turn: int | None = None
         self.winner: str | None = None
+        #: The turns (`turn_index`) whose hour allows arrests (R5.1): the hour of turn i is i // n + 1.
+        self._arrest_turns = range((rules.first_arrest_hour - 1) * n, rules.arrests_until * n)
         self._deal_events()
         self._start_turn()
 
     def _deal_events(self) -> None:
         for seat, character in enumerate(self.characters):
-            self.emit("character", f"{self.players[seat]} is {character}.", source="deck", observers=[seat],
-                      redacted=f"{self.players[seat]} gets a secret character.", redacted_data={"seat": seat},
+            self.emit("character", f"{self.players[seat]} is {character}.", source="deck", observers=_ONLY[seat],
+                      redacted=f"{self.players[seat]} gets a secret character.", redacted_data=_SEAT_DATA[seat],
                       seat=seat, character=character)
         for seat, hand in enumerate(self.hands):
-            self.emit("deal", f"{self.players[seat]} is dealt {', '.join(sorted(hand))}.", source="deck",
-                      observers=[seat], redacted=f"{self.players[seat]} is dealt {len(hand)} cards.",
-                      redacted_data={"seat": seat, "count": len(hand)}, seat=seat, cards=sorted(hand))
+            cards = sorted(hand)
+            self.emit("deal", f"{self.players[seat]} is dealt {', '.join(cards)}.", source="deck",
+                      observers=_ONLY[seat], redacted=f"{self.players[seat]} is dealt {len(hand)} cards.",
+                      redacted_data={"seat": seat, "count": len(hand)}, seat=seat, cards=FrozenList(cards))
 
     # -------------------------------------------------------------------------------- helpers
 
     @property
     def adler(self) -> int:
-        return self.characters.index(ADLER)
+        """Adler's seat (the characters are dealt once, in `_setup`)."""
+        return self._adler
 
     @property
     def turn_seat(self) -> int:
@@ -321,18 +192,20 @@ class GetAdlerState(GameState[Rules]):
             return None
         card = self.deck.pop()
         self.hands[seat].append(card)
-        self.emit("draw", f"{self.players[seat]} draws {card}.", source="deck", observers=[seat],
-                  redacted=f"{self.players[seat]} draws a card.", redacted_data={"seat": seat},
-                  seat=seat, card=card)
+        name = self.players[seat]
+        self.emit("draw", f"{name} draws {card}.", source="deck", observers=_ONLY[seat],
+                  redacted=f"{name} draws a card.", redacted_data=_SEAT_DATA[seat], seat=seat, card=card)
         return card
 
     def _lose_card(self, seat: int, card: str) -> None:
         """Discard `card` from `seat`'s hand face up, keeping every seat's known cards sound."""
         self.hands[seat].remove(card)
         self.discard_pile.append(card)
-        for (_, holder), known in self.known.items():
-            if holder == seat and known.get(card, 0) > 0:
-                known[card] -= 1
+        knowers = self.known.get(seat)
+        if knowers:
+            for known in knowers.values():
+                if known[card] > 0:
+                    known[card] -= 1
 
     def _hand_changes(self, giver: int, receiver: int, card: str) -> None:
         """One card passes from `giver` to `receiver`, seen by the two of them only (binoculars, R4.5).
@@ -341,23 +214,26 @@ class GetAdlerState(GameState[Rules]):
         unseen card left it), while what it knew of the receiver's hand still holds."""
         self.hands[giver].remove(card)
         self.hands[receiver].append(card)
-        mine = self.known.get((receiver, giver))
-        if mine is not None and mine[card] > 0:
-            mine[card] -= 1
-        self.known.setdefault((giver, receiver), Counter())[card] += 1
-        for knower in range(len(self.players)):
-            if knower not in (giver, receiver):
-                self.known.pop((knower, giver), None)
+        of_giver = self.known.get(giver)
+        if of_giver:
+            mine = of_giver.get(receiver)
+            if mine is not None and mine[card] > 0:
+                mine[card] -= 1
+            for knower in [k for k in of_giver if k != receiver and k != giver]:
+                del of_giver[knower]
+        self.known.setdefault(receiver, {}).setdefault(giver, Counter())[card] += 1
 
     def _start_turn(self) -> None:
         """Begin the turn of `turn_seat`, passing over seats out of the game; end after the last hour."""
         n = len(self.players)
-        while self.turn_index < self.rules.hours * n and self.turn_seat in self.out:
+        last = self.rules.hours * n
+        out = self.out
+        while self.turn_index < last and self.turn_index % n in out:
             self.turn_index += 1
-        if self.turn_index >= self.rules.hours * n:
+        if self.turn_index >= last:
             self._end_of_time()
             return
-        seat = self.turn_seat
+        seat = self.turn_index % n
         if self.skips[seat] > 0:
             self.phase = "skip"
             return
@@ -390,6 +266,8 @@ class GetAdlerState(GameState[Rules]):
 
     def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
         phase = self.phase
+        if phase == "turn" or phase == "skip":
+            return self.turn_index % len(self.players)
         if phase == "over":
             return None
         if phase == "answer":
@@ -430,43 +308,36 @@ class GetAdlerState(GameState[Rules]):
         return parse_action(text)
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
-        seat = self.current_player if player is None else player
-        if seat is None or isinstance(seat, tuple) or seat not in self.acting_seats:
+        seat = self._current if player is None else player
+        if seat is None or type(seat) is tuple or seat not in self._acting:
             return []
         hand = self.hands[seat]
         phase = self.phase
         if phase == "skip":
-            return [_SKIP]
+            return [SKIP]
         if phase == "answer":
             if self._may_lie(seat):
-                return [_ANSWERS[True], _ANSWERS[False]]
+                return [ANSWERS[True], ANSWERS[False]]
             assert self.question is not None
             _, _, trait, colour = self.question
-            return [_ANSWERS[has_trait(self.characters[seat], trait, colour)]]
+            return [ANSWERS[has_trait(self.characters[seat], trait, colour)]]
         if phase == "give":
-            return [_GIVES[card] for card in sorted(set(hand))]
+            return [GIVES[card] for card in sorted(set(hand))]
         if phase == "confront":
-            return [_RESPONSES[card] for card in ADLER_RESPONSES if card in hand] + [_SURRENDER]
+            return [RESPONSES[card] for card in ADLER_RESPONSES if card in hand] + [SURRENDER]
         if phase == "escape":
             card = self.rules.escape_answer_card
-            return [_PASS] + ([_RESPONSES[card]] if card in hand else [])
+            return [PASS] + ([RESPONSES[card]] if card in hand else [])
         if phase == "duel":
-            return [_PASS] + ([_RESPONSES["pistol"]] if "pistol" in hand else [])
-        held = sorted(set(hand))
-        actions: list[Action] = [_DISCARDS[card] for card in held]
-        menu = _turn_menu(len(self.players), seat, frozenset(self.out), tuple(map(bool, self.hands)))
-        if "question" in held:
-            actions += menu.asks
-        if "magnify" in held:
-            actions += menu.magnify
-        if "binoculars" in held:
-            actions += menu.binoculars
-        if "arrest" in held and self._arrests_open():
-            actions += menu.arrests
-        return actions
+            return [PASS] + ([RESPONSES["pistol"]] if "pistol" in hand else [])
+        menu = _turn_actions(len(self.players), seat, self.out, frozenset(hand), self.turn_index in self._arrest_turns)
+        hands = self.hands
+        if all(hands):
+            return list(menu)
+        return [action for action in menu if type(action) is not Binoculars or hands[action.target]]  # type: ignore[attr-defined]
 
     def _arrests_open(self) -> bool:
-        return self.rules.first_arrest_hour <= self.hour <= self.rules.arrests_until
+        return self.turn_index in self._arrest_turns
 
     def _may_lie(self, seat: int) -> bool:
         return seat == self.adler and self.rules.adler_may_lie
@@ -485,6 +356,9 @@ class GetAdlerState(GameState[Rules]):
 
     def _validate(self, seat: Seat, action: Action) -> None:
         phase = self.phase
+        if phase == "turn" and type(action) in _TURN_ACTIONS:  # the commonest case first; any other move is
+            self._validate_turn(seat, action)  # refused below, with the message that says why
+            return
         if phase == "skip":
             if not isinstance(action, Skip):
                 why = "You are stunned this turn" if self.skips[seat] else "You have no card left"
@@ -539,7 +413,8 @@ class GetAdlerState(GameState[Rules]):
 
     def _validate_turn(self, seat: int, action: Action) -> None:
         if isinstance(action, Discard):
-            self._need(seat, action.card, "discard")
+            if action.card not in self.hands[seat]:
+                self._need(seat, action.card, "discard")
             return
         if isinstance(action, Ask):
             self._need(seat, "question", "ask a question")
@@ -567,37 +442,48 @@ class GetAdlerState(GameState[Rules]):
     # -------------------------------------------------------------------------------- playing
 
     def _play(self, seat: Seat, action: Action) -> None:
-        name = self.players[seat]
-        if isinstance(action, Skip):
-            if self.skips[seat] > 0:
-                self.skips[seat] -= 1
-                self.emit("skip", f"{name} skips this turn.", actor=seat, seat=seat, why="stunned")
-            else:
-                self.emit("skip", f"{name} has no card and passes this turn.", actor=seat, seat=seat, why="no cards")
-            self._next_turn()
-        elif isinstance(action, Answer):
+        """Carry out a checked move. `_validate` allows one kind of move per phase (a card of the turn, the
+        answer, the skip, the card given back, a confrontation's response), so the phase says which."""
+        phase = self.phase
+        if phase == "turn":
+            if type(action) is Discard:
+                self._lose_card(seat, action.card)
+                self.emit("discard", f"{self.players[seat]} discards {action.card}.", actor=seat, seat=seat,
+                          card=action.card)
+                self._next_turn()
+            elif type(action) is Ask:
+                self._ask(seat, action)
+            elif type(action) is Magnify:
+                self._magnify(seat, action.target)
+            elif type(action) is Binoculars:
+                self._binoculars(seat, action.target)
+            elif type(action) is Arrest:
+                self._arrest(seat, action.target)
+        elif phase == "answer" and type(action) is Answer:
             self._answer(seat, action.yes)
-        elif isinstance(action, Give):
+        elif phase == "skip":
+            self._skip(seat)
+        elif phase == "give" and type(action) is Give:
             self._give(seat, action.card)
-        elif self.phase in ("confront", "escape", "duel"):
+        else:
             self._confrontation(seat, action)
-        elif isinstance(action, Discard):
-            self._lose_card(seat, action.card)
-            self.emit("discard", f"{name} discards {action.card}.", actor=seat, seat=seat, card=action.card)
-            self._next_turn()
-        elif isinstance(action, Ask):
-            self._lose_card(seat, "question")
-            self.question = (seat, action.target, action.trait, action.colour)
-            self.phase = "answer"
-            self.emit("ask", f"{name} asks {self.players[action.target]}: do you have a {action.colour} "
-                      f"{action.trait}?", actor=seat, seat=seat, target=action.target, trait=action.trait,
-                      colour=action.colour)
-        elif isinstance(action, Magnify):
-            self._magnify(seat, action.target)
-        elif isinstance(action, Binoculars):
-            self._binoculars(seat, action.target)
-        elif isinstance(action, Arrest):
-            self._arrest(seat, action.target)
+
+    def _skip(self, seat: int) -> None:
+        name = self.players[seat]
+        if self.skips[seat] > 0:
+            self.skips[seat] -= 1
+            self.emit("skip", f"{name} skips this turn.", actor=seat, seat=seat, why="stunned")
+        else:
+            self.emit("skip", f"{name} has no card and passes this turn.", actor=seat, seat=seat, why="no cards")
+        self._next_turn()
+
+    def _ask(self, seat: int, action: Ask) -> None:
+        self._lose_card(seat, "question")
+        self.question = (seat, action.target, action.trait, action.colour)
+        self.phase = "answer"
+        self.emit("ask", f"{self.players[seat]} asks {self.players[action.target]}: do you have a {action.colour} "
+                  f"{action.trait}?", actor=seat, seat=seat, target=action.target, trait=action.trait,
+                  colour=action.colour)
 
     def _answer(self, seat: int, yes: bool) -> None:
         assert self.question is not None
@@ -611,9 +497,9 @@ class GetAdlerState(GameState[Rules]):
     def _magnify(self, seat: int, target: int) -> None:
         self._lose_card(seat, "magnify")
         hand = sorted(self.hands[target])
-        self.known[seat, target] = Counter(hand)
+        self.known.setdefault(target, {})[seat] = Counter(hand)
         self.emit("magnify", f"{self.players[seat]} looks at {self.players[target]}'s hand: {', '.join(hand)}.",
-                  actor=seat, source=target, observers=[seat],
+                  actor=seat, source=target, observers=_ONLY[seat],
                   redacted=f"{self.players[seat]} looks at {self.players[target]}'s hand with a magnifying glass.",
                   redacted_data={"seat": seat, "target": target}, seat=seat, target=target, cards=hand)
         self._next_turn()
@@ -722,7 +608,7 @@ class GetAdlerState(GameState[Rules]):
                          "shot")
             return
         if self.rules.shot_hero_out:
-            self.out.add(seat)
+            self.out = self.out | {seat}
             self.skips[seat] = 0
             outcome = "is out of the game"
         else:
@@ -779,8 +665,8 @@ class GetAdlerState(GameState[Rules]):
             "out": sorted(self.out),
             "confrontation": confrontation,
             "known_cards": {} if seat is None else {
-                holder: seen for (knower, holder), cards in sorted(self.known.items())
-                if knower == seat and (seen := sorted(cards.elements()))},
+                holder: seen for holder, knowers in sorted(self.known.items())
+                if (cards := knowers.get(seat)) and (seen := sorted(cards.elements()))},
             "winner": self.winner,
         }
 
@@ -790,19 +676,18 @@ class GetAdlerState(GameState[Rules]):
         """A fast independent copy (events are immutable and shared)."""
         world = object.__new__(type(self))
         world.__dict__.update(self.__dict__)
-        world.rng = random.Random()
-        world.rng.setstate(self.rng.getstate())
+        world.rng = copy_rng(self.rng)
         world.history = list(self.history)
         world.events = list(self.events)
         world.characters = list(self.characters)
         world.deck = list(self.deck)
         world.hands = [list(hand) for hand in self.hands]
         world.discard_pile = list(self.discard_pile)
-        world.known = {pair: Counter(cards) for pair, cards in self.known.items()}
+        world.known = {holder: {knower: Counter(cards) for knower, cards in knowers.items()}
+                       for holder, knowers in self.known.items()}
         world.answers = list(self.answers)
         world.not_adler = set(self.not_adler)
         world.skips = list(self.skips)
-        world.out = set(self.out)
         world.responders = list(self.responders)
         world.escape_pending = list(self.escape_pending)
         return world
@@ -810,20 +695,18 @@ class GetAdlerState(GameState[Rules]):
     def consistent_identities(self, player: Seat | None) -> list[tuple[str, ...]]:
         """Every assignment of characters to seats that `player` cannot rule out (R4.3: a hero's answers
         bind only in worlds where that seat is not Adler)."""
-        from .deduction import worlds_for_view
-
         return worlds_for_view(self.view(player))
 
     @classmethod
     def world_from_view(cls, view: View, rng: random.Random) -> GetAdlerState:
         """A full state drawn from those consistent with `view`, from the view and `rng` alone (see
-        `tabletop_edu.get_adler.worlds.world_from_view` for the distribution)."""
-        from .worlds import world_from_view
-
-        return world_from_view(view, rng, state_class=cls)
+        `tabletop_edu.get_adler.worlds.build_world` for the distribution)."""
+        return build_world(view, rng, cls)
 
 
 State = GetAdlerState
+#: The module-level name bots and `tabletop_edu.ismcts` look up: the same sampler as the classmethod.
+world_from_view = GetAdlerState.world_from_view
 
 
 #: The published rules, checked once: rules are immutable, and checking them is a fifth of a random game.
@@ -836,4 +719,4 @@ def new_game(players: int | list[str] = 4, *, seed: int | None = None, rules: Ru
 
 
 __all__ = ["Answer", "Arrest", "Ask", "Binoculars", "Discard", "GetAdlerState", "Give", "Magnify", "NOTATION",
-           "Pass", "Respond", "Skip", "State", "Surrender", "new_game", "parse_action"]
+           "Pass", "Respond", "Skip", "State", "Surrender", "new_game", "parse_action", "world_from_view"]
