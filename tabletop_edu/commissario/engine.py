@@ -242,6 +242,11 @@ class CommissarioState(GameState[Rules]):
         self.over = False
         self.final_scores: list[int] | None = None
         self.bonus_winners: dict[str, Seat | None] = {}
+        #: Innocents each seat has arrested (R6.4's tie-break): its purple -k of the deal first (R1.3, « ce
+        #: seront les deux premières arrestations »), then every innocent it arrests, released ones included.
+        self.innocents_arrested: list[int] = [1] * n
+        #: Whether each seat has played its 2x card in this game (only used up with `double_card_each_round` off).
+        self.double_used: list[bool] = [False] * n
         self._deal_events()
         self._start_round()
         self._update_turn()
@@ -335,7 +340,7 @@ class CommissarioState(GameState[Rules]):
             held = sorted(set(self.arrested[player]), key=CARD_ORDER.__getitem__)
             return [RELEASE_NONE] + [RELEASES[card] for card in held]
         if self.phase == "pick":
-            return list(picks_allowed(self.rules.double_card))
+            return list(picks_allowed(self._holds_double(player)))
         return list(_reveal_menu(self.picks.get(player, ()), self.revealed.get(player, ()), self.rules.reveal_choice))
 
     def _validate(self, seat: Seat, action: Action) -> None:
@@ -357,11 +362,20 @@ class CommissarioState(GameState[Rules]):
         elif isinstance(action, Pick):
             if self.phase != "pick":
                 raise IllegalAction(f"Commissaires are picked after the releases; now is the {self._phase_words()}.")
-            if action not in picks_allowed(self.rules.double_card):
+            if action.double and not self._holds_double(seat):
+                if self.rules.double_card:
+                    raise IllegalAction(f"{action} is not a pick: you played your 2x card in an earlier round, and "
+                                        "it is played once a game (option double_card_each_round off), so "
+                                        "choose two different colours.")
                 raise IllegalAction(f"{action} is not a pick: this game is played without the 2x card "
                                     "(option double_card), so choose two different colours.")
         else:
             raise IllegalAction(f"{quote_repr(action)} is not a Commissario action: write {NOTATION}.")
+
+    def _holds_double(self, seat: Seat) -> bool:
+        """Whether `seat` may pick with its 2x card now (R1.5, R5.1: options `double_card`,
+        `double_card_each_round`)."""
+        return self.rules.double_card and (self.rules.double_card_each_round or not self.double_used[seat])
 
     def _phase_words(self) -> str:
         return {"release": "release step", "pick": "secret pick", "first_reveal": "first reveal",
@@ -385,7 +399,8 @@ class CommissarioState(GameState[Rules]):
         name = self.players[seat]
         self.releases[seat] = action.card
         if action.card is None:
-            self.emit("release", f"{name} releases no one (bid 0).", actor=seat, seat=seat, card=None, bid=0)
+            self.emit_event("release", f"{name} releases no one (bid 0).", seat, None, None, None,
+                            {"seat": seat, "card": None, "bid": 0})
         else:
             self.arrested[seat].remove(action.card)
             where = "back to the table" if self.rules.released_go_to == "table" else "out of the game"
@@ -393,8 +408,8 @@ class CommissarioState(GameState[Rules]):
                 self.table[action.card[0]].append(action.card[1])
                 self.table[action.card[0]].sort(reverse=True)  # by `arrest_rank`, the value itself
             text = CARD_TEXT[action.card]
-            self.emit("release", f"{name} releases {text} (bid {action.card[1]:+d}), {where}.",
-                      actor=seat, seat=seat, card=text, bid=action.card[1])
+            self.emit_event("release", f"{name} releases {text} (bid {action.card[1]:+d}), {where}.", seat, None,
+                            None, None, {"seat": seat, "card": text, "bid": action.card[1]})
         if len(self.releases) == len(self.players):
             self.order = turn_order(self.release_turn, {s: (c[1] if c else 0) for s, c in self.releases.items()})
             self.emit("order", "Turn order: " + ", ".join(self.players[s] for s in self.order) + ".",
@@ -406,10 +421,12 @@ class CommissarioState(GameState[Rules]):
         name = self.players[seat]
         self.picks[seat] = action.colours
         self.pick_index[seat] = len(self.history)
+        if action.double:
+            self.double_used[seat] = True
         what = f"{action.colours[0]} and the 2x card" if action.double else " and ".join(action.colours)
-        self.emit("pick", f"{name} secretly picks {what}.", actor=seat, observers=_ONLY[seat],
-                  redacted=f"{name} has chosen two commissaires.", redacted_data=_SEAT_DATA[seat],
-                  seat=seat, colours=FrozenList(action.colours))
+        self.emit_event("pick", f"{name} secretly picks {what}.", seat, None, _ONLY[seat],
+                        f"{name} has chosen two commissaires.", {"seat": seat, "colours": FrozenList(action.colours)},
+                        _SEAT_DATA[seat])
         if len(self.picks) == len(self.players):
             self.phase = "first_reveal"
             self.emit("reveals", "Everyone has chosen: commissaires are revealed in turn order.")
@@ -426,13 +443,15 @@ class CommissarioState(GameState[Rules]):
         if column:
             value = column.pop(0)
             self.arrested[seat].append((colour, value))
+            if value < 0:
+                self.innocents_arrested[seat] += 1
             arrest = CARD_TEXT[colour, value]
-            self.emit("reveal", f"{name} reveals {shown} and arrests {arrest} "
-                      f"({'bandit' if value > 0 else 'innocent'}).",
-                      actor=seat, seat=seat, colour=colour, double=double, arrest=arrest)
+            self.emit_event("reveal", f"{name} reveals {shown} and arrests {arrest} "
+                            f"({'bandit' if value > 0 else 'innocent'}).", seat, None, None, None,
+                            {"seat": seat, "colour": colour, "double": double, "arrest": arrest})
         else:
-            self.emit("reveal", f"{name} reveals {shown}: no {colour} character left, no arrest.",
-                      actor=seat, seat=seat, colour=colour, double=double, arrest=None)
+            self.emit_event("reveal", f"{name} reveals {shown}: no {colour} character left, no arrest.", seat, None,
+                            None, None, {"seat": seat, "colour": colour, "double": double, "arrest": None})
         self.reveal_pos += 1
         if self.reveal_pos == len(self.players):
             self.reveal_pos = 0
@@ -491,16 +510,17 @@ class CommissarioState(GameState[Rules]):
 
     @property
     def winners(self) -> tuple[Seat, ...]:
-        """R6.4: the highest total; ties shared, or broken by the fewest innocents (option `tie_break`)."""
+        """R6.4: the highest total; ties shared, or broken by the fewest innocents arrested (option `tie_break`:
+        every innocent the seat ever arrested, released ones included, as the seed's mission says « en évitant
+        d'arrêter les innocents »)."""
         if not self.over:
             return ()
         scores = self.scores
         best = max(scores)
         leaders = [s for s, score in enumerate(scores) if score == best]
         if self.rules.tie_break == "fewest_innocents" and len(leaders) > 1:
-            innocents = {s: sum(1 for _, v in self.arrested[s] if v < 0) for s in leaders}
-            fewest = min(innocents.values())
-            leaders = [s for s in leaders if innocents[s] == fewest]
+            fewest = min(self.innocents_arrested[s] for s in leaders)
+            leaders = [s for s in leaders if self.innocents_arrested[s] == fewest]
         return tuple(leaders)
 
     # ------------------------------------------------------------------ knowledge
@@ -617,7 +637,8 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
     """The actions behind a view's log, with a uniformly drawn fitting pick where a pick is hidden."""
     actions = [event for event in view.log if event.step > 0 and event.actor is not None
                and event.kind in ("release", "pick", "reveal")]
-    allowed = picks_allowed(world.rules.double_card)
+    rules = world.rules
+    used_double: set[Seat] = set()  # seats seen playing their 2x card (it is public once revealed)
     history: list[tuple[Seat, Action]] = []
     for index, event in enumerate(actions):
         seat = event.actor
@@ -626,9 +647,13 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
             history.append((seat, RELEASE_NONE if card is None else RELEASES[parse_card(card)]))
         elif event.kind == "reveal":
             history.append((seat, REVEALS[event.data["colour"]]))
+            if event.data["double"]:
+                used_double.add(seat)
         elif "colours" in event.data:
             first, second = event.data["colours"]
             history.append((seat, _pick_of(first, second)))
+            if first == second:
+                used_double.add(seat)
         else:
             shown: list[str] = []
             for later in actions[index + 1:]:
@@ -639,6 +664,7 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
             if len(shown) == 2:
                 pick = _pick_of(shown[0], shown[1])
             else:
+                allowed = picks_allowed(rules.double_card and (rules.double_card_each_round or seat not in used_double))
                 pick = rng.choice([p for p in allowed if not shown or world._first_reveal_fits(p, shown[0])])
             history.append((seat, pick))
     return history

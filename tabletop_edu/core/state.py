@@ -299,8 +299,18 @@ class GameState(ABC, Generic[RulesT]):
              redacted_data: Mapping[str, Any] | None = None, **data: Any) -> Event:
         """Record an event of the current step; `observers=None` makes it public. Its details are frozen:
         seats receive events in their views, and nothing they do to them can reach the game."""
+        return self.emit_event(kind, text, actor, source,
+                               observers if observers is None or type(observers) is frozenset
+                               else frozenset(observers), redacted, data,
+                               NO_DATA if redacted_data is None else redacted_data)
+
+    def emit_event(self, kind: str, text: str, actor: Seat | None, source: Source | None,
+                   observers: frozenset[Seat] | None, redacted: str | None, data: Mapping[str, Any],
+                   redacted_data: Mapping[str, Any] = NO_DATA) -> Event:
+        """`emit` with every field in order and the details as one mapping: the same event, without the cost of
+        keyword arguments (a third of an event's), for the events an engine makes at nearly every step."""
         details: Mapping[str, Any] = NO_DATA
-        if data:  # `freeze_data`, inlined: this runs for nearly every event of every game
+        if data:  # `freeze_data`, inlined
             plain = FROZEN_TYPES
             for item in data.values():
                 if type(item) not in plain:
@@ -308,10 +318,8 @@ class GameState(ABC, Generic[RulesT]):
                     break
             else:
                 details = FrozenDict(data)
-        event = _new_event(Event, (self._step, kind, text, actor, source,
-                                   observers if observers is None or type(observers) is frozenset
-                                   else frozenset(observers), redacted, details,
-                                   NO_DATA if redacted_data is None else freeze_data(redacted_data)))
+        event = _new_event(Event, (self._step, kind, text, actor, source, observers, redacted, details,
+                                   redacted_data if redacted_data is NO_DATA else freeze_data(redacted_data)))
         self.events.append(event)
         return event
 

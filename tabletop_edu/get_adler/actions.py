@@ -106,7 +106,7 @@ class Pass(Action):
 
 @dataclass(frozen=True)
 class Skip(Action):
-    """Miss this turn (stunned by a bomb or after a wrong arrest)."""
+    """Miss this turn: stunned by a bomb, out for a turn after a wrong arrest, beaten in a duel, or with no card."""
 
     def __str__(self) -> str:
         return "skip"

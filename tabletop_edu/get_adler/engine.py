@@ -23,7 +23,11 @@ View facts (every key, for seat k; a spectator gets the public ones and None for
 - `revealed`: seat -> character, for every seat once Adler is caught (all reveal, R5.2), else {}.
 - `adler_seat`: the revealed Adler's seat or None.
 - `skips`: turns each seat must still skip; `out`: seats out of the game (shot in a duel).
-- `confrontation`: {"accuser", "responders" (heroes who stopped an escape), "duel_turn"} or None.
+- `skip_reasons`: per seat, why it skips each of those turns, the next first (`SKIP_REASONS`): "stunned" by
+  a bomb (R6.4 « sonné »), "wrong_arrest" (R5.3 « éliminé pour un tour », the accuser and the accused) or
+  "duel" (a hero who lost a pistol duel and is not out, R6.3).
+- `confrontation`: {"accuser", "responders" (heroes who stopped an escape), "duel_turn", "duel_hero" (the
+  hero in the pistol duel, option `duel_with`; None before a duel)} or None.
 - `known_cards`: seat -> cards k knows are in that seat's hand now (from magnifying glasses and binoculars;
   a sound lower bound, forgotten when a card of that hand leaves it out of k's sight).
 - `winner`: "heroes", "adler" or None.
@@ -58,6 +62,14 @@ _SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in ran
 #: The moves of an ordinary turn (a card played or discarded), checked by `_validate_turn`.
 _TURN_ACTIONS = frozenset({Discard, Ask, Magnify, Binoculars, Arrest})
 
+#: Why a seat skips a turn, in the seed's words: « sonné » by a bomb (R6.4), « éliminé pour un tour » after a
+#: wrong arrest (R5.3), or beaten in a pistol duel without leaving the game (R6.3, option `shot_hero_out` off).
+SKIP_REASONS = ("stunned", "wrong_arrest", "duel")
+#: What a seat that must skip is told when it tries another move.
+SKIP_WHY = {"stunned": "You are stunned by the bomb this turn",
+            "wrong_arrest": "You are out for one turn after a wrong arrest",
+            "duel": "You lost the pistol duel and miss this turn"}
+
 # ---------------------------------------------------------------------------------------------- turn menus
 
 
@@ -82,24 +94,21 @@ def _turn_menu(players: int, seat: int, out: frozenset[int]) -> _TurnMenu:
                      tuple(aimed.arrest for aimed in targets))
 
 
-@functools.lru_cache(maxsize=4096)
-def _turn_actions(players: int, seat: int, out: frozenset[int], held: frozenset[str],
-                  arrests_open: bool) -> tuple[Action, ...]:
-    """Every move of an ordinary turn of `seat` holding the kinds of card `held`, binoculars at every seat
-    still in: discards (by card name), then questions, magnifying glasses, binoculars and arrests. The key
-    holds kinds of card, not cards, so the cache is bounded (2**9 sets of kinds a seat and table situation)
-    and a random game finds nearly every turn's menu in it."""
+@functools.lru_cache(maxsize=None)
+def _discards(held: frozenset[str]) -> tuple[Discard, ...]:
+    """A discard of each kind of card `held`, by card name (at most 2**9 sets of kinds: the cache stays small)."""
+    return tuple(DISCARDS[card] for card in sorted(held))
+
+
+@functools.lru_cache(maxsize=1024)
+def _aimed_actions(players: int, seat: int, out: frozenset[int], question: bool, magnify: bool, binoculars: bool,
+                   arrest: bool) -> tuple[Action, ...]:
+    """The moves `seat` may aim at the others with the cards it can play (binoculars at every seat still in):
+    questions, then magnifying glasses, binoculars and arrests. A table-level value keyed by which cards can
+    be played, at most a few thousand."""
     menu = _turn_menu(players, seat, out)
-    actions: list[Action] = [DISCARDS[card] for card in sorted(held)]
-    if "question" in held:
-        actions += menu.asks
-    if "magnify" in held:
-        actions += menu.magnify
-    if "binoculars" in held:
-        actions += menu.binoculars
-    if "arrest" in held and arrests_open:
-        actions += menu.arrests
-    return tuple(actions)
+    return ((menu.asks if question else ()) + (menu.magnify if magnify else ())
+            + (menu.binoculars if binoculars else ()) + (menu.arrests if arrest else ()))
 
 
 # ---------------------------------------------------------------------------------------------- state
@@ -139,6 +148,8 @@ class GetAdlerState(GameState[Rules]):
         self.not_adler: set[int] = set()
         self.revealed = False
         self.skips = [0] * n
+        #: Why each seat skips each of its `skips` turns, the next first (one of `SKIP_REASONS`).
+        self.skip_reasons: list[list[str]] = [[] for _ in range(n)]
         #: Seats out of the game (shot in a duel): a frozenset, which keys the memoised turn menus as it is.
         self.out: frozenset[int] = frozenset()
         self.accuser: int | None = None
@@ -152,15 +163,16 @@ class GetAdlerState(GameState[Rules]):
         self._start_turn()
 
     def _deal_events(self) -> None:
+        names = self.players
         for seat, character in enumerate(self.characters):
-            self.emit("character", f"{self.players[seat]} is {character}.", source="deck", observers=_ONLY[seat],
-                      redacted=f"{self.players[seat]} gets a secret character.", redacted_data=_SEAT_DATA[seat],
-                      seat=seat, character=character)
+            self.emit_event("character", f"{names[seat]} is {character}.", None, "deck", _ONLY[seat],
+                            f"{names[seat]} gets a secret character.", {"seat": seat, "character": character},
+                            _SEAT_DATA[seat])
         for seat, hand in enumerate(self.hands):
             cards = sorted(hand)
-            self.emit("deal", f"{self.players[seat]} is dealt {', '.join(cards)}.", source="deck",
-                      observers=_ONLY[seat], redacted=f"{self.players[seat]} is dealt {len(hand)} cards.",
-                      redacted_data={"seat": seat, "count": len(hand)}, seat=seat, cards=FrozenList(cards))
+            self.emit_event("deal", f"{names[seat]} is dealt {', '.join(cards)}.", None, "deck", _ONLY[seat],
+                            f"{names[seat]} is dealt {len(hand)} cards.", {"seat": seat, "cards": FrozenList(cards)},
+                            {"seat": seat, "count": len(hand)})
 
     # -------------------------------------------------------------------------------- helpers
 
@@ -193,8 +205,8 @@ class GetAdlerState(GameState[Rules]):
         card = self.deck.pop()
         self.hands[seat].append(card)
         name = self.players[seat]
-        self.emit("draw", f"{name} draws {card}.", source="deck", observers=_ONLY[seat],
-                  redacted=f"{name} draws a card.", redacted_data=_SEAT_DATA[seat], seat=seat, card=card)
+        self.emit_event("draw", f"{name} draws {card}.", None, "deck", _ONLY[seat], f"{name} draws a card.",
+                        {"seat": seat, "card": card}, _SEAT_DATA[seat])
         return card
 
     def _lose_card(self, seat: int, card: str) -> None:
@@ -228,7 +240,7 @@ class GetAdlerState(GameState[Rules]):
         n = len(self.players)
         last = self.rules.hours * n
         out = self.out
-        while self.turn_index < last and self.turn_index % n in out:
+        while out and self.turn_index < last and self.turn_index % n in out:
             self.turn_index += 1
         if self.turn_index >= last:
             self._end_of_time()
@@ -330,11 +342,16 @@ class GetAdlerState(GameState[Rules]):
             return [PASS] + ([RESPONSES[card]] if card in hand else [])
         if phase == "duel":
             return [PASS] + ([RESPONSES["pistol"]] if "pistol" in hand else [])
-        menu = _turn_actions(len(self.players), seat, self.out, frozenset(hand), self.turn_index in self._arrest_turns)
+        held = frozenset(hand)
+        actions: list[Action] = list(_discards(held))
+        aimed = _aimed_actions(len(self.players), seat, self.out, "question" in held, "magnify" in held,
+                               "binoculars" in held, "arrest" in held and self.turn_index in self._arrest_turns)
         hands = self.hands
         if all(hands):
-            return list(menu)
-        return [action for action in menu if type(action) is not Binoculars or hands[action.target]]  # type: ignore[attr-defined]
+            actions += aimed
+        else:  # a hand is empty (rare): no binoculars at it
+            actions += [action for action in aimed if type(action) is not Binoculars or hands[action.target]]
+        return actions
 
     def _arrests_open(self) -> bool:
         return self.turn_index in self._arrest_turns
@@ -361,11 +378,11 @@ class GetAdlerState(GameState[Rules]):
             return
         if phase == "skip":
             if not isinstance(action, Skip):
-                why = "You are stunned this turn" if self.skips[seat] else "You have no card left"
+                why = SKIP_WHY[self.skip_reasons[seat][0]] if self.skips[seat] else "You have no card left"
                 raise IllegalAction(f"{why}: you can only 'skip'.")
             return
         if isinstance(action, Skip):
-            raise IllegalAction("You are not stunned: you cannot skip your turn.")
+            raise IllegalAction("You have no turn to miss: you cannot skip.")
         if phase == "answer":
             if not isinstance(action, Answer):
                 raise IllegalAction("You were asked a question: reply 'answer yes' or 'answer no'.")
@@ -448,8 +465,8 @@ class GetAdlerState(GameState[Rules]):
         if phase == "turn":
             if type(action) is Discard:
                 self._lose_card(seat, action.card)
-                self.emit("discard", f"{self.players[seat]} discards {action.card}.", actor=seat, seat=seat,
-                          card=action.card)
+                self.emit_event("discard", f"{self.players[seat]} discards {action.card}.", seat, None, None, None,
+                                {"seat": seat, "card": action.card})
                 self._next_turn()
             elif type(action) is Ask:
                 self._ask(seat, action)
@@ -468,11 +485,16 @@ class GetAdlerState(GameState[Rules]):
         else:
             self._confrontation(seat, action)
 
+    def _must_skip(self, seat: int, turns: int, reason: str) -> None:
+        """`seat` will skip `turns` more turns, for `reason` (one of `SKIP_REASONS`)."""
+        self.skips[seat] += turns
+        self.skip_reasons[seat] += [reason] * turns
+
     def _skip(self, seat: int) -> None:
         name = self.players[seat]
         if self.skips[seat] > 0:
             self.skips[seat] -= 1
-            self.emit("skip", f"{name} skips this turn.", actor=seat, seat=seat, why="stunned")
+            self.emit("skip", f"{name} skips this turn.", actor=seat, seat=seat, why=self.skip_reasons[seat].pop(0))
         else:
             self.emit("skip", f"{name} has no card and passes this turn.", actor=seat, seat=seat, why="no cards")
         self._next_turn()
@@ -481,17 +503,18 @@ class GetAdlerState(GameState[Rules]):
         self._lose_card(seat, "question")
         self.question = (seat, action.target, action.trait, action.colour)
         self.phase = "answer"
-        self.emit("ask", f"{self.players[seat]} asks {self.players[action.target]}: do you have a {action.colour} "
-                  f"{action.trait}?", actor=seat, seat=seat, target=action.target, trait=action.trait,
-                  colour=action.colour)
+        self.emit_event("ask", f"{self.players[seat]} asks {self.players[action.target]}: do you have a "
+                        f"{action.colour} {action.trait}?", seat, None, None, None,
+                        {"seat": seat, "target": action.target, "trait": action.trait, "colour": action.colour})
 
     def _answer(self, seat: int, yes: bool) -> None:
         assert self.question is not None
         asker, target, trait, colour = self.question
         self.answers.append((asker, target, trait, colour, yes))
         self.question = None
-        self.emit("answer", f"{self.players[seat]} answers {'yes' if yes else 'no'} ({colour} {trait}).",
-                  actor=seat, seat=seat, asker=asker, trait=trait, colour=colour, answer=yes)
+        self.emit_event("answer", f"{self.players[seat]} answers {'yes' if yes else 'no'} ({colour} {trait}).",
+                        seat, None, None, None,
+                        {"seat": seat, "asker": asker, "trait": trait, "colour": colour, "answer": yes})
         self._next_turn()
 
     def _magnify(self, seat: int, target: int) -> None:
@@ -535,7 +558,7 @@ class GetAdlerState(GameState[Rules]):
         if target != self.adler:
             self.not_adler.add(target)
             for loser in (seat, target):
-                self.skips[loser] += self.rules.wrong_arrest_skips
+                self._must_skip(loser, self.rules.wrong_arrest_skips, "wrong_arrest")
             self.emit("arrest", f"{who} arrests {whom}: a wrong arrest! Both skip their next turn.", actor=seat,
                       seat=seat, target=target, right=False)
             self._next_turn()
@@ -572,12 +595,11 @@ class GetAdlerState(GameState[Rules]):
             elif card == "bomb":
                 for hero in self._heroes():
                     if hero not in self.out:
-                        self.skips[hero] += self.rules.bomb_skips
+                        self._must_skip(hero, self.rules.bomb_skips, "stunned")
                 self._escaped("a bomb goes off and stuns every hero", "bomb")
             else:
                 self.phase = "duel"
-                assert self.accuser is not None
-                self.duel_turn = self.accuser
+                self.duel_turn = self._hero_facing_adler(self.rules.duel_with)
             return
         if self.phase == "escape":
             if isinstance(action, Pass):
@@ -595,13 +617,12 @@ class GetAdlerState(GameState[Rules]):
                       seat=seat, card=card, role="stop")
             return
         # a pistol duel: the seat to shoot either shoots back or gives up
-        adler, accuser = self.adler, self.accuser
-        assert accuser is not None
+        adler = self.adler
         if isinstance(action, Respond):
             self._lose_card(seat, "pistol")
             self.emit("respond", f"{name} shoots back with a pistol.", actor=seat, seat=seat, card="pistol",
                       role="shoot")
-            self.duel_turn = accuser if seat == adler else adler
+            self.duel_turn = self._hero_facing_adler(self.rules.duel_with) if seat == adler else adler
             return
         if seat == adler:
             self._finish(seat, "heroes", f"{name} (Adler) cannot shoot back and is taken down: the heroes win.",
@@ -610,18 +631,28 @@ class GetAdlerState(GameState[Rules]):
         if self.rules.shot_hero_out:
             self.out = self.out | {seat}
             self.skips[seat] = 0
+            self.skip_reasons[seat] = []
             outcome = "is out of the game"
         else:
-            self.skips[seat] += self.rules.shot_hero_skips
+            self._must_skip(seat, self.rules.shot_hero_skips, "duel")
             outcome = f"skips {self.rules.shot_hero_skips} turn(s)"
         self.emit("shot", f"{name} loses the duel and {outcome}.", actor=seat, seat=seat, out=self.rules.shot_hero_out)
         self._escaped("he wins the duel", "duel")
 
+    def _hero_facing_adler(self, which: str) -> int:
+        """The hero "en confrontation avec lui" (R6.3) or from whom play resumes (R6.6), as the option `which`
+        reads it: "accuser", the hero who arrested Adler; "latest_hero", the last hero who played a card
+        against him, the one who stopped his latest escape, else the accuser."""
+        assert self.accuser is not None
+        return self.responders[-1] if which == "latest_hero" and self.responders else self.accuser
+
     def _escaped(self, how: str, reason: str) -> None:
         """The confrontation ends with Adler free: those involved refill (R6.6), play goes on after the
-        accuser. `reason` is `how` as a code ("disguise", "bomb", "escape", "unstoppable", "duel")."""
+        accuser (option `resume_after`). `reason` is `how` as a code ("disguise", "bomb", "escape",
+        "unstoppable", "duel")."""
         adler, accuser = self.adler, self.accuser
         assert accuser is not None
+        resume = self._hero_facing_adler(self.rules.resume_after)
         self.emit("escape", f"{self.players[adler]} (Adler) escapes: {how}.", seat=adler, how=reason)
         for seat in dict.fromkeys([adler, accuser, *self.responders]):
             if seat in self.out:
@@ -630,6 +661,8 @@ class GetAdlerState(GameState[Rules]):
                 if self._draw(seat) is None:
                     break
         self.accuser, self.responders, self.escape_pending, self.duel_turn = None, [], [], None
+        # the turn was the accuser's; play goes on from `resume`, passing over the turns in between
+        self.turn_index += (resume - accuser) % len(self.players)
         self._next_turn()
 
     # -------------------------------------------------------------------------------- views
@@ -639,7 +672,9 @@ class GetAdlerState(GameState[Rules]):
         confrontation = None
         if self.phase in ("confront", "escape", "duel"):
             confrontation = {"accuser": self.accuser, "responders": list(self.responders),
-                             "duel_turn": self.duel_turn}
+                             "duel_turn": self.duel_turn,
+                             "duel_hero": self._hero_facing_adler(self.rules.duel_with) if self.phase == "duel"
+                             else None}
         binoculars = None
         if self.taking is not None:
             taker, target, taken = self.taking
@@ -662,6 +697,7 @@ class GetAdlerState(GameState[Rules]):
             "revealed": {s: self.characters[s] for s in range(n)} if shown else {},
             "adler_seat": self.adler if shown else None,
             "skips": list(self.skips),
+            "skip_reasons": [list(reasons) for reasons in self.skip_reasons],
             "out": sorted(self.out),
             "confrontation": confrontation,
             "known_cards": {} if seat is None else {
@@ -688,6 +724,7 @@ class GetAdlerState(GameState[Rules]):
         world.answers = list(self.answers)
         world.not_adler = set(self.not_adler)
         world.skips = list(self.skips)
+        world.skip_reasons = [list(reasons) for reasons in self.skip_reasons]
         world.responders = list(self.responders)
         world.escape_pending = list(self.escape_pending)
         return world

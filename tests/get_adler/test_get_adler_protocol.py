@@ -73,7 +73,7 @@ def test_bad_input_acting_while_stunned(helpers):
     state.apply(f"arrest {target}")
     while state.current_player != target:
         helpers.plain_turn(state)
-    refused(state, f"discard {state.hands[target][0]}", "stunned")
+    refused(state, f"discard {state.hands[target][0]}", "wrong arrest")
 
 
 def test_bad_input_out_of_turn():
