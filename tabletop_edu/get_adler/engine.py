@@ -325,6 +325,17 @@ class GetAdlerState(GameState[Rules]):
             return []
         hand = self.hands[seat]
         phase = self.phase
+        if phase == "turn":  # the commonest phase first
+            held = frozenset(hand)
+            actions: list[Action] = list(_discards(held))
+            aimed = _aimed_actions(len(self.players), seat, self.out, "question" in held, "magnify" in held,
+                                   "binoculars" in held, "arrest" in held and self.turn_index in self._arrest_turns)
+            hands = self.hands
+            if all(hands):
+                actions += aimed
+            else:  # a hand is empty (rare): no binoculars at it
+                actions += [action for action in aimed if type(action) is not Binoculars or hands[action.target]]
+            return actions
         if phase == "skip":
             return [SKIP]
         if phase == "answer":
@@ -342,16 +353,7 @@ class GetAdlerState(GameState[Rules]):
             return [PASS] + ([RESPONSES[card]] if card in hand else [])
         if phase == "duel":
             return [PASS] + ([RESPONSES["pistol"]] if "pistol" in hand else [])
-        held = frozenset(hand)
-        actions: list[Action] = list(_discards(held))
-        aimed = _aimed_actions(len(self.players), seat, self.out, "question" in held, "magnify" in held,
-                               "binoculars" in held, "arrest" in held and self.turn_index in self._arrest_turns)
-        hands = self.hands
-        if all(hands):
-            actions += aimed
-        else:  # a hand is empty (rare): no binoculars at it
-            actions += [action for action in aimed if type(action) is not Binoculars or hands[action.target]]
-        return actions
+        return []  # "over" (no seat acts then)
 
     def _arrests_open(self) -> bool:
         return self.turn_index in self._arrest_turns
@@ -433,9 +435,12 @@ class GetAdlerState(GameState[Rules]):
             if action.card not in self.hands[seat]:
                 self._need(seat, action.card, "discard")
             return
-        if isinstance(action, Ask):
-            self._need(seat, "question", "ask a question")
-            self._check_target(seat, action.target)
+        if isinstance(action, Ask):  # the commonest card played: both checks inlined, the messages called for
+            if "question" not in self.hands[seat]:
+                self._need(seat, "question", "ask a question")
+            target = action.target
+            if target == seat or target in self.out or not 0 <= target < len(self.players):
+                self._check_target(seat, target)
             return
         if isinstance(action, Magnify):
             self._need(seat, "magnify", "look at a hand")
@@ -467,7 +472,8 @@ class GetAdlerState(GameState[Rules]):
                 self._lose_card(seat, action.card)
                 self.emit_event("discard", f"{self.players[seat]} discards {action.card}.", seat, None, None, None,
                                 {"seat": seat, "card": action.card})
-                self._next_turn()
+                self.turn_index += 1  # `_next_turn`, inlined for the commonest move
+                self._start_turn()
             elif type(action) is Ask:
                 self._ask(seat, action)
             elif type(action) is Magnify:
