@@ -22,10 +22,12 @@ def test_check_game(players):
 
 
 #: Every option away from its default at once: short hands refilled higher, a long game with reshuffles,
-#: truthful Adler, no arrests in the last hour, heroes who survive duels, another cast.
+#: truthful Adler, no arrests in the last hour, heroes who survive duels, the latest hero facing Adler, another
+#: cast.
 VARIANT = Rules(hours=9, hand_size=4, refill_to=6, adler_may_lie=False, first_arrest_hour=2, last_arrest_hour=8,
                 wrong_arrest_skips=2, stunned_can_respond=True, shot_hero_out=False, shot_hero_skips=2,
-                bomb_skips=2, documents_to_win=2, escape_answer_card="pistol",
+                bomb_skips=2, documents_to_win=2, escape_answer_card="pistol", duel_with="latest_hero",
+                resume_after="latest_hero",
                 cast=("Adler", "Kate Collins", "Agent Tarasov", "Gold", "Sharpe", "Townsend"))
 
 
