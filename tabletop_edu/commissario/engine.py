@@ -255,7 +255,8 @@ class CommissarioState(GameState[Rules]):
         for seat, value in enumerate(self.purple_deal):
             self.arrested[seat] += [(DEAL_COLOUR, value), (DEAL_COLOUR, -value)]
             self.emit("deal", f"{self.players[seat]} is dealt {DEAL_COLOUR}+{value} and {DEAL_COLOUR}-{value} "
-                      "as first arrests.", seat=seat, cards=FrozenList((f"{DEAL_COLOUR}+{value}", f"{DEAL_COLOUR}-{value}")))
+                      "as first arrests.", seat=seat,
+                      cards=FrozenList((f"{DEAL_COLOUR}+{value}", f"{DEAL_COLOUR}-{value}")))
         self.emit("handcuffs", f"{self.players[self.handcuffs]} holds the handcuffs (highest {DEAL_COLOUR}).",
                   seat=self.handcuffs)
 

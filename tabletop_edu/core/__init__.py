@@ -11,7 +11,7 @@ from .view import View, generic_view_html, render_view_html, view_from_json, vie
 
 __all__ = [
     "Action", "Bot", "Event", "FrozenDict", "FrozenList", "GameRules", "GameState", "IllegalAction", "RandomBot",
-    "RecordError", "RulesError", "Seat", "Source", "View", "copy_rng", "expect_arity", "freeze", "generic_view_html", "load",
-    "log_for", "option", "parse_choice", "parse_int", "play_game", "play_turn", "player_names", "quote", "quote_repr",
-    "render_view_html", "rules_from_dict", "rules_to_dict", "view_from_json", "view_to_json", "words",
+    "RecordError", "RulesError", "Seat", "Source", "View", "copy_rng", "expect_arity", "freeze", "generic_view_html",
+    "load", "log_for", "option", "parse_choice", "parse_int", "play_game", "play_turn", "player_names", "quote",
+    "quote_repr", "render_view_html", "rules_from_dict", "rules_to_dict", "view_from_json", "view_to_json", "words",
 ]

@@ -165,10 +165,8 @@ def freeze_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
     """An event's details, read-only (`NO_DATA` when there are none): the engines' hot path, kept short."""
     if not data:
         return NO_DATA
-    if type(data) is FrozenDict:  # frozen already (an engine's shared details): nothing can change it
-        return data
     plain = FROZEN_TYPES
     for item in data.values():  # `_all_plain`, inlined: this runs for nearly every event of every game
         if type(item) not in plain:
             return freeze(data)
-    return FrozenDict(data)
+    return data if type(data) is FrozenDict else FrozenDict(data)  # an engine's shared details, as they are
