@@ -318,8 +318,9 @@ class GameState(ABC, Generic[RulesT]):
                     break
             else:
                 details = FrozenDict(data)
-        event = _new_event(Event, (self._step, kind, text, actor, source, observers, redacted, details,
-                                   redacted_data if redacted_data is NO_DATA else freeze_data(redacted_data)))
+        if redacted_data is not NO_DATA:
+            redacted_data = freeze_data(redacted_data)
+        event = _new_event(Event, (self._step, kind, text, actor, source, observers, redacted, details, redacted_data))
         self.events.append(event)
         return event
 

@@ -111,6 +111,15 @@ def _aimed_actions(players: int, seat: int, out: frozenset[int], question: bool,
             + (menu.binoculars if binoculars else ()) + (menu.arrests if arrest else ()))
 
 
+@functools.lru_cache(maxsize=16384)
+def _turn_actions(players: int, seat: int, out: frozenset[int], held: frozenset[str],
+                  arrests_open: bool) -> tuple[Action, ...]:
+    """Every move of an ordinary turn (binoculars at every seat still in): the discards, then the aimed moves.
+    One look-up a turn; bounded, since a random game meets a few hundred sets of kinds of card per seat."""
+    return _discards(held) + _aimed_actions(players, seat, out, "question" in held, "magnify" in held,
+                                            "binoculars" in held, "arrest" in held and arrests_open)
+
+
 # ---------------------------------------------------------------------------------------------- state
 
 
@@ -276,6 +285,15 @@ class GetAdlerState(GameState[Rules]):
 
     # -------------------------------------------------------------------------------- protocol
 
+    def _update_turn(self) -> None:
+        """`GameState._update_turn`, with an ordinary turn (most steps) worked out here in one go."""
+        phase = self.phase
+        if phase == "turn" or phase == "skip":
+            seat = self.turn_index % len(self.players)
+            self._current, self._acting = seat, (seat,)
+        else:
+            super()._update_turn()
+
     def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
         phase = self.phase
         if phase == "turn" or phase == "skip":
@@ -326,16 +344,13 @@ class GetAdlerState(GameState[Rules]):
         hand = self.hands[seat]
         phase = self.phase
         if phase == "turn":  # the commonest phase first
-            held = frozenset(hand)
-            actions: list[Action] = list(_discards(held))
-            aimed = _aimed_actions(len(self.players), seat, self.out, "question" in held, "magnify" in held,
-                                   "binoculars" in held, "arrest" in held and self.turn_index in self._arrest_turns)
+            menu = _turn_actions(len(self.players), seat, self.out, frozenset(hand),
+                                 self.turn_index in self._arrest_turns)
             hands = self.hands
             if all(hands):
-                actions += aimed
-            else:  # a hand is empty (rare): no binoculars at it
-                actions += [action for action in aimed if type(action) is not Binoculars or hands[action.target]]
-            return actions
+                return list(menu)
+            # a hand is empty (rare): no binoculars at it
+            return [action for action in menu if type(action) is not Binoculars or hands[action.target]]
         if phase == "skip":
             return [SKIP]
         if phase == "answer":
@@ -376,7 +391,9 @@ class GetAdlerState(GameState[Rules]):
     def _validate(self, seat: Seat, action: Action) -> None:
         phase = self.phase
         if phase == "turn" and type(action) in _TURN_ACTIONS:  # the commonest case first; any other move is
-            self._validate_turn(seat, action)  # refused below, with the message that says why
+            if type(action) is Discard and action.card in self.hands[seat]:  # refused below, with the message
+                return  # that says why
+            self._validate_turn(seat, action)
             return
         if phase == "skip":
             if not isinstance(action, Skip):
