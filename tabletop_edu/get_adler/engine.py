@@ -95,9 +95,11 @@ def _turn_menu(players: int, seat: int, out: frozenset[int]) -> _TurnMenu:
 
 
 @functools.lru_cache(maxsize=None)
-def _discards(held: frozenset[str]) -> tuple[Discard, ...]:
-    """A discard of each kind of card `held`, by card name (at most 2**9 sets of kinds: the cache stays small)."""
-    return tuple(DISCARDS[card] for card in sorted(held))
+def _hand_menu(held: frozenset[str]) -> tuple[tuple[Discard, ...], bool, bool, bool, bool]:
+    """What a hand holding the kinds of card `held` can do: a discard of each kind, by card name, and whether
+    it can ask, magnify, use binoculars and arrest (at most 2**10 sets of kinds: the cache stays small)."""
+    return (tuple(DISCARDS[card] for card in sorted(held)), "question" in held, "magnify" in held,
+            "binoculars" in held, "arrest" in held)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -109,15 +111,6 @@ def _aimed_actions(players: int, seat: int, out: frozenset[int], question: bool,
     menu = _turn_menu(players, seat, out)
     return ((menu.asks if question else ()) + (menu.magnify if magnify else ())
             + (menu.binoculars if binoculars else ()) + (menu.arrests if arrest else ()))
-
-
-@functools.lru_cache(maxsize=16384)
-def _turn_actions(players: int, seat: int, out: frozenset[int], held: frozenset[str],
-                  arrests_open: bool) -> tuple[Action, ...]:
-    """Every move of an ordinary turn (binoculars at every seat still in): the discards, then the aimed moves.
-    One look-up a turn; bounded, since a random game meets a few hundred sets of kinds of card per seat."""
-    return _discards(held) + _aimed_actions(players, seat, out, "question" in held, "magnify" in held,
-                                            "binoculars" in held, "arrest" in held and arrests_open)
 
 
 # ---------------------------------------------------------------------------------------------- state
@@ -259,9 +252,17 @@ class GetAdlerState(GameState[Rules]):
             self.phase = "skip"
             return
         self.phase = "turn"
-        self._draw(seat)
-        if not self.hands[seat]:
-            self.phase = "skip"  # R3.4: no card to draw and none in hand: the turn passes
+        deck = self.deck
+        if deck:  # `_draw`, inlined for the draw of every turn
+            card = deck.pop()
+            self.hands[seat].append(card)
+            name = self.players[seat]
+            self.emit_event("draw", f"{name} draws {card}.", None, "deck", _ONLY[seat], f"{name} draws a card.",
+                            {"seat": seat, "card": card}, _SEAT_DATA[seat])
+        else:
+            self._draw(seat)
+            if not self.hands[seat]:
+                self.phase = "skip"  # R3.4: no card to draw and none in hand: the turn passes
 
     def _next_turn(self) -> None:
         self.turn_index += 1
@@ -344,13 +345,14 @@ class GetAdlerState(GameState[Rules]):
         hand = self.hands[seat]
         phase = self.phase
         if phase == "turn":  # the commonest phase first
-            menu = _turn_actions(len(self.players), seat, self.out, frozenset(hand),
-                                 self.turn_index in self._arrest_turns)
+            discards, question, magnify, binoculars, arrest = _hand_menu(frozenset(hand))
+            aimed = _aimed_actions(len(self.players), seat, self.out, question, magnify, binoculars,
+                                   arrest and self.turn_index in self._arrest_turns)
             hands = self.hands
             if all(hands):
-                return list(menu)
+                return [*discards, *aimed]
             # a hand is empty (rare): no binoculars at it
-            return [action for action in menu if type(action) is not Binoculars or hands[action.target]]
+            return [*discards, *(action for action in aimed if type(action) is not Binoculars or hands[action.target])]
         if phase == "skip":
             return [SKIP]
         if phase == "answer":

@@ -276,8 +276,8 @@ def test_turn_caches_are_bounded_and_hold_no_cards():
             state.apply(rng.choice(state.legal_actions(seat)), player=seat)
     assert sizes() == before
     assert engine._turn_menu.cache_info().maxsize == 512
-    assert engine._aimed_actions.cache_info().maxsize == 1024 and engine._turn_actions.cache_info().maxsize == 16384
-    assert 0 < engine._discards.cache_info().currsize <= 2 ** len(get_adler.rules.CARDS)  # sets of kinds of card
+    assert engine._aimed_actions.cache_info().maxsize == 1024
+    assert 0 < engine._hand_menu.cache_info().currsize <= 2 ** len(get_adler.rules.CARDS)  # sets of kinds of card
 
 
 def test_search_bots_find_world_from_view_at_package_level(helpers):
