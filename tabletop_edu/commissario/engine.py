@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import (Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, expect_arity,
-                    parse_choice, parse_int, quote, quote_repr, rules_to_dict, words)
+                    parse_choice, parse_int, quote, quote_repr, rules_to_dict, shuffle, words)
 from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, Card, Rules, card_text, values_up_to
 
 PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
@@ -223,9 +223,9 @@ class CommissarioState(GameState[Rules]):
         n = len(self.players)
         self.rules.check_players(n)  # R1.2
         deal = list(range(1, n + 1))
-        self.rng.shuffle(deal)  # R1.3: the purple +1..+N dealt at random
+        shuffle(self.rng, deal)  # R1.3: the purple +1..+N dealt at random
         pile = full_pile(n, self.rules)
-        self.rng.shuffle(pile)  # R1.6
+        shuffle(self.rng, pile)  # R1.6
         self._begin(deal, pile)
 
     def _begin(self, deal: list[int], pile: list[Card]) -> None:
@@ -598,7 +598,7 @@ class CommissarioState(GameState[Rules]):
                 laid += [parse_card(text) for text in event.data["cards"]]
         seen = set(laid)
         rest = [card for card in full_pile(n, rules) if card not in seen]
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         world._begin(deal, laid + rest)
         for seat, action in _history_from_log(view, world, rng):
             world.apply(action, player=seat)

@@ -6,12 +6,13 @@ from .bots import Bot, RandomBot, play_game, play_turn
 from .errors import IllegalAction, RulesError
 from .events import Event, FrozenDict, FrozenList, Seat, Source, freeze, log_for
 from .rules import GameRules, option, rules_from_dict, rules_to_dict
-from .state import GameState, copy_rng, load, player_names
+from .state import GameState, copy_rng, load, player_names, shuffle
 from .view import View, generic_view_html, render_view_html, view_from_json, view_to_json
 
 __all__ = [
     "Action", "Bot", "Event", "FrozenDict", "FrozenList", "GameRules", "GameState", "IllegalAction", "RandomBot",
     "RecordError", "RulesError", "Seat", "Source", "View", "copy_rng", "expect_arity", "freeze", "generic_view_html",
     "load", "log_for", "option", "parse_choice", "parse_int", "play_game", "play_turn", "player_names", "quote",
-    "quote_repr", "render_view_html", "rules_from_dict", "rules_to_dict", "view_from_json", "view_to_json", "words",
+    "quote_repr", "render_view_html", "rules_from_dict", "rules_to_dict", "shuffle", "view_from_json", "view_to_json",
+    "words",
 ]

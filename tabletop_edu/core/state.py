@@ -68,6 +68,24 @@ def copy_rng(rng: random.Random) -> random.Random:
     return twin
 
 
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """Shuffle `items` in place exactly as `rng.shuffle(items)` does: the same permutation from the same draws
+    of the generator, so a seed keeps dealing the same games. `random.Random.shuffle` asks for each draw through
+    two method calls; a deal shuffles a whole deck at every new game, so here they are written out, which
+    halves its cost. A generator of another class (a scripted one, a subclass) shuffles its own way."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):  # `Random.shuffle`, with `Random._randbelow_with_getrandbits` inlined
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def _foreign_only(given: Any, read: Any) -> bool:
     """Whether two shapes differ only where the given value holds a type from outside Python's builtins (a
     numpy integer): such a value is played as the plain value read back. A bool for an int, 1.0 for 1 or a

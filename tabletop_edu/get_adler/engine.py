@@ -48,7 +48,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng
+from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, shuffle
 from .actions import (AIMED_AT, ANSWERS, DISCARDS, GIVES, NOTATION, PASS, RESPONSES, SKIP, SURRENDER, Answer, Arrest,
                       Ask, Binoculars, Discard, Give, Magnify, Pass, Respond, Skip, Surrender, parse_action)
 from .deduction import worlds_for_view
@@ -134,7 +134,7 @@ class GetAdlerState(GameState[Rules]):
         self.characters: list[str] = self.rng.sample(list(cast_for(n, rules)), n)
         self._adler = self.characters.index(ADLER)
         deck = list(deck_for(rules, n))
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.deck: list[str] = deck
         self.hands: list[list[str]] = [[self.deck.pop() for _ in range(rules.hand_size)] for _ in range(n)]
         self.discard_pile: list[str] = []
@@ -199,7 +199,7 @@ class GetAdlerState(GameState[Rules]):
         if not self.deck and self.rules.reshuffle_discards and self.discard_pile:
             self.deck = self.discard_pile
             self.discard_pile = []
-            self.rng.shuffle(self.deck)
+            shuffle(self.rng, self.deck)
             self.emit("reshuffle", f"The discard pile is shuffled into a new deck of {len(self.deck)} cards.",
                       source="deck", size=len(self.deck))
         if not self.deck:
