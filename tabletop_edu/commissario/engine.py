@@ -401,7 +401,7 @@ class CommissarioState(GameState[Rules]):
         self.releases[seat] = action.card
         if action.card is None:
             self.emit_event("release", f"{name} releases no one (bid 0).", seat, None, None, None,
-                            {"seat": seat, "card": None, "bid": 0})
+                            FrozenDict(seat=seat, card=None, bid=0))
         else:
             self.arrested[seat].remove(action.card)
             where = "back to the table" if self.rules.released_go_to == "table" else "out of the game"
@@ -410,7 +410,7 @@ class CommissarioState(GameState[Rules]):
                 self.table[action.card[0]].sort(reverse=True)  # by `arrest_rank`, the value itself
             text = CARD_TEXT[action.card]
             self.emit_event("release", f"{name} releases {text} (bid {action.card[1]:+d}), {where}.", seat, None,
-                            None, None, {"seat": seat, "card": text, "bid": action.card[1]})
+                            None, None, FrozenDict(seat=seat, card=text, bid=action.card[1]))
         if len(self.releases) == len(self.players):
             self.order = turn_order(self.release_turn, {s: (c[1] if c else 0) for s, c in self.releases.items()})
             self.emit("order", "Turn order: " + ", ".join(self.players[s] for s in self.order) + ".",
@@ -426,7 +426,8 @@ class CommissarioState(GameState[Rules]):
             self.double_used[seat] = True
         what = f"{action.colours[0]} and the 2x card" if action.double else " and ".join(action.colours)
         self.emit_event("pick", f"{name} secretly picks {what}.", seat, None, _ONLY[seat],
-                        f"{name} has chosen two commissaires.", {"seat": seat, "colours": FrozenList(action.colours)},
+                        f"{name} has chosen two commissaires.",
+                        FrozenDict(seat=seat, colours=FrozenList(action.colours)),
                         _SEAT_DATA[seat])
         if len(self.picks) == len(self.players):
             self.phase = "first_reveal"
@@ -449,10 +450,10 @@ class CommissarioState(GameState[Rules]):
             arrest = CARD_TEXT[colour, value]
             self.emit_event("reveal", f"{name} reveals {shown} and arrests {arrest} "
                             f"({'bandit' if value > 0 else 'innocent'}).", seat, None, None, None,
-                            {"seat": seat, "colour": colour, "double": double, "arrest": arrest})
+                            FrozenDict(seat=seat, colour=colour, double=double, arrest=arrest))
         else:
             self.emit_event("reveal", f"{name} reveals {shown}: no {colour} character left, no arrest.", seat, None,
-                            None, None, {"seat": seat, "colour": colour, "double": double, "arrest": None})
+                            None, None, FrozenDict(seat=seat, colour=colour, double=double, arrest=None))
         self.reveal_pos += 1
         if self.reveal_pos == len(self.players):
             self.reveal_pos = 0

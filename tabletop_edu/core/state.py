@@ -326,9 +326,13 @@ class GameState(ABC, Generic[RulesT]):
                    observers: frozenset[Seat] | None, redacted: str | None, data: Mapping[str, Any],
                    redacted_data: Mapping[str, Any] = NO_DATA) -> Event:
         """`emit` with every field in order and the details as one mapping: the same event, without the cost of
-        keyword arguments (a third of an event's), for the events an engine makes at nearly every step."""
+        keyword arguments (a third of an event's), for the events an engine makes at nearly every step. Details
+        given as a `FrozenDict` are kept as they are: like `freeze`, the core takes a FrozenDict as read-only all
+        the way down (an engine builds one from plain values, or shares a constant one)."""
         details: Mapping[str, Any] = NO_DATA
-        if data:  # `freeze_data`, inlined
+        if type(data) is FrozenDict:
+            details = data
+        elif data:  # `freeze_data`, inlined
             plain = FROZEN_TYPES
             for item in data.values():
                 if type(item) not in plain:
@@ -336,7 +340,7 @@ class GameState(ABC, Generic[RulesT]):
                     break
             else:
                 details = FrozenDict(data)
-        if redacted_data is not NO_DATA:
+        if redacted_data is not NO_DATA and type(redacted_data) is not FrozenDict:
             redacted_data = freeze_data(redacted_data)
         event = _new_event(Event, (self._step, kind, text, actor, source, observers, redacted, details, redacted_data))
         self.events.append(event)

@@ -208,7 +208,7 @@ class GetAdlerState(GameState[Rules]):
         self.hands[seat].append(card)
         name = self.players[seat]
         self.emit_event("draw", f"{name} draws {card}.", None, "deck", _ONLY[seat], f"{name} draws a card.",
-                        {"seat": seat, "card": card}, _SEAT_DATA[seat])
+                        FrozenDict(seat=seat, card=card), _SEAT_DATA[seat])
         return card
 
     def _lose_card(self, seat: int, card: str) -> None:
@@ -258,7 +258,7 @@ class GetAdlerState(GameState[Rules]):
             self.hands[seat].append(card)
             name = self.players[seat]
             self.emit_event("draw", f"{name} draws {card}.", None, "deck", _ONLY[seat], f"{name} draws a card.",
-                            {"seat": seat, "card": card}, _SEAT_DATA[seat])
+                            FrozenDict(seat=seat, card=card), _SEAT_DATA[seat])
         else:
             self._draw(seat)
             if not self.hands[seat]:
@@ -490,7 +490,7 @@ class GetAdlerState(GameState[Rules]):
             if type(action) is Discard:
                 self._lose_card(seat, action.card)
                 self.emit_event("discard", f"{self.players[seat]} discards {action.card}.", seat, None, None, None,
-                                {"seat": seat, "card": action.card})
+                                FrozenDict(seat=seat, card=action.card))
                 self.turn_index += 1  # `_next_turn`, inlined for the commonest move
                 self._start_turn()
             elif type(action) is Ask:
@@ -530,7 +530,7 @@ class GetAdlerState(GameState[Rules]):
         self.phase = "answer"
         self.emit_event("ask", f"{self.players[seat]} asks {self.players[action.target]}: do you have a "
                         f"{action.colour} {action.trait}?", seat, None, None, None,
-                        {"seat": seat, "target": action.target, "trait": action.trait, "colour": action.colour})
+                        FrozenDict(seat=seat, target=action.target, trait=action.trait, colour=action.colour))
 
     def _answer(self, seat: int, yes: bool) -> None:
         assert self.question is not None
@@ -539,7 +539,7 @@ class GetAdlerState(GameState[Rules]):
         self.question = None
         self.emit_event("answer", f"{self.players[seat]} answers {'yes' if yes else 'no'} ({colour} {trait}).",
                         seat, None, None, None,
-                        {"seat": seat, "asker": asker, "trait": trait, "colour": colour, "answer": yes})
+                        FrozenDict(seat=seat, asker=asker, trait=trait, colour=colour, answer=yes))
         self._next_turn()
 
     def _magnify(self, seat: int, target: int) -> None:
