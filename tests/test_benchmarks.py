@@ -72,3 +72,23 @@ def test_side_by_side_keeps_each_contenders_best_turn_and_report_prints_each_rat
     text = reference.report([mine], [theirs])
     expected = mine.decisions_per_second / theirs.decisions_per_second
     assert f"decisions/s x{expected:.2f}" in text and "steps/s x" in text and "games/s x" in text
+
+
+def test_bench_engines_prints_each_game_against_the_faster_peer_and_the_slowest_ratio() -> None:
+    engines = load("bench_engines")
+    reference = load("reference")
+    peers = [reference.Throughput("slow peer", 10, 10, 5, 1.0), reference.Throughput("fast peer", 40, 40, 20, 1.0)]
+    ours = [reference.Throughput("game (2 players)", 100, 100, 2, 1.0),
+            reference.Throughput("game (3 players)", 60, 60, 1, 1.0)]
+    lines = engines.ratio_lines(ours, peers)
+    assert lines[2].endswith("x2.50 of fast peer") and lines[3].endswith("x1.50 of fast peer")
+    assert lines[-1] == "slowest ratio x1.50 (game (3 players))"
+    assert {players for module, tables in engines.TABLES for players in tables} >= set(range(2, 7)) | {9, 12}
+
+
+def test_bench_engines_searches_a_real_decision_of_every_game() -> None:
+    engines = load("bench_engines")
+    for module, _ in engines.TABLES:
+        state, seat = engines.searched_decision(module)
+        assert len(state.legal_actions(seat)) >= 2  # a search with one move would not play out anything
+    assert engines.playouts_per_second(commissario, iterations=4, repeats=1) > 0

@@ -136,7 +136,7 @@ def _cycles_inside(area: str | None) -> list[list[str]]:
     None,
     "commissario",
     "examples",
-    pytest.param("get_adler", marks=pytest.mark.xfail(strict=True, reason="loop broken on branch adlercomm")),
+    "get_adler",
     "mafia_de_cuba",
 ], ids=lambda area: area or "between packages and generic files")
 def test_no_loop_between_files(area: str | None) -> None:

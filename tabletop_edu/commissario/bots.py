@@ -32,9 +32,9 @@ def _reveal_best(facts: Mapping[str, Any], legal: Sequence[Action]) -> Action:
     return max(legal, key=lambda a: _top(facts, a.colour) if isinstance(a, Reveal) else -99)
 
 
-def _greedy_pick(facts: Mapping[str, Any]) -> Pick:
-    """The pick (among those the rules allow) whose two arrests, made alone on this table, are worth most."""
-    picks = strategy.picks_of(facts)
+def _greedy_pick(facts: Mapping[str, Any], legal: Sequence[Action]) -> Pick:
+    """The legal pick whose two arrests, made alone on this table, are worth most."""
+    picks = _legal_picks(facts, legal)
 
     def worth(pick: Pick) -> tuple[int, int]:
         board = {c: list(vs) for c, vs in facts["table"].items()}
@@ -44,6 +44,12 @@ def _greedy_pick(facts: Mapping[str, Any]) -> Pick:
                 total += board[colour].pop(0)
         return total, -picks.index(pick)
     return max(picks, key=worth)
+
+
+def _legal_picks(facts: Mapping[str, Any], legal: Sequence[Action]) -> list[Pick]:
+    """The picks the rules allow (`strategy.picks_of`, in its order) that are legal for this seat now: without
+    its 2x card once played, with the option `double_card_each_round` off."""
+    return [pick for pick in strategy.picks_of(facts) if pick in legal]
 
 
 class RandomBot(_CoreRandom):
@@ -62,7 +68,7 @@ class GreedyBot:
         if facts["phase"] == "release":
             return Release(None)
         if facts["phase"] == "pick":
-            return _greedy_pick(facts)
+            return _greedy_pick(facts, legal_actions)
         return _reveal_best(facts, legal_actions)
 
 
@@ -110,7 +116,8 @@ class EquilibriumBot(BidderBot):
             mix = strategy.regret_matching(facts, iterations=60, rng=rng)[view.seat]
         allowed = strategy.picks_of(facts)
         picks = sorted(mix, key=allowed.index)
-        return rng.choices(picks, weights=[mix[p] for p in picks])[0]
+        choice = rng.choices(picks, weights=[mix[p] for p in picks])[0]
+        return choice if choice in legal_actions else _greedy_pick(facts, legal_actions)
 
 
 class LookaheadBot(BidderBot):
@@ -132,15 +139,15 @@ class LookaheadBot(BidderBot):
         if me is None or len(legal_actions) == 1:
             return legal_actions[0]
         if facts["phase"] == "pick":
-            return self._pick(view, rng)
+            return self._pick(view, legal_actions, rng)
         if facts["phase"] == "first_reveal":
             return self._reveal(view, legal_actions, rng)
         return super().choose(view, legal_actions, rng)
 
-    def _pick(self, view: View, rng: random.Random) -> Action:
+    def _pick(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         facts, me = view.facts, view.seat
         order = facts["order"]
-        greedy = _greedy_pick(facts)
+        greedy = _greedy_pick(facts, legal_actions)
         allowed = strategy.picks_of(facts)
         samples = []
         for _ in range(self.worlds):
@@ -152,7 +159,8 @@ class LookaheadBot(BidderBot):
         def average(pick: Pick) -> float:
             return sum(strategy.round_gains(facts, order, {**others, me: pick}, True)[me]
                        for others in samples) / len(samples)
-        return max(allowed, key=lambda p: (average(p), -allowed.index(p)))
+        mine = _legal_picks(facts, legal_actions)
+        return max(mine, key=lambda p: (average(p), -allowed.index(p)))
 
     def _reveal(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         me = view.seat

@@ -40,7 +40,6 @@ View facts (`view.facts`), seat None being a spectator:
 
 from __future__ import annotations
 
-import copy
 import functools
 import math
 import random
@@ -48,11 +47,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import (Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice, parse_int, quote,
-                    quote_repr, rules_to_dict, words)
+from ..core import (Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, expect_arity,
+                    parse_choice, parse_int, quote, quote_repr, rules_to_dict, shuffle, words)
 from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, Card, Rules, card_text, values_up_to
 
 PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
+#: Each seat alone as the observers of a secret pick, and {"seat": k} as what the others read of it: immutable,
+#: so built once and shared by every pick.
+_ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(5))
+_SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in range(5))
 DOUBLE = "2x"
 
 # ---------------------------------------------------------------------------------------- actions
@@ -191,6 +194,12 @@ def _reveal_options(pick: tuple[str, ...], shown: tuple[str, ...], reveal_choice
     return tuple(sorted(set(left), key=COLOURS.index))
 
 
+@functools.lru_cache(maxsize=None)
+def _reveal_menu(pick: tuple[str, ...], shown: tuple[str, ...], reveal_choice: bool) -> tuple[Reveal, ...]:
+    """The shared `Reveal` values of `_reveal_options` (a pick, its reveals so far and one rule decide them)."""
+    return tuple(REVEALS[colour] for colour in _reveal_options(pick, shown, reveal_choice))
+
+
 def arrest_rank(value: int) -> int:
     """Higher is arrested first: +5 ... +1, then -1 ... -5 (R4.3: « ayant le plus de valeur »)."""
     return value
@@ -214,9 +223,9 @@ class CommissarioState(GameState[Rules]):
         n = len(self.players)
         self.rules.check_players(n)  # R1.2
         deal = list(range(1, n + 1))
-        self.rng.shuffle(deal)  # R1.3: the purple +1..+N dealt at random
+        shuffle(self.rng, deal)  # R1.3: the purple +1..+N dealt at random
         pile = full_pile(n, self.rules)
-        self.rng.shuffle(pile)  # R1.6
+        shuffle(self.rng, pile)  # R1.6
         self._begin(deal, pile)
 
     def _begin(self, deal: list[int], pile: list[Card]) -> None:
@@ -233,6 +242,11 @@ class CommissarioState(GameState[Rules]):
         self.over = False
         self.final_scores: list[int] | None = None
         self.bonus_winners: dict[str, Seat | None] = {}
+        #: Innocents each seat has arrested (R6.4's tie-break): its purple -k of the deal first (R1.3, « ce
+        #: seront les deux premières arrestations »), then every innocent it arrests, released ones included.
+        self.innocents_arrested: list[int] = [1] * n
+        #: Whether each seat has played its 2x card in this game (only used up with `double_card_each_round` off).
+        self.double_used: list[bool] = [False] * n
         self._deal_events()
         self._start_round()
         self._update_turn()
@@ -241,7 +255,8 @@ class CommissarioState(GameState[Rules]):
         for seat, value in enumerate(self.purple_deal):
             self.arrested[seat] += [(DEAL_COLOUR, value), (DEAL_COLOUR, -value)]
             self.emit("deal", f"{self.players[seat]} is dealt {DEAL_COLOUR}+{value} and {DEAL_COLOUR}-{value} "
-                      "as first arrests.", seat=seat, cards=[f"{DEAL_COLOUR}+{value}", f"{DEAL_COLOUR}-{value}"])
+                      "as first arrests.", seat=seat,
+                      cards=FrozenList((f"{DEAL_COLOUR}+{value}", f"{DEAL_COLOUR}-{value}")))
         self.emit("handcuffs", f"{self.players[self.handcuffs]} holds the handcuffs (highest {DEAL_COLOUR}).",
                   seat=self.handcuffs)
 
@@ -260,16 +275,18 @@ class CommissarioState(GameState[Rules]):
         for colour, value in laid:
             self.table[colour].append(value)
         for colour in {colour for colour, _ in laid}:  # only the columns that received characters
-            self.table[colour].sort(key=arrest_rank, reverse=True)
+            self.table[colour].sort(reverse=True)  # by `arrest_rank`, which is the value itself
         cards = [CARD_TEXT[c] for c in laid]
-        self.emit("layout", f"Round {self.round}: laid out " + ", ".join(cards) + ".", round=self.round, cards=cards)
+        self.emit("layout", f"Round {self.round}: laid out " + ", ".join(cards) + ".", round=self.round,
+                  cards=FrozenList(cards))
         self.phase = "release"
         self.release_turn: list[Seat] = [(self.handcuffs + k) % n for k in range(n)]
         self.releases: dict[Seat, Card | None] = {}
         self.order: list[Seat] | None = None
         self.picks: dict[Seat, tuple[str, str]] = {}
         self.pick_index: dict[Seat, int] = {}
-        self.revealed: dict[Seat, list[str]] = {}
+        #: seat -> the colours it revealed this round, in order (a tuple: it keys the memoised reveal options).
+        self.revealed: dict[Seat, tuple[str, ...]] = {}
         self.reveal_pos = 0
 
     # ------------------------------------------------------------------ turn structure
@@ -304,13 +321,13 @@ class CommissarioState(GameState[Rules]):
     def _remaining_pick(self, seat: Seat) -> list[str]:
         """The colours of `seat`'s pick not revealed yet."""
         left = list(self.picks.get(seat, ()))
-        for colour in self.revealed.get(seat, []):
+        for colour in self.revealed.get(seat, ()):
             left.remove(colour)
         return left
 
     def _reveal_options(self, seat: Seat) -> tuple[str, ...]:
         """The colours `seat` may reveal now (memoised: a pick and its reveals so far decide them)."""
-        return _reveal_options(self.picks.get(seat, ()), tuple(self.revealed.get(seat, ())), self.rules.reveal_choice)
+        return _reveal_options(self.picks.get(seat, ()), self.revealed.get(seat, ()), self.rules.reveal_choice)
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
         seats = self.acting_seats
@@ -324,8 +341,8 @@ class CommissarioState(GameState[Rules]):
             held = sorted(set(self.arrested[player]), key=CARD_ORDER.__getitem__)
             return [RELEASE_NONE] + [RELEASES[card] for card in held]
         if self.phase == "pick":
-            return list(picks_allowed(self.rules.double_card))
-        return [REVEALS[colour] for colour in self._reveal_options(player)]
+            return list(picks_allowed(self._holds_double(player)))
+        return list(_reveal_menu(self.picks.get(player, ()), self.revealed.get(player, ()), self.rules.reveal_choice))
 
     def _validate(self, seat: Seat, action: Action) -> None:
         if isinstance(action, Reveal):  # the commonest action first: half of all actions are reveals
@@ -346,11 +363,20 @@ class CommissarioState(GameState[Rules]):
         elif isinstance(action, Pick):
             if self.phase != "pick":
                 raise IllegalAction(f"Commissaires are picked after the releases; now is the {self._phase_words()}.")
-            if action not in picks_allowed(self.rules.double_card):
+            if action.double and not self._holds_double(seat):
+                if self.rules.double_card:
+                    raise IllegalAction(f"{action} is not a pick: you played your 2x card in an earlier round, and "
+                                        "it is played once a game (option double_card_each_round off), so "
+                                        "choose two different colours.")
                 raise IllegalAction(f"{action} is not a pick: this game is played without the 2x card "
                                     "(option double_card), so choose two different colours.")
         else:
             raise IllegalAction(f"{quote_repr(action)} is not a Commissario action: write {NOTATION}.")
+
+    def _holds_double(self, seat: Seat) -> bool:
+        """Whether `seat` may pick with its 2x card now (R1.5, R5.1: options `double_card`,
+        `double_card_each_round`)."""
+        return self.rules.double_card and (self.rules.double_card_each_round or not self.double_used[seat])
 
     def _phase_words(self) -> str:
         return {"release": "release step", "pick": "secret pick", "first_reveal": "first reveal",
@@ -374,20 +400,21 @@ class CommissarioState(GameState[Rules]):
         name = self.players[seat]
         self.releases[seat] = action.card
         if action.card is None:
-            self.emit("release", f"{name} releases no one (bid 0).", actor=seat, seat=seat, card=None, bid=0)
+            self.emit_event("release", f"{name} releases no one (bid 0).", seat, None, None, None,
+                            FrozenDict(seat=seat, card=None, bid=0))
         else:
             self.arrested[seat].remove(action.card)
             where = "back to the table" if self.rules.released_go_to == "table" else "out of the game"
             if self.rules.released_go_to == "table":  # R3.4
                 self.table[action.card[0]].append(action.card[1])
-                self.table[action.card[0]].sort(key=arrest_rank, reverse=True)
+                self.table[action.card[0]].sort(reverse=True)  # by `arrest_rank`, the value itself
             text = CARD_TEXT[action.card]
-            self.emit("release", f"{name} releases {text} (bid {action.card[1]:+d}), {where}.",
-                      actor=seat, seat=seat, card=text, bid=action.card[1])
+            self.emit_event("release", f"{name} releases {text} (bid {action.card[1]:+d}), {where}.", seat, None,
+                            None, None, FrozenDict(seat=seat, card=text, bid=action.card[1]))
         if len(self.releases) == len(self.players):
             self.order = turn_order(self.release_turn, {s: (c[1] if c else 0) for s, c in self.releases.items()})
             self.emit("order", "Turn order: " + ", ".join(self.players[s] for s in self.order) + ".",
-                      order=list(self.order))
+                      order=FrozenList(self.order))
             self.phase = "pick"
 
     def _play_pick(self, seat: Seat, action: Pick) -> None:
@@ -395,10 +422,13 @@ class CommissarioState(GameState[Rules]):
         name = self.players[seat]
         self.picks[seat] = action.colours
         self.pick_index[seat] = len(self.history)
+        if action.double:
+            self.double_used[seat] = True
         what = f"{action.colours[0]} and the 2x card" if action.double else " and ".join(action.colours)
-        self.emit("pick", f"{name} secretly picks {what}.", actor=seat, observers=[seat],
-                  redacted=f"{name} has chosen two commissaires.", redacted_data={"seat": seat},
-                  seat=seat, colours=list(action.colours))
+        self.emit_event("pick", f"{name} secretly picks {what}.", seat, None, _ONLY[seat],
+                        f"{name} has chosen two commissaires.",
+                        FrozenDict(seat=seat, colours=FrozenList(action.colours)),
+                        _SEAT_DATA[seat])
         if len(self.picks) == len(self.players):
             self.phase = "first_reveal"
             self.emit("reveals", "Everyone has chosen: commissaires are revealed in turn order.")
@@ -406,21 +436,24 @@ class CommissarioState(GameState[Rules]):
     def _play_reveal(self, seat: Seat, action: Reveal) -> None:
         """R4.2-R4.6: arrest the highest character of the colour, if any is left."""
         name = self.players[seat]
-        second = self.phase == "second_reveal"
-        double = second and self.picks[seat][0] == self.picks[seat][1]
-        self.revealed.setdefault(seat, []).append(action.colour)
-        shown = f"the 2x card ({action.colour} again)" if double else f"the {action.colour} commissaire"
-        column = self.table[action.colour]
+        colour = action.colour
+        pick = self.picks[seat]
+        double = self.phase == "second_reveal" and pick[0] == pick[1]
+        self.revealed[seat] = self.revealed.get(seat, ()) + (colour,)
+        shown = f"the 2x card ({colour} again)" if double else f"the {colour} commissaire"
+        column = self.table[colour]
         if column:
             value = column.pop(0)
-            self.arrested[seat].append((action.colour, value))
-            kind = "bandit" if value > 0 else "innocent"
-            arrest = CARD_TEXT[action.colour, value]
-            self.emit("reveal", f"{name} reveals {shown} and arrests {arrest} ({kind}).",
-                      actor=seat, seat=seat, colour=action.colour, double=double, arrest=arrest)
+            self.arrested[seat].append((colour, value))
+            if value < 0:
+                self.innocents_arrested[seat] += 1
+            arrest = CARD_TEXT[colour, value]
+            self.emit_event("reveal", f"{name} reveals {shown} and arrests {arrest} "
+                            f"({'bandit' if value > 0 else 'innocent'}).", seat, None, None, None,
+                            FrozenDict(seat=seat, colour=colour, double=double, arrest=arrest))
         else:
-            self.emit("reveal", f"{name} reveals {shown}: no {action.colour} character left, no arrest.",
-                      actor=seat, seat=seat, colour=action.colour, double=double, arrest=None)
+            self.emit_event("reveal", f"{name} reveals {shown}: no {colour} character left, no arrest.", seat, None,
+                            None, None, FrozenDict(seat=seat, colour=colour, double=double, arrest=None))
         self.reveal_pos += 1
         if self.reveal_pos == len(self.players):
             self.reveal_pos = 0
@@ -479,16 +512,17 @@ class CommissarioState(GameState[Rules]):
 
     @property
     def winners(self) -> tuple[Seat, ...]:
-        """R6.4: the highest total; ties shared, or broken by the fewest innocents (option `tie_break`)."""
+        """R6.4: the highest total; ties shared, or broken by the fewest innocents arrested (option `tie_break`:
+        every innocent the seat ever arrested, released ones included, as the seed's mission says « en évitant
+        d'arrêter les innocents »)."""
         if not self.over:
             return ()
         scores = self.scores
         best = max(scores)
         leaders = [s for s, score in enumerate(scores) if score == best]
         if self.rules.tie_break == "fewest_innocents" and len(leaders) > 1:
-            innocents = {s: sum(1 for _, v in self.arrested[s] if v < 0) for s in leaders}
-            fewest = min(innocents.values())
-            leaders = [s for s in leaders if innocents[s] == fewest]
+            fewest = min(self.innocents_arrested[s] for s in leaders)
+            leaders = [s for s in leaders if self.innocents_arrested[s] == fewest]
         return tuple(leaders)
 
     # ------------------------------------------------------------------ knowledge
@@ -528,8 +562,12 @@ class CommissarioState(GameState[Rules]):
 
     def clone(self) -> CommissarioState:
         """An independent copy that shares the events: they are immutable once emitted (frozen data), so only
-        the lists and dicts of the table are copied. Bots clone a state at every simulated move."""
-        return copy.deepcopy(self, {id(event): event for event in self.events})
+        the lists and dicts of the table are copied, two levels deep (the state holds nothing deeper: lists of
+        cards, columns of values, tuples of colours). Bots and searches clone a state at every simulated move."""
+        world = object.__new__(type(self))
+        world.__dict__.update({name: _copied(value) for name, value in self.__dict__.items()})
+        world.rng = copy_rng(self.rng)
+        return world
 
     # ------------------------------------------------------------------ resampling
 
@@ -561,7 +599,7 @@ class CommissarioState(GameState[Rules]):
                 laid += [parse_card(text) for text in event.data["cards"]]
         seen = set(laid)
         rest = [card for card in full_pile(n, rules) if card not in seen]
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         world._begin(deal, laid + rest)
         for seat, action in _history_from_log(view, world, rng):
             world.apply(action, player=seat)
@@ -572,6 +610,19 @@ class CommissarioState(GameState[Rules]):
         if not self.rules.reveal_choice:
             return pick.colours[0] == colour
         return colour in pick.colours
+
+
+def _copied(value: Any) -> Any:
+    """A copy of one attribute of the state: lists and dicts copied with the lists inside them; immutable
+    values (numbers, texts, tuples, rules) shared."""
+    kind = type(value)
+    if kind is list:
+        return [item[:] if type(item) is list else item for item in value]
+    if kind is dict:
+        return {key: item[:] if type(item) is list else item for key, item in value.items()}
+    if kind is set:
+        return set(value)
+    return value
 
 
 def full_pile(players: int, rules: Rules | None = None) -> list[Card]:
@@ -588,7 +639,8 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
     """The actions behind a view's log, with a uniformly drawn fitting pick where a pick is hidden."""
     actions = [event for event in view.log if event.step > 0 and event.actor is not None
                and event.kind in ("release", "pick", "reveal")]
-    allowed = picks_allowed(world.rules.double_card)
+    rules = world.rules
+    used_double: set[Seat] = set()  # seats seen playing their 2x card (it is public once revealed)
     history: list[tuple[Seat, Action]] = []
     for index, event in enumerate(actions):
         seat = event.actor
@@ -597,9 +649,13 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
             history.append((seat, RELEASE_NONE if card is None else RELEASES[parse_card(card)]))
         elif event.kind == "reveal":
             history.append((seat, REVEALS[event.data["colour"]]))
+            if event.data["double"]:
+                used_double.add(seat)
         elif "colours" in event.data:
             first, second = event.data["colours"]
             history.append((seat, _pick_of(first, second)))
+            if first == second:
+                used_double.add(seat)
         else:
             shown: list[str] = []
             for later in actions[index + 1:]:
@@ -610,6 +666,7 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
             if len(shown) == 2:
                 pick = _pick_of(shown[0], shown[1])
             else:
+                allowed = picks_allowed(rules.double_card and (rules.double_card_each_round or seat not in used_double))
                 pick = rng.choice([p for p in allowed if not shown or world._first_reveal_fits(p, shown[0])])
             history.append((seat, pick))
     return history
@@ -666,6 +723,10 @@ def turn_order(release_turn: list[Seat], bids: dict[Seat, int]) -> list[Seat]:
 State = CommissarioState
 
 
+#: The default rules, checked once: rules are immutable, and checking them costs as much as dealing a game.
+DEFAULT_RULES = Rules()
+
+
 def new_game(players: int | list[str] = 3, *, seed: int | None = None, rules: Rules | None = None) -> CommissarioState:
-    """A new game of Commissario, dealt with `seed`."""
-    return CommissarioState(players, seed=seed, rules=rules)
+    """A new game of Commissario, dealt with `seed` (default rules: `DEFAULT_RULES`)."""
+    return CommissarioState(players, seed=seed, rules=DEFAULT_RULES if rules is None else rules)

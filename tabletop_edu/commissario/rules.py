@@ -66,6 +66,8 @@ class Rules(GameRules):
     - `highest_value` (R1.1, R1.2): bandits +1..+h and innocents -1..-h in every colour (seed: 5). A table of N
       players needs h >= N for the purple deal, checked by `new_game`.
     - `double_card` (R1.5): each player holds the 2x card (seed: True); False: every pick is two colours.
+    - `double_card_each_round` (R5.1): True (default): the 2x card comes back to hand every round, like the
+      commissaires; False: each player plays it once a game.
     - `bonus_values` (R1.7, R6.2): the bonus card of each colour, as a named reading of the seed
       (`BONUS_READINGS`: "every_colour", the default, or "purple_none") or six values in `COLOURS` order,
       0 for no card.
@@ -78,13 +80,16 @@ class Rules(GameRules):
     - `partial_last_layout` (R5.3): True (default): when fewer characters remain than a layout takes, lay out
       what remains and play that last round; False: the game ends when the pile cannot fill a layout.
     - `tie_break` (R6.4): "shared" (default): players tied for the most points share the win;
-      "fewest_innocents": among them, those who arrested the fewest innocents win (still tied: shared).
+      "fewest_innocents": among them, those who arrested the fewest innocents win (still tied: shared); every
+      innocent a player arrested counts, those it released since included (the deal's purple -k counts for
+      everyone alike).
     - `bonus_needs_positive` (R6.5): False (default): the single best total of a colour takes its bonus card,
       even 0 or below; True: only a single best total above 0 does.
     """
 
     highest_value: int = option(5, low=2, high=MAX_VALUE)
     double_card: bool = option(True)
+    double_card_each_round: bool = option(True)
     bonus_values: str | tuple[int, ...] = option("every_colour", choices=tuple(BONUS_READINGS),
                                                  length=(len(COLOURS), len(COLOURS)), low=0, high=20)
     laid_per_player: int = option(2, low=1, high=6)

@@ -71,24 +71,29 @@ class FrozenList(list):  # type: ignore[type-arg]
         return hash(tuple(self))
 
 
+#: Values that are already read-only: kept as they are (a set, so the check is one hash look-up a value).
+FROZEN_TYPES = frozenset({int, str, bool, float, type(None), FrozenDict, FrozenList, frozenset, _NoData})
+#: Plain values a read-only copy keeps (immutable all the way down).
 _IMMUTABLE = (int, str, bool, float, type(None), frozenset, _NoData)
-_PLAIN = (*_IMMUTABLE, FrozenDict, FrozenList)
 
 
 def freeze(value: Any) -> Any:
-    """`value` as a read-only copy of its own, all the way down: every dict, list and set inside, frozen ones
-    included, is a fresh frozen container, so nothing in the copy is shared with `value` (plain values as they
-    are). Even `dict.__setitem__(copy, ...)`, which no dict subclass can refuse, then changes only the copy."""
+    """`value` with every dict, list and set inside made read-only: a fresh copy, except that plain values and
+    containers already frozen are kept as they are (the engines' hot path; see `read_only_copy` for what is
+    handed out)."""
     kind = type(value)
-    if kind in _IMMUTABLE:
+    if kind in FROZEN_TYPES:
         return value
-    if kind is FrozenDict or kind is dict or isinstance(value, Mapping):
-        return FrozenDict({key: item if type(item) in _IMMUTABLE else freeze(item) for key, item in value.items()})
-    if kind is FrozenList or isinstance(value, list):
-        return FrozenList([item if type(item) in _IMMUTABLE else freeze(item) for item in value])
+    if kind is dict or isinstance(value, Mapping):
+        plain = FROZEN_TYPES
+        return FrozenDict({key: item if type(item) in plain else freeze(item) for key, item in value.items()})
+    if kind is list:
+        if _all_plain(value):  # the usual event detail: a list of texts or numbers, copied in one call
+            return FrozenList(value)
+        return FrozenList([freeze(item) for item in value])
     if kind is tuple:
-        return tuple([item if type(item) in _IMMUTABLE else freeze(item) for item in value])
-    if isinstance(value, (set, frozenset)):
+        return value if _all_plain(value) else tuple([freeze(item) for item in value])
+    if kind in (set, frozenset):
         return frozenset(value)
     return value
 
@@ -145,6 +150,26 @@ class Event(NamedTuple):
         return self.text
 
 
+def read_only_copy(value: Any) -> Any:
+    """`value` as a read-only copy of its own, all the way down: every dict, list and set inside, frozen ones
+    included, is a fresh frozen container, so nothing in the copy is shared with `value` (plain values as they
+    are). Even `dict.__setitem__(copy, ...)`, which no dict subclass can refuse, then changes only the copy:
+    what views and bots are handed."""
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return value
+    if kind is FrozenDict or kind is dict or isinstance(value, Mapping):
+        return FrozenDict({key: item if type(item) in _IMMUTABLE else read_only_copy(item)
+                           for key, item in value.items()})
+    if kind is FrozenList or isinstance(value, list):
+        return FrozenList([item if type(item) in _IMMUTABLE else read_only_copy(item) for item in value])
+    if kind is tuple:
+        return tuple([item if type(item) in _IMMUTABLE else read_only_copy(item) for item in value])
+    if isinstance(value, (set, frozenset)):
+        return frozenset(value)
+    return value
+
+
 def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
     """The events as `seat` saw them, in order: the single gate from a game's log to a seat. Each event handed
     out carries details of its own, so writing into them (even past the read-only guard, with `dict.__setitem__`)
@@ -159,18 +184,28 @@ def _detached(event: Event) -> Event:
     if data is NO_DATA and redacted_data is NO_DATA:
         return event
     return _new_event(Event, (step, kind, text, actor, source, observers, redacted,
-                              data if data is NO_DATA else freeze(data),
-                              redacted_data if redacted_data is NO_DATA else freeze(redacted_data)))
+                              data if data is NO_DATA else read_only_copy(data),
+                              redacted_data if redacted_data is NO_DATA else read_only_copy(redacted_data)))
 
 
 _new_event = tuple.__new__
+
+
+def _all_plain(items: Iterable[Any]) -> bool:
+    """Whether every item is already read-only (nothing inside needs a frozen copy)."""
+    plain = FROZEN_TYPES
+    for item in items:
+        if type(item) not in plain:
+            return False
+    return True
 
 
 def freeze_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
     """An event's details, read-only (`NO_DATA` when there are none): the engines' hot path, kept short."""
     if not data:
         return NO_DATA
-    for item in data.values():
-        if type(item) not in _PLAIN:
+    plain = FROZEN_TYPES
+    for item in data.values():  # `_all_plain`, inlined: this runs for nearly every event of every game
+        if type(item) not in plain:
             return freeze(data)
-    return FrozenDict(data)
+    return data if type(data) is FrozenDict else FrozenDict(data)  # an engine's shared details, as they are

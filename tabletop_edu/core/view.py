@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .events import Event, Seat, freeze
+from .events import Event, Seat, read_only_copy
 from .hooks import html_of, state_class_of
 
 
@@ -42,7 +42,7 @@ class View:
     rules: Any = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "facts", freeze(self.facts))
+        object.__setattr__(self, "facts", read_only_copy(self.facts))
         object.__setattr__(self, "log", tuple(self.log))
 
     def seat_name(self, seat: Seat) -> str:

@@ -23,7 +23,11 @@ View facts (every key, for seat k; a spectator gets the public ones and None for
 - `revealed`: seat -> character, for every seat once Adler is caught (all reveal, R5.2), else {}.
 - `adler_seat`: the revealed Adler's seat or None.
 - `skips`: turns each seat must still skip; `out`: seats out of the game (shot in a duel).
-- `confrontation`: {"accuser", "responders" (heroes who stopped an escape), "duel_turn"} or None.
+- `skip_reasons`: per seat, why it skips each of those turns, the next first (`SKIP_REASONS`): "stunned" by
+  a bomb (R6.4 « sonné »), "wrong_arrest" (R5.3 « éliminé pour un tour », the accuser and the accused) or
+  "duel" (a hero who lost a pistol duel and is not out, R6.3).
+- `confrontation`: {"accuser", "responders" (heroes who stopped an escape), "duel_turn", "duel_hero" (the
+  hero in the pistol duel, option `duel_with`; None before a duel)} or None.
 - `known_cards`: seat -> cards k knows are in that seat's hand now (from magnifying glasses and binoculars;
   a sound lower bound, forgotten when a card of that hand leaves it out of k's sight).
 - `winner`: "heroes", "adler" or None.
@@ -44,178 +48,29 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Action, GameState, IllegalAction, Seat, View, expect_arity, parse_choice, parse_int, quote, words
-from .rules import (ADLER, ADLER_RESPONSES, CARDS, MAX_PLAYERS, MIN_PLAYERS, TRAIT_COLOURS, TRAIT_TABLE, TRAITS,
-                    Rules, cast_for, deck_for, has_trait)
+from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, shuffle
+from .actions import (AIMED_AT, ANSWERS, DISCARDS, GIVES, NOTATION, PASS, RESPONSES, SKIP, SURRENDER, Answer, Arrest,
+                      Ask, Binoculars, Discard, Give, Magnify, Pass, Respond, Skip, Surrender, parse_action)
+from .deduction import worlds_for_view
+from .rules import ADLER, ADLER_RESPONSES, MAX_PLAYERS, MIN_PLAYERS, TRAIT_TABLE, Rules, cast_for, deck_for, has_trait
+from .worlds import build_world
 
-# ---------------------------------------------------------------------------------------------- actions
+#: Each seat alone, as the observers of a private event, and {"seat": k} as its redacted details: both are
+#: immutable, so built once and shared by every draw.
+_ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(MAX_PLAYERS))
+_SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in range(MAX_PLAYERS))
+#: The moves of an ordinary turn (a card played or discarded), checked by `_validate_turn`.
+_TURN_ACTIONS = frozenset({Discard, Ask, Magnify, Binoculars, Arrest})
 
+#: Why a seat skips a turn, in the seed's words: « sonné » by a bomb (R6.4), « éliminé pour un tour » after a
+#: wrong arrest (R5.3), or beaten in a pistol duel without leaving the game (R6.3, option `shot_hero_out` off).
+SKIP_REASONS = ("stunned", "wrong_arrest", "duel")
+#: What a seat that must skip is told when it tries another move.
+SKIP_WHY = {"stunned": "You are stunned by the bomb this turn",
+            "wrong_arrest": "You are out for one turn after a wrong arrest",
+            "duel": "You lost the pistol duel and miss this turn"}
 
-@dataclass(frozen=True)
-class Discard(Action):
-    """Discard a card for no effect (a document discarded this way is a signal to the table)."""
-    card: str
-
-    def __str__(self) -> str:
-        return f"discard {self.card}"
-
-
-@dataclass(frozen=True)
-class Ask(Action):
-    """Play a question mark: ask `target` whether it has a `colour` `trait`."""
-    target: int
-    trait: str
-    colour: str
-
-    def __str__(self) -> str:
-        return f"ask {self.target} {self.trait} {self.colour}"
-
-
-@dataclass(frozen=True)
-class Answer(Action):
-    """Answer the question asked of you."""
-    yes: bool
-
-    def __str__(self) -> str:
-        # Only a real bool reads "yes"/"no": Answer(1) writes "answer 1", which the parser refuses.
-        return "answer yes" if self.yes is True else "answer no" if self.yes is False else f"answer {self.yes!r}"
-
-
-@dataclass(frozen=True)
-class Magnify(Action):
-    """Play a magnifying glass: look at `target`'s whole hand."""
-    target: int
-
-    def __str__(self) -> str:
-        return f"magnify {self.target}"
-
-
-@dataclass(frozen=True)
-class Binoculars(Action):
-    """Play binoculars: take a card at random from `target`'s hand (you then `give` one back, R4.5)."""
-    target: int
-
-    def __str__(self) -> str:
-        return f"binoculars {self.target}"
-
-
-@dataclass(frozen=True)
-class Give(Action):
-    """After binoculars: give `card` from your hand (the card just taken included) to the seat you took from."""
-    card: str
-
-    def __str__(self) -> str:
-        return f"give {self.card}"
-
-
-@dataclass(frozen=True)
-class Arrest(Action):
-    """Play an arrest card in front of `target`."""
-    target: int
-
-    def __str__(self) -> str:
-        return f"arrest {self.target}"
-
-
-@dataclass(frozen=True)
-class Respond(Action):
-    """Play a card in a confrontation: Adler's escape/disguise/bomb/pistol, a hero's arrest or pistol."""
-    card: str
-
-    def __str__(self) -> str:
-        return f"respond {self.card}"
-
-
-@dataclass(frozen=True)
-class Surrender(Action):
-    """Adler gives himself up: the heroes win."""
-
-    def __str__(self) -> str:
-        return "surrender"
-
-
-@dataclass(frozen=True)
-class Pass(Action):
-    """Decline: let an escape happen, or give up a pistol duel."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
-class Skip(Action):
-    """Miss this turn (stunned by a bomb or after a wrong arrest)."""
-
-    def __str__(self) -> str:
-        return "skip"
-
-
-NOTATION = ("'discard CARD', 'ask K TRAIT COLOUR', 'answer yes|no', 'magnify K', 'binoculars K', 'give CARD', "
-            "'arrest K', 'respond CARD', 'surrender', 'pass' or 'skip'")
-
-
-def parse_action(text: str) -> Action:
-    """Read an action of Get Adler from its notation (see NOTATION)."""
-    parts = words(text)
-    head = parts[0]
-    if head == "discard":
-        expect_arity(parts, 2, "discard CARD")
-        return _DISCARDS[parse_choice(parts[1], CARDS, "card")]
-    if head == "ask":
-        expect_arity(parts, 4, "ask K TRAIT COLOUR")
-        trait = parse_choice(parts[2], TRAITS, "trait")
-        return Ask(parse_int(parts[1], "a seat"), trait, parse_choice(parts[3], TRAIT_COLOURS[trait],
-                                                                       f"{trait} colour"))
-    if head == "answer":
-        expect_arity(parts, 2, "answer yes|no")
-        return _ANSWERS[parse_choice(parts[1], ("yes", "no"), "answer") == "yes"]
-    if head == "magnify":
-        expect_arity(parts, 2, "magnify K")
-        return Magnify(parse_int(parts[1], "a seat"))
-    if head == "binoculars":
-        expect_arity(parts, 2, "binoculars K (then 'give CARD' once you have seen the card you took)")
-        return Binoculars(parse_int(parts[1], "a seat"))
-    if head == "give":
-        expect_arity(parts, 2, "give CARD")
-        return _GIVES[parse_choice(parts[1], CARDS, "card")]
-    if head == "arrest":
-        expect_arity(parts, 2, "arrest K")
-        return Arrest(parse_int(parts[1], "a seat"))
-    if head == "respond":
-        expect_arity(parts, 2, "respond CARD")
-        return _RESPONSES[parse_choice(parts[1], CARDS, "card")]
-    if parts == ["surrender"]:
-        return _SURRENDER
-    if parts == ["pass"]:
-        return _PASS
-    if parts == ["skip"]:
-        return _SKIP
-    raise IllegalAction(f"{quote(text)} is not a Get Adler action: write {NOTATION}.")
-
-
-# Actions are frozen values, so the same objects are handed out again and again: building dozens of
-# dataclasses per step was half of the cost of a random game. Every table below is fixed by the notation
-# and the largest table, so it is built once and never grows.
-_DISCARDS: dict[str, Discard] = {card: Discard(card) for card in CARDS}
-_GIVES: dict[str, Give] = {card: Give(card) for card in CARDS}
-_ANSWERS: dict[bool, Answer] = {True: Answer(True), False: Answer(False)}
-_RESPONSES: dict[str, Respond] = {card: Respond(card) for card in CARDS}
-_SKIP, _PASS, _SURRENDER = Skip(), Pass(), Surrender()
-
-
-@dataclass(frozen=True)
-class _TargetActions:
-    """Every action aimed at one seat."""
-    asks: tuple[Ask, ...]
-    magnify: Magnify
-    binoculars: Binoculars
-    arrest: Arrest
-
-
-_AIMED_AT: tuple[_TargetActions, ...] = tuple(
-    _TargetActions(tuple(Ask(target, trait, colour) for trait in TRAITS for colour in TRAIT_COLOURS[trait]),
-                   Magnify(target), Binoculars(target), Arrest(target))
-    for target in range(MAX_PLAYERS))
+# ---------------------------------------------------------------------------------------------- turn menus
 
 
 @dataclass(frozen=True)
@@ -228,14 +83,34 @@ class _TurnMenu:
 
 
 @functools.lru_cache(maxsize=512)
-def _turn_menu(players: int, seat: int, out: frozenset[int], with_cards: tuple[bool, ...]) -> _TurnMenu:
+def _turn_menu(players: int, seat: int, out: frozenset[int]) -> _TurnMenu:
     """The actions `seat` may aim at the others: a table-level value (no card of anyone's hand in the key),
-    so the cache is bounded by the table situations, at most a few hundred."""
-    targets = [_AIMED_AT[t] for t in range(players) if t != seat and t not in out]
+    so the cache is bounded by the table situations, at most a few hundred. Binoculars are listed at every
+    seat still in; `legal_actions` drops those aimed at an empty hand (rare)."""
+    targets = [AIMED_AT[t] for t in range(players) if t != seat and t not in out]
     return _TurnMenu(tuple(ask for aimed in targets for ask in aimed.asks),
                      tuple(aimed.magnify for aimed in targets),
-                     tuple(aimed.binoculars for aimed in targets if with_cards[aimed.arrest.target]),
+                     tuple(aimed.binoculars for aimed in targets),
                      tuple(aimed.arrest for aimed in targets))
+
+
+@functools.lru_cache(maxsize=None)
+def _hand_menu(held: frozenset[str]) -> tuple[tuple[Discard, ...], bool, bool, bool, bool]:
+    """What a hand holding the kinds of card `held` can do: a discard of each kind, by card name, and whether
+    it can ask, magnify, use binoculars and arrest (at most 2**10 sets of kinds: the cache stays small)."""
+    return (tuple(DISCARDS[card] for card in sorted(held)), "question" in held, "magnify" in held,
+            "binoculars" in held, "arrest" in held)
+
+
+@functools.lru_cache(maxsize=1024)
+def _aimed_actions(players: int, seat: int, out: frozenset[int], question: bool, magnify: bool, binoculars: bool,
+                   arrest: bool) -> tuple[Action, ...]:
+    """The moves `seat` may aim at the others with the cards it can play (binoculars at every seat still in):
+    questions, then magnifying glasses, binoculars and arrests. A table-level value keyed by which cards can
+    be played, at most a few thousand."""
+    menu = _turn_menu(players, seat, out)
+    return ((menu.asks if question else ()) + (menu.magnify if magnify else ())
+            + (menu.binoculars if binoculars else ()) + (menu.arrests if arrest else ()))
 
 
 # ---------------------------------------------------------------------------------------------- state
@@ -257,13 +132,15 @@ class GetAdlerState(GameState[Rules]):
         here, in `_draw` (reshuffles) and in `_binoculars` (the random take): `worlds.py` scripts them."""
         rules, n = self.rules, len(self.players)
         self.characters: list[str] = self.rng.sample(list(cast_for(n, rules)), n)
+        self._adler = self.characters.index(ADLER)
         deck = list(deck_for(rules, n))
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.deck: list[str] = deck
         self.hands: list[list[str]] = [[self.deck.pop() for _ in range(rules.hand_size)] for _ in range(n)]
         self.discard_pile: list[str] = []
-        #: (knower, holder) -> the cards of holder's hand that knower has seen there, only once it has seen some.
-        self.known: dict[tuple[int, int], Counter[str]] = {}
+        #: holder -> knower -> the cards of holder's hand that knower has seen there, only once it has seen some
+        #: (by holder: a card leaving a hand updates what every seat knows of that hand, at every discard).
+        self.known: dict[int, dict[int, Counter[str]]] = {}
         self.turn_index = 0
         self.phase = "turn"
         self.question: tuple[int, int, str, str] | None = None
@@ -273,30 +150,38 @@ class GetAdlerState(GameState[Rules]):
         self.not_adler: set[int] = set()
         self.revealed = False
         self.skips = [0] * n
-        self.out: set[int] = set()
+        #: Why each seat skips each of its `skips` turns, the next first (one of `SKIP_REASONS`).
+        self.skip_reasons: list[list[str]] = [[] for _ in range(n)]
+        #: Seats out of the game (shot in a duel): a frozenset, which keys the memoised turn menus as it is.
+        self.out: frozenset[int] = frozenset()
         self.accuser: int | None = None
         self.responders: list[int] = []
         self.escape_pending: list[int] = []
         self.duel_turn: int | None = None
         self.winner: str | None = None
+        #: The turns (`turn_index`) whose hour allows arrests (R5.1): the hour of turn i is i // n + 1.
+        self._arrest_turns = range((rules.first_arrest_hour - 1) * n, rules.arrests_until * n)
         self._deal_events()
         self._start_turn()
 
     def _deal_events(self) -> None:
+        names = self.players
         for seat, character in enumerate(self.characters):
-            self.emit("character", f"{self.players[seat]} is {character}.", source="deck", observers=[seat],
-                      redacted=f"{self.players[seat]} gets a secret character.", redacted_data={"seat": seat},
-                      seat=seat, character=character)
+            self.emit_event("character", f"{names[seat]} is {character}.", None, "deck", _ONLY[seat],
+                            f"{names[seat]} gets a secret character.", {"seat": seat, "character": character},
+                            _SEAT_DATA[seat])
         for seat, hand in enumerate(self.hands):
-            self.emit("deal", f"{self.players[seat]} is dealt {', '.join(sorted(hand))}.", source="deck",
-                      observers=[seat], redacted=f"{self.players[seat]} is dealt {len(hand)} cards.",
-                      redacted_data={"seat": seat, "count": len(hand)}, seat=seat, cards=sorted(hand))
+            cards = sorted(hand)
+            self.emit_event("deal", f"{names[seat]} is dealt {', '.join(cards)}.", None, "deck", _ONLY[seat],
+                            f"{names[seat]} is dealt {len(hand)} cards.", {"seat": seat, "cards": FrozenList(cards)},
+                            {"seat": seat, "count": len(hand)})
 
     # -------------------------------------------------------------------------------- helpers
 
     @property
     def adler(self) -> int:
-        return self.characters.index(ADLER)
+        """Adler's seat (the characters are dealt once, in `_setup`)."""
+        return self._adler
 
     @property
     def turn_seat(self) -> int:
@@ -314,25 +199,27 @@ class GetAdlerState(GameState[Rules]):
         if not self.deck and self.rules.reshuffle_discards and self.discard_pile:
             self.deck = self.discard_pile
             self.discard_pile = []
-            self.rng.shuffle(self.deck)
+            shuffle(self.rng, self.deck)
             self.emit("reshuffle", f"The discard pile is shuffled into a new deck of {len(self.deck)} cards.",
                       source="deck", size=len(self.deck))
         if not self.deck:
             return None
         card = self.deck.pop()
         self.hands[seat].append(card)
-        self.emit("draw", f"{self.players[seat]} draws {card}.", source="deck", observers=[seat],
-                  redacted=f"{self.players[seat]} draws a card.", redacted_data={"seat": seat},
-                  seat=seat, card=card)
+        name = self.players[seat]
+        self.emit_event("draw", f"{name} draws {card}.", None, "deck", _ONLY[seat], f"{name} draws a card.",
+                        FrozenDict(seat=seat, card=card), _SEAT_DATA[seat])
         return card
 
     def _lose_card(self, seat: int, card: str) -> None:
         """Discard `card` from `seat`'s hand face up, keeping every seat's known cards sound."""
         self.hands[seat].remove(card)
         self.discard_pile.append(card)
-        for (_, holder), known in self.known.items():
-            if holder == seat and known.get(card, 0) > 0:
-                known[card] -= 1
+        knowers = self.known.get(seat)
+        if knowers:
+            for known in knowers.values():
+                if known[card] > 0:
+                    known[card] -= 1
 
     def _hand_changes(self, giver: int, receiver: int, card: str) -> None:
         """One card passes from `giver` to `receiver`, seen by the two of them only (binoculars, R4.5).
@@ -341,30 +228,41 @@ class GetAdlerState(GameState[Rules]):
         unseen card left it), while what it knew of the receiver's hand still holds."""
         self.hands[giver].remove(card)
         self.hands[receiver].append(card)
-        mine = self.known.get((receiver, giver))
-        if mine is not None and mine[card] > 0:
-            mine[card] -= 1
-        self.known.setdefault((giver, receiver), Counter())[card] += 1
-        for knower in range(len(self.players)):
-            if knower not in (giver, receiver):
-                self.known.pop((knower, giver), None)
+        of_giver = self.known.get(giver)
+        if of_giver:
+            mine = of_giver.get(receiver)
+            if mine is not None and mine[card] > 0:
+                mine[card] -= 1
+            for knower in [k for k in of_giver if k != receiver and k != giver]:
+                del of_giver[knower]
+        self.known.setdefault(receiver, {}).setdefault(giver, Counter())[card] += 1
 
     def _start_turn(self) -> None:
         """Begin the turn of `turn_seat`, passing over seats out of the game; end after the last hour."""
         n = len(self.players)
-        while self.turn_index < self.rules.hours * n and self.turn_seat in self.out:
+        last = self.rules.hours * n
+        out = self.out
+        while out and self.turn_index < last and self.turn_index % n in out:
             self.turn_index += 1
-        if self.turn_index >= self.rules.hours * n:
+        if self.turn_index >= last:
             self._end_of_time()
             return
-        seat = self.turn_seat
+        seat = self.turn_index % n
         if self.skips[seat] > 0:
             self.phase = "skip"
             return
         self.phase = "turn"
-        self._draw(seat)
-        if not self.hands[seat]:
-            self.phase = "skip"  # R3.4: no card to draw and none in hand: the turn passes
+        deck = self.deck
+        if deck:  # `_draw`, inlined for the draw of every turn
+            card = deck.pop()
+            self.hands[seat].append(card)
+            name = self.players[seat]
+            self.emit_event("draw", f"{name} draws {card}.", None, "deck", _ONLY[seat], f"{name} draws a card.",
+                            FrozenDict(seat=seat, card=card), _SEAT_DATA[seat])
+        else:
+            self._draw(seat)
+            if not self.hands[seat]:
+                self.phase = "skip"  # R3.4: no card to draw and none in hand: the turn passes
 
     def _next_turn(self) -> None:
         self.turn_index += 1
@@ -388,8 +286,19 @@ class GetAdlerState(GameState[Rules]):
 
     # -------------------------------------------------------------------------------- protocol
 
+    def _update_turn(self) -> None:
+        """`GameState._update_turn`, with an ordinary turn (most steps) worked out here in one go."""
+        phase = self.phase
+        if phase == "turn" or phase == "skip":
+            seat = self.turn_index % len(self.players)
+            self._current, self._acting = seat, (seat,)
+        else:
+            super()._update_turn()
+
     def _whose_turn(self) -> Seat | tuple[Seat, ...] | None:
         phase = self.phase
+        if phase == "turn" or phase == "skip":
+            return self.turn_index % len(self.players)
         if phase == "over":
             return None
         if phase == "answer":
@@ -430,43 +339,41 @@ class GetAdlerState(GameState[Rules]):
         return parse_action(text)
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
-        seat = self.current_player if player is None else player
-        if seat is None or isinstance(seat, tuple) or seat not in self.acting_seats:
+        seat = self._current if player is None else player
+        if seat is None or type(seat) is tuple or seat not in self._acting:
             return []
         hand = self.hands[seat]
         phase = self.phase
+        if phase == "turn":  # the commonest phase first
+            discards, question, magnify, binoculars, arrest = _hand_menu(frozenset(hand))
+            aimed = _aimed_actions(len(self.players), seat, self.out, question, magnify, binoculars,
+                                   arrest and self.turn_index in self._arrest_turns)
+            hands = self.hands
+            if all(hands):
+                return [*discards, *aimed]
+            # a hand is empty (rare): no binoculars at it
+            return [*discards, *(action for action in aimed if type(action) is not Binoculars or hands[action.target])]
         if phase == "skip":
-            return [_SKIP]
+            return [SKIP]
         if phase == "answer":
             if self._may_lie(seat):
-                return [_ANSWERS[True], _ANSWERS[False]]
+                return [ANSWERS[True], ANSWERS[False]]
             assert self.question is not None
             _, _, trait, colour = self.question
-            return [_ANSWERS[has_trait(self.characters[seat], trait, colour)]]
+            return [ANSWERS[has_trait(self.characters[seat], trait, colour)]]
         if phase == "give":
-            return [_GIVES[card] for card in sorted(set(hand))]
+            return [GIVES[card] for card in sorted(set(hand))]
         if phase == "confront":
-            return [_RESPONSES[card] for card in ADLER_RESPONSES if card in hand] + [_SURRENDER]
+            return [RESPONSES[card] for card in ADLER_RESPONSES if card in hand] + [SURRENDER]
         if phase == "escape":
             card = self.rules.escape_answer_card
-            return [_PASS] + ([_RESPONSES[card]] if card in hand else [])
+            return [PASS] + ([RESPONSES[card]] if card in hand else [])
         if phase == "duel":
-            return [_PASS] + ([_RESPONSES["pistol"]] if "pistol" in hand else [])
-        held = sorted(set(hand))
-        actions: list[Action] = [_DISCARDS[card] for card in held]
-        menu = _turn_menu(len(self.players), seat, frozenset(self.out), tuple(map(bool, self.hands)))
-        if "question" in held:
-            actions += menu.asks
-        if "magnify" in held:
-            actions += menu.magnify
-        if "binoculars" in held:
-            actions += menu.binoculars
-        if "arrest" in held and self._arrests_open():
-            actions += menu.arrests
-        return actions
+            return [PASS] + ([RESPONSES["pistol"]] if "pistol" in hand else [])
+        return []  # "over" (no seat acts then)
 
     def _arrests_open(self) -> bool:
-        return self.rules.first_arrest_hour <= self.hour <= self.rules.arrests_until
+        return self.turn_index in self._arrest_turns
 
     def _may_lie(self, seat: int) -> bool:
         return seat == self.adler and self.rules.adler_may_lie
@@ -485,13 +392,18 @@ class GetAdlerState(GameState[Rules]):
 
     def _validate(self, seat: Seat, action: Action) -> None:
         phase = self.phase
+        if phase == "turn" and type(action) in _TURN_ACTIONS:  # the commonest case first; any other move is
+            if type(action) is Discard and action.card in self.hands[seat]:  # refused below, with the message
+                return  # that says why
+            self._validate_turn(seat, action)
+            return
         if phase == "skip":
             if not isinstance(action, Skip):
-                why = "You are stunned this turn" if self.skips[seat] else "You have no card left"
+                why = SKIP_WHY[self.skip_reasons[seat][0]] if self.skips[seat] else "You have no card left"
                 raise IllegalAction(f"{why}: you can only 'skip'.")
             return
         if isinstance(action, Skip):
-            raise IllegalAction("You are not stunned: you cannot skip your turn.")
+            raise IllegalAction("You have no turn to miss: you cannot skip.")
         if phase == "answer":
             if not isinstance(action, Answer):
                 raise IllegalAction("You were asked a question: reply 'answer yes' or 'answer no'.")
@@ -539,11 +451,15 @@ class GetAdlerState(GameState[Rules]):
 
     def _validate_turn(self, seat: int, action: Action) -> None:
         if isinstance(action, Discard):
-            self._need(seat, action.card, "discard")
+            if action.card not in self.hands[seat]:
+                self._need(seat, action.card, "discard")
             return
-        if isinstance(action, Ask):
-            self._need(seat, "question", "ask a question")
-            self._check_target(seat, action.target)
+        if isinstance(action, Ask):  # the commonest card played: both checks inlined, the messages called for
+            if "question" not in self.hands[seat]:
+                self._need(seat, "question", "ask a question")
+            target = action.target
+            if target == seat or target in self.out or not 0 <= target < len(self.players):
+                self._check_target(seat, target)
             return
         if isinstance(action, Magnify):
             self._need(seat, "magnify", "look at a hand")
@@ -567,53 +483,71 @@ class GetAdlerState(GameState[Rules]):
     # -------------------------------------------------------------------------------- playing
 
     def _play(self, seat: Seat, action: Action) -> None:
-        name = self.players[seat]
-        if isinstance(action, Skip):
-            if self.skips[seat] > 0:
-                self.skips[seat] -= 1
-                self.emit("skip", f"{name} skips this turn.", actor=seat, seat=seat, why="stunned")
-            else:
-                self.emit("skip", f"{name} has no card and passes this turn.", actor=seat, seat=seat, why="no cards")
-            self._next_turn()
-        elif isinstance(action, Answer):
+        """Carry out a checked move. `_validate` allows one kind of move per phase (a card of the turn, the
+        answer, the skip, the card given back, a confrontation's response), so the phase says which."""
+        phase = self.phase
+        if phase == "turn":
+            if type(action) is Discard:
+                self._lose_card(seat, action.card)
+                self.emit_event("discard", f"{self.players[seat]} discards {action.card}.", seat, None, None, None,
+                                FrozenDict(seat=seat, card=action.card))
+                self.turn_index += 1  # `_next_turn`, inlined for the commonest move
+                self._start_turn()
+            elif type(action) is Ask:
+                self._ask(seat, action)
+            elif type(action) is Magnify:
+                self._magnify(seat, action.target)
+            elif type(action) is Binoculars:
+                self._binoculars(seat, action.target)
+            elif type(action) is Arrest:
+                self._arrest(seat, action.target)
+        elif phase == "answer" and type(action) is Answer:
             self._answer(seat, action.yes)
-        elif isinstance(action, Give):
+        elif phase == "skip":
+            self._skip(seat)
+        elif phase == "give" and type(action) is Give:
             self._give(seat, action.card)
-        elif self.phase in ("confront", "escape", "duel"):
+        else:
             self._confrontation(seat, action)
-        elif isinstance(action, Discard):
-            self._lose_card(seat, action.card)
-            self.emit("discard", f"{name} discards {action.card}.", actor=seat, seat=seat, card=action.card)
-            self._next_turn()
-        elif isinstance(action, Ask):
-            self._lose_card(seat, "question")
-            self.question = (seat, action.target, action.trait, action.colour)
-            self.phase = "answer"
-            self.emit("ask", f"{name} asks {self.players[action.target]}: do you have a {action.colour} "
-                      f"{action.trait}?", actor=seat, seat=seat, target=action.target, trait=action.trait,
-                      colour=action.colour)
-        elif isinstance(action, Magnify):
-            self._magnify(seat, action.target)
-        elif isinstance(action, Binoculars):
-            self._binoculars(seat, action.target)
-        elif isinstance(action, Arrest):
-            self._arrest(seat, action.target)
+
+    def _must_skip(self, seat: int, turns: int, reason: str) -> None:
+        """`seat` will skip `turns` more turns, for `reason` (one of `SKIP_REASONS`)."""
+        self.skips[seat] += turns
+        self.skip_reasons[seat] += [reason] * turns
+
+    def _skip(self, seat: int) -> None:
+        name = self.players[seat]
+        if self.skips[seat] > 0:
+            self.skips[seat] -= 1
+            self.emit("skip", f"{name} skips this turn.", actor=seat, seat=seat, why=self.skip_reasons[seat].pop(0))
+        else:
+            self.emit("skip", f"{name} has no card and passes this turn.", actor=seat, seat=seat, why="no cards")
+        self._next_turn()
+
+    def _ask(self, seat: int, action: Ask) -> None:
+        self._lose_card(seat, "question")
+        self.question = (seat, action.target, action.trait, action.colour)
+        self.phase = "answer"
+        self.emit_event("ask", f"{self.players[seat]} asks {self.players[action.target]}: do you have a "
+                        f"{action.colour} {action.trait}?", seat, None, None, None,
+                        FrozenDict(seat=seat, target=action.target, trait=action.trait, colour=action.colour))
 
     def _answer(self, seat: int, yes: bool) -> None:
         assert self.question is not None
         asker, target, trait, colour = self.question
         self.answers.append((asker, target, trait, colour, yes))
         self.question = None
-        self.emit("answer", f"{self.players[seat]} answers {'yes' if yes else 'no'} ({colour} {trait}).",
-                  actor=seat, seat=seat, asker=asker, trait=trait, colour=colour, answer=yes)
+        self.emit_event("answer", f"{self.players[seat]} answers {'yes' if yes else 'no'} ({colour} {trait}).",
+                        seat, None, None, None,
+                        FrozenDict(seat=seat, asker=asker, trait=trait, colour=colour, answer=yes))
         self._next_turn()
 
     def _magnify(self, seat: int, target: int) -> None:
         self._lose_card(seat, "magnify")
         hand = sorted(self.hands[target])
-        self.known[seat, target] = Counter(hand)
+        self.known.setdefault(target, {})[seat] = Counter(hand)
         self.emit("magnify", f"{self.players[seat]} looks at {self.players[target]}'s hand: {', '.join(hand)}.",
-                  actor=seat, source=target, observers=[seat],
+                  actor=seat, source=target, observers=_ONLY[seat],
                   redacted=f"{self.players[seat]} looks at {self.players[target]}'s hand with a magnifying glass.",
                   redacted_data={"seat": seat, "target": target}, seat=seat, target=target, cards=hand)
         self._next_turn()
@@ -649,7 +583,7 @@ class GetAdlerState(GameState[Rules]):
         if target != self.adler:
             self.not_adler.add(target)
             for loser in (seat, target):
-                self.skips[loser] += self.rules.wrong_arrest_skips
+                self._must_skip(loser, self.rules.wrong_arrest_skips, "wrong_arrest")
             self.emit("arrest", f"{who} arrests {whom}: a wrong arrest! Both skip their next turn.", actor=seat,
                       seat=seat, target=target, right=False)
             self._next_turn()
@@ -686,12 +620,11 @@ class GetAdlerState(GameState[Rules]):
             elif card == "bomb":
                 for hero in self._heroes():
                     if hero not in self.out:
-                        self.skips[hero] += self.rules.bomb_skips
+                        self._must_skip(hero, self.rules.bomb_skips, "stunned")
                 self._escaped("a bomb goes off and stuns every hero", "bomb")
             else:
                 self.phase = "duel"
-                assert self.accuser is not None
-                self.duel_turn = self.accuser
+                self.duel_turn = self._hero_facing_adler(self.rules.duel_with)
             return
         if self.phase == "escape":
             if isinstance(action, Pass):
@@ -709,33 +642,42 @@ class GetAdlerState(GameState[Rules]):
                       seat=seat, card=card, role="stop")
             return
         # a pistol duel: the seat to shoot either shoots back or gives up
-        adler, accuser = self.adler, self.accuser
-        assert accuser is not None
+        adler = self.adler
         if isinstance(action, Respond):
             self._lose_card(seat, "pistol")
             self.emit("respond", f"{name} shoots back with a pistol.", actor=seat, seat=seat, card="pistol",
                       role="shoot")
-            self.duel_turn = accuser if seat == adler else adler
+            self.duel_turn = self._hero_facing_adler(self.rules.duel_with) if seat == adler else adler
             return
         if seat == adler:
             self._finish(seat, "heroes", f"{name} (Adler) cannot shoot back and is taken down: the heroes win.",
                          "shot")
             return
         if self.rules.shot_hero_out:
-            self.out.add(seat)
+            self.out = self.out | {seat}
             self.skips[seat] = 0
+            self.skip_reasons[seat] = []
             outcome = "is out of the game"
         else:
-            self.skips[seat] += self.rules.shot_hero_skips
+            self._must_skip(seat, self.rules.shot_hero_skips, "duel")
             outcome = f"skips {self.rules.shot_hero_skips} turn(s)"
         self.emit("shot", f"{name} loses the duel and {outcome}.", actor=seat, seat=seat, out=self.rules.shot_hero_out)
         self._escaped("he wins the duel", "duel")
 
+    def _hero_facing_adler(self, which: str) -> int:
+        """The hero "en confrontation avec lui" (R6.3) or from whom play resumes (R6.6), as the option `which`
+        reads it: "accuser", the hero who arrested Adler; "latest_hero", the last hero who played a card
+        against him, the one who stopped his latest escape, else the accuser."""
+        assert self.accuser is not None
+        return self.responders[-1] if which == "latest_hero" and self.responders else self.accuser
+
     def _escaped(self, how: str, reason: str) -> None:
         """The confrontation ends with Adler free: those involved refill (R6.6), play goes on after the
-        accuser. `reason` is `how` as a code ("disguise", "bomb", "escape", "unstoppable", "duel")."""
+        accuser (option `resume_after`). `reason` is `how` as a code ("disguise", "bomb", "escape",
+        "unstoppable", "duel")."""
         adler, accuser = self.adler, self.accuser
         assert accuser is not None
+        resume = self._hero_facing_adler(self.rules.resume_after)
         self.emit("escape", f"{self.players[adler]} (Adler) escapes: {how}.", seat=adler, how=reason)
         for seat in dict.fromkeys([adler, accuser, *self.responders]):
             if seat in self.out:
@@ -744,6 +686,8 @@ class GetAdlerState(GameState[Rules]):
                 if self._draw(seat) is None:
                     break
         self.accuser, self.responders, self.escape_pending, self.duel_turn = None, [], [], None
+        # the turn was the accuser's; play goes on from `resume`, passing over the turns in between
+        self.turn_index += (resume - accuser) % len(self.players)
         self._next_turn()
 
     # -------------------------------------------------------------------------------- views
@@ -753,7 +697,9 @@ class GetAdlerState(GameState[Rules]):
         confrontation = None
         if self.phase in ("confront", "escape", "duel"):
             confrontation = {"accuser": self.accuser, "responders": list(self.responders),
-                             "duel_turn": self.duel_turn}
+                             "duel_turn": self.duel_turn,
+                             "duel_hero": self._hero_facing_adler(self.rules.duel_with) if self.phase == "duel"
+                             else None}
         binoculars = None
         if self.taking is not None:
             taker, target, taken = self.taking
@@ -776,11 +722,12 @@ class GetAdlerState(GameState[Rules]):
             "revealed": {s: self.characters[s] for s in range(n)} if shown else {},
             "adler_seat": self.adler if shown else None,
             "skips": list(self.skips),
+            "skip_reasons": [list(reasons) for reasons in self.skip_reasons],
             "out": sorted(self.out),
             "confrontation": confrontation,
             "known_cards": {} if seat is None else {
-                holder: seen for (knower, holder), cards in sorted(self.known.items())
-                if knower == seat and (seen := sorted(cards.elements()))},
+                holder: seen for holder, knowers in sorted(self.known.items())
+                if (cards := knowers.get(seat)) and (seen := sorted(cards.elements()))},
             "winner": self.winner,
         }
 
@@ -790,19 +737,19 @@ class GetAdlerState(GameState[Rules]):
         """A fast independent copy (events are immutable and shared)."""
         world = object.__new__(type(self))
         world.__dict__.update(self.__dict__)
-        world.rng = random.Random()
-        world.rng.setstate(self.rng.getstate())
+        world.rng = copy_rng(self.rng)
         world.history = list(self.history)
         world.events = list(self.events)
         world.characters = list(self.characters)
         world.deck = list(self.deck)
         world.hands = [list(hand) for hand in self.hands]
         world.discard_pile = list(self.discard_pile)
-        world.known = {pair: Counter(cards) for pair, cards in self.known.items()}
+        world.known = {holder: {knower: Counter(cards) for knower, cards in knowers.items()}
+                       for holder, knowers in self.known.items()}
         world.answers = list(self.answers)
         world.not_adler = set(self.not_adler)
         world.skips = list(self.skips)
-        world.out = set(self.out)
+        world.skip_reasons = [list(reasons) for reasons in self.skip_reasons]
         world.responders = list(self.responders)
         world.escape_pending = list(self.escape_pending)
         return world
@@ -810,20 +757,18 @@ class GetAdlerState(GameState[Rules]):
     def consistent_identities(self, player: Seat | None) -> list[tuple[str, ...]]:
         """Every assignment of characters to seats that `player` cannot rule out (R4.3: a hero's answers
         bind only in worlds where that seat is not Adler)."""
-        from .deduction import worlds_for_view
-
         return worlds_for_view(self.view(player))
 
     @classmethod
     def world_from_view(cls, view: View, rng: random.Random) -> GetAdlerState:
         """A full state drawn from those consistent with `view`, from the view and `rng` alone (see
-        `tabletop_edu.get_adler.worlds.world_from_view` for the distribution)."""
-        from .worlds import world_from_view
-
-        return world_from_view(view, rng, state_class=cls)
+        `tabletop_edu.get_adler.worlds.build_world` for the distribution)."""
+        return build_world(view, rng, cls)
 
 
 State = GetAdlerState
+#: The module-level name bots and `tabletop_edu.ismcts` look up: the same sampler as the classmethod.
+world_from_view = GetAdlerState.world_from_view
 
 
 #: The published rules, checked once: rules are immutable, and checking them is a fifth of a random game.
@@ -836,4 +781,4 @@ def new_game(players: int | list[str] = 4, *, seed: int | None = None, rules: Ru
 
 
 __all__ = ["Answer", "Arrest", "Ask", "Binoculars", "Discard", "GetAdlerState", "Give", "Magnify", "NOTATION",
-           "Pass", "Respond", "Skip", "State", "Surrender", "new_game", "parse_action"]
+           "Pass", "Respond", "Skip", "State", "Surrender", "new_game", "parse_action", "world_from_view"]

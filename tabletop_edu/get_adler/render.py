@@ -54,12 +54,25 @@ _FRENCH_PLURAL = {"black": "noirs", "blond": "blonds", "red": "roux", "blue": "b
 _CHARACTER_NAMES = {"en": {c: c for c in TRAIT_TABLE}, "fr": {c: c for c in TRAIT_TABLE}}
 _CHARACTER_NAMES["fr"]["Agent Tarasov"] = "Agent Tarassov"
 _PHASES = {
-    "en": {"turn": "play a card", "skip": "stunned: skip", "answer": "answer the question",
+    "en": {"turn": "play a card", "skip": "skips this turn", "answer": "answer the question",
            "confront": "Adler answers the arrest", "escape": "stop the escape?", "duel": "pistol duel",
            "over": "game over"},
-    "fr": {"turn": "jouer une carte", "skip": "sous le choc : passe son tour", "answer": "répondre à la question",
+    "fr": {"turn": "jouer une carte", "skip": "passe son tour", "answer": "répondre à la question",
            "confront": "Adler répond à l'arrestation", "escape": "arrêter la fuite ?", "duel": "duel au revolver",
            "over": "partie terminée"},
+}
+#: Why a seat skips its turn (the engine's `SKIP_REASONS`, and "no_cards"), in the seed's words where it has
+#: some: « sonné » for a bomb (R6.4), « éliminé pour un tour » for a wrong arrest (R5.3). First the short label
+#: of the seat to act, then the banner.
+_SKIPS = {
+    "en": {"stunned": ("stunned by the bomb: skip", "{name} is stunned by the bomb and skips this turn"),
+           "wrong_arrest": ("eliminated for one turn", "{name} is eliminated for one turn (wrong arrest)"),
+           "duel": ("lost the duel: skip", "{name} lost the pistol duel and skips this turn"),
+           "no_cards": ("no card: skip", "{name} has no card and passes this turn")},
+    "fr": {"stunned": ("sonné : passe son tour", "{name} est sonné par la bombe et passe son tour"),
+           "wrong_arrest": ("éliminé pour un tour", "{name} est éliminé pour un tour (mauvaise arrestation)"),
+           "duel": ("duel perdu : passe son tour", "{name} a perdu le duel au revolver et passe son tour"),
+           "no_cards": ("sans carte : passe son tour", "{name} n'a plus de carte et passe son tour")},
 }
 _UI = {
     "en": {"adler.title": "Get Adler", "adler.you_are": "You are {character}.",
@@ -86,7 +99,7 @@ _UI = {
            "Every answer against the true traits", "adler.secrets": "Teacher only: characters and hands",
            "adler.question_now": "The question", "adler.documents": "top-secret documents in Adler's hand",
            # banners
-           "adler.do_turn": "{name}: play a card", "adler.do_skip": "{name} is stunned and skips this turn",
+           "adler.do_turn": "{name}: play a card", "adler.do_skip": "{name} skips this turn",
            "adler.do_answer": "{name} must answer {asker}: \u201c{question}\u201d",
            "adler.do_confront": "{name} (Adler) must answer the arrest by {accuser}",
            "adler.do_escape": "Adler is escaping: {name} may stop it with an arrest card",
@@ -125,7 +138,7 @@ _UI = {
            "adler.answers_truth": "Chaque réponse face aux vrais signes distinctifs",
            "adler.secrets": "Pour l'enseignant seulement : personnages et mains",
            "adler.question_now": "La question", "adler.documents": "documents top-secret dans la main d'Adler",
-           "adler.do_turn": "{name} : jouer une carte", "adler.do_skip": "{name} passe son tour (sous le choc)",
+           "adler.do_turn": "{name} : jouer une carte", "adler.do_skip": "{name} passe son tour",
            "adler.do_answer": "{name} doit répondre à {asker} : « {question} »",
            "adler.do_confront": "{name} (Adler) doit répondre à l'arrestation par {accuser}",
            "adler.do_escape": "Adler s'échappe : {name} peut l'arrêter avec une carte arrestation",
@@ -151,6 +164,8 @@ def _register_terms() -> None:
         words.update({f"colour.{k}": v for k, v in _COLOUR_NAMES[language].items()})
         words.update({f"character.{k}": v for k, v in _CHARACTER_NAMES[language].items()})
         words.update({f"adler.phase.{k}": v for k, v in _PHASES[language].items()})
+        words.update({f"adler.skip.{k}": label for k, (label, _) in _SKIPS[language].items()})
+        words.update({f"adler.do_skip.{k}": banner for k, (_, banner) in _SKIPS[language].items()})
         register({language: words})
 
 
@@ -370,6 +385,13 @@ def log_html(events: Sequence[Event], players: Sequence[str], language: str = "e
 
 # ---------------------------------------------------------------------------------------------- the table
 
+def skip_reason(facts: Mapping[str, Any], seat: int) -> str:
+    """Why `seat` skips its turn now: its next reason in the facts (a bomb, a wrong arrest, a lost duel), or
+    "no_cards" when it skips for want of a card (R3.4)."""
+    reasons = facts.get("skip_reasons") or []
+    return reasons[seat][0] if seat < len(reasons) and reasons[seat] else "no_cards"
+
+
 def _banner(view: View, facts: Mapping[str, Any], language: str) -> Banner:
     names = display_names(view.players)
     if view.is_over or facts["winner"]:
@@ -386,6 +408,8 @@ def _banner(view: View, facts: Mapping[str, Any], language: str) -> Banner:
         asker, _, trait, colour = facts["question"]
         what = tr("adler.do_answer", language).format(name=who, asker=names[asker],
                                                       question=question_text(trait, colour, language))
+    elif phase == "skip" and acting:
+        what = tr(f"adler.do_skip.{skip_reason(facts, acting[0])}", language).format(name=who)
     elif f"adler.do_{phase}" in _BANNERS:
         what = tr(f"adler.do_{phase}", language).format(
             name=who, accuser=names[accuser] if isinstance(accuser, int) else "?")
@@ -421,7 +445,9 @@ def _seats(view: View, facts: Mapping[str, Any], language: str,
     for seat in range(len(view.players)):
         tags = []
         if seat in acting:
-            tags.append(Tag("\u25b6 " + word("adler.phase." + facts["phase"], language, facts["phase"]), "turn"))
+            label = tr(f"adler.skip.{skip_reason(facts, seat)}", language) if facts["phase"] == "skip" else \
+                word("adler.phase." + facts["phase"], language, facts["phase"])
+            tags.append(Tag("\u25b6 " + label, "turn"))
         if seat in revealed:
             tags.append(Tag(character_name(revealed[seat], language), "role" if revealed[seat] != "Adler" else "bad"))
         elif seat in characters:

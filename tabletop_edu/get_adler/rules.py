@@ -18,6 +18,8 @@ CAST: tuple[str, ...] = ("Adler", "Gold", "Sharpe", "Townsend", "Kate Collins", 
 ADLER = "Adler"
 #: The table sizes of the edition we play (R1.1); the later 4-8 player edition is out of scope.
 MIN_PLAYERS, MAX_PLAYERS = 4, 6
+#: Readings of the hero who faces Adler in a confrontation (options `duel_with`, `resume_after`).
+HERO_FACING_ADLER = ("accuser", "latest_hero")
 
 #: The four traits and their colours; every (trait, colour) is a legal question.
 TRAIT_COLOURS: dict[str, tuple[str, ...]] = {
@@ -78,6 +80,12 @@ class Rules(GameRules):
     - `shot_hero_out`: a hero who loses a pistol duel is out of the game (R6.3).
     - `shot_hero_skips`: with `shot_hero_out` False, the turns he skips instead (R6.3).
     - `bomb_skips`: turns every hero skips after a bomb (R6.4).
+    - `duel_with`: the hero in a pistol duel (R6.3, « le héros qui est en confrontation avec lui »):
+      "accuser" (default), the hero who arrested Adler; "latest_hero", the hero who stopped his latest
+      escape (he played an arrest card too), else the accuser.
+    - `resume_after`: after Adler escapes, play goes on with the seat after this hero (R6.6, « à partir de la
+      personne qui a joué la carte arrestation »): "accuser" (default); "latest_hero", the hero who stopped
+      his latest escape, else the accuser (the turns of the seats in between are passed over).
     - `documents_to_win`: documents Adler must hold at the end of the last hour (R7.2).
     """
 
@@ -107,6 +115,8 @@ class Rules(GameRules):
     shot_hero_out: bool = option(True)
     shot_hero_skips: int = option(1, low=0, high=5)
     bomb_skips: int = option(1, low=0, high=5)
+    duel_with: str = option("accuser", choices=HERO_FACING_ADLER)
+    resume_after: str = option("accuser", choices=HERO_FACING_ADLER)
     documents_to_win: int = option(1, low=0, high=MAX_COPIES)
 
     def check(self) -> None:

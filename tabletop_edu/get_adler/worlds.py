@@ -4,7 +4,7 @@ A world is a full game whose view, for the seat, is exactly the seat's view: sam
 seat can tell, same cards where it saw them, and a whole history that leads there. It is built from the view
 and an rng only, never from the true game, so a bot searching worlds learns nothing its seat could not know.
 
-How a world is drawn (`world_from_view`):
+How a world is drawn (`build_world`, behind `GetAdlerState.world_from_view`):
 
 1. **Characters**: uniformly among the assignments the view allows (`deduction.worlds_for_view`: the seat's
    own character, the public answers (Adler's bind nobody unless `adler_may_lie` is off), the wrong arrests
@@ -36,12 +36,15 @@ import random
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
-from ..core import Action, Event, IllegalAction, Seat, View
+from ..core import Action, Event, GameState, IllegalAction, Seat, View
+from .actions import AIMED_AT, ANSWERS, DISCARDS, GIVES, PASS, RESPONSES, SKIP, SURRENDER, Ask
 from .deduction import worlds_for_view
-from .engine import _AIMED_AT, _ANSWERS, _DISCARDS, _GIVES, _PASS, _RESPONSES, _SKIP, _SURRENDER, Ask, GetAdlerState
 from .rules import Rules, deck_for
+
+#: The engine's state class (this module imports no engine: the engine imports it, see the package's docstring).
+WorldT = TypeVar("WorldT", bound=GameState[Any])
 
 # ------------------------------------------------------------------------------------- reading the log
 
@@ -108,7 +111,7 @@ def _read_log(log: Sequence[Event]) -> _Replay:
 
 #: The engine's own action values (already known canonical, so replaying them skips re-reading their text).
 _ASKS: dict[tuple[int, str, str], Ask] = {(ask.target, ask.trait, ask.colour): ask
-                                          for aimed in _AIMED_AT for ask in aimed.asks}
+                                          for aimed in AIMED_AT for ask in aimed.asks}
 
 
 def _move_of(event: Event) -> tuple[Action | None, str | None]:
@@ -117,27 +120,27 @@ def _move_of(event: Event) -> tuple[Action | None, str | None]:
     data = event.data
     kind = event.kind
     if kind == "discard":
-        return _DISCARDS[data["card"]], data["card"]
+        return DISCARDS[data["card"]], data["card"]
     if kind == "ask":
         return _ASKS[data["target"], data["trait"], data["colour"]], "question"
     if kind == "answer":
-        return _ANSWERS[data["answer"]], None
+        return ANSWERS[data["answer"]], None
     if kind == "magnify":
-        return _AIMED_AT[data["target"]].magnify, "magnify"
+        return AIMED_AT[data["target"]].magnify, "magnify"
     if kind == "binoculars":
-        return _AIMED_AT[data["target"]].binoculars, "binoculars"
+        return AIMED_AT[data["target"]].binoculars, "binoculars"
     if kind == "give":
-        return (_GIVES[data["card"]] if "card" in data else None), None
+        return (GIVES[data["card"]] if "card" in data else None), None
     if kind == "arrest":
-        return _AIMED_AT[data["target"]].arrest, "arrest"
+        return AIMED_AT[data["target"]].arrest, "arrest"
     if kind == "respond":
-        return _RESPONSES[data["card"]], data["card"]
+        return RESPONSES[data["card"]], data["card"]
     if kind in ("pass", "shot"):
-        return _PASS, None
+        return PASS, None
     if kind == "skip":
-        return _SKIP, None
+        return SKIP, None
     if kind == "end":
-        return (_SURRENDER if data.get("how") == "surrender" else _PASS), None
+        return (SURRENDER if data.get("how") == "surrender" else PASS), None
     raise ValueError(f"a Get Adler log holds an action event of unknown kind {kind!r}")
 
 
@@ -685,10 +688,11 @@ def _outcomes(characters: Sequence[str], tokens: _Tokens, ops: list[_Op], first_
     return outcomes
 
 
-def world_from_view(view: View, rng: random.Random, *, state_class: type[GetAdlerState] = GetAdlerState) -> GetAdlerState:
-    """A full game consistent with `view`, drawn from the view and `rng` alone (see the module docstring for
-    the distribution). `world.view(view.seat) == view`, the world has a fresh seed, and two games the seat
-    cannot tell apart give the same world for the same rng."""
+def build_world(view: View, rng: random.Random, state_class: type[WorldT]) -> WorldT:
+    """A full game of `state_class` (the engine's state, which calls this from its `world_from_view`)
+    consistent with `view`, drawn from the view and `rng` alone (see the module docstring for the
+    distribution). `world.view(view.seat) == view`, the world has a fresh seed, and two games the seat cannot
+    tell apart give the same world for the same rng."""
     rules = view.rules if isinstance(view.rules, Rules) else Rules()
     players = len(view.players)
     characters = rng.choice(worlds_for_view(view))
@@ -699,7 +703,7 @@ def world_from_view(view: View, rng: random.Random, *, state_class: type[GetAdle
     moves = list(replay.moves)
     for index, op in enumerate(replay.ops):
         if op.kind == "move" and op.role == "give":
-            moves[op.move_index] = (op.seat, _GIVES[tokens.kinds[tokens.moved[index]] or ""])
+            moves[op.move_index] = (op.seat, GIVES[tokens.kinds[tokens.moved[index]] or ""])
     outcomes = _outcomes(characters, tokens, replay.ops, len(deck))
     seed = rng.randrange(2**32)
     world = state_class(list(view.players), seed=seed, rules=rules)

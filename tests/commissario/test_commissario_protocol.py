@@ -26,7 +26,8 @@ def test_check_game(players: int) -> None:
 
 
 @pytest.mark.parametrize(("players", "rules"), [
-    (4, Rules(reveal_choice=False, partial_last_layout=False, released_go_to="table", tie_break="fewest_innocents")),
+    (4, Rules(reveal_choice=False, partial_last_layout=False, released_go_to="table", tie_break="fewest_innocents",
+              double_card_each_round=False)),
     (2, Rules(highest_value=3, laid_per_player=3, double_card=False, bonus_values="purple_none",
               bonus_needs_positive=True)),
     (5, Rules(laid_per_player=5, bonus_values=(0, 1, 0, 2, 0, 9), released_go_to="table")),

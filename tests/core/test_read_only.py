@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from tabletop_edu import mafia_de_cuba
-from tabletop_edu.core import Action, Bot, FrozenDict, FrozenList, GameState, RandomBot, View, freeze, play_game
+from tabletop_edu.core import (Action, Bot, FrozenDict, FrozenList, GameState, RandomBot, View, freeze, play_game,
+                               read_only_copy)
 
 WRITES_TO_A_DICT: list[Callable[[Any], Any]] = [
     lambda data: data.__setitem__("leak", 1),
@@ -47,7 +48,8 @@ def started_mafia(players: int = 6, steps: int = 8, seed: int = 1) -> GameState:
     state = mafia_de_cuba.new_game(players, seed=seed)
     rng = random.Random(seed)
     for _ in range(steps):
-        state.apply(rng.choice(list(state.legal_actions())))
+        seat = state.acting_seats[0]  # the floor is simultaneous: name the seat
+        state.apply(rng.choice(list(state.legal_actions(seat))), player=seat)
     return state
 
 
@@ -72,7 +74,7 @@ def test_copies_of_frozen_containers_are_independent() -> None:
     plain = data.copy()
     plain["leak"] = 1
     assert type(plain) is dict and "leak" not in data
-    for duplicate in (copy.copy(data), copy.deepcopy(data), pickle.loads(pickle.dumps(data)), freeze(data)):
+    for duplicate in (copy.copy(data), copy.deepcopy(data), pickle.loads(pickle.dumps(data)), read_only_copy(data)):
         assert type(duplicate) is FrozenDict and duplicate == data
         with pytest.raises(TypeError, match="read-only"):
             duplicate["leak"] = 1
@@ -80,7 +82,7 @@ def test_copies_of_frozen_containers_are_independent() -> None:
     list.append(deep["seen"], "leak")
     dict.__setitem__(deep["by"], "seat", 9)
     assert data == {"seen": [1, 2], "by": {"seat": 0}}
-    frozen = freeze(data)
+    frozen = read_only_copy(data)
     assert frozen["seen"] is not data["seen"] and frozen["by"] is not data["by"]
 
 

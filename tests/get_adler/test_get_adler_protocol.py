@@ -22,10 +22,12 @@ def test_check_game(players):
 
 
 #: Every option away from its default at once: short hands refilled higher, a long game with reshuffles,
-#: truthful Adler, no arrests in the last hour, heroes who survive duels, another cast.
+#: truthful Adler, no arrests in the last hour, heroes who survive duels, the latest hero facing Adler, another
+#: cast.
 VARIANT = Rules(hours=9, hand_size=4, refill_to=6, adler_may_lie=False, first_arrest_hour=2, last_arrest_hour=8,
                 wrong_arrest_skips=2, stunned_can_respond=True, shot_hero_out=False, shot_hero_skips=2,
-                bomb_skips=2, documents_to_win=2, escape_answer_card="pistol",
+                bomb_skips=2, documents_to_win=2, escape_answer_card="pistol", duel_with="latest_hero",
+                resume_after="latest_hero",
                 cast=("Adler", "Kate Collins", "Agent Tarasov", "Gold", "Sharpe", "Townsend"))
 
 
@@ -73,7 +75,7 @@ def test_bad_input_acting_while_stunned(helpers):
     state.apply(f"arrest {target}")
     while state.current_player != target:
         helpers.plain_turn(state)
-    refused(state, f"discard {state.hands[target][0]}", "stunned")
+    refused(state, f"discard {state.hands[target][0]}", "wrong arrest")
 
 
 def test_bad_input_out_of_turn():
@@ -274,6 +276,8 @@ def test_turn_caches_are_bounded_and_hold_no_cards():
             state.apply(rng.choice(state.legal_actions(seat)), player=seat)
     assert sizes() == before
     assert engine._turn_menu.cache_info().maxsize == 512
+    assert engine._aimed_actions.cache_info().maxsize == 1024
+    assert 0 < engine._hand_menu.cache_info().currsize <= 2 ** len(get_adler.rules.CARDS)  # sets of kinds of card
 
 
 def test_search_bots_find_world_from_view_at_package_level(helpers):

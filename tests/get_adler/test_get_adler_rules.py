@@ -299,7 +299,7 @@ def test_R5_3_R5_4_wrong_arrest_both_skip(helpers):
         helpers.plain_turn(state)
     hand = len(state.hands[target])
     assert [str(a) for a in state.legal_actions()] == ["skip"]
-    with pytest.raises(IllegalAction, match="stunned"):
+    with pytest.raises(IllegalAction, match="wrong arrest"):
         state.apply("discard plain")
     state.apply("skip")
     assert len(state.hands[target]) == hand and state.skips[target] == 0
@@ -481,3 +481,87 @@ def test_every_rule_a_test_names_is_in_the_spec():
         for name in re.findall(r"def test_((?:R\d+_\d+_)+)", path.read_text(encoding="utf-8")):
             named |= {rule.replace("_", ".") for rule in re.findall(r"R\d+_\d+", name)}
     assert named and named <= defined, named - defined
+
+
+# ----------------------------------------------------------------------------------- issue 22: the seed's words
+
+def _stopped_escape(helpers, players, rules):
+    """A hero arrests Adler (who holds an escape and a pistol or a disguise), Adler escapes, and another hero,
+    further round the table, stops him with an arrest card: (state, accuser, stopper)."""
+    def situation(s):
+        hand = s.hands[s.adler]
+        return helpers.hero_to_arrest_adler_holding("escape")(s) and "pistol" in hand and "disguise" in hand and any(
+            "arrest" in s.hands[h] for h in range(players) if h not in (s.adler, s.current_player))
+    state = helpers.find_state(players, situation, hour=4, rules=rules)
+    accuser = state.current_player
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond escape")
+    stopper = next(h for h in state.acting_seats if "arrest" in state.hands[h])
+    state.apply("respond arrest", player=stopper)
+    return state, accuser, stopper
+
+
+def test_R5_3_wrong_arrest_is_eliminated_for_a_turn_not_stunned(helpers):
+    from tabletop_edu.get_adler.render import view_html
+
+    state = helpers.find_state(4, lambda s: "arrest" in s.hands[s.current_player], hour=4)
+    target = next(s for s in range(4) if s not in (state.current_player, state.adler))
+    state.apply(f"arrest {target}")
+    assert state.view(None).facts["skip_reasons"][target] == ["wrong_arrest"]
+    while state.current_player != target:
+        helpers.plain_turn(state)
+    with pytest.raises(IllegalAction, match="wrong arrest") as refusal:
+        state.apply("discard plain")
+    assert "stunned" not in str(refusal.value)
+    english, french = view_html(state.view(None), "en"), view_html(state.view(None), "fr")
+    assert "eliminated for one turn" in english and "stunned" not in english
+    assert "éliminé pour un tour" in french and "sous le choc" not in french and "sonné" not in french
+    state.apply("skip")
+    assert state.events[-1].data["why"] == "wrong_arrest" and state.view(None).facts["skip_reasons"][target] == []
+
+
+def test_R6_4_bomb_leaves_every_hero_stunned_in_the_seeds_word(helpers):
+    from tabletop_edu.get_adler.render import view_html
+
+    state = helpers.find_state(4, helpers.hero_to_arrest_adler_holding("bomb"), hour=4)
+    state.apply(f"arrest {state.adler}")
+    state.apply("respond bomb")
+    reasons = state.view(None).facts["skip_reasons"]
+    assert all(reasons[seat] == ([] if seat == state.adler else ["stunned"]) for seat in range(4))
+    while state.phase != "skip":
+        helpers.plain_turn(state)
+    english, french = view_html(state.view(None), "en"), view_html(state.view(None), "fr")
+    assert "stunned by the bomb" in english and "eliminated" not in english
+    assert "sonné" in french and "éliminé" not in french
+    with pytest.raises(IllegalAction, match="stunned by the bomb"):
+        state.apply("discard plain")
+
+
+@pytest.mark.parametrize("duel_with", ["accuser", "latest_hero"])
+def test_R6_3_option_duel_with(helpers, duel_with):
+    state, accuser, stopper = _stopped_escape(helpers, 5, Rules(duel_with=duel_with))
+    state.apply("respond pistol")
+    hero = accuser if duel_with == "accuser" else stopper
+    assert state.phase == "duel" and state.current_player == hero and accuser != stopper
+    assert state.view(None).facts["confrontation"]["duel_hero"] == hero
+    state.apply("pass")  # the hero gives up the duel: he is the one shot
+    assert state.out == {hero}
+
+
+@pytest.mark.parametrize("resume_after", ["accuser", "latest_hero"])
+def test_R6_6_option_resume_after(helpers, resume_after):
+    state, accuser, stopper = _stopped_escape(helpers, 5, Rules(resume_after=resume_after))
+    turn = state.turn_index
+    state.apply("respond disguise")
+    after = accuser if resume_after == "accuser" else stopper
+    assert state.turn_seat == (after + 1) % 5
+    assert state.turn_index == turn + 1 + (after - accuser) % 5  # the turns in between are passed over
+
+
+def test_R6_3_R6_6_hero_facing_adler_options_are_checked():
+    for name in ("duel_with", "resume_after"):
+        assert getattr(Rules(), name) == "accuser"
+        with pytest.raises(RulesError, match=name):
+            Rules(**{name: "stopper"})
+        with pytest.raises(RulesError, match=name):
+            Rules(**{name: 1})
