@@ -262,12 +262,21 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
                             font_size=SMALLEST_TYPE)
     nx.draw_networkx_edges(graph, positions, ax=axes, edge_color=edge_colour, width=1.5)
     nx.draw_networkx_edge_labels(graph, positions, ax=axes, font_size=SMALLEST_TYPE,
-                                 edge_labels={(first, second): ",".join(map(str, agents))
+                                 edge_labels={(first, second): _agents_label(agents, language)
                                               for first, second, agents in graph.edges(data="agents")})
     axes.set_title(title or tr("worlds.title", language), fontsize=16)
     axes.set_axis_off()
     axes.margins(0.12)
     return figure
+
+
+def _agents_label(agents: Sequence[Any], language: str) -> str:
+    """The agents that cannot tell two worlds apart, as an edge's label: `0,2` in English; `0 et 2` in French,
+    where `0,2` would read as a decimal number."""
+    names = [str(agent) for agent in agents]
+    if language == "fr" and len(names) > 1:
+        return f"{', '.join(names[:-1])} et {names[-1]}"
+    return ",".join(names)
 
 
 def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple[float, list[str]]:

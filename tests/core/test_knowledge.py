@@ -168,6 +168,21 @@ def test_drawings_are_figures() -> None:
     assert isinstance(worlds, Figure) and worlds._repr_png_().startswith(b"\x89PNG")
 
 
+def test_the_worlds_picture_speaks_french() -> None:
+    """French title, and the agents of an edge joined by "et": "0,2" would read as a decimal number."""
+    # Agents 0 and 1 see only the first bit, agent 2 only the second: (0, 0) and (0, 1) are confused by 0 and 1.
+    model = Worlds(itertools.product((0, 1), repeat=2), {0: lambda w: w[0], 1: lambda w: w[0], 2: lambda w: w[1]})
+
+    def edge_labels(language: str) -> set[str]:
+        texts = draw_worlds(model, actual=(0, 0), language=language).axes[0].texts
+        return {text.get_text() for text in texts} - {str(world) for world in model.worlds}
+
+    french = draw_worlds(model, language="fr")
+    assert french.axes[0].get_title() == "Mondes possibles"
+    assert edge_labels("fr") == {"0 et 1", "2"}
+    assert edge_labels("en") == {"0,1", "2"}
+
+
 def test_projected_type_scales_to_the_projector_and_finds_cut_text() -> None:
     """A 6.4-inch figure shown 1280 pixels wide doubles its type; text past the right edge is reported."""
     from tabletop_edu.knowledge import Figure, projected_type
