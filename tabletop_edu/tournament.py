@@ -582,6 +582,7 @@ class TournamentResult:
         axes.set_xticks(list(positions), [r.bot for r in rows])
         axes.set_ylabel(tr("tournament.win_rate", check_language(language)))
         axes.set_ylim(0, 1)
+        axes.yaxis.set_major_formatter(lambda value, _: _number(value, ".1f", language))
         axes.set_title(self.caption(language))
         figure.tight_layout()
         return figure
@@ -602,7 +603,8 @@ class TournamentResult:
             for j, value in enumerate(rates):
                 axes.text(j, i, _number(value, ".2f", language), ha="center", va="center",
                           color="white" if value < 0.6 else "black")
-        figure.colorbar(image, ax=axes, label=tr("tournament.win_rate", language))
+        bar = figure.colorbar(image, ax=axes, label=tr("tournament.win_rate", language))
+        bar.ax.yaxis.set_major_formatter(lambda value, _: _number(value, ".1f", language))
         figure.tight_layout()
         return figure
 

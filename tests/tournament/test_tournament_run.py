@@ -103,7 +103,10 @@ def test_tables_and_plots_speak_french() -> None:
     assert result.seat_summary("fr").startswith("Taux de victoire par place") and "place 1" in result.seat_summary("fr")
     assert "A bat B" in result.pairwise_summary("fr") and "Face à face" in result.pairwise_html("fr")
     assert "Taux de victoire par place" in result.seat_html("fr")
-    assert result.plot("fr").axes[0].get_ylabel() == "taux de victoire"
+    french_plot = result.plot("fr")
+    french_plot.canvas.draw()
+    assert french_plot.axes[0].get_ylabel() == "taux de victoire"
+    assert "0,4" in [label.get_text() for label in french_plot.axes[0].get_yticklabels()]
     seats = result.plot_seats("fr").axes[0]
     assert [label.get_text() for label in seats.get_xticklabels()] == ["place 0", "place 1"]
     assert result.html() == result._repr_html_() and "win rate" in result.html()  # English stays the default
