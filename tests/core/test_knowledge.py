@@ -168,6 +168,21 @@ def test_drawings_are_figures() -> None:
     assert isinstance(worlds, Figure) and worlds._repr_png_().startswith(b"\x89PNG")
 
 
+def test_the_flow_picture_names_event_kinds_and_objects_as_asked() -> None:
+    """`kind_names` relabels the columns' kinds (the rest keep theirs) and `object_names` the object lanes."""
+    state = play_game(mafia_de_cuba.new_game(6, seed=1), [RandomBot()] * 6)
+
+    def texts(**names: object) -> list[str]:
+        return [text.get_text() for text in flow_picture(state, language="fr", **names).axes[0].texts]
+
+    plain, named = texts(), texts(kind_names={"open": "ouvre", "take": "prend"}, object_names={"box": "boîte"})
+    assert "open" in plain and "take" in plain and "ouvre" not in plain
+    assert "ouvre" in named and "prend" in named and "open" not in named and "take" not in named
+    assert [t for t in plain if t not in ("open", "take")] == [t for t in named if t not in ("ouvre", "prend")]
+    lanes = [label.get_text() for label in flow_picture(state, object_names={"box": "boîte"}).axes[0].get_yticklabels()]
+    assert "boîte" in lanes and "box" not in lanes
+
+
 def test_the_worlds_picture_speaks_french() -> None:
     """French title, and the agents of an edge joined by "et": "0,2" would read as a decimal number."""
     # Agents 0 and 1 see only the first bit, agent 2 only the second: (0, 0) and (0, 1) are confused by 0 and 1.
