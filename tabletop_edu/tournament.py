@@ -67,8 +67,8 @@ register({
            "tournament.win_rate": "taux de victoire", "tournament.ci": "IC à 95 %",
            "tournament.mean_score": "score moyen", "tournament.forfeits": "forfaits", "tournament.seat": "place {seat}",
            "tournament.by_seat": "Taux de victoire par place", "tournament.a_beats_b": "A bat B",
-           "tournament.pairs_text": "Face à face (part des rencontres où le robot de la ligne a marqué plus que celui "
-                                    "de la colonne)",
+           "tournament.pairs_text": "Face à face (part des rencontres où le robot de la ligne a marqué plus "
+                                    "que celui de la colonne)",
            "tournament.pairs_caption": "Face à face : la ligne a marqué plus que la colonne",
            "tournament.caption": "{game} : {games} parties, {players} joueurs, graine {seed}"},
 })

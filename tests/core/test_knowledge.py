@@ -179,7 +179,7 @@ def test_the_flow_picture_names_event_kinds_and_objects_as_asked() -> None:
     assert "open" in plain and "take" in plain and "ouvre" not in plain
     assert "ouvre" in named and "prend" in named and "open" not in named and "take" not in named
     assert [t for t in plain if t not in ("open", "take")] == [t for t in named if t not in ("ouvre", "prend")]
-    lanes = [label.get_text() for label in flow_picture(state, object_names={"box": "boîte"}).axes[0].get_yticklabels()]
+    lanes = [tick.get_text() for tick in flow_picture(state, object_names={"box": "boîte"}).axes[0].get_yticklabels()]
     assert "boîte" in lanes and "box" not in lanes
 
 
