@@ -45,14 +45,47 @@ from typing import Any, TypeVar
 
 from . import registry
 from .core import Action, Bot, GameState, IllegalAction, load, quote, rules_to_dict
-from .registry import BotSpec, bot_spec  # bots as data: part of the registry, re-exported here
 from .extras import need
+from .i18n import check_language, register, tr
+from .registry import BotSpec, bot_spec  # bots as data: part of the registry, re-exported here
 from .student_t import t_quantile
 
 T = TypeVar("T")
 
 #: Longest error text kept in a `Failure` (a bot's exception may quote a whole state).
 MAX_ERROR = 300
+
+
+#: The tables' and plots' words (a French class reads "taux de victoire", and "0,75" with a decimal comma).
+register({
+    "en": {"tournament.bot": "bot", "tournament.games": "games", "tournament.wins": "wins",
+           "tournament.win_rate": "win rate", "tournament.ci": "95% CI", "tournament.mean_score": "mean score",
+           "tournament.forfeits": "forfeits", "tournament.seat": "seat {seat}",
+           "tournament.by_seat": "Win rate by seat", "tournament.a_beats_b": "A beats B",
+           "tournament.pairs_text": "Head to head (share of meetings where the row bot outscored the column bot)",
+           "tournament.pairs_caption": "Head to head: row outscored column",
+           "tournament.caption": "{game}: {games} games, {players} players, seed {seed}"},
+    "fr": {"tournament.bot": "robot", "tournament.games": "parties", "tournament.wins": "victoires",
+           "tournament.win_rate": "taux de victoire", "tournament.ci": "IC à 95 %",
+           "tournament.mean_score": "score moyen", "tournament.forfeits": "forfaits", "tournament.seat": "place {seat}",
+           "tournament.by_seat": "Taux de victoire par place", "tournament.a_beats_b": "A bat B",
+           "tournament.pairs_text": "Face à face (part des rencontres où le robot de la ligne a marqué plus "
+                                    "que celui de la colonne)",
+           "tournament.pairs_caption": "Face à face : la ligne a marqué plus que la colonne",
+           "tournament.caption": "{game} : {games} parties, {players} joueurs, graine {seed}"},
+})
+
+
+def _number(value: float, spec: str, language: str) -> str:
+    """`value` formatted by `spec`, with a decimal comma in French."""
+    text = format(value, spec)
+    return text.replace(".", ",") if language == "fr" else text
+
+
+def _interval(low: float, high: float, spec: str, language: str) -> str:
+    """`[0.520, 0.799]`; in French `[0,520 ; 0,799]`, since the comma is already the decimal mark."""
+    separator = " ; " if language == "fr" else ", "
+    return f"[{_number(low, spec, language)}{separator}{_number(high, spec, language)}]"
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -462,30 +495,36 @@ class TournamentResult:
                         won[a][b] += 1.0 if g.scores[s] > g.scores[t] else 0.5 if g.scores[s] == g.scores[t] else 0.0
         return {a: {b: (won[a][b] / met[a][b] if met[a][b] else math.nan) for b in labels} for a in labels}
 
-    def _summary_cells(self) -> tuple[list[str], list[list[str]]]:
+    def _summary_cells(self, language: str = "en") -> tuple[list[str], list[list[str]]]:
         rows = self.rows()
         with_forfeits = any(r.forfeits for r in rows)
-        headers = ["bot", "games", "wins", "win rate", "95% CI", "mean score", "95% CI"]
-        headers += ["forfeits"] if with_forfeits else []
-        cells = [[r.bot, str(r.games), str(r.wins), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
-                  f"{r.mean_score:.2f}", f"[{r.score_low:.2f}, {r.score_high:.2f}]"]
+        headers = [tr(f"tournament.{key}", language)
+                   for key in ("bot", "games", "wins", "win_rate", "ci", "mean_score", "ci")]
+        headers += [tr("tournament.forfeits", language)] if with_forfeits else []
+        cells = [[r.bot, str(r.games), str(r.wins), _number(r.win_rate, ".3f", language),
+                  _interval(r.win_low, r.win_high, ".3f", language), _number(r.mean_score, ".2f", language),
+                  _interval(r.score_low, r.score_high, ".2f", language)]
                  + ([str(r.forfeits)] if with_forfeits else []) for r in rows]
         return headers, cells
 
-    def _seat_cells(self) -> tuple[list[str], list[list[str]]]:
-        headers = ["bot"] + [f"seat {s}" for s in range(self.players)]
-        rows = [[label] + [f"{rate:.2f}" for rate in rates] for label, rates in self.seat_table().items()]
+    def _seat_cells(self, language: str = "en") -> tuple[list[str], list[list[str]]]:
+        headers = [tr("tournament.bot", language)] + [tr("tournament.seat", language).format(seat=s)
+                                                      for s in range(self.players)]
+        rows = [[label] + [_number(rate, ".2f", language) for rate in rates]
+                for label, rates in self.seat_table().items()]
         return headers, rows
 
-    def _pair_cells(self) -> tuple[list[str], list[list[str]]]:
+    def _pair_cells(self, language: str = "en") -> tuple[list[str], list[list[str]]]:
         pairs = self.pairwise()
-        headers = ["A beats B"] + list(pairs)
-        rows = [[a] + ["-" if a == b or math.isnan(v) else f"{v:.2f}" for b, v in row.items()]
+        headers = [tr("tournament.a_beats_b", language)] + list(pairs)
+        rows = [[a] + ["-" if a == b or math.isnan(v) else _number(v, ".2f", language) for b, v in row.items()]
                 for a, row in pairs.items()]
         return headers, rows
 
-    def caption(self) -> str:
-        return f"{self.game}: {len(self.games)} games, {self.players} players, seed {self.seed}"
+    def caption(self, language: str = "en") -> str:
+        """What the table is: game, games played, players, seed (in `language`)."""
+        return tr("tournament.caption", check_language(language)).format(
+            game=self.game, games=len(self.games), players=self.players, seed=self.seed)
 
     def failure_summary(self, limit: int = 10) -> str:
         """The games without a result, one line each (the first `limit`); empty when every game finished."""
@@ -505,12 +544,13 @@ class TournamentResult:
         failures = self.failure_summary()
         return self.caption() + "\n" + _table_text(*self._summary_cells()) + (f"\n\n{failures}" if failures else "")
 
-    def seat_summary(self) -> str:
-        return "Win rate by seat\n" + _table_text(*self._seat_cells())
+    def seat_summary(self, language: str = "en") -> str:
+        """Win rate per bot and seat, as text (in `language`)."""
+        return tr("tournament.by_seat", check_language(language)) + "\n" + _table_text(*self._seat_cells(language))
 
-    def pairwise_summary(self) -> str:
-        return "Head to head (share of meetings where the row bot outscored the column bot)\n" + \
-            _table_text(*self._pair_cells())
+    def pairwise_summary(self, language: str = "en") -> str:
+        """How often each bot outscored each other one, as text (in `language`)."""
+        return tr("tournament.pairs_text", check_language(language)) + "\n" + _table_text(*self._pair_cells(language))
 
     def __str__(self) -> str:
         return self.summary()
@@ -520,15 +560,20 @@ class TournamentResult:
                 f"seed {self.seed}, line-up {list(self.lineup)}>")
 
     def _repr_html_(self) -> str:
+        return self.html()
+
+    def html(self, language: str = "en") -> str:
+        """The main table as HTML in `language` (a notebook shows the English one by itself)."""
         failures = self.failure_summary()
         footer = f"<pre class='tabletop-failures'>{escape(failures)}</pre>" if failures else ""
-        return _table_html(*self._summary_cells(), caption=self.caption(), footer=footer)
+        return _table_html(*self._summary_cells(language), caption=self.caption(language), footer=footer)
 
-    def seat_html(self) -> str:
-        return _table_html(*self._seat_cells(), caption="Win rate by seat")
+    def seat_html(self, language: str = "en") -> str:
+        return _table_html(*self._seat_cells(language), caption=tr("tournament.by_seat", check_language(language)))
 
-    def pairwise_html(self) -> str:
-        return _table_html(*self._pair_cells(), caption="Head to head: row outscored column")
+    def pairwise_html(self, language: str = "en") -> str:
+        return _table_html(*self._pair_cells(language),
+                           caption=tr("tournament.pairs_caption", check_language(language)))
 
     def replay(self, index: int) -> GameState[Any]:
         """Game `index`, replayed alone from its record."""
@@ -540,8 +585,8 @@ class TournamentResult:
 
     # ---------------------------------------------------------------- plots
 
-    def plot(self) -> Any:
-        """Win rate per bot with its 95% interval, as a matplotlib Figure."""
+    def plot(self, language: str = "en") -> Any:
+        """Win rate per bot with its 95% interval, as a matplotlib Figure (labels in `language`)."""
         need("matplotlib", "A tournament's plots")
         from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
 
@@ -553,14 +598,15 @@ class TournamentResult:
         errors = [[r.win_rate - r.win_low for r in rows], [r.win_high - r.win_rate for r in rows]]
         axes.bar(positions, rates, yerr=errors, capsize=4, color="#4c72b0")
         axes.set_xticks(list(positions), [r.bot for r in rows])
-        axes.set_ylabel("win rate")
+        axes.set_ylabel(tr("tournament.win_rate", check_language(language)))
         axes.set_ylim(0, 1)
-        axes.set_title(self.caption())
+        axes.yaxis.set_major_formatter(lambda value, _: _number(value, ".1f", language))
+        axes.set_title(self.caption(language))
         figure.tight_layout()
         return figure
 
-    def plot_seats(self) -> Any:
-        """Win rate per bot and seat, as a heat map (a matplotlib Figure)."""
+    def plot_seats(self, language: str = "en") -> Any:
+        """Win rate per bot and seat, as a heat map (a matplotlib Figure, labels in `language`)."""
         need("matplotlib", "A tournament's plots")
         from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
 
@@ -569,12 +615,15 @@ class TournamentResult:
         axes = figure.subplots()
         data = [[0.0 if math.isnan(v) else v for v in rates] for rates in table.values()]
         image = axes.imshow(data, cmap="viridis", vmin=0, vmax=1, aspect="auto")
-        axes.set_xticks(range(self.players), [f"seat {s}" for s in range(self.players)])
+        axes.set_xticks(range(self.players), [tr("tournament.seat", check_language(language)).format(seat=s)
+                                              for s in range(self.players)])
         axes.set_yticks(range(len(table)), list(table))
         for i, rates in enumerate(data):
             for j, value in enumerate(rates):
-                axes.text(j, i, f"{value:.2f}", ha="center", va="center", color="white" if value < 0.6 else "black")
-        figure.colorbar(image, ax=axes, label="win rate")
+                axes.text(j, i, _number(value, ".2f", language), ha="center", va="center",
+                          color="white" if value < 0.6 else "black")
+        bar = figure.colorbar(image, ax=axes, label=tr("tournament.win_rate", language))
+        bar.ax.yaxis.set_major_formatter(lambda value, _: _number(value, ".1f", language))
         figure.tight_layout()
         return figure
 

@@ -163,6 +163,28 @@ def test_pictures_need_no_magic(path: Path) -> None:
                        f"fresh kernel must show every drawing without it")
 
 
+def readme_tutorials(readme: str) -> set[Path]:
+    """The notebooks the README's tutorial table names: `folder/name`, and in brackets its other-language twin
+    in the same folder (`commissario/02_game_theory` (`02_theorie_des_jeux`)); `<game>` stands for every one."""
+    named: set[Path] = set()
+    for line in readme.splitlines():
+        if not line.startswith("| `"):
+            continue
+        folder = ""
+        for bracket, name in re.findall(r"(\(?)`([^`]+)`", line.split(" | ")[0]):
+            if not bracket:
+                folder = name.rpartition("/")[0]
+            path = "/".join(filter(None, [folder, name.rpartition("/")[2].removesuffix(".ipynb") + ".ipynb"]))
+            named.update(NOTEBOOKS.glob(path.replace("<game>", "*")) if "<game>" in path else [NOTEBOOKS / path])
+    return named
+
+
+def test_the_readme_lists_every_tutorial_in_both_languages() -> None:
+    listed = readme_tutorials((NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8"))
+    assert sorted(map(str, set(all_notebooks()) - listed)) == [], "notebooks missing from the README's table"
+    assert sorted(map(str, listed - set(all_notebooks()))) == [], "the README's table names notebooks that do not exist"
+
+
 # ------------------------------------------------------------------------------------------ the checks can fail
 
 

@@ -63,7 +63,8 @@ class Figure(mpl_figure.Figure):
 
 def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | None = None,
                           steps: tuple[int, int] | None = None, max_columns: int = 36,
-                          language: str = "en", object_names: Mapping[Any, str] | None = None) -> Figure:
+                          language: str = "en", object_names: Mapping[Any, str] | None = None,
+                          kind_names: Mapping[str, str] | None = None) -> Figure:
     """Who learned what from whom, event by event: a picture for the class.
 
     `source` is an information-flow graph (`information_flow(state)`, `perspective_flow(...)`) or a game
@@ -76,7 +77,8 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     the seats that held it.
 
     `steps=(first, last)` keeps those steps; at most `max_columns` events are drawn (the latest ones), so
-    the picture stays readable at 1280 pixels. `object_names` relabels object lanes (`{"box": "boîte"}`).
+    the picture stays readable at 1280 pixels. `object_names` relabels object lanes (`{"box": "boîte"}`) and
+    `kind_names` the events' kinds on top of the columns (`{"open": "ouvre"}`), for a class in another language.
 
     Example::
 
@@ -86,13 +88,14 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     language = check_language(language)
     graph = information_flow(source) if isinstance(source, GameState) else source
     columns = layout.window(layout.columns(graph.edges(data=True)), steps, max_columns)
+    kinds = [plain((kind_names or {}).get(column.kind, column.kind)) for column in columns]
     lanes = layout.lanes(graph.nodes)
     y = {node: -position for node, position in lanes.items()}
     names = dict(object_names or {})
     labels = [plain(names.get(node, graph.nodes[node].get("label", node))) for node in lanes]
     # Margins in inches, from the longest texts (no layout engine: it would triple the drawing time).
     left = 0.4 + 0.13 * max((len(label) for label in labels), default=4)
-    top = 0.75 + 0.105 * max((len(column.kind) for column in columns), default=0)
+    top = 0.75 + 0.105 * max((len(kind) for kind in kinds), default=0)
     bottom = 1.55
     height = round((0.46 * (max(lanes.values(), default=0) + 1.4) + top + bottom) * DPI) / DPI  # whole pixels
     figure = Figure(figsize=(WIDTH, height), dpi=DPI)
@@ -112,7 +115,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
         _draw_column(axes, x, column, y, seat_ys)
     journeys = _draw_journeys(axes, columns, y, graph, names, language)
     highest, lowest = max(y.values()), min(y.values())
-    _label_columns(axes, columns, highest + 0.55, language)
+    _label_columns(axes, columns, kinds, highest + 0.55, language)
     axes.set_ylim(lowest - 0.7, highest + 0.5)
     axes.set_xlim(-0.7, max(len(columns), 8) - 0.3)
     for side in ("top", "right", "bottom", "left"):
@@ -171,15 +174,14 @@ def _draw_journeys(axes: Any, columns: list[Column], y: Mapping[Any, float], gra
     return handles
 
 
-def _label_columns(axes: Any, columns: list[Column], above: float, language: str) -> None:
-    """Each column's kind on top (turned, one per column) and its step below, where the step changes."""
+def _label_columns(axes: Any, columns: list[Column], kinds: list[str], above: float, language: str) -> None:
+    """Each column's kind (its label in `kinds`) on top, turned, and its step below, where the step changes."""
     changes = [x for x, column in enumerate(columns) if x == 0 or columns[x - 1].step != column.step]
     axes.set_xticks(changes, labels=[str(columns[x].step) for x in changes], fontsize=SMALLEST_TYPE)
     axes.tick_params(axis="x", length=0)
     axes.set_xlabel(tr("flow.step", language), fontsize=SMALLEST_TYPE + 1)
-    for x, column in enumerate(columns):
-        axes.text(x, above, plain(column.kind), rotation=90, ha="center", va="bottom", fontsize=SMALLEST_TYPE,
-                  clip_on=False)
+    for x, kind in enumerate(kinds):
+        axes.text(x, above, kind, rotation=90, ha="center", va="bottom", fontsize=SMALLEST_TYPE, clip_on=False)
 
 
 def _legend(language: str) -> list[Any]:
@@ -215,12 +217,21 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
                             font_size=SMALLEST_TYPE)
     nx.draw_networkx_edges(graph, positions, ax=axes, edge_color=edge_colour, width=1.5)
     nx.draw_networkx_edge_labels(graph, positions, ax=axes, font_size=SMALLEST_TYPE,
-                                 edge_labels={(first, second): plain(",".join(map(str, agents)))
+                                 edge_labels={(first, second): plain(_agents_label(agents, language))
                                               for first, second, agents in graph.edges(data="agents")})
     axes.set_title(plain(title) if title else tr("worlds.title", language), fontsize=16)
     axes.set_axis_off()
     axes.margins(0.12)
     return figure
+
+
+def _agents_label(agents: Sequence[Any], language: str) -> str:
+    """The agents that cannot tell two worlds apart, as an edge's label: `0,2` in English; `0 et 2` in French,
+    where `0,2` would read as a decimal number."""
+    names = [str(agent) for agent in agents]
+    if language == "fr" and len(names) > 1:
+        return f"{', '.join(names[:-1])} et {names[-1]}"
+    return ",".join(names)
 
 
 def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple[float, list[str]]:

@@ -22,9 +22,14 @@ from html import escape
 from typing import Any
 
 from ..core import Bot, RecordError, RulesError, Seat, play_game, player_names, quote, rules_from_dict, rules_to_dict
+from ..i18n import register, tr
 from .bots import default_bots
 from .engine import MafiaState
 from .rules import Rules
+
+#: The tally table's headers (the widget shows it under a French table too).
+register({"en": {"mdc_tally_round": "round", "mdc_tally_godfather": "Godfather", "mdc_tally_total": "total"},
+          "fr": {"mdc_tally_round": "manche", "mdc_tally_godfather": "Parrain", "mdc_tally_total": "total"}})
 
 SERIES_FORMAT = 1
 SERIES_KEYS = ("format", "series", "players", "seed", "rounds", "rules", "games")
@@ -168,16 +173,19 @@ class Series:
         totals = self.totals()
         return [seat for seat, total in enumerate(totals) if total == max(totals)]
 
-    def table_html(self) -> str:
-        """The tallies as an HTML table: a row per round (its Godfather, each seat's points), then the totals."""
+    def table_html(self, language: str = "en") -> str:
+        """The tallies as an HTML table, headers in `language`: a row per round (its Godfather, each seat's
+        points), then the totals."""
         header = "".join(f"<th>{seat}. {escape(name)}</th>" for seat, name in enumerate(self.players))
         rows = []
         for number, (game, points) in enumerate(zip(self.games, self.tallies()), start=1):
             cells = "".join(f"<td>{value if game.is_over else '…'}</td>" for value in points)
             rows.append(f"<tr><th>{number}</th><td>{game.godfather}</td>{cells}</tr>")
         totals = "".join(f"<td><b>{value}</b></td>" for value in self.totals())
-        return (f"<table class='mdc-series'><tr><th>round</th><th>Godfather</th>{header}</tr>{''.join(rows)}"
-                f"<tr><th>total</th><td></td>{totals}</tr></table>")
+        round_word, godfather, total = (escape(tr(f"mdc_tally_{key}", language))
+                                        for key in ("round", "godfather", "total"))
+        return (f"<table class='mdc-series'><tr><th>{round_word}</th><th>{godfather}</th>{header}</tr>{''.join(rows)}"
+                f"<tr><th>{total}</th><td></td>{totals}</tr></table>")
 
     # ------------------------------------------------------------------ records
 

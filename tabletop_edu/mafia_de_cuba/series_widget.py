@@ -78,7 +78,7 @@ class SeriesWidget(widgets.VBox):
         if series.is_over:
             names = ", ".join(series.players[seat] for seat in series.leaders())
             over = f"<p><b>{escape(tr('mdc_series_over', language).format(names=names))}</b></p>"
-        self.tally.value = series.table_html() + over
+        self.tally.value = series.table_html(language) + over
         ready = current.is_over and series.round_number < series.rounds
         if ready and self._chosen_for != series.round_number:
             self.next_godfather.value = series.winners_choice()

@@ -168,6 +168,36 @@ def test_drawings_are_figures() -> None:
     assert isinstance(worlds, Figure) and worlds._repr_png_().startswith(b"\x89PNG")
 
 
+def test_the_flow_picture_names_event_kinds_and_objects_as_asked() -> None:
+    """`kind_names` relabels the columns' kinds (the rest keep theirs) and `object_names` the object lanes."""
+    state = play_game(mafia_de_cuba.new_game(6, seed=1), [RandomBot()] * 6)
+
+    def texts(**names: object) -> list[str]:
+        return [text.get_text() for text in flow_picture(state, language="fr", **names).axes[0].texts]
+
+    plain, named = texts(), texts(kind_names={"open": "ouvre", "take": "prend"}, object_names={"box": "boîte"})
+    assert "open" in plain and "take" in plain and "ouvre" not in plain
+    assert "ouvre" in named and "prend" in named and "open" not in named and "take" not in named
+    assert [t for t in plain if t not in ("open", "take")] == [t for t in named if t not in ("ouvre", "prend")]
+    lanes = [tick.get_text() for tick in flow_picture(state, object_names={"box": "boîte"}).axes[0].get_yticklabels()]
+    assert "boîte" in lanes and "box" not in lanes
+
+
+def test_the_worlds_picture_speaks_french() -> None:
+    """French title, and the agents of an edge joined by "et": "0,2" would read as a decimal number."""
+    # Agents 0 and 1 see only the first bit, agent 2 only the second: (0, 0) and (0, 1) are confused by 0 and 1.
+    model = Worlds(itertools.product((0, 1), repeat=2), {0: lambda w: w[0], 1: lambda w: w[0], 2: lambda w: w[1]})
+
+    def edge_labels(language: str) -> set[str]:
+        texts = draw_worlds(model, actual=(0, 0), language=language).axes[0].texts
+        return {text.get_text() for text in texts} - {str(world) for world in model.worlds}
+
+    french = draw_worlds(model, language="fr")
+    assert french.axes[0].get_title() == "Mondes possibles"
+    assert edge_labels("fr") == {"0 et 1", "2"}
+    assert edge_labels("en") == {"0,1", "2"}
+
+
 def test_projected_type_scales_to_the_projector_and_finds_cut_text() -> None:
     """A 6.4-inch figure shown 1280 pixels wide doubles its type; text past the right edge is reported."""
     from tabletop_edu.knowledge import Figure, projected_type

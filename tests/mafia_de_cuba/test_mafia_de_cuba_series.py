@@ -62,6 +62,9 @@ def test_r7_3_tallies_one_point_per_win_and_running_totals() -> None:
     assert set(series.leaders()) == {seat for seat, total in enumerate(series.totals()) if total == best}
     table = series.table_html()
     assert table.count("<tr>") == 5 and f"<td><b>{max(series.totals())}</b></td>" in table
+    assert "<th>round</th><th>Godfather</th>" in table and "<th>total</th>" in table
+    french = series.table_html("fr")
+    assert "<th>manche</th><th>Parrain</th>" in french and french.count("<tr>") == 5
     custom = Series(6, rounds=1, seed=5, scoring=lambda game: [len(game.players)] * 6).play()
     assert custom.totals() == [6] * 6
 

@@ -30,4 +30,6 @@ def test_a_person_plays_the_godfather_then_names_the_next_one_in_french() -> Non
     view.next_godfather.value = 3  # the table decides otherwise
     view.next_button.click()
     assert view.series.current.godfather == 3 and "Parrain 3. Seat 3" in view.header.value
+    assert view.tally.value.startswith(view.series.table_html("fr"))
+    assert "<th>manche</th><th>Parrain</th>" in view.tally.value
     assert view.series.tallies()[0] == view.series.points(view.series.games[0])

@@ -105,6 +105,27 @@ def test_a_tournament_as_tidy_rows_and_a_dataframe() -> None:
     assert list(empty.columns) == list(SEAT_COLUMNS) and len(empty) == 0
 
 
+def test_tables_and_plots_speak_french() -> None:
+    """French words, decimal commas, and intervals split by a semicolon (the comma is the decimal mark)."""
+    result = run_tournament("peek", ["random", "ismcts(iterations=4)"], players=2, games=4, seed=2)
+    table = result.html("fr")
+    assert "taux de victoire" in table and "IC à 95 %" in table and "peek : 4 parties, 2 joueurs, graine 2" in table
+    intervals = [cell for row in result._summary_cells("fr")[1] for cell in row if cell.startswith("[")]
+    assert intervals and all(" ; " in cell and "." not in cell for cell in intervals)
+    assert result.seat_summary("fr").startswith("Taux de victoire par place") and "place 1" in result.seat_summary("fr")
+    assert "A bat B" in result.pairwise_summary("fr") and "Face à face" in result.pairwise_html("fr")
+    assert "Taux de victoire par place" in result.seat_html("fr")
+    french_plot = result.plot("fr")
+    french_plot.canvas.draw()
+    assert french_plot.axes[0].get_ylabel() == "taux de victoire"
+    assert "0,4" in [label.get_text() for label in french_plot.axes[0].get_yticklabels()]
+    seats = result.plot_seats("fr").axes[0]
+    assert [label.get_text() for label in seats.get_xticklabels()] == ["place 0", "place 1"]
+    assert result.html() == result._repr_html_() and "win rate" in result.html()  # English stays the default
+    with pytest.raises(ValueError, match="Language 'de'"):
+        result.seat_summary("de")
+
+
 def test_plots_are_figures() -> None:
     from matplotlib.figure import Figure
     result = run_tournament("peek", ["random", "ismcts(iterations=4)"], players=2, games=4, seed=2)
