@@ -370,7 +370,8 @@ def test_a_game_declares_its_knowledge_panel_and_posteriors_by_name() -> None:
                       "mafia_de_cuba": mafia_panel, "peek": None}
     state = new_game(6, seed=3)
     while state.current_player is not None and len(state.history) < 8:
-        state.apply(state.legal_actions()[0])
+        seat = state.acting_seats[0]  # the floor is simultaneous: name the seat
+        state.apply(state.legal_actions(seat)[0], player=seat)
     found = registry.game("mafia_de_cuba").posteriors_at(state)
     expected = perspective_posterior(state.view(state.godfather), state.rules)
     assert expected is not None and found
