@@ -300,6 +300,11 @@ class Store:
         row = self.connection.execute("SELECT what FROM expired WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
 
+    def expired_room(self, token: str) -> str | None:
+        """The code of the room an expired token was of, or None if it never expired."""
+        row = self.connection.execute("SELECT room FROM expired WHERE token = ?", (token,)).fetchone()
+        return None if row is None else str(row[0])
+
 
 def _busy_or(error: sqlite3.OperationalError) -> Exception:
     """`StorageBusy` for a lock held elsewhere, the error itself otherwise."""
