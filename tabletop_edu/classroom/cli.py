@@ -44,6 +44,9 @@ def add_command(commands: Any) -> None:
                               help="open the --room rooms even when the file has open rooms (by default they are "
                                    "reopened instead)")
     serve_parser.add_argument("--seed", type=int, default=None, help="seed of the rooms opened with --room")
+    serve_parser.add_argument("--draw-seats", action="store_true",
+                              help="students joining by code sit at seats drawn at random (from the seed), not in "
+                                   "arrival order (the first to type the code is not always the Godfather)")
     serve_parser.add_argument("--language", choices=("en", "fr"), default="en")
     serve_parser.set_defaults(handler=serve)
 
@@ -82,7 +85,8 @@ def serve(arguments: argparse.Namespace) -> int:
             rooms.clear()
         for game, players in rooms:
             try:
-                room = client.create_room(game, players, seed=arguments.seed, language=arguments.language)
+                room = client.create_room(game, players, seed=arguments.seed, language=arguments.language,
+                                          draw_seats=arguments.draw_seats)
             except ClassroomError as error:
                 print(f"room {game}:{players} not opened: {error}", file=sys.stderr, flush=True)
                 continue

@@ -12,7 +12,9 @@ answers (`step`, the number of moves played when the seat saw the table): a rese
 never applied twice.
 
 A room starts its game when every seat is filled, by a student who picked a name or by a bot the teacher
-seated; the game's players are those names. Bots the teacher seats play through `Bot.choose(view,
+seated; the game's players are those names. Students who join by code take the first empty seat, or, in a room
+opened with `draw_seats`, an empty seat drawn at random from the room's seed (the first to type the code is not
+always the Godfather). Bots the teacher seats play through `Bot.choose(view,
 legal_actions, rng)`, with an rng seeded from the room's seed and the step, so a room's bot moves are the same
 after a restart.
 """
@@ -175,6 +177,7 @@ class Room:
     paused: bool = False
     revealed: bool = False
     closed: bool = False
+    draw_seats: bool = False  # students joining by code sit at an empty seat drawn at random (seeded)
     actions: list[ActionRow] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -299,7 +302,8 @@ class Hall:
         rules = rules_from_dict(module.Rules, row.rules)
         seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
-                    seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed)
+                    seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed,
+                    draw_seats=self.store.meta(draw_seats_key(row.code)) == "1")
         if room.started:
             room.state = self._new_state(room)
             for action in self.store.actions(row.code):
@@ -423,8 +427,9 @@ class Hall:
 
     def create_room(self, game: str | ModuleType, players: int, *, seed: int | None = None,
                     rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
-                    bot_delay: float = DEFAULT_BOT_DELAY) -> Room:
-        """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name)."""
+                    bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False) -> Room:
+        """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name);
+        `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed)."""
         package = games.game_package(game)
         module = games.game_module(package)
         state_class = module.State
@@ -441,6 +446,8 @@ class Hall:
         if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or \
                 not 0 <= bot_delay <= MAX_BOT_DELAY:
             raise Refused("bad_request", f"bot_delay is a number of seconds from 0 to {MAX_BOT_DELAY}.")
+        if not isinstance(draw_seats, bool):
+            raise Refused("bad_request", f"draw_seats is true or false, not {quote(repr(draw_seats))}.")
         try:
             if rules is None:
                 rules = module.Rules()
@@ -458,11 +465,13 @@ class Hall:
         number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers)
                          + list(self.asleep.values()), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
-        room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats)
+        room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats,
+                    draw_seats=draw_seats)
         self._save(lambda: self.store.add_room(
             RoomRow(code, number, package, players, seed, rules_to_dict(rules), language, float(bot_delay),
                     room.watch_token, False, False, False, False),
-            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats]))
+            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats],
+            {draw_seats_key(code): "1"} if draw_seats else None))
         self._add(room)
         for seat, bot in sorted(bots.items()):
             self.seat_bot(code, seat, bot)
@@ -573,15 +582,18 @@ class Hall:
         return room, seat
 
     def join(self, code: Any, name: Any) -> tuple[Room, Seat]:
-        """A student typed the room code and a name: the first empty seat is theirs."""
+        """A student typed the room code and a name: the first empty seat is theirs (in a `draw_seats` room, an
+        empty seat drawn from the room's seed and the number of empty seats)."""
         room = self.open_room(code)
         name = self._free_name(room, name)
-        seat = next((seat for seat in room.seats if not seat.filled), None)
-        if seat is None:
+        empty = [seat for seat in room.seats if not seat.filled]
+        if not empty:
             raise Refused("room_full", f"Room {room.code} is full. If you had a seat, open it again from the browser "
                           "you joined with, or ask your teacher for your link.", 409,
                           fr=f"La salle {room.code} est pleine. Si vous aviez une place, rouvrez-la depuis le "
                           "navigateur avec lequel vous l'aviez rejointe, ou demandez votre lien à l'enseignant.")
+        seat = random.Random(f"classroom-seats-{room.seed}-{len(empty)}").choice(empty) if room.draw_seats \
+            else empty[0]
         self._fill(room, seat, name, None)
         return room, seat
 
@@ -711,6 +723,11 @@ class Hall:
         seat, step, action = choice
         self.play(room, seat, step, action, actor="bot", even_paused=True)
         return seat, action
+
+
+def draw_seats_key(code: str) -> str:
+    """The store's meta key that marks a room whose students joining by code are seated at random."""
+    return f"draw_seats:{code}"
 
 
 def seats_summary(room: Room) -> list[dict[str, Any]]:

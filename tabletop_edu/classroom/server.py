@@ -62,7 +62,7 @@ from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
                     table_message)
-from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, one_line
+from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
 from .store import Store, WriterLock
 
 log = logging.getLogger("tabletop_edu.classroom")
@@ -416,7 +416,7 @@ class ClassServer:
                 "title": room.title, "language": room.language, "seed": room.seed,
                 "rules": rules_to_dict(room.rules), "step": room.step, "started": room.started,
                 "paused": room.paused, "revealed": room.revealed, "closed": room.closed, "over": room.is_over,
-                "bot_delay": room.bot_delay, "bots": games.bot_names(room.package),
+                "bot_delay": room.bot_delay, "draw_seats": room.draw_seats, "bots": games.bot_names(room.package),
                 "seats": [{"seat": seat.number, "name": seat.name, "bot": seat.bot, "online": online[seat.number],
                            "link": self.seat_link(seat)} for seat in room.seats],
                 "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
@@ -633,23 +633,25 @@ class JoinPage(Base):
         room = self.hall.rooms.get(code.strip().upper())
         return self.language if room is None else self.language_in(room)
 
-    def returning(self, code: str, token: str) -> Seat | None:
-        """The seat `token` opens, if it is a filled seat of the room `code` (a browser coming back)."""
+    def returning(self, code: str, token: str, name: str) -> Seat | None:
+        """The seat `token` opens, if it is a filled seat of the room `code` (a browser coming back) and `name`
+        is empty or that seat's (another student on a shared computer types their own name and joins)."""
         try:
             room, seat = self.hall.seat_of(token)
         except Refused:
             return None
-        return seat if room.code == code.strip().upper() and seat.filled else None
+        same = not name.strip() or (seat.name is not None and name_key(" ".join(name.split())) == name_key(seat.name))
+        return seat if room.code == code.strip().upper() and seat.filled and same else None
 
     def post(self) -> None:
         code = self.get_body_argument("code", "")[:16]
         name = self.get_body_argument("name", "")[:200]
         kept = self.get_body_argument("seat", "")[:100]
-        seat = self.returning(code, kept) if kept else None
+        seat = self.returning(code, kept, name) if kept else None
         if seat is not None:
             self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
             return
-        forget = code.strip().upper() if kept else ""  # the kept link expired: the page forgets it
+        forget = code.strip().upper() if kept and not name.strip() else ""  # the kept link expired: forget it
         try:
             room, seat = self.server.guesses.join(self.hall, self.request.remote_ip or "", code, name)
         except Refused as refusal:
@@ -956,7 +958,7 @@ class RoomsApi(Api):
     def post(self) -> None:
         try:
             data = self.body()
-            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay"}
+            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats"}
             unknown = sorted(set(data) - allowed)
             if unknown:
                 raise Refused("bad_request", f"Unknown field(s) {', '.join(unknown)[:100]}.")
@@ -970,7 +972,8 @@ class RoomsApi(Api):
             room = self.hall.create_room(package, data.get("players"), seed=data.get("seed"),
                                          rules=data.get("rules"), language=data.get("language", "en"),
                                          bots={int(seat): bot for seat, bot in bots.items()},
-                                         bot_delay=data.get("bot_delay", 0.8))
+                                         bot_delay=data.get("bot_delay", 0.8),
+                                         draw_seats=data.get("draw_seats", False))
         except Refused as refusal:
             self.refused(refusal)
             return

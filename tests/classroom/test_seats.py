@@ -83,7 +83,10 @@ def test_a_browser_that_kept_its_seat_goes_back_to_it_and_no_one_else_does(serve
     # The tab is closed; the same browser types the code again (its page kept the seat's token): no name needed.
     status, again, page = join(ana, server, room["code"].lower(), "", kept=token)
     assert status == 200 and again == address and 'id="app"' in page
-    assert [seat["name"] for seat in teacher.room(room["code"])["seats"]] == ["Ana", None, None]
+    assert join(ana, server, room["code"], " ana ", kept=token)[1] == address  # her own name: the same seat
+    status, other_seat, _ = join(ana, server, room["code"], "Bo", kept=token)  # a shared computer: Bo's own seat
+    assert status == 200 and "/s/" in other_seat and other_seat != address
+    assert [seat["name"] for seat in teacher.room(room["code"])["seats"]] == ["Ana", "Bo", None]
     # The token of one room opens nothing through another room's code; a made-up token neither.
     for code, kept in ((other["code"], token), (room["code"], token[:-2] + "xx")):
         status, _, page = join(Browser(), server, code, "", kept=kept)
@@ -94,7 +97,7 @@ def test_a_browser_that_kept_its_seat_goes_back_to_it_and_no_one_else_does(serve
     assert status == 409 and "ask your teacher for your link" in html.unescape(page)
     status, _, page = join(Browser(), server, room["code"], "ANA", lang="fr")
     assert status == 409 and "demandez votre lien à l'enseignant" in html.unescape(page)
-    assert [seat["name"] for seat in teacher.room(room["code"])["seats"]] == ["Ana", None, None]
+    assert [seat["name"] for seat in teacher.room(room["code"])["seats"]] == ["Ana", "Bo", None]
 
 
 def test_a_link_the_teacher_replaced_sends_the_browser_to_a_new_join(server: ClassServer,
@@ -249,3 +252,37 @@ def test_the_dashboard_of_an_empty_room_waits_for_students(tmp_path: Path, langu
         dashboard.close()
         classroom.stop_all()
 
+
+
+# ------------------------------------------------------------------------------------------ seats drawn
+
+
+def test_a_room_can_seat_students_at_random_the_same_way_after_a_restart(tmp_path: Path) -> None:
+    hall = Hall(Store(tmp_path / "class.sqlite3"))
+    names = ["Ana", "Bo", "Cy", "Dee", "Eve", "Fay"]
+    drawn = hall.create_room("mafia_de_cuba", 6, seed=11, draw_seats=True)
+    in_order = hall.create_room("mafia_de_cuba", 6, seed=11)
+    seats = [hall.join(drawn.code, name)[1].number for name in names[:3]]
+    reopened = Hall(Store(hall.store.path))  # the server restarts in the middle of the arrivals
+    seats += [reopened.join(drawn.code, name)[1].number for name in names[3:]]
+    assert sorted(seats) == list(range(6)) and seats != list(range(6)), "every seat once, not in arrival order"
+    assert [hall.join(in_order.code, name)[1].number for name in names] == list(range(6))
+    again = Hall(Store(tmp_path / "again.sqlite3")).create_room("mafia_de_cuba", 6, seed=11, draw_seats=True)
+    hall_again = Hall(Store(tmp_path / "again.sqlite3"))
+    assert [hall_again.join(again.code, name)[1].number for name in names] == seats, "drawn from the room's seed"
+    assert reopened.rooms[drawn.code].state is not None and reopened.rooms[drawn.code].state.players[seats[0]] == "Ana"
+    with pytest.raises(Refused, match="draw_seats") as caught:
+        hall.create_room("peek", 2, draw_seats="yes")  # type: ignore[arg-type]
+    assert caught.value.code == "bad_request" and len(hall.store.rooms()) == 2
+
+
+def test_the_teacher_opens_a_room_with_seats_drawn(server: ClassServer, teacher: TeacherClient) -> None:
+    room = teacher.create_room("peek", 3, seed=5, bot_delay=0, draw_seats=True)
+    assert room["draw_seats"] is True and teacher.create_room("peek", 3, seed=5)["draw_seats"] is False
+    students = [Student.join(server.url, room["code"], name) for name in ("Ana", "Bo", "Cy")]
+    try:
+        seats = teacher.room(room["code"])["seats"]
+        assert {seat["name"]: seat["seat"] for seat in seats} == {student.name: student.seat for student in students}
+    finally:
+        for student in students:
+            student.close()
