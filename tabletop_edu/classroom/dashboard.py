@@ -50,7 +50,8 @@ register({
            "dash.code": "code", "dash.open_projector": "Page du projecteur",
            "dash.lobby": "La partie commence quand toutes les places sont prises.",
            "dash.flow": "Flux d'information", "dash.paused": "en pause", "dash.over": "partie terminée",
-           "dash.playing": "en cours", "dash.gathering": "en attente des élèves", "dash.seat": "Place", "dash.bot": "Robot", "dash.closed": "fermée"},
+           "dash.playing": "en cours", "dash.gathering": "en attente des élèves", "dash.seat": "Place",
+           "dash.bot": "Robot", "dash.closed": "fermée"},
 })
 
 

@@ -59,7 +59,8 @@ _WORDS = {
         "class.with_code": "avec le code", "class.projector": "Projecteur",
         "class.revealed": "Toute la table, révélée", "class.sent": "Envoyé…", "class.error": "Désolé",
         "class.lobby": "Qui est à la table", "class.your_seat": "Votre place",
-        "class.start_over": "Recommencer", "class.colon": " :", "class.room_closed": "L'enseignant a fermé cette salle.",
+        "class.start_over": "Recommencer", "class.colon": " :",
+        "class.room_closed": "L'enseignant a fermé cette salle.",
         "class.link_expired": "Ce lien a expiré : demandez un nouveau lien à l'enseignant.",
         "class.flood_closed": "Trop de messages : rechargez la page.",
         "class.name_hint": "De retour à une table rejointe depuis ce navigateur ? Tapez son code : votre place "

@@ -603,7 +603,8 @@ class Hall:
             raise Refused("name_taken", f"{quote(text)} is already taken in this room: pick another name. If it is "
                           "you, open the join page again in the browser you joined with, or ask your teacher for "
                           "your link.", 409,
-                          fr=f"{quote(text)} est déjà pris dans cette salle : choisissez un autre nom. Si c'est vous, "
+                          fr=f"{quote(text)} est déjà pris dans cette salle : choisissez un autre nom. Si c'est "
+                          "vous, "
                           "rouvrez la page pour rejoindre dans le navigateur avec lequel vous l'aviez rejointe, ou "
                           "demandez votre lien à l'enseignant.")
         return text
