@@ -5,8 +5,12 @@
     python -m tabletop_edu serve --room mafia_de_cuba:8 --room get_adler:5 --db class.sqlite3
 
 It prints the address, the teacher's token (for `classroom.connect(url, token)` in a notebook) and, for each
-room opened with `--room`, its code and its seats' links. `/` is the join page: students type the room code
+room, its code, its seats' links and its dashboard call. `/` is the join page: students type the room code
 and a name. Port 0 takes any free port; the line "serving on http://HOST:PORT/" says which.
+
+Started again with the same command on the same file (a closed laptop, a restart after lunch), it reopens the
+rooms still open there (not closed, game not over) and prints them, instead of opening new ones next to them:
+`--room` opens rooms only on a file without open rooms, or with `--new-room`.
 """
 
 from __future__ import annotations
@@ -36,7 +40,13 @@ def add_command(commands: Any) -> None:
     serve_parser.add_argument("--room", action="append", default=[], metavar="GAME:PLAYERS",
                               help="open a room at start: a game `python -m tabletop_edu games` lists and its number "
                                    "of seats (repeat for more rooms)")
+    serve_parser.add_argument("--new-room", action="store_true",
+                              help="open the --room rooms even when the file has open rooms (by default they are "
+                                   "reopened instead)")
     serve_parser.add_argument("--seed", type=int, default=None, help="seed of the rooms opened with --room")
+    serve_parser.add_argument("--draw-seats", action="store_true",
+                              help="students joining by code sit at seats drawn at random (from the seed), not in "
+                                   "arrival order (the first to type the code is not always the Godfather)")
     serve_parser.add_argument("--language", choices=("en", "fr"), default="en")
     serve_parser.set_defaults(handler=serve)
 
@@ -60,19 +70,28 @@ def serve(arguments: argparse.Namespace) -> int:
 
     def ready(server: ClassServer) -> None:
         client = TeacherClient(server.url, server.teacher_token)
+        connect = f"classroom.connect({server.url!r}, {server.teacher_token!r})"
         print(f"serving on {server.url}/ (students: {server.public_url}/, database {arguments.db})", flush=True)
         print(f"teacher token: {server.teacher_token}", flush=True)
-        print(f"in a notebook: classroom.connect({server.url!r}, {server.teacher_token!r})", flush=True)
+        print(f"in a notebook: {connect}", flush=True)
+        still_open = [client.room(room["code"]) for room in client.rooms() if not room["closed"] and not room["over"]]
+        if still_open:
+            print(f"reopened {len(still_open)} open room(s) of {arguments.db}"
+                  + (" (no new room: --new-room opens one beside them)" if rooms and not arguments.new_room else ""),
+                  flush=True)
+        for room in still_open:
+            print_room(room, connect)
+        if still_open and not arguments.new_room:
+            rooms.clear()
         for game, players in rooms:
             try:
-                room = client.create_room(game, players, seed=arguments.seed, language=arguments.language)
+                room = client.create_room(game, players, seed=arguments.seed, language=arguments.language,
+                                          draw_seats=arguments.draw_seats)
             except ClassroomError as error:
                 print(f"room {game}:{players} not opened: {error}", file=sys.stderr, flush=True)
                 continue
-            print(f"room {room['code']} ({room['title']}, {players} seats): join at {room['join_url']}", flush=True)
-            print(f"  projector: {room['watch_url']}", flush=True)
-            for seat in room["seats"]:
-                print(f"  seat {seat['seat']}: {seat['link']}", flush=True)
+            print_room(room, connect)
+        print("stop: Ctrl-C here (the rooms stay in the file: the same command reopens them)", flush=True)
 
     signal.signal(signal.SIGTERM, lambda *_: server.loop.call_soon_threadsafe(server.loop.stop)
                   if server.loop else None)
@@ -85,6 +104,19 @@ def serve(arguments: argparse.Namespace) -> int:
         return 2
     print("stopped", flush=True)
     return 0
+
+
+def print_room(room: dict[str, Any], connect: str) -> None:
+    """A room's code, links and dashboard call, as the teacher needs them at the start of a class."""
+    state = "over" if room["over"] else f"step {room['step']}" if room["started"] else \
+        f"{sum(seat['name'] is not None for seat in room['seats'])} of {len(room['seats'])} seated"
+    print(f"room {room['code']} ({room['title']}, {len(room['seats'])} seats, {state}): join at {room['join_url']}",
+          flush=True)
+    print(f"  dashboard: {connect}.dashboard({room['code']!r})", flush=True)
+    print(f"  projector: {room['watch_url']}", flush=True)
+    for seat in room["seats"]:
+        who = f" ({seat['name']})" if seat["name"] is not None else ""
+        print(f"  seat {seat['seat']}{who}: {seat['link']}", flush=True)
 
 
 def _in_background(ready: Any) -> Any:

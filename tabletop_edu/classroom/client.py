@@ -184,10 +184,14 @@ class TeacherClient:
         return list(self.call("GET", "/api/rooms")["rooms"])
 
     def create_room(self, game: str, players: int, *, seed: int | None = None, rules: dict[str, Any] | None = None,
-                    language: str = "en", bots: dict[int, str] | None = None, bot_delay: float = 0.8) -> dict[str, Any]:
-        """A new room; returns the room's teacher view (its code, links, seats)."""
+                    language: str = "en", bots: dict[int, str] | None = None, bot_delay: float = 0.8,
+                    draw_seats: bool = False) -> dict[str, Any]:
+        """A new room; returns the room's teacher view (its code, links, seats). `draw_seats`: students
+        joining by code sit at empty seats drawn at random (from the room's seed), not in arrival order."""
         body: dict[str, Any] = {"game": game, "players": players, "language": language, "bot_delay": bot_delay,
                                 "bots": {str(seat): bot for seat, bot in (bots or {}).items()}}
+        if draw_seats:
+            body["draw_seats"] = True
         if seed is not None:
             body["seed"] = seed
         if rules is not None:

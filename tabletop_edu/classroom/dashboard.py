@@ -38,6 +38,7 @@ register({
            "dash.join": "Students join at", "dash.code": "code", "dash.open_projector": "Projector page",
            "dash.lobby": "The game starts when every seat is filled.", "dash.flow": "Information flow",
            "dash.paused": "paused", "dash.over": "game over", "dash.playing": "playing",
+           "dash.gathering": "waiting for students",
            "dash.seat": "Seat", "dash.bot": "Bot", "dash.closed": "closed"},
     "fr": {"dash.seats": "Places", "dash.projector": "Projecteur", "dash.teacher": "Enseignant (tout)",
            "dash.knowledge": "Connaissances", "dash.pause": "Pause", "dash.resume": "Reprendre",
@@ -49,7 +50,8 @@ register({
            "dash.code": "code", "dash.open_projector": "Page du projecteur",
            "dash.lobby": "La partie commence quand toutes les places sont prises.",
            "dash.flow": "Flux d'information", "dash.paused": "en pause", "dash.over": "partie terminée",
-           "dash.playing": "en cours", "dash.seat": "Place", "dash.bot": "Robot", "dash.closed": "fermée"},
+           "dash.playing": "en cours", "dash.gathering": "en attente des élèves", "dash.seat": "Place",
+           "dash.bot": "Robot", "dash.closed": "fermée"},
 })
 
 
@@ -206,7 +208,8 @@ class Dashboard(widgets.VBox):
             return
         self._label()
         state_word = self._t("dash.closed") if info["closed"] else self._t("dash.over") if info["over"] else \
-            self._t("dash.paused") if info["paused"] else self._t("dash.playing")
+            self._t("dash.paused") if info["paused"] else self._t("dash.playing") if info["started"] else \
+            self._t("dash.gathering")
         self.title.value = (f"<h3 style='margin:4px 0'>{html.escape(info['title'])} — {self._t('dash.room')} "
                             f"<code style='font-size:120%;letter-spacing:.15em'>{html.escape(info['code'])}</code> — "
                             f"{self._t('dash.step_no')} {info['step']} — {html.escape(state_word)}</h3>")

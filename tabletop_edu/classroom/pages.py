@@ -42,7 +42,10 @@ _WORDS = {
         "class.join_at": "Join at", "class.with_code": "with the code", "class.projector": "Projector",
         "class.revealed": "The whole table, revealed", "class.sent": "Sent…", "class.error": "Sorry",
         "class.lobby": "Who is at the table", "class.your_seat": "Your seat", "class.start_over":
-        "Start again",
+        "Start again", "class.colon": ":", "class.room_closed": "The teacher closed this room.",
+        "class.link_expired": "This link has expired: ask your teacher for a new one.",
+        "class.flood_closed": "Too many messages: reload the page.",
+        "class.name_hint": "Back at a table you joined from this browser? Type its code: your seat opens again.",
     },
     "fr": {
         "class.join": "Rejoindre une table", "class.code": "Code de la salle", "class.name": "Votre nom",
@@ -56,20 +59,56 @@ _WORDS = {
         "class.with_code": "avec le code", "class.projector": "Projecteur",
         "class.revealed": "Toute la table, révélée", "class.sent": "Envoyé…", "class.error": "Désolé",
         "class.lobby": "Qui est à la table", "class.your_seat": "Votre place",
-        "class.start_over": "Recommencer",
+        "class.start_over": "Recommencer", "class.colon": " :",
+        "class.room_closed": "L'enseignant a fermé cette salle.",
+        "class.link_expired": "Ce lien a expiré : demandez un nouveau lien à l'enseignant.",
+        "class.flood_closed": "Trop de messages : rechargez la page.",
+        "class.name_hint": "De retour à une table rejointe depuis ce navigateur ? Tapez son code : votre place "
+                           "se rouvre.",
     },
 }
 register(_WORDS)
 
-#: Refusals as the student reads them, by code (the server's English message follows for the details).
+#: Refusals as the student reads them, by code: in English the server's message follows for the details; in
+#: French the text is whole (a refusal with details of its own carries them in French: `Refused.fr`), so no
+#: English reaches a French page. Every code a student's page or the join page can meet has its French text.
 REFUSALS = {
     "en": {"stale": "The table changed: look again.", "not_your_turn": "It is not your turn.",
            "paused": "The teacher paused the game.", "illegal": "This move is not allowed.",
            "flood": "Too many messages: slow down.", "over": "The game is over."},
     "fr": {"stale": "La table a changé : regardez à nouveau.", "not_your_turn": "Ce n'est pas votre tour.",
            "paused": "L'enseignant a mis la partie en pause.", "illegal": "Ce coup n'est pas permis.",
-           "flood": "Trop de messages : ralentissez.", "over": "La partie est terminée."},
+           "flood": "Trop de messages : ralentissez.", "over": "La partie est terminée.",
+           "bad_name": "Ce nom n'est pas accepté : choisissez-en un autre.",
+           "name_taken": "Ce nom est déjà pris dans cette salle : choisissez-en un autre.",
+           "room_full": "La salle est pleine : demandez votre lien à l'enseignant.",
+           "unknown_room": "Il n'y a pas de salle avec ce code : vérifiez le code.",
+           "closed": "Cette salle est fermée.",
+           "unknown_token": "Aucune place n'a ce lien : vérifiez-le, ou demandez à l'enseignant.",
+           "expired_token": "Ce lien a expiré : demandez un nouveau lien à l'enseignant.",
+           "seat_taken": "Cette place a déjà un joueur : ouvrez votre propre lien.",
+           "not_seated": "Choisissez d'abord un nom sur la page de la place.",
+           "not_started": "La partie commence quand toutes les places sont prises.",
+           "too_many": "Trop de pages sont ouvertes pour cette place.",
+           "too_many_guesses": "Trop de codes de salle erronés : vérifiez le code au tableau et réessayez dans "
+                               "une minute.",
+           "too_big": "Ce message est trop long.", "malformed": "Ce message n'est pas compris.",
+           "forbidden": "Le projecteur ne fait que regarder.",
+           "storage_busy": "Stockage occupé : la base de la classe est prise par un autre programme pour un "
+                           "moment. Rien n'a changé ; nouvel essai.",
+           "storage": "Le serveur n'a pas pu enregistrer cela ; rien n'a changé : réessayez."},
 }
+#: What a French page says of a refusal it has no text for (none that a student meets: a test checks).
+UNKNOWN_REFUSAL_FR = "Demande refusée : rien n'a changé."
+
+
+def refusal_text(refusal: Any, language: str) -> str:
+    """A refusal (`rooms.Refused`) as the student reads it in `language`."""
+    message = str(refusal)
+    if language == "fr":
+        return str(getattr(refusal, "fr", None) or REFUSALS["fr"].get(refusal.code, UNKNOWN_REFUSAL_FR))
+    short = REFUSALS["en"].get(refusal.code)
+    return f"{short} ({message})" if short and short != message else message
 
 
 @cache
@@ -104,7 +143,7 @@ def language_of(value: Any, default: str = "en") -> str:
 def status_text(view: View | None, seats: Sequence[Mapping[str, Any]], language: str, *,
                 paused: bool) -> tuple[str, str]:
     """(kind, text) of the status line: kind is lobby, paused, over, turn or wait."""
-    colon = " :" if language == "fr" else ":"  # French puts a space before a colon
+    colon = tr("class.colon", language)  # French puts a space before a colon
     if view is None:
         filled = sum(seat["name"] is not None for seat in seats)
         return "lobby", f"{tr('class.waiting_players', language)}{colon} {filled}/{len(seats)} {tr('class.seats_filled', language)}"
@@ -129,7 +168,8 @@ def lobby_html(seats: Sequence[Mapping[str, Any]], me: int | None, language: str
             who += f" <small>({escape(tr('class.bot', language))})</small>"
         if me == seat["seat"]:
             who += f" <b>← {escape(tr('class.you', language))}</b>"
-        rows.append(f"<li>{escape(tr('class.seat', language))} {seat['seat']}: {who}</li>")
+        rows.append(f"<li>{escape(tr('class.seat', language))} {seat['seat']}{escape(tr('class.colon', language))} "
+                    f"{who}</li>")
     return (f"<div class='classroom-lobby'><h2>{escape(tr('class.lobby', language))}</h2>"
             f"<ul>{''.join(rows)}</ul></div>")
 

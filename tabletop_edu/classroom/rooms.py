@@ -12,7 +12,9 @@ answers (`step`, the number of moves played when the seat saw the table): a rese
 never applied twice.
 
 A room starts its game when every seat is filled, by a student who picked a name or by a bot the teacher
-seated; the game's players are those names. Bots the teacher seats play through `Bot.choose(view,
+seated; the game's players are those names. Students who join by code take the first empty seat, or, in a room
+opened with `draw_seats`, an empty seat drawn at random from the room's seed (the first to type the code is not
+always the Godfather). Bots the teacher seats play through `Bot.choose(view,
 legal_actions, rng)`, with an rng seeded from the room's seed and the step, so a room's bot moves are the same
 after a restart.
 """
@@ -40,8 +42,16 @@ T = TypeVar("T")
 #: Room codes use letters and digits no one confuses when read off a projector (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
-#: The longest name a student may pick.
+#: The longest name a student may pick, in characters as people count them (an emoji built of several code
+#: points, 👩🏽‍🚀, is one), and in code points whatever they are built of.
 MAX_NAME = 24
+MAX_NAME_CODE_POINTS = 100
+#: What a browser lets be typed in a name's field: `maxlength` counts UTF-16 units, two for most emoji.
+MAX_NAME_UTF16 = 2 * MAX_NAME_CODE_POINTS
+#: Format characters a name may hold: the joiners and the emoji tags that build one emoji of several (👩🏽‍🚀,
+#: a subdivision flag). Any other (a zero-width space, a bidirectional override) could hide or disguise a name.
+NAME_JOINERS = frozenset({"\u200c", "\u200d"})
+EMOJI_TAGS = range(0xE0020, 0xE0080)
 #: Bytes of randomness in a seat's or projector's token (128 bits) and in the teacher's.
 TOKEN_BYTES = 16
 TEACHER_TOKEN_BYTES = 24
@@ -61,10 +71,11 @@ class Refused(ValueError):
     bad_request, storage, storage_busy (another program holds the file), too_many (sockets of one link),
     too_many_guesses (wrong room codes)."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, *, fr: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
+        self.fr = fr  # the French text, when the message has details (a name, a number) the page cannot guess
 
 
 def one_line(text: str, limit: int = 500) -> str:
@@ -80,18 +91,58 @@ def new_token(size: int = TOKEN_BYTES) -> str:
 def clean_name(name: Any) -> str:
     """A student's name, trimmed and checked: 1 to `MAX_NAME` characters, no control characters.
 
-    Any other character is allowed (accents, apostrophes, even '<'): names are escaped wherever they are shown.
+    Any printable character is allowed (accents, apostrophes, emoji with skin tones and joiners, even '<'):
+    names are escaped wherever they are shown. A joiner stands only between two symbols (inside an emoji),
+    never between letters, where it would make a second "Ana" that looks like the first.
     """
     if not isinstance(name, str):
-        raise Refused("bad_name", "A name is a short text.")
-    text = " ".join(name.split())
+        raise Refused("bad_name", "A name is a short text.", fr="Un nom est un texte court.")
+    text = " ".join(unicodedata.normalize("NFC", name).split())
     if not text:
-        raise Refused("bad_name", "Please type a name.")
-    if len(text) > MAX_NAME:
-        raise Refused("bad_name", f"A name has at most {MAX_NAME} characters, not {len(text)}.")
-    if any(unicodedata.category(char).startswith("C") for char in text):
-        raise Refused("bad_name", "A name cannot hold control characters.")
+        raise Refused("bad_name", "Please type a name.", fr="Tapez un nom, s'il vous plaît.")
+    if any(not _name_char(text, index) for index in range(len(text))):
+        raise Refused("bad_name", "A name cannot hold control characters.",
+                      fr="Un nom ne peut pas contenir de caractères de contrôle.")
+    length = name_length(text)
+    if length > MAX_NAME:
+        raise Refused("bad_name", f"A name has at most {MAX_NAME} characters, not {length}.",
+                      fr=f"Un nom a au plus {MAX_NAME} caractères, pas {length}.")
+    if len(text) > MAX_NAME_CODE_POINTS:
+        raise Refused("bad_name", f"A name is built of at most {MAX_NAME_CODE_POINTS} code points, not {len(text)}.",
+                      fr=f"Un nom est fait d'au plus {MAX_NAME_CODE_POINTS} points de code, pas {len(text)}.")
     return text
+
+
+def _name_char(text: str, index: int) -> bool:
+    """Whether the character at `index` may stand there in a name: a printable one, a joiner inside a word
+    (an emoji, a Persian word), an emoji tag after what it tags."""
+    char = text[index]
+    if not unicodedata.category(char).startswith("C"):
+        return True
+    if ord(char) in EMOJI_TAGS:
+        return index > 0
+    if char in NAME_JOINERS:
+        return 0 < index < len(text) - 1 and not text[index - 1].isspace() and not text[index + 1].isspace()
+    return False
+
+
+def name_length(text: str) -> int:
+    """The characters of a name as people count them: combining marks, variation selectors, skin tones,
+    emoji tags and whatever a joiner glues on belong to the character before them."""
+    count, glued = 0, False
+    for char in text:
+        attached = glued or unicodedata.category(char) in ("Mn", "Me") or 0x1F3FB <= ord(char) <= 0x1F3FF \
+            or ord(char) in EMOJI_TAGS or char in NAME_JOINERS
+        if not attached or count == 0:
+            count += 1
+        glued = char in NAME_JOINERS
+    return count
+
+
+def name_key(text: str) -> str:
+    """What two names must not share in one room: the same letters, whatever their case and joiners (a joiner
+    is invisible between letters, so "A\u200dna" is refused beside "Ana")."""
+    return "".join(char for char in text if char not in NAME_JOINERS).casefold()
 
 
 @dataclass
@@ -126,6 +177,7 @@ class Room:
     paused: bool = False
     revealed: bool = False
     closed: bool = False
+    draw_seats: bool = False  # students joining by code sit at an empty seat drawn at random (seeded)
     actions: list[ActionRow] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -250,7 +302,8 @@ class Hall:
         rules = rules_from_dict(module.Rules, row.rules)
         seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
-                    seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed)
+                    seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed,
+                    draw_seats=self.store.meta(draw_seats_key(row.code)) == "1")
         if room.started:
             room.state = self._new_state(room)
             for action in self.store.actions(row.code):
@@ -329,7 +382,8 @@ class Hall:
         text = code.strip().upper() if isinstance(code, str) else ""
         room = self.rooms.get(text) or self._wake(text)
         if room is None:
-            raise Refused("unknown_room", f"There is no room {quote(str(code))}: check the code.", 404)
+            raise Refused("unknown_room", f"There is no room {quote(str(code))}: check the code.", 404,
+                          fr=f"Il n'y a pas de salle {quote(str(code))} : vérifiez le code.")
         return self._touch(room)
 
     def open_room(self, room_code: Any) -> Room:
@@ -373,8 +427,9 @@ class Hall:
 
     def create_room(self, game: str | ModuleType, players: int, *, seed: int | None = None,
                     rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
-                    bot_delay: float = DEFAULT_BOT_DELAY) -> Room:
-        """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name)."""
+                    bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False) -> Room:
+        """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name);
+        `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed)."""
         package = games.game_package(game)
         module = games.game_module(package)
         state_class = module.State
@@ -391,6 +446,8 @@ class Hall:
         if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or \
                 not 0 <= bot_delay <= MAX_BOT_DELAY:
             raise Refused("bad_request", f"bot_delay is a number of seconds from 0 to {MAX_BOT_DELAY}.")
+        if not isinstance(draw_seats, bool):
+            raise Refused("bad_request", f"draw_seats is true or false, not {quote(repr(draw_seats))}.")
         try:
             if rules is None:
                 rules = module.Rules()
@@ -408,11 +465,13 @@ class Hall:
         number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers)
                          + list(self.asleep.values()), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
-        room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats)
+        room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats,
+                    draw_seats=draw_seats)
         self._save(lambda: self.store.add_room(
             RoomRow(code, number, package, players, seed, rules_to_dict(rules), language, float(bot_delay),
                     room.watch_token, False, False, False, False),
-            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats]))
+            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats],
+            {draw_seats_key(code): "1"} if draw_seats else None))
         self._add(room)
         for seat, bot in sorted(bots.items()):
             self.seat_bot(code, seat, bot)
@@ -449,9 +508,10 @@ class Hall:
         return seat
 
     def _bot_name(self, room: Room, seat: int, bot: str) -> str:
-        name = f"Bot {seat} ({bot})"[:MAX_NAME]
-        taken = {other.name.casefold() for other in room.seats if other.name and other.number != seat}
-        while name.casefold() in taken:
+        word = "Robot" if room.language == "fr" else "Bot"  # the room's language names its bots
+        name = f"{word} {seat} ({bot})"[:MAX_NAME]
+        taken = {name_key(other.name) for other in room.seats if other.name and other.number != seat}
+        while name_key(name) in taken:
             name = (name[:MAX_NAME - 1] + "'")
         return name
 
@@ -522,19 +582,31 @@ class Hall:
         return room, seat
 
     def join(self, code: Any, name: Any) -> tuple[Room, Seat]:
-        """A student typed the room code and a name: the first empty seat is theirs."""
+        """A student typed the room code and a name: the first empty seat is theirs (in a `draw_seats` room, an
+        empty seat drawn from the room's seed and the number of empty seats)."""
         room = self.open_room(code)
         name = self._free_name(room, name)
-        seat = next((seat for seat in room.seats if not seat.filled), None)
-        if seat is None:
-            raise Refused("room_full", f"Room {room.code} is full: ask your teacher for a seat.", 409)
+        empty = [seat for seat in room.seats if not seat.filled]
+        if not empty:
+            raise Refused("room_full", f"Room {room.code} is full. If you had a seat, open it again from the browser "
+                          "you joined with, or ask your teacher for your link.", 409,
+                          fr=f"La salle {room.code} est pleine. Si vous aviez une place, rouvrez-la depuis le "
+                          "navigateur avec lequel vous l'aviez rejointe, ou demandez votre lien à l'enseignant.")
+        seat = random.Random(f"classroom-seats-{room.seed}-{len(empty)}").choice(empty) if room.draw_seats \
+            else empty[0]
         self._fill(room, seat, name, None)
         return room, seat
 
     def _free_name(self, room: Room, name: Any) -> str:
         text = clean_name(name)
-        if any(seat.name is not None and seat.name.casefold() == text.casefold() for seat in room.seats):
-            raise Refused("name_taken", f"{quote(text)} is already taken in this room: pick another name.", 409)
+        if any(seat.name is not None and name_key(seat.name) == name_key(text) for seat in room.seats):
+            raise Refused("name_taken", f"{quote(text)} is already taken in this room: pick another name. If it is "
+                          "you, open the join page again in the browser you joined with, or ask your teacher for "
+                          "your link.", 409,
+                          fr=f"{quote(text)} est déjà pris dans cette salle : choisissez un autre nom. Si c'est "
+                          "vous, "
+                          "rouvrez la page pour rejoindre dans le navigateur avec lequel vous l'aviez rejointe, ou "
+                          "demandez votre lien à l'enseignant.")
         return text
 
     def _fill(self, room: Room, seat: Seat, name: str | None, bot: str | None) -> None:
@@ -652,6 +724,11 @@ class Hall:
         seat, step, action = choice
         self.play(room, seat, step, action, actor="bot", even_paused=True)
         return seat, action
+
+
+def draw_seats_key(code: str) -> str:
+    """The store's meta key that marks a room whose students joining by code are seated at random."""
+    return f"draw_seats:{code}"
 
 
 def seats_summary(room: Room) -> list[dict[str, Any]]:

@@ -60,9 +60,9 @@ from ..core.rules import rules_to_dict
 from ..core.view import view_to_json
 from ..i18n import tr
 from . import games
-from .pages import (MAX_WORD, MAX_WORDS, REFUSALS, language_of, menu_message, page, qr_svg, reveal_html,
+from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
                     table_message)
-from .rooms import FINISHED_IDLE, MAX_NAME, Hall, Refused, Room, Seat, one_line
+from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
 from .store import Store, WriterLock
 
 log = logging.getLogger("tabletop_edu.classroom")
@@ -416,7 +416,7 @@ class ClassServer:
                 "title": room.title, "language": room.language, "seed": room.seed,
                 "rules": rules_to_dict(room.rules), "step": room.step, "started": room.started,
                 "paused": room.paused, "revealed": room.revealed, "closed": room.closed, "over": room.is_over,
-                "bot_delay": room.bot_delay, "bots": games.bot_names(room.package),
+                "bot_delay": room.bot_delay, "draw_seats": room.draw_seats, "bots": games.bot_names(room.package),
                 "seats": [{"seat": seat.number, "name": seat.name, "bot": seat.bot, "online": online[seat.number],
                            "link": self.seat_link(seat)} for seat in room.seats],
                 "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
@@ -605,9 +605,10 @@ class Base(RedactedLogs, tornado.web.RequestHandler):
         value = self.get_query_argument("lang", None)
         return f"?lang={value}" if value in ("en", "fr") else ""
 
-    def notice(self, refusal: Refused) -> None:
+    def notice(self, refusal: Refused, language: str | None = None) -> None:
+        language = language or self.language
         self.set_status(refusal.status)
-        self.finish(page("notice.html", self.language, page_title="tabletop_edu", error=str(refusal)))
+        self.finish(page("notice.html", language, page_title="tabletop_edu", error=refusal_text(refusal, language)))
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         self.finish(page("notice.html", "en", page_title="tabletop_edu",
@@ -615,24 +616,48 @@ class Base(RedactedLogs, tornado.web.RequestHandler):
 
 
 class JoinPage(Base):
-    """The join page: a room code and a name."""
+    """The join page: a room code and a name. A browser that already sat at the room sends its seat's token
+    (kept by the seat's page in the browser's storage, under the room code) and goes back to its seat."""
 
     def get(self, code: str = "") -> None:
         self.finish(self.form(code=code.upper()[:8]))
 
-    def form(self, code: str = "", name: str = "", error: str = "") -> str:
-        return page("join.html", self.language, page_title="tabletop_edu", code=code, name=name, error=error,
-                    lang_query=self.chosen(),
-                    xsrf=self.xsrf_token.decode("ascii"), max_name=MAX_NAME)
+    def form(self, code: str = "", name: str = "", error: str = "", forget: str = "") -> str:
+        language = self.join_language(code)
+        return page("join.html", language, page_title="tabletop_edu", code=code, name=name, error=error,
+                    forget=forget, lang_query=self.chosen(), xsrf=self.xsrf_token.decode("ascii"),
+                    max_name=MAX_NAME_UTF16)
+
+    def join_language(self, code: str) -> str:
+        """The language asked for in the address, else that of the room whose code is typed, else English."""
+        room = self.hall.rooms.get(code.strip().upper())
+        return self.language if room is None else self.language_in(room)
+
+    def returning(self, code: str, token: str, name: str) -> Seat | None:
+        """The seat `token` opens, if it is a filled seat of the room `code` (a browser coming back) and `name`
+        is empty or that seat's (another student on a shared computer types their own name and joins)."""
+        try:
+            room, seat = self.hall.seat_of(token)
+        except Refused:
+            return None
+        same = not name.strip() or (seat.name is not None and name_key(" ".join(name.split())) == name_key(seat.name))
+        return seat if room.code == code.strip().upper() and seat.filled and same else None
 
     def post(self) -> None:
         code = self.get_body_argument("code", "")[:16]
         name = self.get_body_argument("name", "")[:200]
+        kept = self.get_body_argument("seat", "")[:100]
+        seat = self.returning(code, kept, name) if kept else None
+        if seat is not None:
+            self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
+            return
+        forget = code.strip().upper() if kept and not name.strip() else ""  # the kept link expired: forget it
         try:
             room, seat = self.server.guesses.join(self.hall, self.request.remote_ip or "", code, name)
         except Refused as refusal:
             self.set_status(refusal.status)
-            self.finish(self.form(code=code, name=name[:MAX_NAME], error=str(refusal)))
+            self.finish(self.form(code=code, name=name[:MAX_NAME_CODE_POINTS],
+                                  error=refusal_text(refusal, self.join_language(code)), forget=forget))
             return
         self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
 
@@ -644,7 +669,7 @@ class SeatPage(Base):
         try:
             room, seat = self.hall.seat_of(token)
         except Refused as refusal:
-            self.notice(refusal)
+            self.notice(refusal, self.seat_language(token))
             return
         if not seat.filled:
             self.finish(self.name_form(room, seat))
@@ -654,10 +679,17 @@ class SeatPage(Base):
         self.finish(page("seat.html", language, page_title=room.title, kind="seat", token=token,
                          code=room.code, name=seat.name, message=message, join_url=None))
 
+    def seat_language(self, token: str) -> str:
+        """The language of a page refusing `token`: the address's, else that of the room the link was of (an
+        expired link of a French room is refused in French)."""
+        code = self.hall.store.expired_room(token) if len(token) < 100 else None
+        room = self.hall.rooms.get(code) if isinstance(code, str) else None
+        return self.language if room is None else self.language_in(room)
+
     def name_form(self, room: Room, seat: Seat, name: str = "", error: str = "") -> str:
         return page("name.html", self.language_in(room), page_title=room.title, code=room.code, token=seat.token,
                     seat=seat.number, name=name, error=error, xsrf=self.xsrf_token.decode("ascii"),
-                    max_name=MAX_NAME)
+                    max_name=MAX_NAME_UTF16)
 
     def post(self, token: str) -> None:
         name = self.get_body_argument("name", "")[:200]
@@ -667,9 +699,10 @@ class SeatPage(Base):
             if refusal.code in ("bad_name", "name_taken"):
                 room, seat = self.hall.seat_of(token)
                 self.set_status(refusal.status)
-                self.finish(self.name_form(room, seat, name[:MAX_NAME], str(refusal)))
+                self.finish(self.name_form(room, seat, name[:MAX_NAME_CODE_POINTS],
+                                           refusal_text(refusal, self.language_in(room))))
             else:
-                self.notice(refusal)
+                self.notice(refusal, self.seat_language(token))
             return
         self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
 
@@ -751,8 +784,7 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
         """Say why a message changed nothing; `step`: the step the refused move or menu request answered."""
         connection = self.connection
         language = connection.language if connection else "en"
-        short = REFUSALS[language].get(refusal.code)
-        text = f"{short} ({refusal})" if short and short != str(refusal) else str(refusal)
+        text = refusal_text(refusal, language)
         self.send(json.dumps({"type": "refused", "code": refusal.code, "message": str(refusal), "text": text,
                               "step": step}))
 
@@ -926,7 +958,7 @@ class RoomsApi(Api):
     def post(self) -> None:
         try:
             data = self.body()
-            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay"}
+            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats"}
             unknown = sorted(set(data) - allowed)
             if unknown:
                 raise Refused("bad_request", f"Unknown field(s) {', '.join(unknown)[:100]}.")
@@ -940,7 +972,8 @@ class RoomsApi(Api):
             room = self.hall.create_room(package, data.get("players"), seed=data.get("seed"),
                                          rules=data.get("rules"), language=data.get("language", "en"),
                                          bots={int(seat): bot for seat, bot in bots.items()},
-                                         bot_delay=data.get("bot_delay", 0.8))
+                                         bot_delay=data.get("bot_delay", 0.8),
+                                         draw_seats=data.get("draw_seats", False))
         except Refused as refusal:
             self.refused(refusal)
             return

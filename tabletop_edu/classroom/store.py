@@ -7,7 +7,7 @@ its moves replayed in order (`GameState.apply`), which gives back exactly the sa
 
 Tables:
 
-- `meta(key, value)`: the teacher's token.
+- `meta(key, value)`: the teacher's token; `draw_seats:CODE` for a room whose students are seated at random.
 - `rooms`: one row per room: code, game package, seat count, seed, rules (JSON), language, bot delay, the
   projector's token, and the flags started / paused / revealed / closed.
 - `seats`: one row per seat: its token (the credential in its link), the name it plays under and its bot.
@@ -30,7 +30,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,8 +215,10 @@ class Store:
 
     # ---------------------------------------------------------------- writes
 
-    def add_room(self, room: RoomRow, seats: Sequence[SeatRow]) -> None:
+    def add_room(self, room: RoomRow, seats: Sequence[SeatRow], meta: Mapping[str, str] | None = None) -> None:
+        """A new room, its seats and its `meta` entries (options kept beside the rooms' columns), at once."""
         with self.transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list((meta or {}).items()))
             db.execute("INSERT INTO rooms (code, number, game, seat_count, seed, rules, language, bot_delay, "
                        "watch_token, started, paused, revealed, closed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                        (room.code, room.number, room.game, room.seat_count, room.seed, json.dumps(room.rules),
@@ -298,6 +300,11 @@ class Store:
     def expired(self, token: str) -> str | None:
         """What an expired token was for, or None if it never expired."""
         row = self.connection.execute("SELECT what FROM expired WHERE token = ?", (token,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def expired_room(self, token: str) -> str | None:
+        """The code of the room an expired token was of, or None if it never expired."""
+        row = self.connection.execute("SELECT room FROM expired WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
 
 

@@ -195,13 +195,20 @@ class Page:
     log_title: str = ""
 
 
+#: The first letters before which French writes "d'" instead of "de".
+FRENCH_VOWELS = frozenset("AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜaeiouyàâäéèêëîïôöùûü")
+
+
 def perspective_title(seat: int | None, players: Sequence[str], language: str, teacher: bool = False) -> str:
     """The heading of a page for its perspective: the teacher's, the spectator's, or the named player's."""
     if teacher:
         return tr("tt.teacher_view", language)
     if seat is None:
         return tr("tt.spectator_view", language)
-    return tr("tt.seat_view", language).format(name=short_name(players[seat]))
+    name = short_name(players[seat])
+    if language == "fr" and name[:1] in FRENCH_VOWELS:  # French elides "de" before a vowel: "Vue d'Ana"
+        return f"Vue d'{name}"
+    return tr("tt.seat_view", language).format(name=name)
 
 
 def page(game: str, title: str, seat: int | None, players: Sequence[str], language: str, *,

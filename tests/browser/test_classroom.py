@@ -283,3 +283,98 @@ def test_commissario_four_students_by_tapping(browser: Any, class_server: Server
     finally:
         for pupil in pupils:
             pupil.close()
+
+
+# ------------------------------------------------------------------------------------------ seats back
+
+
+SEATS_ARTIFACTS = ARTIFACTS / "seats"
+
+
+def shoot(page: Any, name: str) -> None:
+    """Screenshots of `page` at a laptop's and a phone's size, under test-artifacts/seats/."""
+    SEATS_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for label, size in (("laptop", LAPTOP["viewport"]), ("phone", PHONE["viewport"])):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(SEATS_ARTIFACTS / f"{name}-{label}.png"), full_page=True)
+
+
+def seated(page: Any) -> str:
+    """The seat's page, once it is connected and shows the table at the student's turn: its table's HTML."""
+    page.wait_for_selector("#app")
+    page.wait_for_function("document.getElementById('online').dataset.online === '1' && "
+                           "document.getElementById('app').dataset.state === 'turn'")
+    return str(page.locator("#table").inner_html())
+
+
+def test_a_student_who_closed_the_tab_gets_the_seat_back_and_no_one_else_does(browser: Any,
+                                                                              class_server: ServerProcess) -> None:
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("peek", 2, seed=3, bot_delay=0, bots={1: "random"})
+    ana = browser.new_context(**PHONE)
+    other = browser.new_context(**LAPTOP)
+    try:
+        page = ana.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{class_server.url}/")
+        shoot(page, "join")
+        page.locator("input[name=code]").fill(room["code"])
+        page.locator("input[name=name]").fill("Ana \U0001F469\U0001F3FD\u200d\U0001F680")  # 👩🏽‍🚀 is a name
+        page.locator("form button[type=submit]").click()
+        table = seated(page)
+        seat_url = page.url
+        shoot(page, "seat")
+        page.close()  # the tab is closed
+
+        page = ana.new_page()  # the same browser: the join page with the same code, and no name
+        page.set_default_timeout(30_000)
+        page.goto(f"{class_server.url}/")
+        page.locator("input[name=code]").fill(room["code"].lower())
+        page.locator("form button[type=submit]").click()
+        assert seated(page) == table and page.url == seat_url, "back in the seat, with the same view"
+        page.close()
+        page = ana.new_page()  # the room's join link: straight back
+        page.goto(f"{class_server.url}/j/{room['code']}")
+        assert seated(page) == table and page.url == seat_url
+        stored = page.evaluate("() => Object.entries(localStorage)")
+        assert stored == [[f"tabletop_edu.seat.{room['code']}", seat_url.rsplit("/s/", 1)[1].split("?")[0]]], \
+            "the browser keeps its own seat's token only"
+
+        for language, how in (("en", "ask your teacher for your link"), ("fr", "demandez votre lien à l'enseignant")):
+            intruder = other.new_page()  # another browser, the same name: refused, and told how to get back in
+            intruder.goto(f"{class_server.url}/?lang={language}")
+            intruder.locator("input[name=code]").fill(room["code"])
+            intruder.locator("input[name=name]").fill("ana \U0001F469\U0001F3FD\u200d\U0001F680")
+            intruder.locator("form button[type=submit]").click()
+            error = intruder.locator("p.error")
+            error.wait_for()
+            assert how in error.inner_text()
+            assert intruder.evaluate("() => localStorage.length") == 0
+            shoot(intruder, f"name-taken-{language}")
+            intruder.close()
+        assert [seat["name"] for seat in teacher.room(room["code"])["seats"]][0].startswith("Ana")
+    finally:
+        ana.close()
+        other.close()
+
+
+def test_a_french_seat_page_speaks_french(browser: Any, class_server: ServerProcess) -> None:
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("mafia_de_cuba", 6, seed=3, bot_delay=0, language="fr",
+                               bots={seat: "random" for seat in range(1, 6)})
+    context = browser.new_context(**LAPTOP)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{class_server.url}/j/{room['code']}")  # a French room's join page is French
+        page.locator("input[name=name]").fill("Inès")
+        page.locator("form button[type=submit]").click()
+        seated(page)
+        text = page.locator("body").inner_text()
+        assert "Vue d'Inès" in text and "Robot 1 (random)" in text
+        english = [word for word in (" the ", "Seat ", "Bot ", "Waiting", "Your move", "lets the floor", "Play:")
+                   if word in text]
+        assert not english, english
+        shoot(page, "seat-fr")
+    finally:
+        context.close()

@@ -80,7 +80,7 @@ def test_a_hard_kill_mid_game_loses_nothing_and_applies_nothing_twice(tmp_path: 
 def test_serve_answers_with_a_join_page_and_prints_the_rooms(tmp_path: Path) -> None:
     with ServerProcess(tmp_path / "class.sqlite3", tmp_path / "server.log", "--room", "peek:2",
                        "--language", "fr") as server:
-        room = server.wait_for(r"room (\w+) \(Peek, 2 seats\): join at (\S+)")
+        room = server.wait_for(r"room (\w+) \(Peek, 2 seats, 0 of 2 seated\): join at (\S+)")
         seat = server.wait_for(r"seat 0: (\S+)")
         with urllib.request.urlopen(server.url + "/", timeout=10) as response:
             page = response.read().decode()
@@ -95,3 +95,33 @@ def test_serve_refuses_a_bad_room_argument(tmp_path: Path) -> None:
                              str(tmp_path / "x.sqlite3"), "--room", "peek"], capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 2 and "GAME:PLAYERS" in result.stderr
+
+
+def test_serve_again_reopens_the_open_rooms_instead_of_opening_new_ones(tmp_path: Path) -> None:
+    db, log = tmp_path / "class.sqlite3", tmp_path / "server.log"
+    with ServerProcess(db, log, "--room", "peek:2") as server:
+        code = server.wait_for(r"room (\w+) \(Peek, 2 seats, 0 of 2 seated\)").group(1)
+        server.wait_for(r"^stop: Ctrl-C")
+        Student.join(server.url, code, "Ana").close()
+    with ServerProcess(db, log, "--room", "peek:2") as server:  # the same command, after a restart
+        server.wait_for(r"^reopened 1 open room\(s\) of .*--new-room opens one beside them")
+        assert server.wait_for(r"^room (\w+) \(Peek, 2 seats, 1 of 2 seated\): join at (\S+)").group(1) == code
+        dashboard = server.wait_for(r"^  dashboard: (classroom\.connect\('(\S+)', '(\S+)'\)\.dashboard\('(\w+)'\))")
+        assert (dashboard.group(2), dashboard.group(3), dashboard.group(4)) == (server.url, server.token, code)
+        server.wait_for(rf"^  seat 0 \(Ana\): {server.url}/s/\S+")
+        server.wait_for(r"^stop: Ctrl-C")
+        teacher = TeacherClient(server.url, server.token)
+        assert [room["code"] for room in teacher.rooms()] == [code]
+    with ServerProcess(db, log, "--room", "peek:3", "--new-room") as server:  # asked for: a new room beside it
+        server.wait_for(r"^room \w+ \(Peek, 2 seats, 1 of 2 seated\)")
+        new = server.wait_for(r"^room (\w+) \(Peek, 3 seats, 0 of 3 seated\)").group(1)
+        server.wait_for(r"^stop: Ctrl-C")
+        teacher = TeacherClient(server.url, server.token)
+        assert [room["code"] for room in teacher.rooms()] == [code, new]
+        for room in (code, new):
+            teacher.command(room, "close")
+    with ServerProcess(db, log, "--room", "peek:2") as server:  # every room closed: the command opens a new one
+        fresh = server.wait_for(r"^room (\w+) \(Peek, 2 seats, 0 of 2 seated\)").group(1)
+        server.wait_for(r"^stop: Ctrl-C")
+        assert fresh not in (code, new) and "reopened" not in "".join(server.output)
+        assert len(TeacherClient(server.url, server.token).rooms()) == 3

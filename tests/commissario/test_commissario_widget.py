@@ -27,7 +27,7 @@ def test_french_rendering_uses_french_names(picked_state) -> None:
     state = picked_state()
     page = view_html(state.view(0), language="fr")
     for word in ("rouge", "jaune", "vert", "bleu", "mauve", "menottes", "ordre du tour 1", "bonus 5", "Manche",
-                 "rouge + bleu", "choisit en secret rouge et bleu", "Votre choix secret", "Vue de Ann"):
+                 "rouge + bleu", "choisit en secret rouge et bleu", "Votre choix secret", "Vue d&#39;Ann"):
         assert word in page, word
     assert "secretly" not in page and "Your secret pick" not in page
     assert "pas de bonus" not in page  # R1.7: every colour has its bonus card by default, purple included

@@ -172,6 +172,8 @@ def test_every_page_is_titled_for_its_perspective(game: str, language: str) -> N
         title = parse(html).titles[0]
         kind = perspective if perspective in ("teacher",) else ("spectator" if perspective is None else "seat")
         who = TITLES[language][kind].format(name=names[perspective] if kind == "seat" else "")
+        if language == "fr" and kind == "seat" and names[perspective][0] in "AEIOUÉ":  # French elides "de"
+            who = f"Vue d'{names[perspective]}"
         assert title == f"{GAME_TITLES[game]} {who}", (perspective, title)
         for debug in ("seed", "to play: (", "Seat 0: Seat 0", "{'", "[0", "None"):
             assert debug not in html, (perspective, debug)

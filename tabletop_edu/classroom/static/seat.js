@@ -5,7 +5,16 @@
   "use strict";
   var app = document.getElementById("app");
   var words = JSON.parse(document.getElementById("words").textContent);
-  var kind = app.dataset.kind, token = app.dataset.token, lang = app.dataset.lang;
+  var kind = app.dataset.kind, token = app.dataset.token, lang = app.dataset.lang, code = app.dataset.code;
+  var keptKey = "tabletop_edu.seat." + code;  // this seat's own token, for the join page (join.js)
+  var closeReasons = {4001: "class.room_closed", 4003: "class.link_expired", 4008: "class.flood_closed"};
+
+  function keep(yes) {
+    if (kind !== "seat") { return; }
+    try {
+      if (yes) { window.localStorage.setItem(keptKey, token); } else { window.localStorage.removeItem(keptKey); }
+    } catch (error) { /* storage off: the teacher's link still works */ }
+  }
   var table = document.getElementById("table"), moves = document.getElementById("moves");
   var statusLine = document.getElementById("status"), note = document.getElementById("message");
   var online = document.getElementById("online");
@@ -66,7 +75,8 @@
     var controls = document.createElement("div");
     controls.className = "controls";
     if (menu.complete) {
-      controls.appendChild(button(words["class.play"] + ": " + menu.labels.join(" "), "move final complete",
+      controls.appendChild(button(words["class.play"] + words["class.colon"] + " " + menu.labels.join(" "),
+        "move final complete",
         function () { send({type: "move", step: step, action: menu.complete}); }));
     }
     if (menu.chosen.length) {
@@ -98,11 +108,17 @@
   function connect() {
     var scheme = location.protocol === "https:" ? "wss:" : "ws:";
     socket = new WebSocket(scheme + "//" + location.host + "/ws/" + kind + "/" + token + "?lang=" + lang);
-    socket.onopen = function () { retry = 250; setOnline(true); };
+    socket.onopen = function () { retry = 250; setOnline(true); keep(true); };
     socket.onmessage = function (event) { handle(JSON.parse(event.data)); };
     socket.onclose = function (event) {
       setOnline(false);
-      if (event.code >= 4000) { closedForGood = true; say(event.reason, true); busy(true); return; }
+      if (event.code >= 4000) {
+        closedForGood = true;
+        if (event.code === 4001 || event.code === 4003) { keep(false); }
+        say(words[closeReasons[event.code]] || event.reason, true);
+        busy(true);
+        return;
+      }
       if (!closedForGood) { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
     };
   }
