@@ -1,0 +1,163 @@
+"""The static JupyterLite site (`make site`, issue 21) in Debian's chromium, served by `python -m http.server`.
+
+The site is built once per session (or build/site reused when it is newer than everything it is made of). Each
+test opens a tutorial as a newcomer would, runs all its cells in Pyodide, plays a move by clicking on the table,
+and checks that no request left 127.0.0.1: the whole site, Pyodide and every wheel included, comes from the
+site itself. The seconds from opening the URL to a playable table, cold and warm, and the site's size go to
+test-artifacts/site/measures.json, with screenshots of a playable table at a projector's and a phone's size.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, DESKTOP, PHONE, ROOT, Server
+
+SITE = ROOT / "build" / "site"
+SITE_ARTIFACTS = ARTIFACTS / "site"
+# What the site is made of: a change in any of these builds it again.
+SITE_SOURCES = [ROOT / "site" / "build.py", ROOT / "pyproject.toml", ROOT / "notebooks" / "00_welcome.ipynb",
+                *(ROOT / "notebooks").glob("*/01_*.ipynb"),
+                *(path for path in (ROOT / "tabletop_edu").rglob("*.*") if "__pycache__" not in path.parts)]
+OPTIONS = ".tabletop-widget .tabletop-move-option"
+LOG = ".tabletop-widget .tabletop-log li"
+KERNEL_READY = 300_000  # ms: a cold start loads Pyodide (10 MB of WebAssembly) and installs IPython from wheels
+MEASURES: dict[str, Any] = {}
+
+
+def site_is_fresh() -> bool:
+    built = SITE / "jupyter-lite.json"
+    return built.exists() and built.stat().st_mtime > max(path.stat().st_mtime for path in SITE_SOURCES)
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    """The built site served on 127.0.0.1 (a port the system gives), as `python -m http.server` serves it."""
+    if not site_is_fresh():
+        subprocess.run([sys.executable, str(ROOT / "site" / "build.py")], check=True, cwd=ROOT)
+    SITE_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    server = Server([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory",
+                     str(SITE)], ROOT, SITE_ARTIFACTS / "http.log")
+    try:
+        match = server.wait_for_line(r"Serving HTTP on 127\.0\.0\.1 port (\d+)")
+        yield f"http://127.0.0.1:{match.group(1)}"
+    finally:
+        server.stop()
+        size = sum(path.stat().st_size for path in SITE.rglob("*") if path.is_file())
+        MEASURES["site_megabytes"] = round(size / 1e6, 1)
+        (SITE_ARTIFACTS / "measures.json").write_text(json.dumps(MEASURES, indent=1) + "\n")
+
+
+@pytest.fixture()
+def context(browser: Any) -> Iterator[Any]:
+    """A fresh browser profile (a cold cache) recording the URL of every request, the kernel's worker's
+    included."""
+    context = browser.new_context(viewport=DESKTOP)
+    context.requests = []
+    context.on("request", lambda request: context.requests.append(request.url))
+    yield context
+    context.close()
+
+
+def left_the_machine(requests: list[str]) -> list[str]:
+    local = re.compile(r"^(https?|wss?)://127\.0\.0\.1(:\d+)?/|^(data|blob|about):")
+    return [url for url in requests if not local.match(url)]
+
+
+ALL_RAN = ("[...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
+           ".every(prompt => /\\[\\d+\\]/.test(prompt.textContent))")
+# Run All stops at a cell that raised; the page is done when every cell ran or the kernel is idle again.
+RUN_STOPPED = (ALL_RAN + " || (![...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
+               ".some(prompt => prompt.textContent.includes('*')) && document.body.innerText.includes('| Idle'))")
+
+
+def open_and_run_all(page: Any, site: str, path: str) -> None:
+    """Open a tutorial in the site's JupyterLab, wait for the Pyodide kernel and run every cell. A cell stopped
+    by a MissingExtra (an analysis library the site does not carry) is passed by running from the next cell."""
+    page.goto(f"{site}/lab/index.html?path={path}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=KERNEL_READY)
+    page.get_by_text(re.compile(r"\| Idle")).wait_for(timeout=KERNEL_READY)
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    page.wait_for_function(RUN_STOPPED, timeout=KERNEL_READY)
+    while not page.evaluate(ALL_RAN):
+        assert errors_shown(page) == [], "a cell failed with more than a missing library"
+        page.locator(".jp-CodeCell:has(.jp-InputPrompt:text-is('[ ]:'))").first.locator(".jp-InputPrompt").click()
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run Selected Cell and All Below", exact=True).click()
+        page.wait_for_function(RUN_STOPPED, timeout=KERNEL_READY)
+
+
+def errors_shown(page: Any) -> list[str]:
+    """Error outputs, but the one-sentence MissingExtra of a cell whose analysis library is not in the site."""
+    texts = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
+    return [text for text in texts if not text.strip().startswith("MissingExtra:")]
+
+
+def play_a_move(page: Any) -> None:
+    """Click move options on the first table until the kernel plays the move and its log grows."""
+    table = page.locator(".tabletop-widget").first
+    before = table.locator(".tabletop-log li").count()
+    for _ in range(8):  # a move is a few words: each click narrows the choice or plays the move
+        if table.locator(".tabletop-log li").count() > before:
+            return
+        built = table.locator(".tabletop-move-built").inner_text()
+        table.locator(".tabletop-move-option:visible").first.click()
+        page.wait_for_function(
+            "([built, count]) => { const table = document.querySelector('.tabletop-widget');"
+            " return table.querySelector('.tabletop-move-built').innerText !== built"
+            " || table.querySelectorAll('.tabletop-log li').length > count; }", arg=[built, before])
+    assert table.locator(".tabletop-log li").count() > before, "the kernel did not play the clicked move"
+
+
+def time_to_playable_table(page: Any, site: str, path: str) -> float:
+    """Seconds from opening the tutorial's URL to a table whose moves can be clicked (all cells run)."""
+    start = time.monotonic()
+    open_and_run_all(page, site, path)
+    page.locator(OPTIONS).first.wait_for(timeout=KERNEL_READY)
+    return round(time.monotonic() - start, 1)
+
+
+def test_welcome_runs_in_the_browser(site: str, context: Any) -> None:
+    page = context.new_page()
+    open_and_run_all(page, site, "00_welcome.ipynb")
+    assert errors_shown(page) == []
+    assert "passed" in page.locator(".jp-CodeCell").last.inner_text()  # check_game's report, the last cell
+    assert page.locator(".jp-OutputArea-output svg").count() >= 1  # the information flow, drawn as SVG
+    assert left_the_machine(context.requests) == []
+
+
+@pytest.mark.parametrize("game", ["commissario", "get_adler", "mafia_de_cuba"])
+def test_play_tutorial_plays_by_clicking(site: str, context: Any, game: str) -> None:
+    page = context.new_page()
+    MEASURES[f"{game}_cold_seconds"] = time_to_playable_table(page, site, f"{game}/01_play.ipynb")
+    assert errors_shown(page) == []
+    play_a_move(page)
+    if game == "commissario":
+        title = page.locator(".tabletop-widget .tabletop-column-title").first
+        assert title.inner_text().startswith("Log")
+        page.locator(".tabletop-widget").first.get_by_role("button", name="fr", exact=True).click()
+        page.wait_for_function("document.querySelector('.tabletop-widget .tabletop-column-title')"
+                               ".innerText.startsWith('Journal')")
+        page.locator(".tabletop-widget").first.screenshot(path=str(SITE_ARTIFACTS / f"{game}-table-fr.png"))
+    page.screenshot(path=str(SITE_ARTIFACTS / f"{game}-desktop.png"))
+    page.set_viewport_size(PHONE)
+    page.locator(".tabletop-widget").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SITE_ARTIFACTS / f"{game}-phone.png"))
+    page.set_viewport_size(DESKTOP)
+    assert left_the_machine(context.requests) == []
+    page.close()
+    if game == "commissario":  # the same tutorial again in the same profile: the browser's cache is warm
+        warm = context.new_page()
+        MEASURES[f"{game}_warm_seconds"] = time_to_playable_table(warm, site, f"{game}/01_jouer.ipynb")
+        play_a_move(warm)
+        assert left_the_machine(context.requests) == []
