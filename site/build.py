@@ -47,16 +47,16 @@ LOCK_ROOTS = ("micropip", "ipython", "jedi", "jinja2", "markupsafe", "tqdm", "tr
 LOCK_ADDITIONS = {"ipython-pygments-lexers": ("ipython", "1.1.1", "pygments")}
 # Built from their sdist as pure Python: the C speedups are optional and Pyodide's wheel is not on PyPI.
 PURE_FROM_SDIST = {"markupsafe"}
-# Through piplite's index: what our wheel needs beyond the lock, at the versions the build's own Jupyter runs.
-PIPLITE_PACKAGES = ("ipywidgets", "comm", "jupyterlab_widgets")
+# Through piplite's index: what our wheel needs beyond the lock, and networkx (pure Python: the welcome's
+# information-flow graph), at the versions the build's own Jupyter runs.
+PIPLITE_PACKAGES = ("ipywidgets", "comm", "jupyterlab_widgets", "networkx")
 # The runtime files a page loads (the npm package also has typings, source maps and demo consoles).
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "package.json")
-PLAY_NOTEBOOKS = ("00_welcome.ipynb",
-                  *(f"{game}/{name}.ipynb" for game in ("commissario", "get_adler", "mafia_de_cuba")
-                    for name in ("01_play", "01_jouer")))
-INSTALL_CELL = ("%pip install tabletop_edu\n"
-                "# ↑ installs the games from this site's own files (nothing is fetched from the internet)")
+# The site's tutorials, with what each installs besides tabletop_edu.
+SITE_NOTEBOOKS = {"00_welcome.ipynb": ("networkx",),
+                  **{f"{game}/{name}.ipynb": () for game in ("commissario", "get_adler", "mafia_de_cuba")
+                     for name in ("01_play", "01_jouer")}}
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 WIDGETS_EXTENSION = Path(sys.prefix) / "share/jupyter/labextensions/@jupyter-widgets/jupyterlab-manager"
 KERNEL_EXTENSION = Path(sys.prefix) / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension"
@@ -176,15 +176,17 @@ def piplite_wheels(target: Path) -> None:
         shutil.copy2(download_wheel(name, importlib.metadata.version(name), CACHE / "wheels"), target)
 
 
-def site_notebook(source: Path) -> dict:
+def site_notebook(source: Path, also: tuple[str, ...]) -> dict:
     """A tutorial as the site serves it: outputs dropped (they load faster and are made again), the install cell
     first."""
     notebook = json.loads(source.read_text(encoding="utf-8"))
     for cell in notebook["cells"]:
         if cell["cell_type"] == "code":
             cell["outputs"], cell["execution_count"] = [], None
+    command = " ".join(("%pip install tabletop_edu", *also))
+    source = f"{command}\n# ↑ installs the games from this site's own files (nothing is fetched from the internet)"
     install = {"cell_type": "code", "execution_count": None, "id": "install-tabletop-edu", "metadata": {},
-               "outputs": [], "source": INSTALL_CELL.splitlines(keepends=True)}
+               "outputs": [], "source": source.splitlines(keepends=True)}
     notebook["cells"].insert(0, install)
     notebook["metadata"]["kernelspec"] = {"display_name": "Python (Pyodide)", "language": "python",
                                           "name": "python"}
@@ -192,10 +194,10 @@ def site_notebook(source: Path) -> dict:
 
 
 def contents(target: Path) -> None:
-    for relative in PLAY_NOTEBOOKS:
+    for relative, also in SITE_NOTEBOOKS.items():
         path = target / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(site_notebook(NOTEBOOKS / relative), indent=1, ensure_ascii=False) + "\n",
+        path.write_text(json.dumps(site_notebook(NOTEBOOKS / relative, also), indent=1, ensure_ascii=False) + "\n",
                         encoding="utf-8")
 
 
