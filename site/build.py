@@ -230,6 +230,7 @@ def build(output: Path) -> None:
               "PipliteAddon": {"piplite_urls": ["wheels"]}}
     (lite / "jupyter_lite_config.json").write_text(json.dumps(config, indent=1))
     run([str(Path(sys.executable).parent / "jupyter"), "lite", "build", "--lite-dir", str(lite)], cwd=lite)
+    (output / ".nojekyll").touch()  # GitHub Pages serves the folder as it is
 
 
 def main(argv: list[str] | None = None) -> None:

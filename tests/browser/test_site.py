@@ -80,7 +80,7 @@ ERRORS = f"{NOTEBOOK} .jp-OutputArea-output[data-mime-type='application/vnd.jupy
 # Run All stops at a cell that raised: the run is over when every cell ran, or when a new error is shown and no
 # cell waits for the kernel any more.
 RUN_STOPPED = ("errorsBefore => " + ALL_RAN + " || (document.querySelectorAll(" + json.dumps(ERRORS) + ").length"
-               " > errorsBefore && ![...{PROMPTS}].some(prompt => prompt.textContent.includes('*')))")
+               f" > errorsBefore && ![...{PROMPTS}].some(prompt => prompt.textContent.includes('*')))")
 
 
 def open_and_run_all(page: Any, site: str, path: str) -> None:
