@@ -170,8 +170,13 @@ def pyodide_folder(target: Path) -> None:
 def piplite_wheels(target: Path) -> None:
     """Our wheel, built from the checkout, and ipywidgets with comm at the versions the build runs."""
     target.mkdir(parents=True)
-    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-         "--wheel-dir", str(target), str(ROOT)])
+    with tempfile.TemporaryDirectory() as scratch:  # setuptools writes its egg-info beside the sources it builds
+        source = Path(scratch) / "tabletop_edu"
+        shutil.copytree(ROOT / "tabletop_edu", source / "tabletop_edu",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        for name in ("pyproject.toml", "README.md", "LICENSE"):
+            shutil.copy2(ROOT / name, source / name)
+        run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(target), str(source)])
     for name in PIPLITE_PACKAGES:
         shutil.copy2(download_wheel(name, importlib.metadata.version(name), CACHE / "wheels"), target)
 

@@ -141,6 +141,9 @@ def test_welcome_runs_in_the_browser(site: str, context: Any) -> None:
     missing = [text.strip() for text in page.locator(ERRORS).all_inner_texts()]
     assert missing and all(text.count("\n") == 0 and 'pip install "tabletop_edu[analysis]"' in text
                            for text in missing)
+    # The recorder sees the kernel's own fetches (Pyodide's runtime, the wheels), and all of them are the site's.
+    assert any(url.endswith("/static/pyodide/pyodide.asm.wasm") for url in context.requests)
+    assert any(re.search(r"/pypi/tabletop_edu-[^/?]+\.whl(\?|$)", url) for url in context.requests)
     assert left_the_machine(context.requests) == []
 
 
