@@ -159,7 +159,14 @@ def test_play_tutorial_plays_by_clicking(site: str, context: Any, game: str) -> 
         page.locator(f"{NOTEBOOK} .tabletop-widget").first.get_by_role("button", name="fr", exact=True).click()
         page.wait_for_function(f"document.querySelector('{NOTEBOOK} .tabletop-widget .tabletop-column-title')"
                                ".innerText.startsWith('Journal')")
-        page.locator(f"{NOTEBOOK} .tabletop-widget").first.screenshot(path=str(SITE_ARTIFACTS / f"{game}-table-fr.png"))
+        # The timeline back to the deal, and the information flow drawn as SVG in the knowledge panel.
+        table = page.locator(f"{NOTEBOOK} .tabletop-widget").first
+        table.get_by_role("button", name="|◀ Début", exact=True).click()
+        table.get_by_text(re.compile(r"Étape 0 sur \d+")).first.wait_for()  # "Step 0 of N": the deal
+        table.get_by_role("button", name="Dessiner le flux d'information", exact=True).click()
+        table.locator(".tabletop-flow svg").first.wait_for()
+        table.locator(".tabletop-flow svg").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(SITE_ARTIFACTS / f"{game}-flow-fr.png"))
     page.screenshot(path=str(SITE_ARTIFACTS / f"{game}-desktop.png"))
     page.keyboard.press("Control+b")  # the file browser closed, as a phone's reader would: the table in full width
     page.set_viewport_size(PHONE)
