@@ -11,7 +11,7 @@ JUPYTER_FLAGS := --ip=127.0.0.1 --port=$(PORT) --ServerApp.port_retries=0 --allo
 # The page `make lab` opens: the first tutorial, not the launcher.
 FIRST_PAGE := lab/tree/00_welcome.ipynb
 
-.PHONY: lab test classroom serve browser clean
+.PHONY: lab test classroom serve browser site clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
@@ -38,13 +38,20 @@ classroom: $(INSTALLED)
 serve: $(INSTALLED)
 	$(PYTHON) -m tabletop_edu serve --port $(or $(SERVE_PORT),8000) $(SERVE_FLAGS)
 
-# Browser tests drive Debian's chromium; install it when missing (needs root or sudo).
+# Browser tests drive Debian's chromium, and the site's test builds the site (npm fetches Pyodide): install
+# them when missing (needs root or sudo).
 browser:
-	@test -x $(CHROMIUM) || { SUDO=$$(test $$(id -u) -eq 0 || echo sudo); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
+	@test -x $(CHROMIUM) && command -v npm >/dev/null || { SUDO=$$(test $$(id -u) -eq 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium npm; }
+
+# The play tutorials as a static JupyterLite site in build/site, for any static web server (README, "In any
+# browser, with nothing installed"). Downloads (npm, PyPI) are cached in build/cache.
+site: $(INSTALLED)
+	@command -v npm >/dev/null || $(MAKE) browser
+	$(PYTHON) site/build.py
 
 test: $(INSTALLED) browser
 	$(VENV)/bin/pytest --nbval --nbval-sanitize-with tests/sanitize.cfg tests notebooks
 
 clean:
-	rm -rf $(VENV) .pytest_cache test-artifacts
+	rm -rf $(VENV) .pytest_cache test-artifacts build
