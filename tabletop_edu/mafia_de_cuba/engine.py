@@ -47,8 +47,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core import (Action, Event, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
-                    parse_int, quote, words)
+from ..core import (Action, Event, FrozenDict, FrozenList, GameState, IllegalAction, RulesError, Seat, View,
+                    copy_rng, expect_arity, parse_choice, parse_int, quote, words)
 from ._box import BOX_PHASES, Choice, Model, observation_from_view
 from .chain import UNIFORM_WORLDS, PosteriorCache
 from .rules import AGENTS, TOKEN_ORDER, Rules, Take, starting_jokers, starting_tokens, take_text
@@ -261,7 +261,8 @@ class MafiaState(GameState[Rules]):
         self.godfather: Seat = rules.godfather_seat
         self.order: list[Seat] = [(self.godfather + k) % n for k in range(1, n)]
         self.tokens_in_game: dict[str, int] = starting_tokens(n, rules)
-        self._testimony_key = (tuple(sorted(self.tokens_in_game.items())), rules.diamonds)  # what claims can name
+        #: what the seats may say: it depends only on the game's tokens, its diamonds and the seats (public)
+        self._talk = _table_talk((tuple(sorted(self.tokens_in_game.items())), rules.diamonds), n)
         self.box_diamonds = rules.diamonds
         self.box_tokens: dict[str, int] = dict(self.tokens_in_game)
         self.hidden: int | None = None
@@ -398,7 +399,7 @@ class MafiaState(GameState[Rules]):
     def _testimonies(self, kind: str | None, seat: Seat) -> Menu:
         """Every testimony of `kind` (None: any kind, on the floor) that `seat` may give; lies included, never
         hidden data."""
-        return _testimony_menu(self._testimony_key, kind, seat, len(self.players))
+        return self._talk.floor_menus[seat] if kind is None else self._talk.answers(kind, seat)
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
         """The menu of `player` (default: the one seat to act), as a read-only list (`Menu`; copy it to shuffle
@@ -409,6 +410,8 @@ class MafiaState(GameState[Rules]):
         if seat is None or seat not in seats:
             return []
         phase = self.phase
+        if phase == "floor" and seat != self.godfather:  # the commonest menu of free talk, first
+            return self._talk.floor_menus[seat]
         if phase == "hide":
             return _hide_menu(self.rules.max_hidden)
         if phase == "set-aside":
@@ -421,8 +424,6 @@ class MafiaState(GameState[Rules]):
         if phase == "answer":
             assert self.pending is not None
             return self._testimonies(self.pending[1], seat)
-        if phase == "floor":
-            return self._testimonies(None, seat)
         return _VOTES_OF_THE_CLEANER if self.takes.get(seat) == (0, "cleaner") else _VOTES
 
     def _validate(self, seat: Seat, action: Action) -> None:
@@ -495,10 +496,13 @@ class MafiaState(GameState[Rules]):
         """R4.2: an answer of the asked kind (or silence), or any testimony on the floor; lies are allowed, but
         only about what this game could hold."""
         phase = self.phase
-        if phase not in ("answer", "floor") or (phase == "floor" and seat not in self.floor):
+        if phase == "floor":
+            if seat not in self.floor:
+                raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor (one word each).")
+            if id(action) in self._talk.floor_ids[seat]:
+                return  # a value handed out in this seat's floor menu: checked when the menu was built
+        elif phase != "answer":
             raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor (one word each).")
-        if phase == "floor" and id(action) in _menu_ids(self._testimony_key, seat, len(self.players))[1]:
-            return  # a value handed out in this seat's floor menu: checked when the menu was built
         if isinstance(action, Silent):
             if phase == "floor":
                 raise IllegalAction("On the floor, say a testimony or 'pass'.")
@@ -623,20 +627,23 @@ class MafiaState(GameState[Rules]):
         self._pass_box()
 
     def _testify(self, seat: Seat, action: Action) -> None:
+        """A testimony (or an asked seat's silence): the commonest move of free talk, so its event's details are
+        made once per value and shared (`_testimony_details`)."""
         name = self.players[seat]
-        claim = str(action)
-        self._said.append(FrozenList((seat, claim)))
-        kind = type(action)
+        self._said.append(FrozenList((seat, action.__dict__.get("_notation") or str(action))))
+        if type(action) is Silent:
+            self.emit_event("silent", f"{name} keeps silent.", seat, None, None, None, {})
+            self._godfather_next()
+            return
         if self.phase == "floor":
             self.spoke.append(seat)
-        if kind is Silent:
-            self.emit("silent", f"{name} keeps silent.", actor=seat)
-        else:
-            volunteered = self.phase == "floor"
-            self.emit("testimony", f"{name} {'volunteers' if volunteered else 'says'}: "
-                      f"{_quoted(action, self.players)}", actor=seat, claim=claim,
-                      testimony=_TESTIMONY_NAMES[kind], volunteered=volunteered)
-        self._spoken(seat)
+            self.emit_event("testimony", f"{name} volunteers: {_quoted(action, self.players)}", seat, None, None, None,
+                            _testimony_details(action, True))
+            self._spoken(seat)
+            return
+        self.emit_event("testimony", f"{name} says: {_quoted(action, self.players)}", seat, None, None, None,
+                        _testimony_details(action, False))
+        self._godfather_next()
 
     def _pass(self, seat: Seat, action: Pass) -> None:
         """'Nothing to say': the seat leaves the open floor (R4.2). Every seat sees that a move was made (an
@@ -647,15 +654,16 @@ class MafiaState(GameState[Rules]):
         if closes:
             spoke = ", ".join(self.players[speaker] for speaker in self.spoke) or "nobody"
             text = f"The floor closes (spoke up: {spoke})."
-        self.emit("pass", text, actor=seat, closes=closes, spoke=FrozenList(self.spoke))
+        self.emit_event("pass", text, seat, None, None, None, FrozenDict(closes=closes, spoke=FrozenList(self.spoke)))
         self._spoken(seat)
 
     def _spoken(self, seat: Seat) -> None:
         """After a word: on the floor the seat has had its say (the floor closes when all have); after an
         answer the Godfather moves (in free talk, with the floor open again)."""
         if self.phase == "floor":
-            self.floor.remove(seat)
-            if not self.floor:
+            floor = self.floor
+            floor.remove(seat)
+            if not floor:
                 self.phase = "question"
             return
         self._godfather_next()
@@ -875,9 +883,7 @@ class MafiaState(GameState[Rules]):
             elif name in _ONE_LEVEL:
                 setattr(clone, name, value.copy())
             elif name == "rng":
-                twin = random.Random()
-                twin.setstate(value.getstate())
-                setattr(clone, name, twin)
+                setattr(clone, name, copy_rng(value))
             else:
                 setattr(clone, name, copy.deepcopy(value, memo))
         return clone
@@ -893,7 +899,7 @@ class MafiaState(GameState[Rules]):
 
 
 #: Fields a clone shares (immutable values) and lists of immutable items it copies shallowly (`__deepcopy__`).
-_SHARED = frozenset({"rules", "players", "_said_copy", "_testimony_key"})
+_SHARED = frozenset({"rules", "players", "_said_copy", "_talk"})
 #: Lists, dicts and sets whose items are immutable (events, texts, seats, take and box tuples): a copy of the
 #: container is a deep copy.
 _ONE_LEVEL = frozenset({"events", "history", "_said", "order", "tokens_in_game", "box_tokens", "takes", "seen",
@@ -1108,7 +1114,7 @@ def _question_menu(askable: tuple[tuple[Seat, str], ...], floor: bool, accusable
 
 
 @lru_cache(maxsize=64)
-def _claims(key: tuple[tuple[tuple[str, int], ...], int], kind: str) -> tuple[Action, ...]:
+def _claims(key: TalkKey, kind: str) -> tuple[Action, ...]:
     """The `saw` or `took` claims a table allows (`key`: its token counts and diamonds), shared by every seat."""
     tokens_in_game, diamonds = key
     counts = dict(tokens_in_game)
@@ -1121,16 +1127,46 @@ def _claims(key: tuple[tuple[tuple[str, int], ...], int], kind: str) -> tuple[Ac
             Took())
 
 
-@lru_cache(maxsize=256)
-def _menu_ids(key: tuple[tuple[tuple[str, int], ...], int], seat: Seat, players: int) -> tuple[Menu, frozenset[int]]:
-    """`seat`'s floor menu and the identities of its values: kept together, so the menu keeps its values alive
-    and no other object can ever take one of these identities."""
-    menu = _testimony_menu(key, None, seat, players)
-    return menu, frozenset(map(id, menu))
+#: What a table's claims can name: its token counts (name, count) and its diamonds.
+TalkKey = tuple[tuple[tuple[str, int], ...], int]
+
+
+class _TableTalk:
+    """What the seats of one kind of table may say, built once and shared by all its states (testimonies depend
+    only on public data: the game's tokens, its diamonds, the seats): each seat's floor menu, the identities of
+    its values (a value handed out is known valid by identity: kept with the menus, so that the menus keep
+    their values alive and no other object can ever take one of these identities), and the answers to each
+    question. Read-only: clones and copies share it, and it pickles as the table it describes."""
+
+    __slots__ = ("key", "players", "floor_menus", "floor_ids")
+
+    def __init__(self, key: TalkKey, players: int) -> None:
+        self.key, self.players = key, players
+        self.floor_menus: tuple[Menu, ...] = tuple(_testimony_menu(key, None, seat, players)
+                                                   for seat in range(players))
+        self.floor_ids: tuple[frozenset[int], ...] = tuple(frozenset(map(id, menu)) for menu in self.floor_menus)
+
+    def answers(self, kind: str, seat: Seat) -> Menu:
+        """The answers `seat` may give to a question of `kind` (silence included)."""
+        return _testimony_menu(self.key, kind, seat, self.players)
+
+    def __repr__(self) -> str:
+        return f"_TableTalk({self.key!r}, {self.players})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_table_talk, (self.key, self.players))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _TableTalk:
+        return self
+
+
+@lru_cache(maxsize=64)
+def _table_talk(key: TalkKey, players: int) -> _TableTalk:
+    return _TableTalk(key, players)
 
 
 @lru_cache(maxsize=512)
-def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | None, seat: Seat,
+def _testimony_menu(key: TalkKey, kind: str | None, seat: Seat,
                     players: int) -> Menu:
     """The testimonies allowed at a table: they depend only on public data, so they are computed once. An asked
     seat may keep silent; on the floor (`kind` None) it may pass."""
@@ -1146,6 +1182,18 @@ def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | No
 
 
 _TESTIMONY_NAMES = {Saw: "saw", Took: "took", Suspect: "suspect"}
+
+
+def _testimony_details(action: Action, volunteered: bool) -> FrozenDict:
+    """A testimony event's details: they depend on the value alone, so they are made once per value and kept
+    on it (read-only, so every event may share them)."""
+    known = action.__dict__
+    slot = "_volunteered_details" if volunteered else "_answer_details"
+    details = known.get(slot)
+    if details is None:
+        details = known[slot] = FrozenDict(claim=str(action), testimony=_TESTIMONY_NAMES[type(action)],
+                                           volunteered=volunteered)
+    return details
 
 
 def _quoted(action: Action, names: tuple[str, ...] | list[str]) -> str:
