@@ -567,8 +567,8 @@ class MafiaState(GameState[Rules]):
         self.asked.append((action.target, action.kind))
         self.pending = (action.target, action.kind)
         self.phase = "answer"
-        self.emit("question", f"The Godfather asks {self.players[action.target]}: {QUESTION_TEXT[action.kind]}",
-                  actor=seat, target=action.target, question=action.kind)
+        self.emit_event("question", f"The Godfather asks {self.players[action.target]}: {QUESTION_TEXT[action.kind]}",
+                        seat, None, None, None, FrozenDict(target=action.target, question=action.kind))
 
     def _open_floor(self, seat: Seat) -> None:
         self._close_floor()
@@ -576,13 +576,13 @@ class MafiaState(GameState[Rules]):
         self.floor = self.living_takers()
         self.spoke = []
         self.phase = "floor"
-        self.emit("floor", "The Godfather opens the floor: anyone may speak.", actor=seat)
+        self.emit_event("floor", "The Godfather opens the floor: anyone may speak.", seat, None, None, None, {})
 
     def _hide(self, seat: Seat, diamonds: int) -> None:
         self.hidden = diamonds
         self.box_diamonds -= diamonds
-        self.emit("hide", f"The Godfather hides {diamonds} diamond(s).", actor=seat, observers=[seat],
-                  redacted="The Godfather hides some diamonds.", diamonds=diamonds)
+        self.emit_event("hide", f"The Godfather hides {diamonds} diamond(s).", seat, None, _ONLY[seat],
+                        "The Godfather hides some diamonds.", FrozenDict(diamonds=diamonds))
         self._pass_box()
 
     def _pass_box(self) -> None:
@@ -592,16 +592,16 @@ class MafiaState(GameState[Rules]):
             diamonds, tokens = snapshot = self._box_snapshot()
             self.seen[taker] = snapshot
             self.phase = "set-aside" if self.box_index == 0 and self.rules.first_may_set_aside else "take"
-            self.emit("open", f"{self.players[taker]} opens the box: {diamonds} diamond(s), tokens: "
-                      f"{', '.join(tokens) or 'none'}.", actor=taker, source="box", observers=[taker],
-                      redacted=f"{self.players[taker]} opens the box.", seat=taker, diamonds=diamonds,
-                      tokens=list(tokens), redacted_data={"seat": taker})
+            self.emit_event("open", f"{self.players[taker]} opens the box: {diamonds} diamond(s), tokens: "
+                            f"{', '.join(tokens) or 'none'}.", taker, "box", _ONLY[taker],
+                            f"{self.players[taker]} opens the box.",
+                            FrozenDict(seat=taker, diamonds=diamonds, tokens=FrozenList(tokens)), _SEAT_DATA[taker])
             return
         diamonds, tokens = self.returned = self._box_snapshot()
-        self.emit("return", f"The box returns to the Godfather: {diamonds} diamond(s), tokens: "
-                  f"{', '.join(tokens) or 'none'}.", actor=self.godfather, source="box", observers=[self.godfather],
-                  redacted="The box returns to the Godfather, who looks inside.", diamonds=diamonds,
-                  tokens=list(tokens))
+        self.emit_event("return", f"The box returns to the Godfather: {diamonds} diamond(s), tokens: "
+                        f"{', '.join(tokens) or 'none'}.", self.godfather, "box", _ONLY[self.godfather],
+                        "The box returns to the Godfather, who looks inside.",
+                        FrozenDict(diamonds=diamonds, tokens=FrozenList(tokens)))
         if self.stolen == 0 and self.rules.nobody_stole_godfather_wins:
             self._finish("godfather", "Nobody stole a diamond: the Godfather wins at once.")
         else:
@@ -611,8 +611,8 @@ class MafiaState(GameState[Rules]):
         self.set_aside = token
         if token:
             self.box_tokens[token] -= 1
-        self.emit("set-aside", f"{self.players[seat]} sets aside {token or 'nothing'}.", actor=seat,
-                  observers=[seat], redacted=f"{self.players[seat]} may set a token aside.", token=token)
+        self.emit_event("set-aside", f"{self.players[seat]} sets aside {token or 'nothing'}.", seat, None, _ONLY[seat],
+                        f"{self.players[seat]} may set a token aside.", FrozenDict(token=token))
         self.phase = "take"
 
     def _take(self, seat: Seat, take: Take) -> None:
@@ -621,9 +621,9 @@ class MafiaState(GameState[Rules]):
         self.box_diamonds -= diamonds
         if token:
             self.box_tokens[token] -= 1
-        self.emit("take", f"{self.players[seat]} takes {take_text(take)}.", actor=seat, observers=[seat],
-                  redacted=f"{self.players[seat]} takes something from the box and passes it on.",
-                  take=take_text(take))
+        text = take_text(take)
+        self.emit_event("take", f"{self.players[seat]} takes {text}.", seat, None, _ONLY[seat],
+                        f"{self.players[seat]} takes something from the box and passes it on.", FrozenDict(take=text))
         self._pass_box()
 
     def _testify(self, seat: Seat, action: Action) -> None:
@@ -672,8 +672,8 @@ class MafiaState(GameState[Rules]):
         self._close_floor()
         self.accused = target
         self.asked = []
-        self.emit("accuse", f"The Godfather to {self.players[target]}: \"Empty your pockets!\"", actor=seat,
-                  target=target)
+        self.emit_event("accuse", f"The Godfather to {self.players[target]}: \"Empty your pockets!\"", seat, None,
+                        None, None, FrozenDict(target=target))
         if self.rules.cleaner and self._voters():
             self.votes = {}
             self.phase = "cleaner"
@@ -682,9 +682,8 @@ class MafiaState(GameState[Rules]):
 
     def _vote(self, seat: Seat, shoot: bool) -> None:
         self.votes[seat] = shoot
-        self.emit("vote", f"{self.players[seat]} says {'shoot' if shoot else 'hold'}.", actor=seat,
-                  observers=[seat], redacted=f"{self.players[seat]} decides.", shoot=shoot,
-                  redacted_data={"seat": seat})
+        self.emit_event("vote", f"{self.players[seat]} says {'shoot' if shoot else 'hold'}.", seat, None, _ONLY[seat],
+                        f"{self.players[seat]} decides.", FrozenDict(shoot=shoot), _SEAT_DATA[seat])
         if len(self.votes) == len(self._voters()):
             shooter = next((voter for voter, shot in self.votes.items() if shot), None)
             self.votes = {}
@@ -693,8 +692,9 @@ class MafiaState(GameState[Rules]):
     def _reveal(self, seat: Seat) -> Take:
         take = self.takes[seat]
         self.revealed[seat] = take
-        self.emit("reveal", f"{self.players[seat]} empties his pockets: {take_text(take)}.", actor=seat,
-                  take=take_text(take), seat=seat, role=role_of(take))
+        text = take_text(take)
+        self.emit_event("reveal", f"{self.players[seat]} empties his pockets: {text}.", seat, None, None, None,
+                        FrozenDict(take=text, seat=seat, role=role_of(take)))
         return take
 
     def _resolve(self, shooter: Seat | None) -> None:
@@ -1060,6 +1060,10 @@ class Menu(FrozenList):
     def __reduce__(self) -> tuple[Any, ...]:
         return (Menu, (list(self),))
 
+
+#: Each seat alone, as an event's observers, and a seat's number as the details of its redacted events.
+_ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((seat,)) for seat in range(MafiaState.max_players))
+_SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in range(MafiaState.max_players))
 
 _VOTES = Menu([Hold()])
 _VOTES_OF_THE_CLEANER = Menu([Hold(), Shoot()])
