@@ -45,7 +45,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core import (Action, Event, FrozenDict, FrozenList, GameState, IllegalAction, RulesError, Seat, View,
                     copy_rng, expect_arity, parse_choice, parse_int, quote, words)
@@ -260,9 +260,10 @@ class MafiaState(GameState[Rules]):
             raise RulesError(f"godfather_seat {rules.godfather_seat} is not a seat of this table of {n}.")
         self.godfather: Seat = rules.godfather_seat
         self.order: list[Seat] = [(self.godfather + k) % n for k in range(1, n)]
-        self.tokens_in_game: dict[str, int] = starting_tokens(n, rules)
+        table = _table(n, rules)
+        self.tokens_in_game: dict[str, int] = dict(table.tokens)
         #: what the seats may say: it depends only on the game's tokens, its diamonds and the seats (public)
-        self._talk = _table_talk((tuple(sorted(self.tokens_in_game.items())), rules.diamonds), n)
+        self._talk = table.talk
         self.box_diamonds = rules.diamonds
         self.box_tokens: dict[str, int] = dict(self.tokens_in_game)
         self.hidden: int | None = None
@@ -271,9 +272,11 @@ class MafiaState(GameState[Rules]):
         self.seen: dict[Seat, tuple[int, tuple[str, ...]]] = {}
         self.returned: tuple[int, tuple[str, ...]] | None = None
         self.phase = "hide"
-        self.jokers_left = starting_jokers(n, rules)
+        self.jokers_left = table.jokers
         self.questions_left = rules.question_budget  # budgeted interrogation only
         self.asked: list[tuple[Seat, str]] = []  # questions since the last accusation
+        #: the Godfather's menu (with whether it offers the floor), kept until his move or a verdict changes it
+        self._godfather_options: tuple[bool, Menu] | None = None
         #: [seat, claim] of everything the table heard, appended to; `testimonies` is its read-only copy for views
         self._said: list[FrozenList] = []
         self._said_copy: FrozenList = FrozenList()
@@ -289,18 +292,10 @@ class MafiaState(GameState[Rules]):
         self.shooter: Seat | None = None  # the Cleaner, once he has used his ability
         self.winner_seats: tuple[Seat, ...] = ()
         self.outcome = ""
-        self.emit("setup", f"{self.players[self.godfather]} is the Godfather. The box holds {rules.diamonds} "
-                  f"diamonds and {self._tokens_text(self.box_tokens)}; the Godfather has {self.jokers_left} "
-                  f"joker(s).", godfather=self.godfather, tokens=dict(self.tokens_in_game), jokers=self.jokers_left,
-                  diamonds=rules.diamonds)
+        self.emit_event("setup", f"{self.players[self.godfather]} is the Godfather. {table.setup_text}", None, None,
+                        None, None, table.setup_details)
 
     # ----------------------------------------------------------------- small helpers
-
-    @staticmethod
-    def _tokens_text(tokens: dict[str, int]) -> str:
-        listed = [f"{count} {name}" for name, count in sorted(tokens.items(), key=lambda kv: TOKEN_ORDER.index(kv[0]))
-                  if count]
-        return ", ".join(listed) if listed else "no token"
 
     def _box_snapshot(self) -> tuple[int, tuple[str, ...]]:
         return self.box_diamonds, _tokens_in_box(tuple(self.box_tokens.items()))[0]
@@ -405,7 +400,7 @@ class MafiaState(GameState[Rules]):
         """The menu of `player` (default: the one seat to act), as a read-only list (`Menu`; copy it to shuffle
         it): menus depend on little (the box, the table, the questions left), so each is built once, shared by
         every state, and never copied (a floor's menu holds a thousand testimonies at twelve players)."""
-        seats = self.acting_seats
+        seats = self._acting
         seat = (seats[0] if len(seats) == 1 else None) if player is None else player
         if seat is None or seat not in seats:
             return []
@@ -419,12 +414,27 @@ class MafiaState(GameState[Rules]):
         if phase == "take":
             return self._take_menu()
         if phase == "question" or (phase == "floor" and seat == self.godfather):
-            floor = not self.rules.free_talk and self.questions_left > 0 and phase == "question"
-            return _question_menu(tuple(self.askable()), floor, tuple(self.accusable()))
+            return self._godfather_menu()
         if phase == "answer":
             assert self.pending is not None
             return self._testimonies(self.pending[1], seat)
         return _VOTES_OF_THE_CLEANER if self.takes.get(seat) == (0, "cleaner") else _VOTES
+
+    def _godfather_menu(self) -> Menu:
+        """The Godfather's questions, floor and accusations: they change only when he asks, opens the floor or
+        accuses and when a verdict falls (`_forget_godfather_menu`), so the menu is built once for all the moves
+        between, and kept with whether it offers the floor (budgeted: in the question phase only)."""
+        floor = not self.rules.free_talk and self.questions_left > 0 and self.phase == "question"
+        kept = self._godfather_options
+        if kept is not None and kept[0] == floor:
+            return kept[1]
+        menu = _question_menu(tuple(self.askable()), floor, tuple(self.accusable()))
+        self._godfather_options = (floor, menu)
+        return menu
+
+    def _forget_godfather_menu(self) -> None:
+        """The questions asked, the budget, the living or the jokered seats change: the kept menu is out of date."""
+        self._godfather_options = None
 
     def _validate(self, seat: Seat, action: Action) -> None:
         check = _CHECKS.get(type(action))
@@ -562,6 +572,7 @@ class MafiaState(GameState[Rules]):
 
     def _ask(self, seat: Seat, action: Ask) -> None:
         self._close_floor()
+        self._forget_godfather_menu()
         if not self.rules.free_talk:
             self.questions_left -= 1
         self.asked.append((action.target, action.kind))
@@ -572,6 +583,7 @@ class MafiaState(GameState[Rules]):
 
     def _open_floor(self, seat: Seat) -> None:
         self._close_floor()
+        self._forget_godfather_menu()
         self.questions_left -= 1
         self.floor = self.living_takers()
         self.spoke = []
@@ -670,6 +682,7 @@ class MafiaState(GameState[Rules]):
 
     def _accuse(self, seat: Seat, target: Seat) -> None:
         self._close_floor()
+        self._forget_godfather_menu()
         self.accused = target
         self.asked = []
         self.emit_event("accuse", f"The Godfather to {self.players[target]}: \"Empty your pockets!\"", seat, None,
@@ -701,6 +714,7 @@ class MafiaState(GameState[Rules]):
         target = self.accused
         assert target is not None
         self.accused = None
+        self._forget_godfather_menu()
         if shooter is not None:
             self._shot(shooter, target)
         else:
@@ -864,10 +878,11 @@ class MafiaState(GameState[Rules]):
     def fingerprint(self) -> str:
         """The protocol's fingerprint of every field, with the long logs (events, record, testimonies) written by
         their `repr`, which shows every value in them (events are frozen named tuples): the same promise, several
-        times faster on the logs of free talk, which checks take many times a step."""
+        times faster on the logs of free talk, which checks take many times a step. What is kept only to be handed
+        out again (the views' copy of the testimonies, the Godfather's menu) is derived, so left out."""
         stand_in = object.__new__(_Fields)
         stand_in.__dict__.update(vars(self), events=repr(self.events), history=repr(self.history),
-                                 _said=repr(self._said), _said_copy=None)
+                                 _said=repr(self._said), _said_copy=None, _godfather_options=None)
         return GameState.fingerprint(stand_in)  # type: ignore[arg-type]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MafiaState:
@@ -898,8 +913,36 @@ class MafiaState(GameState[Rules]):
         return sample_world(view, rng)
 
 
+class _Table(NamedTuple):
+    """What a table of this size starts with under these rules (the rulebook's set-up, public): the same for every
+    game at it, so made once (`_table`)."""
+
+    tokens: tuple[tuple[str, int], ...]  # the token counts in the box, in TOKEN_ORDER
+    jokers: int
+    talk: _TableTalk
+    setup_text: str  # the set-up event's text after the Godfather's name
+    setup_details: FrozenDict
+
+
+def _tokens_text(tokens: dict[str, int]) -> str:
+    listed = [f"{count} {name}" for name, count in sorted(tokens.items(), key=lambda kv: TOKEN_ORDER.index(kv[0]))
+              if count]
+    return ", ".join(listed) if listed else "no token"
+
+
+@lru_cache(maxsize=256)
+def _table(players: int, rules: Rules) -> _Table:
+    tokens, jokers = starting_tokens(players, rules), starting_jokers(players, rules)
+    talk = _table_talk((tuple(sorted(tokens.items())), rules.diamonds), players)
+    text = (f"The box holds {rules.diamonds} diamonds and {_tokens_text(tokens)}; the Godfather has {jokers} "
+            "joker(s).")
+    details = FrozenDict(godfather=rules.godfather_seat, tokens=FrozenDict(tokens), jokers=jokers,
+                         diamonds=rules.diamonds)
+    return _Table(tuple(tokens.items()), jokers, talk, text, details)
+
+
 #: Fields a clone shares (immutable values) and lists of immutable items it copies shallowly (`__deepcopy__`).
-_SHARED = frozenset({"rules", "players", "_said_copy", "_talk"})
+_SHARED = frozenset({"rules", "players", "_said_copy", "_talk", "_godfather_options"})
 #: Lists, dicts and sets whose items are immutable (events, texts, seats, take and box tuples): a copy of the
 #: container is a deep copy.
 _ONE_LEVEL = frozenset({"events", "history", "_said", "order", "tokens_in_game", "box_tokens", "takes", "seen",
