@@ -925,6 +925,7 @@ class _Table(NamedTuple):
 
 
 def _tokens_text(tokens: dict[str, int]) -> str:
+    """'3 loyal, 1 fbi, 1 driver': token counts as the set-up event lists them."""
     listed = [f"{count} {name}" for name, count in sorted(tokens.items(), key=lambda kv: TOKEN_ORDER.index(kv[0]))
               if count]
     return ", ".join(listed) if listed else "no token"
@@ -932,6 +933,7 @@ def _tokens_text(tokens: dict[str, int]) -> str:
 
 @lru_cache(maxsize=256)
 def _table(players: int, rules: Rules) -> _Table:
+    """The set-up of a table of `players` under `rules` (R1.3), made once per table size and rules."""
     tokens, jokers = starting_tokens(players, rules), starting_jokers(players, rules)
     talk = _table_talk((tuple(sorted(tokens.items())), rules.diamonds), players)
     text = (f"The box holds {rules.diamonds} diamonds and {_tokens_text(tokens)}; the Godfather has {jokers} "
