@@ -54,6 +54,8 @@ from .chain import UNIFORM_WORLDS, PosteriorCache
 from .rules import AGENTS, TOKEN_ORDER, Rules, Take, starting_jokers, starting_tokens, take_text
 
 KINDS = ("seen", "took", "suspect")
+#: The questions the Godfather may ask each seat, (seat, kind), made once.
+_QUESTIONS: tuple[tuple[tuple[int, str], ...], ...] = tuple(tuple((seat, kind) for kind in KINDS) for seat in range(12))
 
 
 def role_of(take: Take) -> str:
@@ -329,8 +331,10 @@ class MafiaState(GameState[Rules]):
         budgeted, any question while the budget lasts (R4.1)."""
         if not self.rules.free_talk and self.questions_left <= 0:
             return []
-        asked = set(self.asked) if self.rules.free_talk else set()
-        return [(seat, kind) for seat in self.living_takers() for kind in KINDS if (seat, kind) not in asked]
+        if not self.asked or not self.rules.free_talk:
+            return [question for seat in self.living_takers() for question in _QUESTIONS[seat]]
+        asked = set(self.asked)
+        return [question for seat in self.living_takers() for question in _QUESTIONS[seat] if question not in asked]
 
     def _voters(self) -> list[Seat]:
         return [seat for seat in self.living_takers() if seat != self.accused]
@@ -647,11 +651,14 @@ class MafiaState(GameState[Rules]):
             self.emit_event("silent", f"{name} keeps silent.", seat, None, None, None, {})
             self._godfather_next()
             return
-        if self.phase == "floor":
+        if self.phase == "floor":  # `_spoken`, inlined: the floor's words are most of a game's moves
             self.spoke.append(seat)
             self.emit_event("testimony", f"{name} volunteers: {_quoted(action, self.players)}", seat, None, None, None,
                             _testimony_details(action, True))
-            self._spoken(seat)
+            floor = self.floor
+            floor.remove(seat)
+            if not floor:
+                self.phase = "question"
             return
         self.emit_event("testimony", f"{name} says: {_quoted(action, self.players)}", seat, None, None, None,
                         _testimony_details(action, False))
