@@ -54,8 +54,6 @@ from .chain import UNIFORM_WORLDS, PosteriorCache
 from .rules import AGENTS, TOKEN_ORDER, Rules, Take, starting_jokers, starting_tokens, take_text
 
 KINDS = ("seen", "took", "suspect")
-#: The questions the Godfather may ask each seat, (seat, kind), made once.
-_QUESTIONS: tuple[tuple[tuple[int, str], ...], ...] = tuple(tuple((seat, kind) for kind in KINDS) for seat in range(12))
 
 
 def role_of(take: Take) -> str:
@@ -1116,6 +1114,9 @@ class Menu(FrozenList):
 #: Each seat alone, as an event's observers, and a seat's number as the details of its redacted events.
 _ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((seat,)) for seat in range(MafiaState.max_players))
 _SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in range(MafiaState.max_players))
+#: The questions the Godfather may ask each seat, (seat, kind), made once.
+_QUESTIONS: tuple[tuple[tuple[Seat, str], ...], ...] = tuple(tuple((seat, kind) for kind in KINDS)
+                                                             for seat in range(MafiaState.max_players))
 
 _VOTES = Menu([Hold()])
 _VOTES_OF_THE_CLEANER = Menu([Hold(), Shoot()])
