@@ -26,11 +26,11 @@ from reference import Throughput, openspiel_game, our_game, side_by_side  # noqa
 from tabletop_edu import commissario, get_adler, mafia_de_cuba  # noqa: E402
 from tabletop_edu.ismcts import InformationSetSearch, bind_worlds  # noqa: E402
 
-#: Each game and the table sizes measured (Mafia de Cuba at 6, 9 and 12 to keep the run short).
+#: Each game and the table sizes measured: every size of every game (the target holds at each one).
 TABLES: tuple[tuple[ModuleType, tuple[int, ...]], ...] = (
     (commissario, (2, 3, 4, 5)),
     (get_adler, (4, 5, 6)),
-    (mafia_de_cuba, (6, 9, 12)),
+    (mafia_de_cuba, (6, 7, 8, 9, 10, 11, 12)),
 )
 REFERENCES = ("python_kuhn_poker", "python_liars_poker")
 #: The searched decision: this seed, after this many random moves, with this table size.

@@ -5,7 +5,9 @@
     python -m tabletop_edu simulate peek --players 2 --games 200 --bots random,"ismcts(iterations=32)" --workers 2
     python -m tabletop_edu simulate get_adler --games 1000 --bots random,smart --dask tcp://host:8786
     python -m tabletop_edu simulate commissario --games 5000 --bots greedy,bidder --save runs/c.jsonl --budget 5
-    python -m tabletop_edu bench            # every benchmarks/bench_*.py, one after the other
+    python -m tabletop_edu bench            # every game's speed beside OpenSpiel's (benchmarks/bench_engines.py)
+    python -m tabletop_edu bench --all      # every benchmarks/bench_*.py, one after the other (bench_ismcts: minutes)
+    python -m tabletop_edu bench mafia_de_cuba ismcts   # the named ones (benchmarks/bench_NAME.py)
     python -m tabletop_edu serve --port 8000   # the class server: students play on their own devices
 
 Games and their bots come from the game registry (`tabletop_edu.registry`): a game installed from another
@@ -107,8 +109,28 @@ def benchmarks_folder(given: str | None) -> Path | None:
     return next((folder for folder in candidates if any(folder.glob("bench_*.py"))), None)
 
 
+#: What `bench` runs when given no name: the engines beside OpenSpiel's games, every game and table size with its
+#: ratio to the faster peer (the speed target: x2.0), in about a minute; `--all` runs every script.
+DEFAULT_BENCHMARKS = ("engines",)
+
+
+def chosen_benchmarks(folder: Path, names: Sequence[str], every: bool) -> list[Path]:
+    """The scripts `bench` runs: every bench_*.py with `every`, else bench_NAME.py for each name given (default:
+    `DEFAULT_BENCHMARKS`); a name without its script is a `ValueError` listing the names there are."""
+    scripts = sorted(folder.glob("bench_*.py"))
+    if every:
+        return scripts
+    known = {script.stem.removeprefix("bench_"): script for script in scripts}
+    wanted = [name.removeprefix("bench_").removesuffix(".py") for name in names or DEFAULT_BENCHMARKS]
+    missing = [name for name in wanted if name not in known]
+    if missing:
+        raise ValueError(f"no benchmark {', '.join(map(repr, missing))} in {folder}: choose among "
+                         f"{', '.join(sorted(known))}, or give --all.")
+    return [known[name] for name in wanted]
+
+
 def bench(arguments: argparse.Namespace) -> int:
-    """Run each benchmarks/bench_*.py as its own process (a clean interpreter per benchmark)."""
+    """Run the chosen benchmarks/bench_*.py, each as its own process (a clean interpreter per benchmark)."""
     folder = benchmarks_folder(arguments.folder)
     if folder is None:
         where = f"in {Path(arguments.folder).resolve()}" if arguments.folder else "beside this installed package"
@@ -116,8 +138,13 @@ def bench(arguments: argparse.Namespace) -> int:
               "source checkout, not in the wheel; run this command from that checkout (with the bench extra) or "
               "give --folder PATH/benchmarks.", file=sys.stderr)
         return 2
+    try:
+        scripts = chosen_benchmarks(folder, arguments.names, arguments.all)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     status = 0
-    for script in sorted(folder.glob("bench_*.py")):
+    for script in scripts:
         print(f"== {script.name}", flush=True)
         status |= subprocess.call([sys.executable, str(script)])
     return status
@@ -142,7 +169,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--budget", type=float, metavar="SECONDS", help="time per decision; a slower bot forfeits")
     run.add_argument("--list-bots", action="store_true", help="print the bot names of each game")
     run.set_defaults(handler=simulate)
-    benchmarks = commands.add_parser("bench", help="run the benchmarks in benchmarks/")
+    benchmarks = commands.add_parser(
+        "bench", help="run the benchmarks in benchmarks/ (default: every game's speed beside OpenSpiel's)",
+        description="Run benchmarks/bench_NAME.py scripts, each in its own process. With no NAME: bench_engines.py, "
+                    "every game at every table size in random self-play, as a ratio of decisions per second to the "
+                    "faster of OpenSpiel's pure-Python Kuhn and Liar's poker (the target: x2.0), then IS-MCTS "
+                    "playouts per second. --all runs every script (bench_ismcts.py alone takes many minutes).")
+    benchmarks.add_argument("names", nargs="*", metavar="NAME",
+                            help="benchmarks to run: bench_NAME.py, e.g. engines, mafia_de_cuba, ismcts "
+                                 "(default: engines)")
+    benchmarks.add_argument("--all", action="store_true", help="run every benchmarks/bench_*.py, one after the other")
     benchmarks.add_argument("--folder", help="the benchmarks' folder (default: the source checkout's benchmarks/, "
                             "or ./benchmarks)")
     benchmarks.set_defaults(handler=bench)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop_edu.__main__ import CHECKOUT_BENCHMARKS, benchmarks_folder, main
+from tabletop_edu.__main__ import CHECKOUT_BENCHMARKS, benchmarks_folder, chosen_benchmarks, main
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "packaging"
@@ -142,6 +142,33 @@ def test_bench_finds_the_checkouts_benchmarks_or_says_where_they_are(tmp_path: P
     assert error.startswith(f"No benchmarks/bench_*.py in {tmp_path}: the benchmarks are in the benchmarks/ folder")
     (tmp_path / "bench_tiny.py").write_text("print('tiny ran')\n")
     assert benchmarks_folder(str(tmp_path)) == tmp_path
+
+
+def test_bench_runs_the_engines_by_default_the_named_scripts_or_all(tmp_path: Path,
+                                                                     capfd: pytest.CaptureFixture[str]) -> None:
+    assert [script.name for script in chosen_benchmarks(CHECKOUT_BENCHMARKS, [], every=False)] == ["bench_engines.py"]
+    for name in ("engines", "tiny", "slow"):
+        (tmp_path / f"bench_{name}.py").write_text(f"print('{name} ran')\n")
+
+    def ran(*arguments: str) -> tuple[int, list[str]]:
+        status = main(["bench", "--folder", str(tmp_path), *arguments])
+        output = capfd.readouterr()
+        return status, [line for line in output.out.splitlines() + output.err.splitlines() if line]
+
+    assert ran() == (0, ["== bench_engines.py", "engines ran"])  # the check, not minutes of every script
+    assert ran("slow", "bench_tiny.py") == (0, ["== bench_slow.py", "slow ran", "== bench_tiny.py", "tiny ran"])
+    status, lines = ran("--all")
+    assert status == 0 and [line for line in lines if line.startswith("==")] == [
+        "== bench_engines.py", "== bench_slow.py", "== bench_tiny.py"]
+    status, lines = ran("tiny", "fast")
+    assert status == 2 and lines == [f"error: no benchmark 'fast' in {tmp_path}: choose among engines, slow, tiny, "
+                                     "or give --all."]  # refused before anything runs
+    (tmp_path / "bench_engines.py").unlink()
+    status, lines = ran()
+    assert status == 2 and lines[0].startswith("error: no benchmark 'engines'")
+    (tmp_path / "bench_failing.py").write_text("raise SystemExit(3)\n")
+    status, lines = ran("failing", "tiny")
+    assert status == 3 and lines[-1] == "tiny ran"  # a failing benchmark fails the command; the others still run
 
 
 def imported_distributions() -> dict[str, set[str]]:

@@ -45,10 +45,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..core import (Action, Event, FrozenList, GameState, IllegalAction, RulesError, Seat, View, expect_arity, parse_choice,
-                    parse_int, quote, words)
+from ..core import (Action, Event, FrozenDict, FrozenList, GameState, IllegalAction, RulesError, Seat, View,
+                    copy_rng, expect_arity, parse_choice, parse_int, quote, words)
 from ._box import BOX_PHASES, Choice, Model, observation_from_view
 from .chain import UNIFORM_WORLDS, PosteriorCache
 from .rules import AGENTS, TOKEN_ORDER, Rules, Take, starting_jokers, starting_tokens, take_text
@@ -260,8 +260,10 @@ class MafiaState(GameState[Rules]):
             raise RulesError(f"godfather_seat {rules.godfather_seat} is not a seat of this table of {n}.")
         self.godfather: Seat = rules.godfather_seat
         self.order: list[Seat] = [(self.godfather + k) % n for k in range(1, n)]
-        self.tokens_in_game: dict[str, int] = starting_tokens(n, rules)
-        self._testimony_key = (tuple(sorted(self.tokens_in_game.items())), rules.diamonds)  # what claims can name
+        table = _table(n, rules)
+        self.tokens_in_game: dict[str, int] = dict(table.tokens)
+        #: what the seats may say: it depends only on the game's tokens, its diamonds and the seats (public)
+        self._talk = table.talk
         self.box_diamonds = rules.diamonds
         self.box_tokens: dict[str, int] = dict(self.tokens_in_game)
         self.hidden: int | None = None
@@ -270,9 +272,11 @@ class MafiaState(GameState[Rules]):
         self.seen: dict[Seat, tuple[int, tuple[str, ...]]] = {}
         self.returned: tuple[int, tuple[str, ...]] | None = None
         self.phase = "hide"
-        self.jokers_left = starting_jokers(n, rules)
+        self.jokers_left = table.jokers
         self.questions_left = rules.question_budget  # budgeted interrogation only
         self.asked: list[tuple[Seat, str]] = []  # questions since the last accusation
+        #: the Godfather's menu (with whether it offers the floor), kept until his move or a verdict changes it
+        self._godfather_options: tuple[bool, Menu] | None = None
         #: [seat, claim] of everything the table heard, appended to; `testimonies` is its read-only copy for views
         self._said: list[FrozenList] = []
         self._said_copy: FrozenList = FrozenList()
@@ -288,18 +292,10 @@ class MafiaState(GameState[Rules]):
         self.shooter: Seat | None = None  # the Cleaner, once he has used his ability
         self.winner_seats: tuple[Seat, ...] = ()
         self.outcome = ""
-        self.emit("setup", f"{self.players[self.godfather]} is the Godfather. The box holds {rules.diamonds} "
-                  f"diamonds and {self._tokens_text(self.box_tokens)}; the Godfather has {self.jokers_left} "
-                  f"joker(s).", godfather=self.godfather, tokens=dict(self.tokens_in_game), jokers=self.jokers_left,
-                  diamonds=rules.diamonds)
+        self.emit_event("setup", f"{self.players[self.godfather]} is the Godfather. {table.setup_text}", None, None,
+                        None, None, table.setup_details)
 
     # ----------------------------------------------------------------- small helpers
-
-    @staticmethod
-    def _tokens_text(tokens: dict[str, int]) -> str:
-        listed = [f"{count} {name}" for name, count in sorted(tokens.items(), key=lambda kv: TOKEN_ORDER.index(kv[0]))
-                  if count]
-        return ", ".join(listed) if listed else "no token"
 
     def _box_snapshot(self) -> tuple[int, tuple[str, ...]]:
         return self.box_diamonds, _tokens_in_box(tuple(self.box_tokens.items()))[0]
@@ -333,8 +329,10 @@ class MafiaState(GameState[Rules]):
         budgeted, any question while the budget lasts (R4.1)."""
         if not self.rules.free_talk and self.questions_left <= 0:
             return []
-        asked = set(self.asked) if self.rules.free_talk else set()
-        return [(seat, kind) for seat in self.living_takers() for kind in KINDS if (seat, kind) not in asked]
+        if not self.asked or not self.rules.free_talk:
+            return [question for seat in self.living_takers() for question in _QUESTIONS[seat]]
+        asked = set(self.asked)
+        return [question for seat in self.living_takers() for question in _QUESTIONS[seat] if question not in asked]
 
     def _voters(self) -> list[Seat]:
         return [seat for seat in self.living_takers() if seat != self.accused]
@@ -398,17 +396,19 @@ class MafiaState(GameState[Rules]):
     def _testimonies(self, kind: str | None, seat: Seat) -> Menu:
         """Every testimony of `kind` (None: any kind, on the floor) that `seat` may give; lies included, never
         hidden data."""
-        return _testimony_menu(self._testimony_key, kind, seat, len(self.players))
+        return self._talk.floor_menus[seat] if kind is None else self._talk.answers(kind, seat)
 
     def legal_actions(self, player: Seat | None = None) -> list[Action]:
         """The menu of `player` (default: the one seat to act), as a read-only list (`Menu`; copy it to shuffle
         it): menus depend on little (the box, the table, the questions left), so each is built once, shared by
         every state, and never copied (a floor's menu holds a thousand testimonies at twelve players)."""
-        seats = self.acting_seats
+        seats = self._acting
         seat = (seats[0] if len(seats) == 1 else None) if player is None else player
         if seat is None or seat not in seats:
             return []
         phase = self.phase
+        if phase == "floor" and seat != self.godfather:  # the commonest menu of free talk, first
+            return self._talk.floor_menus[seat]
         if phase == "hide":
             return _hide_menu(self.rules.max_hidden)
         if phase == "set-aside":
@@ -416,14 +416,27 @@ class MafiaState(GameState[Rules]):
         if phase == "take":
             return self._take_menu()
         if phase == "question" or (phase == "floor" and seat == self.godfather):
-            floor = not self.rules.free_talk and self.questions_left > 0 and phase == "question"
-            return _question_menu(tuple(self.askable()), floor, tuple(self.accusable()))
+            return self._godfather_menu()
         if phase == "answer":
             assert self.pending is not None
             return self._testimonies(self.pending[1], seat)
-        if phase == "floor":
-            return self._testimonies(None, seat)
         return _VOTES_OF_THE_CLEANER if self.takes.get(seat) == (0, "cleaner") else _VOTES
+
+    def _godfather_menu(self) -> Menu:
+        """The Godfather's questions, floor and accusations: they change only when he asks, opens the floor or
+        accuses and when a verdict falls (`_forget_godfather_menu`), so the menu is built once for all the moves
+        between, and kept with whether it offers the floor (budgeted: in the question phase only)."""
+        floor = not self.rules.free_talk and self.questions_left > 0 and self.phase == "question"
+        kept = self._godfather_options
+        if kept is not None and kept[0] == floor:
+            return kept[1]
+        menu = _question_menu(tuple(self.askable()), floor, tuple(self.accusable()))
+        self._godfather_options = (floor, menu)
+        return menu
+
+    def _forget_godfather_menu(self) -> None:
+        """The questions asked, the budget, the living or the jokered seats change: the kept menu is out of date."""
+        self._godfather_options = None
 
     def _validate(self, seat: Seat, action: Action) -> None:
         check = _CHECKS.get(type(action))
@@ -495,10 +508,13 @@ class MafiaState(GameState[Rules]):
         """R4.2: an answer of the asked kind (or silence), or any testimony on the floor; lies are allowed, but
         only about what this game could hold."""
         phase = self.phase
-        if phase not in ("answer", "floor") or (phase == "floor" and seat not in self.floor):
+        if phase == "floor":
+            if seat not in self.floor:
+                raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor (one word each).")
+            if id(action) in self._talk.floor_ids[seat]:
+                return  # a value handed out in this seat's floor menu: checked when the menu was built
+        elif phase != "answer":
             raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor (one word each).")
-        if phase == "floor" and id(action) in _menu_ids(self._testimony_key, seat, len(self.players))[1]:
-            return  # a value handed out in this seat's floor menu: checked when the menu was built
         if isinstance(action, Silent):
             if phase == "floor":
                 raise IllegalAction("On the floor, say a testimony or 'pass'.")
@@ -558,27 +574,29 @@ class MafiaState(GameState[Rules]):
 
     def _ask(self, seat: Seat, action: Ask) -> None:
         self._close_floor()
+        self._forget_godfather_menu()
         if not self.rules.free_talk:
             self.questions_left -= 1
         self.asked.append((action.target, action.kind))
         self.pending = (action.target, action.kind)
         self.phase = "answer"
-        self.emit("question", f"The Godfather asks {self.players[action.target]}: {QUESTION_TEXT[action.kind]}",
-                  actor=seat, target=action.target, question=action.kind)
+        self.emit_event("question", f"The Godfather asks {self.players[action.target]}: {QUESTION_TEXT[action.kind]}",
+                        seat, None, None, None, FrozenDict(target=action.target, question=action.kind))
 
     def _open_floor(self, seat: Seat) -> None:
         self._close_floor()
+        self._forget_godfather_menu()
         self.questions_left -= 1
         self.floor = self.living_takers()
         self.spoke = []
         self.phase = "floor"
-        self.emit("floor", "The Godfather opens the floor: anyone may speak.", actor=seat)
+        self.emit_event("floor", "The Godfather opens the floor: anyone may speak.", seat, None, None, None, {})
 
     def _hide(self, seat: Seat, diamonds: int) -> None:
         self.hidden = diamonds
         self.box_diamonds -= diamonds
-        self.emit("hide", f"The Godfather hides {diamonds} diamond(s).", actor=seat, observers=[seat],
-                  redacted="The Godfather hides some diamonds.", diamonds=diamonds)
+        self.emit_event("hide", f"The Godfather hides {diamonds} diamond(s).", seat, None, _ONLY[seat],
+                        "The Godfather hides some diamonds.", FrozenDict(diamonds=diamonds))
         self._pass_box()
 
     def _pass_box(self) -> None:
@@ -588,16 +606,16 @@ class MafiaState(GameState[Rules]):
             diamonds, tokens = snapshot = self._box_snapshot()
             self.seen[taker] = snapshot
             self.phase = "set-aside" if self.box_index == 0 and self.rules.first_may_set_aside else "take"
-            self.emit("open", f"{self.players[taker]} opens the box: {diamonds} diamond(s), tokens: "
-                      f"{', '.join(tokens) or 'none'}.", actor=taker, source="box", observers=[taker],
-                      redacted=f"{self.players[taker]} opens the box.", seat=taker, diamonds=diamonds,
-                      tokens=list(tokens), redacted_data={"seat": taker})
+            self.emit_event("open", f"{self.players[taker]} opens the box: {diamonds} diamond(s), tokens: "
+                            f"{', '.join(tokens) or 'none'}.", taker, "box", _ONLY[taker],
+                            f"{self.players[taker]} opens the box.",
+                            FrozenDict(seat=taker, diamonds=diamonds, tokens=FrozenList(tokens)), _SEAT_DATA[taker])
             return
         diamonds, tokens = self.returned = self._box_snapshot()
-        self.emit("return", f"The box returns to the Godfather: {diamonds} diamond(s), tokens: "
-                  f"{', '.join(tokens) or 'none'}.", actor=self.godfather, source="box", observers=[self.godfather],
-                  redacted="The box returns to the Godfather, who looks inside.", diamonds=diamonds,
-                  tokens=list(tokens))
+        self.emit_event("return", f"The box returns to the Godfather: {diamonds} diamond(s), tokens: "
+                        f"{', '.join(tokens) or 'none'}.", self.godfather, "box", _ONLY[self.godfather],
+                        "The box returns to the Godfather, who looks inside.",
+                        FrozenDict(diamonds=diamonds, tokens=FrozenList(tokens)))
         if self.stolen == 0 and self.rules.nobody_stole_godfather_wins:
             self._finish("godfather", "Nobody stole a diamond: the Godfather wins at once.")
         else:
@@ -607,8 +625,8 @@ class MafiaState(GameState[Rules]):
         self.set_aside = token
         if token:
             self.box_tokens[token] -= 1
-        self.emit("set-aside", f"{self.players[seat]} sets aside {token or 'nothing'}.", actor=seat,
-                  observers=[seat], redacted=f"{self.players[seat]} may set a token aside.", token=token)
+        self.emit_event("set-aside", f"{self.players[seat]} sets aside {token or 'nothing'}.", seat, None, _ONLY[seat],
+                        f"{self.players[seat]} may set a token aside.", FrozenDict(token=token))
         self.phase = "take"
 
     def _take(self, seat: Seat, take: Take) -> None:
@@ -617,26 +635,32 @@ class MafiaState(GameState[Rules]):
         self.box_diamonds -= diamonds
         if token:
             self.box_tokens[token] -= 1
-        self.emit("take", f"{self.players[seat]} takes {take_text(take)}.", actor=seat, observers=[seat],
-                  redacted=f"{self.players[seat]} takes something from the box and passes it on.",
-                  take=take_text(take))
+        text = take_text(take)
+        self.emit_event("take", f"{self.players[seat]} takes {text}.", seat, None, _ONLY[seat],
+                        f"{self.players[seat]} takes something from the box and passes it on.", FrozenDict(take=text))
         self._pass_box()
 
     def _testify(self, seat: Seat, action: Action) -> None:
+        """A testimony (or an asked seat's silence): the commonest move of free talk, so its event's details are
+        made once per value and shared (`_testimony_details`)."""
         name = self.players[seat]
-        claim = str(action)
-        self._said.append(FrozenList((seat, claim)))
-        kind = type(action)
-        if self.phase == "floor":
+        self._said.append(FrozenList((seat, action.__dict__.get("_notation") or str(action))))
+        if type(action) is Silent:
+            self.emit_event("silent", f"{name} keeps silent.", seat, None, None, None, {})
+            self._godfather_next()
+            return
+        if self.phase == "floor":  # `_spoken`, inlined: the floor's words are most of a game's moves
             self.spoke.append(seat)
-        if kind is Silent:
-            self.emit("silent", f"{name} keeps silent.", actor=seat)
-        else:
-            volunteered = self.phase == "floor"
-            self.emit("testimony", f"{name} {'volunteers' if volunteered else 'says'}: "
-                      f"{_quoted(action, self.players)}", actor=seat, claim=claim,
-                      testimony=_TESTIMONY_NAMES[kind], volunteered=volunteered)
-        self._spoken(seat)
+            self.emit_event("testimony", f"{name} volunteers: {_quoted(action, self.players)}", seat, None, None, None,
+                            _testimony_details(action, True))
+            floor = self.floor
+            floor.remove(seat)
+            if not floor:
+                self.phase = "question"
+            return
+        self.emit_event("testimony", f"{name} says: {_quoted(action, self.players)}", seat, None, None, None,
+                        _testimony_details(action, False))
+        self._godfather_next()
 
     def _pass(self, seat: Seat, action: Pass) -> None:
         """'Nothing to say': the seat leaves the open floor (R4.2). Every seat sees that a move was made (an
@@ -647,25 +671,27 @@ class MafiaState(GameState[Rules]):
         if closes:
             spoke = ", ".join(self.players[speaker] for speaker in self.spoke) or "nobody"
             text = f"The floor closes (spoke up: {spoke})."
-        self.emit("pass", text, actor=seat, closes=closes, spoke=FrozenList(self.spoke))
+        self.emit_event("pass", text, seat, None, None, None, FrozenDict(closes=closes, spoke=FrozenList(self.spoke)))
         self._spoken(seat)
 
     def _spoken(self, seat: Seat) -> None:
         """After a word: on the floor the seat has had its say (the floor closes when all have); after an
         answer the Godfather moves (in free talk, with the floor open again)."""
         if self.phase == "floor":
-            self.floor.remove(seat)
-            if not self.floor:
+            floor = self.floor
+            floor.remove(seat)
+            if not floor:
                 self.phase = "question"
             return
         self._godfather_next()
 
     def _accuse(self, seat: Seat, target: Seat) -> None:
         self._close_floor()
+        self._forget_godfather_menu()
         self.accused = target
         self.asked = []
-        self.emit("accuse", f"The Godfather to {self.players[target]}: \"Empty your pockets!\"", actor=seat,
-                  target=target)
+        self.emit_event("accuse", f"The Godfather to {self.players[target]}: \"Empty your pockets!\"", seat, None,
+                        None, None, FrozenDict(target=target))
         if self.rules.cleaner and self._voters():
             self.votes = {}
             self.phase = "cleaner"
@@ -674,9 +700,8 @@ class MafiaState(GameState[Rules]):
 
     def _vote(self, seat: Seat, shoot: bool) -> None:
         self.votes[seat] = shoot
-        self.emit("vote", f"{self.players[seat]} says {'shoot' if shoot else 'hold'}.", actor=seat,
-                  observers=[seat], redacted=f"{self.players[seat]} decides.", shoot=shoot,
-                  redacted_data={"seat": seat})
+        self.emit_event("vote", f"{self.players[seat]} says {'shoot' if shoot else 'hold'}.", seat, None, _ONLY[seat],
+                        f"{self.players[seat]} decides.", FrozenDict(shoot=shoot), _SEAT_DATA[seat])
         if len(self.votes) == len(self._voters()):
             shooter = next((voter for voter, shot in self.votes.items() if shot), None)
             self.votes = {}
@@ -685,14 +710,16 @@ class MafiaState(GameState[Rules]):
     def _reveal(self, seat: Seat) -> Take:
         take = self.takes[seat]
         self.revealed[seat] = take
-        self.emit("reveal", f"{self.players[seat]} empties his pockets: {take_text(take)}.", actor=seat,
-                  take=take_text(take), seat=seat, role=role_of(take))
+        text = take_text(take)
+        self.emit_event("reveal", f"{self.players[seat]} empties his pockets: {text}.", seat, None, None, None,
+                        FrozenDict(take=text, seat=seat, role=role_of(take)))
         return take
 
     def _resolve(self, shooter: Seat | None) -> None:
         target = self.accused
         assert target is not None
         self.accused = None
+        self._forget_godfather_menu()
         if shooter is not None:
             self._shot(shooter, target)
         else:
@@ -856,10 +883,11 @@ class MafiaState(GameState[Rules]):
     def fingerprint(self) -> str:
         """The protocol's fingerprint of every field, with the long logs (events, record, testimonies) written by
         their `repr`, which shows every value in them (events are frozen named tuples): the same promise, several
-        times faster on the logs of free talk, which checks take many times a step."""
+        times faster on the logs of free talk, which checks take many times a step. What is kept only to be handed
+        out again (the views' copy of the testimonies, the Godfather's menu) is derived, so left out."""
         stand_in = object.__new__(_Fields)
         stand_in.__dict__.update(vars(self), events=repr(self.events), history=repr(self.history),
-                                 _said=repr(self._said), _said_copy=None)
+                                 _said=repr(self._said), _said_copy=None, _godfather_options=None)
         return GameState.fingerprint(stand_in)  # type: ignore[arg-type]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MafiaState:
@@ -875,9 +903,7 @@ class MafiaState(GameState[Rules]):
             elif name in _ONE_LEVEL:
                 setattr(clone, name, value.copy())
             elif name == "rng":
-                twin = random.Random()
-                twin.setstate(value.getstate())
-                setattr(clone, name, twin)
+                setattr(clone, name, copy_rng(value))
             else:
                 setattr(clone, name, copy.deepcopy(value, memo))
         return clone
@@ -892,8 +918,38 @@ class MafiaState(GameState[Rules]):
         return sample_world(view, rng)
 
 
+class _Table(NamedTuple):
+    """What a table of this size starts with under these rules (the rulebook's set-up, public): the same for every
+    game at it, so made once (`_table`)."""
+
+    tokens: tuple[tuple[str, int], ...]  # the token counts in the box, in TOKEN_ORDER
+    jokers: int
+    talk: _TableTalk
+    setup_text: str  # the set-up event's text after the Godfather's name
+    setup_details: FrozenDict
+
+
+def _tokens_text(tokens: dict[str, int]) -> str:
+    """'3 loyal, 1 fbi, 1 driver': token counts as the set-up event lists them."""
+    listed = [f"{count} {name}" for name, count in sorted(tokens.items(), key=lambda kv: TOKEN_ORDER.index(kv[0]))
+              if count]
+    return ", ".join(listed) if listed else "no token"
+
+
+@lru_cache(maxsize=256)
+def _table(players: int, rules: Rules) -> _Table:
+    """The set-up of a table of `players` under `rules` (R1.3), made once per table size and rules."""
+    tokens, jokers = starting_tokens(players, rules), starting_jokers(players, rules)
+    talk = _table_talk((tuple(sorted(tokens.items())), rules.diamonds), players)
+    text = (f"The box holds {rules.diamonds} diamonds and {_tokens_text(tokens)}; the Godfather has {jokers} "
+            "joker(s).")
+    details = FrozenDict(godfather=rules.godfather_seat, tokens=FrozenDict(tokens), jokers=jokers,
+                         diamonds=rules.diamonds)
+    return _Table(tuple(tokens.items()), jokers, talk, text, details)
+
+
 #: Fields a clone shares (immutable values) and lists of immutable items it copies shallowly (`__deepcopy__`).
-_SHARED = frozenset({"rules", "players", "_said_copy", "_testimony_key"})
+_SHARED = frozenset({"rules", "players", "_said_copy", "_talk", "_godfather_options"})
 #: Lists, dicts and sets whose items are immutable (events, texts, seats, take and box tuples): a copy of the
 #: container is a deep copy.
 _ONE_LEVEL = frozenset({"events", "history", "_said", "order", "tokens_in_game", "box_tokens", "takes", "seen",
@@ -1055,6 +1111,13 @@ class Menu(FrozenList):
         return (Menu, (list(self),))
 
 
+#: Each seat alone, as an event's observers, and a seat's number as the details of its redacted events.
+_ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((seat,)) for seat in range(MafiaState.max_players))
+_SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in range(MafiaState.max_players))
+#: The questions the Godfather may ask each seat, (seat, kind), made once.
+_QUESTIONS: tuple[tuple[tuple[Seat, str], ...], ...] = tuple(tuple((seat, kind) for kind in KINDS)
+                                                             for seat in range(MafiaState.max_players))
+
 _VOTES = Menu([Hold()])
 _VOTES_OF_THE_CLEANER = Menu([Hold(), Shoot()])
 _PASS, _SILENT = Pass(), Silent()
@@ -1108,7 +1171,7 @@ def _question_menu(askable: tuple[tuple[Seat, str], ...], floor: bool, accusable
 
 
 @lru_cache(maxsize=64)
-def _claims(key: tuple[tuple[tuple[str, int], ...], int], kind: str) -> tuple[Action, ...]:
+def _claims(key: TalkKey, kind: str) -> tuple[Action, ...]:
     """The `saw` or `took` claims a table allows (`key`: its token counts and diamonds), shared by every seat."""
     tokens_in_game, diamonds = key
     counts = dict(tokens_in_game)
@@ -1121,16 +1184,46 @@ def _claims(key: tuple[tuple[tuple[str, int], ...], int], kind: str) -> tuple[Ac
             Took())
 
 
-@lru_cache(maxsize=256)
-def _menu_ids(key: tuple[tuple[tuple[str, int], ...], int], seat: Seat, players: int) -> tuple[Menu, frozenset[int]]:
-    """`seat`'s floor menu and the identities of its values: kept together, so the menu keeps its values alive
-    and no other object can ever take one of these identities."""
-    menu = _testimony_menu(key, None, seat, players)
-    return menu, frozenset(map(id, menu))
+#: What a table's claims can name: its token counts (name, count) and its diamonds.
+TalkKey = tuple[tuple[tuple[str, int], ...], int]
+
+
+class _TableTalk:
+    """What the seats of one kind of table may say, built once and shared by all its states (testimonies depend
+    only on public data: the game's tokens, its diamonds, the seats): each seat's floor menu, the identities of
+    its values (a value handed out is known valid by identity: kept with the menus, so that the menus keep
+    their values alive and no other object can ever take one of these identities), and the answers to each
+    question. Read-only: clones and copies share it, and it pickles as the table it describes."""
+
+    __slots__ = ("key", "players", "floor_menus", "floor_ids")
+
+    def __init__(self, key: TalkKey, players: int) -> None:
+        self.key, self.players = key, players
+        self.floor_menus: tuple[Menu, ...] = tuple(_testimony_menu(key, None, seat, players)
+                                                   for seat in range(players))
+        self.floor_ids: tuple[frozenset[int], ...] = tuple(frozenset(map(id, menu)) for menu in self.floor_menus)
+
+    def answers(self, kind: str, seat: Seat) -> Menu:
+        """The answers `seat` may give to a question of `kind` (silence included)."""
+        return _testimony_menu(self.key, kind, seat, self.players)
+
+    def __repr__(self) -> str:
+        return f"_TableTalk({self.key!r}, {self.players})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_table_talk, (self.key, self.players))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _TableTalk:
+        return self
+
+
+@lru_cache(maxsize=64)
+def _table_talk(key: TalkKey, players: int) -> _TableTalk:
+    return _TableTalk(key, players)
 
 
 @lru_cache(maxsize=512)
-def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | None, seat: Seat,
+def _testimony_menu(key: TalkKey, kind: str | None, seat: Seat,
                     players: int) -> Menu:
     """The testimonies allowed at a table: they depend only on public data, so they are computed once. An asked
     seat may keep silent; on the floor (`kind` None) it may pass."""
@@ -1146,6 +1239,18 @@ def _testimony_menu(key: tuple[tuple[tuple[str, int], ...], int], kind: str | No
 
 
 _TESTIMONY_NAMES = {Saw: "saw", Took: "took", Suspect: "suspect"}
+
+
+def _testimony_details(action: Action, volunteered: bool) -> FrozenDict:
+    """A testimony event's details: they depend on the value alone, so they are made once per value and kept
+    on it (read-only, so every event may share them)."""
+    known = action.__dict__
+    slot = "_volunteered_details" if volunteered else "_answer_details"
+    details = known.get(slot)
+    if details is None:
+        details = known[slot] = FrozenDict(claim=str(action), testimony=_TESTIMONY_NAMES[type(action)],
+                                           volunteered=volunteered)
+    return details
 
 
 def _quoted(action: Action, names: tuple[str, ...] | list[str]) -> str:

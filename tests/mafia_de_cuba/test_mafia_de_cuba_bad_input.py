@@ -177,3 +177,43 @@ def test_a_clone_is_independent_of_its_original() -> None:
     clone.rng.random()
     assert 1 in clone.eliminated and 1 not in state.eliminated and clone.asked == [] and state.spoke == [1]
     assert state.fingerprint() == fingerprint and state.rng.random() == draws
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(interrogation="budget", question_budget=4),
+                                   Rules(cleaner=True, jokered_can_be_accused=True, jokers=3),
+                                   Rules(godfather_closes_floor=True, interrogation="budget", cleaner=True)])
+def test_the_godfathers_kept_menu_is_the_one_a_fresh_replay_builds(rules: Rules) -> None:
+    """Issue 22: the Godfather's menu is kept between his moves; after every question, floor, accusation, vote
+    and verdict it must be the menu a replay of the record (which never built one) gives, on the original and on
+    clones taken along the way."""
+    checked = 0
+    for seed in range(6):
+        state, rng = new_game(8, seed=seed, rules=rules), random.Random(seed)
+        while not state.is_over:
+            godfather = state.godfather
+            if godfather in state.acting_seats:
+                kept = state.legal_actions(godfather)
+                assert state.clone().legal_actions(godfather) == kept
+                assert kept == MafiaState.from_record(state.record()).legal_actions(godfather)
+                checked += 1
+            seat = rng.choice(state.acting_seats)
+            state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    assert checked > 20
+
+
+def test_a_tables_talk_is_shared_by_its_states_clones_and_copies_and_checks_a_foreign_value_in_full() -> None:
+    """The floor's menus and the identities of their values are made once per kind of table: clones and pickled
+    copies use the same ones (a menu value is known valid by identity), and an equal value made elsewhere is
+    still checked in full."""
+    import pickle
+
+    state = play(BOX_6)
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy._talk is state._talk is state.clone()._talk is play(BOX_6)._talk
+    assert copy.legal_actions(1) is state.legal_actions(1)
+    copy.apply(copy.legal_actions(1)[0], player=1)
+    assert copy.events[-1].text.startswith("Seat 1 volunteers:") and state.floor == [1, 2, 3, 4, 5]
+    with pytest.raises(IllegalAction, match="only 1 fbi token"):
+        state.apply(Saw(3, ("fbi", "fbi")), player=2)
+    state.apply(Saw(3, ("fbi",)), player=2)  # equal to a menu value, not one of them: checked and played
+    assert state.floor == [1, 3, 4, 5] and new_game(7, seed=0)._talk is not state._talk
