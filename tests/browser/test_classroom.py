@@ -51,7 +51,8 @@ class Pupil:
         self.page.locator("input[name=name]").fill(name)
         self.page.locator("form button[type=submit]").click()
         self.page.wait_for_selector("#app")
-        self.page.wait_for_function("document.getElementById('online').dataset.online === '1'")
+        # a function, not an expression: Playwright evals an expression inside the page, which its CSP forbids
+        self.page.wait_for_function("() => document.getElementById('online').dataset.online === '1'")
 
     def _frame(self, payload: Any) -> None:
         self.frames.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
@@ -302,7 +303,7 @@ def shoot(page: Any, name: str) -> None:
 def seated(page: Any) -> str:
     """The seat's page, once it is connected and shows the table at the student's turn: its table's HTML."""
     page.wait_for_selector("#app")
-    page.wait_for_function("document.getElementById('online').dataset.online === '1' && "
+    page.wait_for_function("() => document.getElementById('online').dataset.online === '1' && "
                            "document.getElementById('app').dataset.state === 'turn'")
     return str(page.locator("#table").inner_html())
 

@@ -23,7 +23,7 @@ def open_and_run_all(page: Any, lab: str, path: str) -> None:
 def test_welcome_tutorial_runs_without_errors(page: Any, lab: str, screenshot: Any) -> None:
     open_and_run_all(page, lab, "00_welcome.ipynb")
     last_prompt = page.locator(".jp-CodeCell .jp-InputPrompt").last
-    page.wait_for_function("document.querySelectorAll('.jp-CodeCell .jp-InputPrompt').length > 0 && "
+    page.wait_for_function("() => document.querySelectorAll('.jp-CodeCell .jp-InputPrompt').length > 0 && "
                            "[...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
                            ".every(p => /\\[\\d+\\]/.test(p.textContent))", timeout=120_000)
     assert "[" in last_prompt.inner_text()
