@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "faster of OpenSpiel's pure-Python Kuhn and Liar's poker (the target: x2.0), then IS-MCTS "
                     "playouts per second. --all runs every script (bench_ismcts.py alone takes many minutes).")
     benchmarks.add_argument("names", nargs="*", metavar="NAME",
-                            help="benchmarks to run: bench_NAME.py, e.g. engines, mafia_de_cuba, ismcts "
+                            help="benchmarks to run: bench_NAME.py, e.g. engines, ismcts, classroom "
                                  "(default: engines)")
     benchmarks.add_argument("--all", action="store_true", help="run every benchmarks/bench_*.py, one after the other")
     benchmarks.add_argument("--folder", help="the benchmarks' folder (default: the source checkout's benchmarks/, "
