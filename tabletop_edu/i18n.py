@@ -49,7 +49,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "flow.full": "saw all of it", "flow.redacted": "saw only that it happened (redacted)",
         "flow.public": "public: everyone saw it (drawn once)",
         "flow.redacted_to_all": "everyone else saw only that it happened", "flow.journey": "journey of the {object}",
-        "flow.steps": "steps {first} to {last}", "flow.nothing": "Nothing observed yet.", "flow.step": "step",
+        "flow.steps": "steps {first} to {last}", "flow.left_out": "; {count} earlier events not drawn", "flow.nothing": "Nothing observed yet.", "flow.step": "step",
         "worlds.title": "Possible worlds",
     },
     "fr": {
@@ -83,7 +83,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "flow.full": "a tout vu", "flow.redacted": "a seulement vu que cela a eu lieu (masqué)",
         "flow.public": "public : tout le monde l'a vu (dessiné une fois)",
         "flow.redacted_to_all": "les autres ont seulement vu que cela a eu lieu", "flow.journey": "trajet : {object}",
-        "flow.steps": "étapes {first} à {last}", "flow.nothing": "Rien n'a encore été observé.",
+        "flow.steps": "étapes {first} à {last}",
+        "flow.left_out": " ; {count} événements antérieurs non dessinés", "flow.nothing": "Rien n'a encore été observé.",
         "flow.step": "étape", "worlds.title": "Mondes possibles",
     },
 }

@@ -73,7 +73,7 @@ def flow_svg(source: FlowData | GameState[Any], *, title: str | None = None, lan
     language = check_language(language)
     flow = flow_data(source.events, source.players, EVERYONE) if isinstance(source, GameState) else source
     names = dict(object_names or {})
-    columns = layout.window(layout.columns(flow.edges), steps, max_columns)
+    columns, left_out = layout.shown_and_left_out(layout.columns(flow.edges), steps, max_columns)
     lanes = layout.lanes(flow.nodes)
     labels = {node: short_name(names.get(node, flow.nodes[node].get("label", str(node)))) for node in lanes}
     kinds = [short_name(column.kind) for column in columns]
@@ -85,9 +85,7 @@ def flow_svg(source: FlowData | GameState[Any], *, title: str | None = None, lan
     plot_right = left + max(len(columns), 8) * COLUMN
     bottom_lane = max(y.values(), default=top)
 
-    heading = title or tr("flow.title", language)
-    if columns:
-        heading += f" ({tr('flow.steps', language).format(first=columns[0].step, last=columns[-1].step)})"
+    heading = layout.heading(title or tr("flow.title", language), columns, left_out, language)
     legend = _legend(flow, columns, lanes, names, language)
     legend_width = round(max((_text_width(text, LEGEND_TYPE) + 44 for _, text in legend), default=0))
     width = max(plot_right + MARGIN, MARGIN * 2 + _text_width(heading, TITLE_TYPE), MARGIN * 2 + legend_width)

@@ -76,7 +76,8 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     open in turn (Mafia de Cuba's cigar box) has its journey drawn as an orange chain through the lanes of
     the seats that held it.
 
-    `steps=(first, last)` keeps those steps; at most `max_columns` events are drawn (the latest ones), so
+    `steps=(first, last)` keeps those steps; at most `max_columns` events are drawn (the latest ones; the
+    title says how many earlier ones it leaves out), so
     the picture stays readable at 1280 pixels. `object_names` relabels object lanes (`{"box": "boîte"}`) and
     `kind_names` the events' kinds on top of the columns (`{"open": "ouvre"}`), for a class in another language.
 
@@ -87,7 +88,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     """
     language = check_language(language)
     graph = information_flow(source) if isinstance(source, GameState) else source
-    columns = layout.window(layout.columns(graph.edges(data=True)), steps, max_columns)
+    columns, left_out = layout.shown_and_left_out(layout.columns(graph.edges(data=True)), steps, max_columns)
     kinds = [plain((kind_names or {}).get(column.kind, column.kind)) for column in columns]
     lanes = layout.lanes(graph.nodes)
     y = {node: -position for node, position in lanes.items()}
@@ -120,11 +121,8 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     axes.set_xlim(-0.7, max(len(columns), 8) - 0.3)
     for side in ("top", "right", "bottom", "left"):
         axes.spines[side].set_visible(False)
-    heading = plain(title) if title else tr("flow.title", language)
-    if columns:
-        span = tr("flow.steps", language).format(first=columns[0].step, last=columns[-1].step)
-        heading = f"{heading} ({span})"
-    else:
+    heading = layout.heading(plain(title) if title else tr("flow.title", language), columns, left_out, language)
+    if not columns:
         axes.text(0, (highest + lowest) / 2, tr("flow.nothing", language), fontsize=16, va="center")
     figure.suptitle(heading, fontsize=18, y=1 - 0.12 / height, va="top")
     figure.legend(handles=_legend(language) + journeys, loc="lower center", ncol=3,

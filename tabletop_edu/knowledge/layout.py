@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import tr
+
 Attributes = Mapping[str, Any]
 
 #: The colours of both pictures.
@@ -48,9 +50,27 @@ def columns(edges: Iterable[tuple[Any, Any, Attributes]]) -> list[Column]:
 
 def window(found: list[Column], steps: tuple[int, int] | None, max_columns: int) -> list[Column]:
     """The columns of steps `steps=(first, last)`, at most `max_columns` of them (the latest)."""
+    return shown_and_left_out(found, steps, max_columns)[0]
+
+
+def shown_and_left_out(found: list[Column], steps: tuple[int, int] | None,
+                       max_columns: int) -> tuple[list[Column], int]:
+    """`window`'s columns, and how many earlier columns of those steps it leaves out: a picture that keeps only
+    the latest events says so, rather than passing the rest over in silence."""
     if steps is not None:
         found = [column for column in found if steps[0] <= column.step <= steps[1]]
-    return found[-max_columns:] if max_columns > 0 else found
+    shown = found[-max_columns:] if max_columns > 0 else found
+    return shown, len(found) - len(shown)
+
+
+def heading(title: str, shown: list[Column], left_out: int, language: str) -> str:
+    """The picture's title: `title`, the steps it shows, and how many earlier events it leaves out."""
+    if not shown:
+        return title
+    span = tr("flow.steps", language).format(first=shown[0].step, last=shown[-1].step)
+    if left_out:
+        span += tr("flow.left_out", language).format(count=left_out)
+    return f"{title} ({span})"
 
 
 def lanes(nodes: Mapping[Any, Attributes]) -> dict[Any, float]:

@@ -8,10 +8,12 @@ from html import escape
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
+import pytest
+
 from tabletop_edu import commissario, mafia_de_cuba
 from tabletop_edu.core import RandomBot, play_game
 from tabletop_edu.examples import peek
-from tabletop_edu.knowledge import information_flow, perspective_flow
+from tabletop_edu.knowledge import information_flow, layout, perspective_flow
 from tabletop_edu.knowledge.flow import EVERYONE, flow_data
 from tabletop_edu.pictures import SMALLEST_TYPE, flow_svg
 
@@ -100,7 +102,7 @@ def test_the_picture_keeps_the_latest_steps_and_speaks_french() -> None:
     state = play_game(commissario.new_game(5, seed=1), [RandomBot()] * 5)
     svg = parsed(flow_svg(state, max_columns=20, language="fr"))
     title = texts(svg)[0]
-    assert "étapes" in title and title.endswith(f"à {len(state.history)})")
+    assert "étapes" in title and f"à {len(state.history)} ;" in title and title.endswith("non dessinés)")
     assert "a tout vu" in texts(svg) and "étape" in texts(svg)
     assert len(re.findall(r"rotate\(-90\)", ElementTree.tostring(svg, encoding="unicode"))) == 20
     early = parsed(flow_svg(state, steps=(0, 3)))
@@ -113,3 +115,19 @@ def test_object_names_relabel_their_lanes() -> None:
     state: Any = play_game(mafia_de_cuba.new_game(6, seed=2), [RandomBot()] * 6)
     words = texts(parsed(flow_svg(state, language="fr", object_names={"box": "boîte"})))
     assert "boîte" in words and "trajet : boîte" in words and "box" not in words
+
+
+@pytest.mark.parametrize("language, words", [("en", "earlier events not drawn"), ("fr", "événements antérieurs non dessinés")])
+def test_a_picture_that_keeps_the_latest_events_says_how_many_it_leaves_out(language: str, words: str) -> None:
+    """No silent truncation: both pictures (SVG while playing, matplotlib for analysis) name what they drop."""
+    from tabletop_edu.knowledge.drawing import draw_information_flow
+
+    state = play_game(mafia_de_cuba.new_game(7, seed=1), [RandomBot()] * 7)
+    columns = len(layout.columns(flow_data(state.events, state.players, EVERYONE).edges))
+    assert columns > 12
+    dropped = f"{columns - 12} {words}"
+    assert dropped in flow_svg(state, max_columns=12, language=language)
+    assert words not in flow_svg(state, max_columns=columns, language=language)
+    figure = draw_information_flow(state, max_columns=12, language=language)
+    assert dropped in figure._suptitle.get_text()
+    assert words not in draw_information_flow(state, max_columns=columns, language=language)._suptitle.get_text()
