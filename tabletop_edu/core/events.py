@@ -178,6 +178,10 @@ def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
     return tuple(_detached(event) for event in seen if event is not None)
 
 
+#: Builds an Event from its fields in one call (a handed-out copy of an event is made for every view).
+_new_event = tuple.__new__
+
+
 def _detached(event: Event) -> Event:
     """`event` with fresh read-only copies of its details (the same event when it has none)."""
     step, kind, text, actor, source, observers, redacted, data, redacted_data = event
@@ -187,8 +191,6 @@ def _detached(event: Event) -> Event:
                               data if data is NO_DATA else read_only_copy(data),
                               redacted_data if redacted_data is NO_DATA else read_only_copy(redacted_data)))
 
-
-_new_event = tuple.__new__
 
 
 def _all_plain(items: Iterable[Any]) -> bool:

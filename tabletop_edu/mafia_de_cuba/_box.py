@@ -76,22 +76,24 @@ class Observation:
         object.__setattr__(self, "emptied", frozenset(self.emptied))
 
     def choice_factor(self, index: int, choice: Choice) -> float:
-        factor = 1.0
-        for at, claim, truth in self.soft_choices:
-            if at == index:
-                factor *= truth if claim == choice else 1.0 - truth
-        return factor
+        return _soft_factor(self.soft_choices, index, choice)
 
     def box_factor(self, index: int, box: Box) -> float:
-        factor = 1.0
-        for at, claim, truth in self.soft_boxes:
-            if at == index:
-                factor *= truth if claim == box else 1.0 - truth
-        return factor
+        return _soft_factor(self.soft_boxes, index, box)
 
     def counts_out(self, index: int) -> bool:
         """Whether step `index`'s diamonds still count as out (a take whose pockets were not emptied)."""
         return self.diamonds_out and self.steps[index][0] == "take" and index not in self.emptied
+
+
+def _soft_factor(soft: tuple[tuple[int, Any, float], ...], index: int, value: Any) -> float:
+    """The weight of `value` at step `index` from the testimonies about that step: each claim believed with
+    probability `truth` (a claim that matches weighs `truth`, one that does not `1 - truth`)."""
+    factor = 1.0
+    for at, claim, truth in soft:
+        if at == index:
+            factor *= truth if claim == value else 1.0 - truth
+    return factor
 
 
 def _counts(tokens: Mapping[str, int] | list[str]) -> tuple[int, ...]:
