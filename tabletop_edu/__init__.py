@@ -15,7 +15,8 @@ itself and asks what needs a game (the state class a record names, a notebook's 
 this module fills; `i18n`, the words; `extras`, the one sentence naming a missing optional library; and
 `student_t`, Student's t in pure Python; (2) knowledge: information flow and possible worlds, from events alone;
 (3) engines: a game's `rules`, `engine`, `worlds`, `deduction`, `inference`; (4) registry: `GamePlugin`, how every
-floor above finds a game; (5) analysis: a game's `bots`, `strategy` and `plugin`, `ismcts`, `tournament`, `testing`
+floor above finds a game; (5) analysis: `beliefs` (a game's and the shared questions and scoring rules), a game's `bots`, `strategy` and
+`plugin`, `ismcts`, `tournament`, `testing`
 and the adapters `openspiel` and `pettingzoo_env`; (6) front-ends: `templates`, `rendering` (a game's renderer,
 found through the registry), a game's `render` and `widget`, the shared `widgets` and `moves`; (7) class:
 `classroom`, `__main__` and this package itself. Outside the game packages no module names a game: a game's own
@@ -39,7 +40,7 @@ FLOORS: tuple[tuple[str, frozenset[str]], ...] = (
     ("engines", frozenset({"__init__", "rules", "actions", "engine", "worlds", "deduction", "inference", "_box",
                            "chain", "_chain_numpy", "_chain_python"})),
     ("registry", frozenset({"registry"})),
-    ("analysis", frozenset({"bots", "strategy", "series", "plugin", "ismcts", "tournament", "testing", "openspiel",
+    ("analysis", frozenset({"beliefs", "bots", "strategy", "series", "plugin", "ismcts", "tournament", "testing", "openspiel",
                             "pettingzoo_env"})),
     ("front-ends", frozenset({"templates", "rendering", "render", "widget", "series_widget", "widgets", "moves", "pictures"})),
     ("class", frozenset({"classroom", "__main__", "tabletop_edu"})),

@@ -112,6 +112,9 @@ class GamePlugin:
     - `posteriors`: "module:attribute" (or a callable) giving what the table can infer at a state,
       `(state) -> {seat: {hidden value: probability}}` (Mafia de Cuba: the Godfather's posterior of each
       taker's role), for the class's debrief.
+    - `beliefs`: "module:attribute" giving the game's belief model (`beliefs.BeliefModel`):
+      which questions a seat may be asked ("who is Adler?"), their exact posterior from that seat's view, and
+      the truth once the game is over; None when the game asks no belief questions.
     """
 
     name: str
@@ -126,6 +129,7 @@ class GamePlugin:
     summary: str = ""
     knowledge: str | Callable[..., str] | None = None
     posteriors: str | Callable[[GameState[Any]], Mapping[int, Mapping[str, float]]] | None = None
+    beliefs: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
@@ -147,7 +151,7 @@ class GamePlugin:
                 raise PluginError(f"{self.name}: {bot_name!r} is not a bot name (letters, digits, '_', '.', '-').")
             bots[bot_name] = reference(factory, f"{self.name} bot {bot_name!r}")
         object.__setattr__(self, "bots", bots)
-        for hook in ("actions", "knowledge", "posteriors"):
+        for hook in ("actions", "knowledge", "posteriors", "beliefs"):
             if getattr(self, hook) is not None:
                 object.__setattr__(self, hook, reference(getattr(self, hook), f"{self.name} {hook}"))
         if self.render is not None and (not isinstance(self.render, str) or not _MODULE.fullmatch(self.render)):
@@ -223,6 +227,13 @@ class GamePlugin:
         assert isinstance(self.posteriors, str)
         found = resolve(self.posteriors)(state)
         return {seat: dict(values) for seat, values in found.items()}
+
+    def belief_model(self) -> Any | None:
+        """The game's belief model (`beliefs`), imported at first use; None when the game asks no beliefs."""
+        if self.beliefs is None:
+            return None
+        assert isinstance(self.beliefs, str)
+        return resolve(self.beliefs)
 
 
 # ------------------------------------------------------------------------------------------ discovery

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..beliefs import BeliefAnswer
 from ..core import GameState, load
 from ..extras import need
 from ..tournament import GameResult, TournamentResult, final_scores
@@ -35,6 +36,8 @@ class ClassGame:
     labels: tuple[str, ...]
     record: Mapping[str, Any]
     moves: tuple[tuple[int, int, str, str, float], ...]
+    #: The belief questions the students answered in this game, oldest first (empty when the room asked none).
+    beliefs: tuple[BeliefAnswer, ...] = ()
 
     @property
     def game(self) -> str:

@@ -1,0 +1,182 @@
+"""Belief questions: what a student says they believe, scored by a proper rule, beside what they could know.
+
+The central idea of these games is reasoning under hidden information, so the class is asked what it believes
+("who is Adler?", "what is Cleo's role?") and each answer is set beside the exact Bayesian posterior of that
+student's own information set, something only an engine that knows every seat's view can compute.
+
+A game's belief model (its `GamePlugin.beliefs`, a "module:attribute" giving an object with the methods of
+`BeliefModel`) says which questions a seat may be asked at a moment, from that seat's view only; the exact
+posterior of a question from that view; and, once the game is over, the true answer. This module holds what
+every game shares: the question, the student's answer (whole percents summing to 100, checked), the scoring
+rules, and `BeliefAnswer`, the record of one answered question that the debrief reads.
+
+Scores are points out of 100, so a class reads them at a glance:
+- quadratic (Brier), the default: 100 x (1 - sum over options of (p - y)^2 / 2), y = 1 for the true option;
+  a sure right answer scores 100, a sure wrong one 0, "50-50" between two options 75.
+- log: 100 x (1 + ln p / ln 100), p the probability given to the true option, floored at 1 % (so 0 % costs
+  the same as 1 %: 0 points); 100 % on the truth scores 100.
+Both are proper: a student maximises their expected score by saying exactly what they believe (the log rule's
+floor bends this only below 1 %).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .core import GameState, View
+
+#: The scoring rules a room can use; the first is the default.
+SCORING_RULES: tuple[str, ...] = ("brier", "log")
+
+#: One sentence per rule and language, for the student's page.
+RULE_SENTENCES: Mapping[str, Mapping[str, str]] = {
+    "brier": {
+        "en": "Points out of 100: the closer your percentages are to what really happened, the more you score; "
+              "saying exactly what you believe scores best on average.",
+        "fr": "Des points sur 100 : plus vos pourcentages sont proches de ce qui s'est vraiment passé, plus vous "
+              "marquez ; dire exactement ce que vous croyez rapporte le plus en moyenne.",
+    },
+    "log": {
+        "en": "Points out of 100 from the percentage you gave to what really happened: 100 % scores 100, 1 % or "
+              "less scores 0; saying exactly what you believe scores best on average.",
+        "fr": "Des points sur 100 selon le pourcentage donné à ce qui s'est vraiment passé : 100 % rapporte 100, "
+              "1 % ou moins rapporte 0 ; dire exactement ce que vous croyez rapporte le plus en moyenne.",
+    },
+}
+
+#: The log rule's floor: a probability under 1 % counts as 1 %.
+LOG_FLOOR = 0.01
+
+
+class BeliefError(ValueError):
+    """A belief that cannot be taken (unknown option, not whole percents, not summing to 100): nothing is stored."""
+
+
+@dataclass(frozen=True)
+class BeliefQuestion:
+    """One question a seat may be asked: its key (stable within a game, e.g. "adler", "role:3"), its text and
+    options' labels in English and French, and its options' ids (what answers and posteriors are keyed by)."""
+
+    key: str
+    text: str
+    text_fr: str
+    options: tuple[str, ...]
+    labels: tuple[str, ...]
+    labels_fr: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.key or len(self.options) < 2 or len(set(self.options)) != len(self.options):
+            raise ValueError(f"A belief question needs a key and at least two distinct options: {self!r}.")
+        if not len(self.labels) == len(self.labels_fr) == len(self.options):
+            raise ValueError(f"Question {self.key!r}: one English and one French label per option.")
+
+    def text_in(self, language: str) -> str:
+        return self.text_fr if language == "fr" else self.text
+
+    def labels_in(self, language: str) -> tuple[str, ...]:
+        return self.labels_fr if language == "fr" else self.labels
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "text": self.text, "text_fr": self.text_fr, "options": list(self.options),
+                "labels": list(self.labels), "labels_fr": list(self.labels_fr)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BeliefQuestion:
+        return cls(str(data["key"]), str(data["text"]), str(data["text_fr"]), tuple(data["options"]),
+                   tuple(data["labels"]), tuple(data["labels_fr"]))
+
+
+class BeliefModel(Protocol):
+    """What a game declares (`GamePlugin.beliefs`) so that its players can be asked what they believe."""
+
+    def questions(self, view: View) -> list[BeliefQuestion]:
+        """The questions this seat may be asked now, decided from its view alone (a question never reveals
+        what the seat cannot see); empty when this is not a moment to ask."""
+        ...
+
+    def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
+        """The exact posterior of `question` from this view: what a perfect Bayesian in that seat would say."""
+        ...
+
+    def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
+        """The true option, from the whole state (None while the game has not settled it)."""
+        ...
+
+
+def parse_belief(question: BeliefQuestion, percents: Mapping[str, Any]) -> dict[str, float]:
+    """A student's answer as probabilities: every option of `question` given a whole percent from 0 to 100,
+    summing to 100; anything else raises `BeliefError` with a sentence a student understands."""
+    if not isinstance(percents, Mapping):
+        raise BeliefError("A belief is a percentage for each possible answer.")
+    unknown = [str(option) for option in percents if option not in question.options]
+    if unknown:
+        raise BeliefError(f"{', '.join(unknown)[:80]} is not a possible answer to this question.")
+    missing = [option for option in question.options if option not in percents]
+    if missing:
+        raise BeliefError("Give a percentage for every possible answer (0 is fine).")
+    values: dict[str, int] = {}
+    for option in question.options:
+        value = percents[option]
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+            raise BeliefError("Each percentage is a whole number from 0 to 100.")
+        values[option] = value
+    total = sum(values.values())
+    if total != 100:
+        raise BeliefError(f"The percentages add up to {total}, not 100.")
+    return {option: value / 100 for option, value in values.items()}
+
+
+def score(belief: Mapping[str, float], truth: str, rule: str = "brier") -> float:
+    """The points out of 100 that `belief` earns when `truth` is the true option, under `rule`."""
+    if rule not in SCORING_RULES:
+        raise ValueError(f"Unknown scoring rule {rule!r}; choose from {', '.join(SCORING_RULES)}.")
+    if truth not in belief:
+        raise ValueError(f"{truth!r} is not one of the belief's options.")
+    if rule == "brier":
+        squared = sum((p - (option == truth)) ** 2 for option, p in belief.items())
+        return 100 * (1 - squared / 2)
+    return 100 * (1 + math.log(max(belief[truth], LOG_FLOOR)) / math.log(1 / LOG_FLOOR))
+
+
+@dataclass(frozen=True)
+class BeliefAnswer:
+    """One answered question of a class game, as the debrief reads it: who answered (seat and the name or bot
+    label of the class tables), at which step of the game, what they said, what their own view implied, and,
+    once known, the truth and the points."""
+
+    room: str
+    number: int
+    game: str
+    seat: int
+    label: str
+    step: int
+    question: BeliefQuestion
+    belief: Mapping[str, float]
+    posterior: Mapping[str, float]
+    truth: str | None
+    rule: str = "brier"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float | None:
+        """Points out of 100 under the room's rule, once the truth is known."""
+        return None if self.truth is None else score(self.belief, self.truth, self.rule)
+
+    @property
+    def posterior_score(self) -> float | None:
+        """What the exact posterior would have scored: the benchmark a perfect Bayesian in that seat sets."""
+        return None if self.truth is None else score(self.posterior, self.truth, self.rule)
+
+
+def rounded_percents(probabilities: Mapping[str, float], options: Sequence[str]) -> dict[str, int]:
+    """Probabilities as whole percents summing to exactly 100 (largest remainders), e.g. for a bot's answer."""
+    raw = {option: 100 * float(probabilities.get(option, 0.0)) for option in options}
+    floors = {option: math.floor(value) for option, value in raw.items()}
+    left = 100 - sum(floors.values())
+    by_remainder = sorted(options, key=lambda option: (floors[option] - raw[option], options.index(option)))
+    for option in by_remainder[:left]:
+        floors[option] += 1
+    return floors
