@@ -19,11 +19,11 @@ seat the Godfather may accuse: an equilibrium is a profile where no gain is posi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..core import RulesError, View
-from ._box import Choice, Model, Observation, Posterior, _parse_take, observation_from_view
+from ._box import Box, Choice, Model, Observation, Posterior, _parse_take, observation_from_view
 from .chain import posterior
 from .rules import Rules, take_text
 
@@ -211,14 +211,13 @@ def heard_posterior(speaker: Speaker, policy: ClaimPolicy, claim: str) -> Poster
     check_policy(speaker, policy)
     if speaker.claim_probability(policy, claim) <= 0:
         speaker.types_after(policy, claim)  # raises the off-path error
-    likelihood: Callable[[Choice], float] = lambda choice: policy.get(take_text(choice), {}).get(claim, 0.0)
     model = speaker.model
 
-    def heard(kind: str, seat: int, box: tuple[int, tuple[int, ...]], choices: list[Choice], last: bool) -> list[float]:
+    def heard(kind: str, seat: int, box: Box, choices: list[Choice], last: bool) -> list[float]:
         weights = model(kind, seat, box, choices, last)
         if kind != "take" or seat != speaker.seat:
             return weights
-        return [weight * likelihood(choice) for weight, choice in zip(weights, choices)]
+        return [weight * policy.get(take_text(choice), {}).get(claim, 0.0) for weight, choice in zip(weights, choices)]
 
     return posterior(speaker.observation, heard)
 
