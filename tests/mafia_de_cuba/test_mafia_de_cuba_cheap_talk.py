@@ -157,3 +157,21 @@ def test_roles_and_their_sides() -> None:
     assert speaker.speaker_payoff("driver", 2) == speaker.godfather_payoff("driver", 2) == pytest.approx(1.0)
     _, farid = asked(5)
     assert farid.speaker_payoff("nothing", 1) == pytest.approx(1 - farid.godfather_payoff("nothing", 1))
+
+
+def test_an_agent_confesses_a_theft_under_truthful_talk() -> None:
+    """R4.7: the Agent wins when accused, so against a believing Godfather he gains by claiming diamonds."""
+    state = new_game(["Ana", "Ben", "Chloé", "David", "Eve", "Farid"], seed=0)
+    for action in ["hide 5", "set-aside none", "take 1", "take fbi", "take 1", "take 1", "take 1"]:
+        state.apply(action)
+    while state.phase == "floor":
+        state.apply("pass", player=state.acting_seats[0])
+    state.apply("ask 1 took")
+    speaker = Speaker.of(state.view(0), 1, [str(a) for a in state.legal_actions()], RANDOM_CHOICES)
+    assert set(speaker.types) == {"1", "2", "fbi"}
+    response = speaker.best_response(truthful(speaker))
+    assert response["took fbi"] != 1 and response["took 1"] == 1
+    gains = speaker.deviation_gains(truthful(speaker), response)
+    assert gains["fbi"] == pytest.approx(1.0) and gains["1"] == pytest.approx(1.0)
+    pooled = babbling(speaker, {"took 1": 1.0})
+    assert max(speaker.deviation_gains(pooled, speaker.best_response(pooled)).values()) <= 1e-12
