@@ -14,7 +14,9 @@ seat pick uniformly among its legal choices; `policy_model(takers)` uses the tak
 
 Testimonies may be lies, so they are not pinned: `with_testimonies(obs, view, truth)` adds each one as soft
 evidence (a factor `truth` when the world agrees with the claim, `1 - truth` when it does not), which keeps the
-chain structure, and `testimony_worth` measures how much each testimony moves the posterior.
+chain structure, and `testimony_worth` measures how much each testimony moves the posterior. The trust factor is
+role-blind (a thief lies as a Loyal Henchman would); `cheap_talk` gives each role its own distribution over claims
+and solves the talk game.
 
 Speed: `PosteriorCache` (and `view_posterior`, which a widget calls once per redraw) computes a view's exact
 posterior once per observation, and extends the forward pass of an earlier observation when only later steps
