@@ -112,6 +112,10 @@ def test_the_games_own_parts(shipped: ClassGames) -> None:
         true = table.columns.index("true")
         assert worked and all(not row[true] for row in worked)
         assert "<caption>" in table.html("fr") and table.in_language("fr")[0] != table.title
-    (picks,) = debrief.game_tables(shipped, 2)
+    picks, releases = debrief.game_tables(shipped, 2)
     assert len(picks.rows) == 4 * len({row[0] for row in picks.rows})
     assert all(0 <= row[3] <= row[5] <= 100 for row in picks.rows)
+    history = shipped[2].state().history
+    assert [row[2] for row in releases.rows] == [action.removeprefix("release ") for _, action in history
+                                                 if action.startswith("release")]
+    assert all(row[-1] == (row[2] == row[3]) for row in releases.rows) and any(row[-1] for row in releases.rows)
