@@ -232,7 +232,7 @@ class DebriefTable:
         body = "".join("<tr>" + "".join(f"<td>{escape(_cell(value, language))}</td>" for value in row) + "</tr>"
                        for row in self.rows)
         return (f"<table class='tabletop-debrief'><caption>{escape(title)}</caption><thead><tr>{head}</tr></thead>"
-                f"<tbody>{body}</tbody></table><p>{escape(note)}</p>")
+                f"<tbody>{body}</tbody></table>" + (f"<p>{escape(note)}</p>" if note else ""))
 
     def _repr_html_(self) -> str:
         return self.html()

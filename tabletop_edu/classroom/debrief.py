@@ -231,27 +231,17 @@ def debrief_html(games: ClassGames, index: int, language: str = "en", *, game_pa
     """Game `index`'s debrief as plain, escaped HTML tables (for the projector page and the dashboard): each
     question's class mean beside the exact posteriors' mean, each student's points, and the game's own tables
     (`game_parts`; Commissario's take seconds to compute: build this page off the server's event loop)."""
-    from html import escape
-
     headings = HEADINGS[language]
-    one = ClassGames([games[index]])
-
-    def table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-        head = "".join(f"<th>{escape(str(column))}</th>" for column in columns)
-        body = "".join("<tr>" + "".join(f"<td>{escape(str(value))}</td>" for value in row) + "</tr>"
-                       for row in rows)
-        return (f"<table class='tabletop-debrief'><caption>{escape(title)}</caption><thead><tr>{head}</tr>"
-                f"</thead><tbody>{body}</tbody></table>")
-
-    summary = [(row["text"], row["truth"], row["answers"], row["said"], row["exact"], row["chance"])
-               for row in summary_rows(games, index, language)]
-    scores = [(row["label"], row["answers"], row["points"], row["exact_points"], row["gap"])
-              for row in score_rows(one)]
-    parts = [table(headings["titles"][0], headings["summary"], summary),
-             table(headings["titles"][1], headings["scores"], scores)]
+    summary = tuple((row["text"], row["truth"], row["answers"], row["said"], row["exact"], row["chance"])
+                    for row in summary_rows(games, index, language))
+    scores = tuple((row["label"], row["answers"], row["points"], row["exact_points"], row["gap"])
+                   for row in score_rows(ClassGames([games[index]])))
+    parts = [DebriefTable(title, title, columns, columns, rows, "", "")
+             for title, columns, rows in ((headings["titles"][0], headings["summary"], summary),
+                                          (headings["titles"][1], headings["scores"], scores))]
     if game_parts:
-        parts += [part.html(language) for part in game_tables(games, index)]
-    return "".join(parts)
+        parts += game_tables(games, index)
+    return "".join(part.html(language) for part in parts)
 
 
 # ------------------------------------------------------------------------------------------ a simulated class
