@@ -105,7 +105,8 @@ def draw_question(games: ClassGames, index: int, key: str, language: str = "en")
     axes.set_xlim(0, 100)
     axes.tick_params(axis="x", labelsize=SMALLEST_TYPE)
     axes.set_xlabel(words["p_truth"], fontsize=SMALLEST_TYPE + 1)
-    axes.set_title(plain(f"{rows[0]['text']} ({words['truth']}{words['colon']}{rows[0]['truth']})"), fontsize=SMALLEST_TYPE + 4)
+    title = f"{rows[0]['text']} ({words['truth']}{words['colon']}{rows[0]['truth']})"
+    axes.set_title(plain(title), fontsize=SMALLEST_TYPE + 4)
     axes.legend(fontsize=SMALLEST_TYPE, loc="lower right", framealpha=0.9)
     figure.tight_layout()
     return figure
