@@ -112,6 +112,9 @@ def test_the_games_own_parts(shipped: ClassGames) -> None:
         true = table.columns.index("true")
         assert worked and all(not row[true] for row in worked)
         assert "<caption>" in table.html("fr") and table.in_language("fr")[0] != table.title
+        assert table.rows_fr is not None and len(table.rows_fr) == len(table.rows)
+    assert all(row[2].startswith(("a pris : ", "a vu : ")) for row in mafia[0].rows_fr or ())
+    assert all(row[2].endswith(" ?") and row[3] in ("oui", "non") for row in adler[0].rows_fr or ())
     picks, releases = debrief.game_tables(shipped, 2)
     assert len(picks.rows) == 4 * len({row[0] for row in picks.rows})
     assert all(0 <= row[3] <= row[5] <= 100 for row in picks.rows)
