@@ -107,7 +107,7 @@ def draw_question(games: ClassGames, index: int, key: str, language: str = "en")
     axes.set_xlabel(words["p_truth"], fontsize=SMALLEST_TYPE + 1)
     title = f"{rows[0]['text']} ({words['truth']}{words['colon']}{rows[0]['truth']})"
     axes.set_title(plain(title), fontsize=SMALLEST_TYPE + 4)
-    axes.legend(fontsize=SMALLEST_TYPE, loc="lower right", framealpha=0.9)
+    axes.legend(fontsize=SMALLEST_TYPE, loc="best", framealpha=0.9)  # where it hides the fewest bars
     figure.tight_layout()
     return figure
 
