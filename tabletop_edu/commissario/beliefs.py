@@ -1,0 +1,169 @@
+"""Commissario's belief question: "what did X pick?", asked once all picks of a round are locked and before X
+reveals anything, about every other seat.
+
+A pick is secret until it is revealed and nothing a seat sees tells it how another seat picked, so an exact
+posterior needs a model of how the others play. The model here is the engine's own (`world_from_view`): each
+other seat picks uniformly among the picks the rules allow it (21, or the 15 pairs once its 2x card is used
+up with `double_card_each_round` off). Every seat's posterior is then this uniform distribution: a student who
+says something else is betting on how X plays, which the debrief checks against the round's equilibrium
+(`commissario/strategy.py`) and against what the class really picked.
+
+The debrief (`debrief(state)`): every seat's pick of every round beside the round's equilibrium, approximated
+by `strategy.regret_matching` (its average play over seeded sampled iterations, from the public facts once the
+turn order is known): the probability it gives the pick made, and its own likeliest pick. And every release
+(bid) beside the best release of `strategy.best_release` (each turn position valued by seeded simulation, net of
+the card released; a myopic reading of the auction, as the "bidder" bot plays it).
+
+Moments: the key names the round (`pick:2@r3`), so a server asks it once; it stays on offer until X reveals.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed
+from ..core import GameState, View
+from .engine import picks_allowed
+
+#: A colour's name in French (the notation's are English).
+COLOURS_FR: dict[str, str] = {"red": "rouge", "orange": "orange", "yellow": "jaune", "green": "vert",
+                              "blue": "bleu", "purple": "mauve"}
+
+
+class PickBeliefs:
+    """What each other seat picked this round, under "the others pick uniformly among their legal picks"; the
+    truth is the pick the seat made, told at the end."""
+
+    def questions(self, view: View) -> list[BeliefQuestion]:
+        facts = view.facts
+        if view.seat is None or facts["phase"] != "first_reveal":
+            return []
+        return [_pick_question(view, seat) for seat in range(len(view.players))
+                if seat != view.seat and seat not in facts["revealed"]]
+
+    def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
+        picks = [pick_name(pick.colours) for pick in picks_allowed(_may_double(view, _subject(question)))]
+        return on_options(question, {name: 1 / len(picks) for name in picks})
+
+    def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
+        return _picks_of_round(state, _round(question)).get(_subject(question)) if state.is_over else None
+
+    def debrief(self, state: GameState[Any], iterations: int = 200) -> list[DebriefTable]:
+        """Each seat's picks beside the round's (approximate) equilibrium."""
+        from .strategy import regret_matching
+
+        rows = []
+        for replay in replayed(state):
+            facts = replay.view(None).facts
+            if facts["phase"] != "pick" or facts["picked"]:
+                continue
+            mixes = regret_matching(facts, iterations=iterations, rng=random.Random(f"debrief-{facts['round']}"))
+            picks = _picks_of_round(state, facts["round"])
+            for seat, pick in sorted(picks.items()):
+                mix = {pick_name(option.colours): p for option, p in mixes[seat].items()}
+                favourite = max(mix, key=lambda name: mix[name])
+                rows.append((facts["round"], state.players[seat], pick, round(100 * mix.get(pick, 0.0)), favourite,
+                             round(100 * mix[favourite])))
+        return [DebriefTable(
+            "Picks beside the equilibrium", "Les choix face à l'équilibre",
+            ("round", "who", "picked", "equilibrium's chance of it (%)", "equilibrium's favourite", "its chance (%)"),
+            ("manche", "qui", "a choisi", "chance à l'équilibre (%)", "favori de l'équilibre", "sa chance (%)"),
+            tuple(rows),
+            f"The equilibrium of each round's secret pick, approximated by regret matching ({iterations} sampled "
+            "rounds, seeded) from the table and the turn order: how likely it makes each pick.",
+            f"L'équilibre du choix secret de chaque manche, approché par regret matching ({iterations} manches "
+            "tirées, graine fixe) à partir de la table et de l'ordre du tour : la chance qu'il donne à chaque choix."),
+            _releases_table(state)]
+
+
+def _releases_table(state: GameState[Any], samples: int = 60) -> DebriefTable:
+    """Every release beside the best release of `strategy.best_release` from the releasing seat's view."""
+    from .strategy import best_release, position_values
+
+    rows = []
+    players = len(state.players)
+    for replay, (seat, action) in zip(replayed(state, start=True), state.history):
+        if not action.startswith("release"):
+            continue
+        view = replay.view(seat)
+        facts = view.facts
+        values = position_values(facts, players, samples=samples,
+                                 rng=random.Random(f"debrief-{facts['round']}-{seat}"))
+        earlier = [0 if card is None else _card_value(card) for card in facts["releases"].values()]
+        held = [str(move).removeprefix("release ") for move in replay.legal_actions(seat)
+                if str(move) != "release none"]
+        best, net = best_release(held, earlier, players - len(earlier) - 1, values)
+        released = action.removeprefix("release ")
+        rows.append((facts["round"], state.players[seat], released, best or "none", round(net, 1),
+                     released == (best or "none")))
+    return DebriefTable(
+        "Releases beside the best release", "Les libérations face à la meilleure libération",
+        ("round", "who", "released", "best release", "its net value", "followed"),
+        ("manche", "qui", "a libéré", "meilleure libération", "sa valeur nette", "suivie"),
+        tuple(rows),
+        f"The best release from the seat's view (strategy.best_release): each turn position valued by {samples} "
+        "seeded simulated rounds with uniform picks, minus the value of the card released, later seats assumed "
+        "to release nothing; a myopic reading of the auction.",
+        f"La meilleure libération du point de vue de la place (strategy.best_release) : chaque position dans "
+        f"l'ordre du tour estimée par {samples} manches simulées (graine fixe, choix au hasard), moins la valeur "
+        "de la carte libérée, les places suivantes supposées ne rien libérer ; une lecture myope de l'enchère.")
+
+
+def _card_value(card: str) -> int:
+    """The value of a released character, "red-3" -> -3."""
+    return int(card[len(card.rstrip("+-0123456789")):])
+
+
+def _picks_of_round(state: GameState[Any], round_number: int) -> dict[int, str]:
+    """Every seat's pick in round `round_number`, read from the whole state's events."""
+    picks, current = {}, 0
+    for event in state.events:
+        if event.kind == "layout":
+            current = event.data["round"]
+        elif event.kind == "pick" and current == round_number:
+            picks[event.data["seat"]] = pick_name(tuple(event.data["colours"]))
+    return picks
+
+
+def pick_name(colours: tuple[str, ...]) -> str:
+    """A pick's option id: "red blue" for two colours, "green 2x" for a colour with the 2x card."""
+    first, second = colours
+    return f"{first} 2x" if first == second else f"{first} {second}"
+
+
+def _pick_question(view: View, seat: int) -> BeliefQuestion:
+    rules = view.rules
+    picks = picks_allowed(rules.double_card)
+    names = tuple(pick_name(pick.colours) for pick in picks)
+    name = view.players[seat]
+    return BeliefQuestion(f"pick:{seat}@r{view.facts['round']}", f"What did {name} pick?",
+                          f"Qu'a choisi {name} ?", names, tuple(_label(pick.colours, False) for pick in picks),
+                          tuple(_label(pick.colours, True) for pick in picks))
+
+
+def _label(colours: tuple[str, ...], french: bool) -> str:
+    words = [COLOURS_FR[colour] if french else colour for colour in colours]
+    return f"{words[0]} ×2" if colours[0] == colours[1] else f"{words[0]} + {words[1]}"
+
+
+def _may_double(view: View, seat: int) -> bool:
+    """Whether `seat` may pick with its 2x card this round: the rules deal one, and it comes back every round
+    or the seat has not been seen playing it (a played 2x card is public)."""
+    rules = view.rules
+    if not rules.double_card or rules.double_card_each_round:
+        return bool(rules.double_card)
+    this_round = max((index for index, event in enumerate(view.log) if event.kind == "layout"), default=0)
+    return not any(event.kind == "reveal" and event.actor == seat and event.data["double"]
+                   for event in view.log[:this_round])
+
+
+def _subject(question: BeliefQuestion) -> int:
+    return int(question.key.split(":")[1].split("@")[0])
+
+
+def _round(question: BeliefQuestion) -> int:
+    return int(question.key.split("@r")[1])
+
+
+MODEL = PickBeliefs()
