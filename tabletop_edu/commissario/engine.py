@@ -36,6 +36,8 @@ View facts (`view.facts`), seat None being a spectator:
 - `bonuses`: colour -> seat that won the bonus card (None: nobody took it, or no card); {} until the end.
 - `bonus_values`: colour -> value of its bonus card (the option `bonus_values`, resolved; 0: no card).
 - `rules`: the rule options as a dict (public: everyone at the table knows the rules).
+- `doubles_spent`: with the option `double_card_each_round` off, the seats this viewer knows have played
+  their 2x card for good (its own as soon as it picks it, another seat's once it reveals it); else [].
 """
 
 from __future__ import annotations
@@ -548,7 +550,16 @@ class CommissarioState(GameState[Rules]):
             "bonuses": dict(self.bonus_winners),
             "bonus_values": dict(self.rules.bonus_table),
             "rules": dict(_rules_fact(self.rules)),
+            "doubles_spent": self._doubles_spent(seat),
         }
+
+    def _doubles_spent(self, seat: Seat | None) -> list[Seat]:
+        """The seats `seat` knows have used up their 2x card (R5.1 option off): a 2x pick stays secret until
+        its second reveal shows it, except to the seat that made it."""
+        if self.rules.double_card_each_round:
+            return []
+        hidden = {t for t, pick in self.picks.items() if pick[0] == pick[1] and len(self.revealed.get(t, ())) < 2}
+        return [t for t, used in enumerate(self.double_used) if used and (t == seat or t not in hidden)]
 
     def _facts_omniscient(self) -> dict[str, Any]:
         facts = super()._facts_omniscient()
