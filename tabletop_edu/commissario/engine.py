@@ -52,6 +52,13 @@ from typing import Any
 from ..core import (Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, expect_arity,
                     parse_choice, parse_int, quote, quote_repr, rules_to_dict, shuffle, words)
 from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, Card, Rules, card_text, values_up_to
+from ..i18n import register_event_kinds
+
+#: The event kinds as a French class reads them on top of the information-flow pictures' columns.
+register_event_kinds("tabletop_edu.commissario", {"fr": {
+    "deal": "distribution", "handcuffs": "menottes", "layout": "mise en jeu", "release": "libère",
+    "order": "ordre", "reveals": "révélations", "pick": "choix", "reveal": "révèle", "bonus": "bonus",
+    "no_bonus": "pas de bonus", "end": "fin"}})
 
 PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
 #: Each seat alone as the observers of a secret pick, and {"seat": k} as what the others read of it: immutable,
