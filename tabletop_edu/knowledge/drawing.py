@@ -83,7 +83,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     the picture stays readable at 1280 pixels. `object_names` relabels object lanes (`{"box": "boîte"}`) and
     `kind_names` the events' kinds on top of the columns (`{"open": "ouvre"}`), for a class in another language;
     without `kind_names`, the kinds are the words `game` (`State.game`, taken from a state given as `source`)
-    registers for them in `language` (`layout.event_key`).
+    registers for them in `language` (`i18n.register_event_kinds`).
 
     Example::
 
@@ -207,7 +207,7 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
 
     The worlds go round the circle in the order that crosses the fewest edges (every order is tried up to
     `ORDERED_WORLDS` worlds), and each edge's label sits on its own edge where no other edge, world or label
-    runs through it (`crossed_labels` checks a picture).
+    runs through it, if its edge has such a place (`crossed_labels` checks a picture).
 
     Example::
 
