@@ -276,20 +276,39 @@ def _on_a_circle(order: Sequence[Any]) -> dict[Any, Point]:
 def _fewest_crossings(nodes: list[Any], edges: list[tuple[Any, Any]]) -> list[Any]:
     """The order of `nodes` round a circle whose chords `edges` cross least: two chords cross when exactly
     one end of one lies between the ends of the other. Every order is tried (the first node fixed, mirror
-    images skipped) up to `ORDERED_WORLDS` nodes; the first order found wins ties, so the picture is stable."""
-    if len(nodes) < 4 or len(nodes) > ORDERED_WORLDS:
+    images skipped) up to `ORDERED_WORLDS` nodes; beyond, two nodes swap places while a swap removes a
+    crossing. The first order found wins ties, so the picture is stable."""
+    if len(nodes) < 4:
         return nodes
+    if len(nodes) > ORDERED_WORLDS:
+        order, fewest = list(nodes), _crossings(nodes, edges)
+        improved = True
+        while improved:
+            improved = False
+            for i, j in itertools.combinations(range(len(order)), 2):
+                order[i], order[j] = order[j], order[i]
+                crossings = _crossings(order, edges)
+                if crossings < fewest:
+                    fewest, improved = crossings, True
+                else:
+                    order[i], order[j] = order[j], order[i]
+        return order
     best, fewest = nodes, math.inf
     for rest in itertools.permutations(nodes[1:]):
         if rest and repr(rest[0]) > repr(rest[-1]):
             continue  # the mirror image of an order already tried
-        place = {node: k for k, node in enumerate((nodes[0], *rest))}
-        chords = [tuple(sorted((place[a], place[b]))) for a, b in edges]
-        crossings = sum(1 for i, (a, b) in enumerate(chords) for c, d in chords[i + 1:]
-                        if len({a, b, c, d}) == 4 and (a < c < b) != (a < d < b))
+        crossings = _crossings((nodes[0], *rest), edges)
         if crossings < fewest:
             best, fewest = [nodes[0], *rest], crossings
     return best
+
+
+def _crossings(order: Sequence[Any], edges: list[tuple[Any, Any]]) -> int:
+    """How many pairs of chords `edges` cross with the nodes round a circle in `order`."""
+    place = {node: k for k, node in enumerate(order)}
+    chords = [tuple(sorted((place[a], place[b]))) for a, b in edges]
+    return sum(1 for i, (a, b) in enumerate(chords) for c, d in chords[i + 1:]
+               if len({a, b, c, d}) == 4 and (a < c < b) != (a < d < b))
 
 
 def _label_places(positions: Mapping[Any, Point], edges: Sequence[tuple[Any, Any, str]],

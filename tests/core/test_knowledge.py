@@ -225,7 +225,8 @@ def test_projected_type_ignores_ticks_outside_the_view() -> None:
 
 def test_no_edge_runs_through_an_edge_label_of_the_worlds_picture() -> None:
     """Checked on the drawn picture at 1280 pixels (`crossed_labels`): the muddy children's cube, the worlds
-    left after the father speaks, and a denser model where every agent sees one coordinate of two."""
+    left after the father speaks, a denser model where every agent sees one coordinate of two, and four
+    children's sixteen worlds."""
     from tabletop_edu.knowledge import crossed_labels, projected_type
 
     cube = muddy_children(3)
@@ -237,6 +238,8 @@ def test_no_edge_runs_through_an_edge_label_of_the_worlds_picture() -> None:
         labels = [text for text in picture.axes[0].texts if str(text.get_gid()).startswith("edge-label-")]
         assert len(labels) == model.to_networkx().number_of_edges() and not crossed_labels(picture)
         assert projected_type(picture)[0] >= 14 and not projected_type(picture)[1]
+    hypercube = muddy_children(4)  # 16 worlds: too many to try every order, swaps find a clear one
+    assert not crossed_labels(draw_worlds(hypercube, size=(10, 10)))
     # The check itself finds a crossing: a label moved onto the middle of another edge.
     picture = draw_worlds(cube)
     axes = picture.axes[0]
