@@ -2,7 +2,10 @@
 
 Teachers ask "which strategy wins, and by how much?"; this module answers with a table (per bot: seat-games,
 wins, win rate and mean score, each with a 95% confidence interval), a seat-position and a pairwise breakdown,
-and matplotlib plots, in the spirit of Axelrod's tournaments.
+and matplotlib plots, in the spirit of Axelrod's tournaments. Every win rate is read against chance (the share
+of seats that won), and `TournamentResult.reading` says in words which bots the intervals tell apart and which
+they do not. `meta_game` turns bots into the strategies of a two-player game: its Nash equilibria, their
+deviation check, and the replicator dynamics of a population of bots.
 
 Reproducibility is the design constraint everything else follows:
 
@@ -901,7 +904,8 @@ class MetaGame:
     """Empirical game-theoretic analysis: a two-player meta-game whose strategies are whole bots.
 
     `payoffs[i][j]` is the mean score of bot i against bot j (both seat orders, `games` games each way);
-    the game is symmetric, so the column player's payoffs are the transpose.
+    the game is symmetric, so the column player's payoffs are the transpose. `equilibria` solves it,
+    `deviation_gains` checks a mix against every bot, `replicator` lets a population of bots evolve.
     """
 
     bots: tuple[str, ...]
