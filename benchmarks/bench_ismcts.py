@@ -31,6 +31,12 @@ DUELS = {
                     "root='halving')", "greedy"),
     "get_adler": ("get_adler", 4, "ismcts(iterations=200, worlds=32, rollout='smart', rollout_depth=None, tree_depth=1, "
                   "root='halving')", "smart"),
+    # The tournaments tutorial's other Commissario rows: the search against a bot it does not play out with,
+    # and the earlier root (UCB with prior iterations on the greedy move) against greedy.
+    "commissario_bidder": ("commissario", 2, "ismcts(iterations=64, worlds=8, rollout='greedy', rollout_depth=10, "
+                           "tree_depth=1, root='halving')", "bidder"),
+    "commissario_prior": ("commissario", 2, "ismcts(iterations=64, worlds=4, rollout='greedy', rollout_depth=10, "
+                          "prior=16)", "greedy"),
 }
 
 

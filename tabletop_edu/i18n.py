@@ -103,6 +103,19 @@ def register(words: Mapping[str, Mapping[str, str]]) -> None:
         _WORDS[check_language(language)].update(table)
 
 
+def event_key(game: str, kind: str) -> str:
+    """The key of a game's word for one of its event kinds: `event:tabletop_edu.commissario:reveal`, the game
+    being `State.game`, so kinds that two games share by name ("reveal", "pass") can read differently."""
+    return f"event:{game}:{kind}"
+
+
+def register_event_kinds(game: str, words: Mapping[str, Mapping[str, str]]) -> None:
+    """Add a game's words for its event kinds, shown on top of the information-flow pictures' columns:
+    `{"fr": {"reveal": "révèle"}}`. A kind without a word is shown as the engine names it."""
+    register({language: {event_key(game, kind): word for kind, word in table.items()}
+              for language, table in words.items()})
+
+
 def tr(key: str, language: str = "en") -> str:
     """The word for `key` in `language`, falling back to English, then to the key itself."""
     return _WORDS[check_language(language)].get(key) or _WORDS["en"].get(key, key)

@@ -65,18 +65,23 @@ class Mark:
 
 def flow_svg(source: FlowData | GameState[Any], *, title: str | None = None, language: str = "en",
              steps: tuple[int, int] | None = None, max_columns: int = 36,
-             object_names: Mapping[Any, str] | None = None) -> str:
+             object_names: Mapping[Any, str] | None = None, kind_names: Mapping[str, str] | None = None,
+             game: str | None = None) -> str:
     """Who learned what from whom, as an SVG picture inside a sideways-scrolling block (HTML to show as is).
 
     `source` is `flow_data(...)` (one seat's flow or everyone's) or a game state (everyone's). `steps`,
-    `max_columns` and `object_names` work as in `draw_information_flow`."""
+    `max_columns`, `object_names` and `kind_names` work as in `draw_information_flow`. The events' kinds on
+    top of the columns are in `language`: the words `game` (`State.game`, taken from a state given as
+    `source`) registers for them (`layout.event_key`), unless `kind_names` says otherwise."""
     language = check_language(language)
+    if isinstance(source, GameState):
+        game = game or source.game
     flow = flow_data(source.events, source.players, EVERYONE) if isinstance(source, GameState) else source
     names = dict(object_names or {})
     columns, left_out = layout.shown_and_left_out(layout.columns(flow.edges), steps, max_columns)
     lanes = layout.lanes(flow.nodes)
     labels = {node: short_name(names.get(node, flow.nodes[node].get("label", str(node)))) for node in lanes}
-    kinds = [short_name(column.kind) for column in columns]
+    kinds = [short_name(layout.kind_label(column.kind, language, game, kind_names)) for column in columns]
 
     left = round(MARGIN + _text_width(max(labels.values(), key=len, default=""), LABEL_TYPE) + 14)
     top = round(MARGIN + TITLE_TYPE + 14 + _text_width(max(kinds, key=len, default=""), SMALLEST_TYPE) + 10)

@@ -2,7 +2,10 @@
 
 Teachers ask "which strategy wins, and by how much?"; this module answers with a table (per bot: seat-games,
 wins, win rate and mean score, each with a 95% confidence interval), a seat-position and a pairwise breakdown,
-and matplotlib plots, in the spirit of Axelrod's tournaments.
+and matplotlib plots, in the spirit of Axelrod's tournaments. Every win rate is read against chance (the share
+of seats that won), and `TournamentResult.reading` says in words which bots the intervals tell apart and which
+they do not. `meta_game` turns bots into the strategies of a two-player game: its Nash equilibria, their
+deviation check, and the replicator dynamics of a population of bots.
 
 Reproducibility is the design constraint everything else follows:
 
@@ -64,7 +67,16 @@ register({
            "tournament.by_seat": "Win rate by seat", "tournament.a_beats_b": "A beats B",
            "tournament.pairs_text": "Head to head (share of meetings where the row bot outscored the column bot)",
            "tournament.pairs_caption": "Head to head: row outscored column",
-           "tournament.caption": "{game}: {games} games, {players} players, seed {seed}"},
+           "tournament.caption": "{game}: {games} games, {players} players, seed {seed}",
+           "tournament.chance": "chance ({rate})",
+           "tournament.reading": "{game} ({games} games, {players} players): chance is a win rate of {rate}.",
+           "tournament.apart": "Told apart (95% intervals do not overlap): {pairs}.",
+           "tournament.close": "Too close to tell (95% intervals overlap): {pairs}.",
+           "tournament.above": "Above chance: {bots}.", "tournament.below": "Below chance: {bots}.",
+           "tournament.at_chance": "Not told apart from chance: {bots}.", "tournament.none": "none",
+           "tournament.replicator_title": "Replicator dynamics: shares of the population",
+           "tournament.time": "time", "tournament.share": "share of the population",
+           "tournament.nash": "Nash equilibrium (right end)", "tournament.start": "t = 0: ({shares})"},
     "fr": {"tournament.bot": "robot", "tournament.games": "parties", "tournament.wins": "victoires",
            "tournament.win_rate": "taux de victoire", "tournament.ci": "IC à 95 %",
            "tournament.mean_score": "score moyen", "tournament.forfeits": "forfaits", "tournament.seat": "place {seat}",
@@ -72,7 +84,17 @@ register({
            "tournament.pairs_text": "Face à face (part des rencontres où le robot de la ligne a marqué plus "
                                     "que celui de la colonne)",
            "tournament.pairs_caption": "Face à face : la ligne a marqué plus que la colonne",
-           "tournament.caption": "{game} : {games} parties, {players} joueurs, graine {seed}"},
+           "tournament.caption": "{game} : {games} parties, {players} joueurs, graine {seed}",
+           "tournament.chance": "hasard ({rate})",
+           "tournament.reading": "{game} ({games} parties, {players} joueurs) : le hasard donne un taux de "
+                                 "victoire de {rate}.",
+           "tournament.apart": "Départagés (intervalles à 95 % disjoints) : {pairs}.",
+           "tournament.close": "Trop proches pour conclure (intervalles à 95 % qui se chevauchent) : {pairs}.",
+           "tournament.above": "Au-dessus du hasard : {bots}.", "tournament.below": "Au-dessous du hasard : {bots}.",
+           "tournament.at_chance": "Pas départagés du hasard : {bots}.", "tournament.none": "aucun",
+           "tournament.replicator_title": "Dynamique du réplicateur : parts de la population",
+           "tournament.time": "temps", "tournament.share": "part de la population",
+           "tournament.nash": "équilibre de Nash (à droite)", "tournament.start": "t = 0 : ({shares})"},
 })
 
 
@@ -456,6 +478,40 @@ class TournamentResult:
                               win_low, win_high, mean, low, high, forfeits))
         return sorted(out, key=lambda row: (-_or_low(row.win_rate), -_or_low(row.mean_score), row.bot))
 
+    def chance_win_rate(self) -> float:
+        """The win rate of a seat no better than the table: the share of all seat-games that won. It is
+        1/players when each game has one winner, more with shared wins or teams (Get Adler's heroes win
+        together): the chance baseline of the win-rate plots."""
+        finished = self.finished
+        seats = sum(len(g.labels) for g in finished)
+        return sum(len(g.winners) for g in finished) / seats if seats else math.nan
+
+    def overlaps(self) -> list[tuple[str, str]]:
+        """The pairs of bots (better first, in table order) whose 95% win-rate intervals overlap: the games
+        played do not tell them apart. The pairs not listed are told apart."""
+        rows = self.rows()
+        return [(a.bot, b.bot) for i, a in enumerate(rows) for b in rows[i + 1:]
+                if a.win_low <= b.win_high and b.win_low <= a.win_high]
+
+    def reading(self, language: str = "en") -> str:
+        """What the table says and what it cannot, in words: which bots the 95% intervals tell apart, which
+        they do not, and which are told apart from chance (`chance_win_rate`)."""
+        language = check_language(language)
+        rows, close, chance = self.rows(), set(self.overlaps()), self.chance_win_rate()
+        pairs = [(a.bot, b.bot) for i, a in enumerate(rows) for b in rows[i + 1:]]
+        words = lambda items: ", ".join(items) or tr("tournament.none", language)  # noqa: E731
+        lines = [tr("tournament.reading", language).format(game=self.game, games=len(self.finished),
+                                                           players=self.players,
+                                                           rate=_number(chance, ".2f", language)),
+                 tr("tournament.apart", language).format(pairs=words([f"{a} > {b}" for a, b in pairs
+                                                                      if (a, b) not in close])),
+                 tr("tournament.close", language).format(pairs=words([f"{a} ~ {b}" for a, b in pairs
+                                                                      if (a, b) in close]))]
+        for key, keep in (("above", lambda r: r.win_low > chance), ("below", lambda r: r.win_high < chance),
+                          ("at_chance", lambda r: r.win_low <= chance <= r.win_high)):
+            lines.append(tr(f"tournament.{key}", language).format(bots=words([r.bot for r in rows if keep(r)])))
+        return "\n".join(lines)
+
     def seat_rows(self) -> list[dict[str, Any]]:
         """One row per seat of every game played (`SEAT_COLUMNS`): the game, its seed, the seat, its bot, the
         score and whether it won (None for a game that did not finish), the game's length, and the failure's
@@ -597,6 +653,10 @@ class TournamentResult:
         rates = [r.win_rate for r in rows]
         errors = [[r.win_rate - r.win_low for r in rows], [r.win_high - r.win_rate for r in rows]]
         axes.bar(positions, rates, yerr=errors, capsize=4, color="#4c72b0")
+        chance = self.chance_win_rate()
+        axes.axhline(chance, color="#c1121f", linestyle="--", linewidth=1.5,
+                     label=tr("tournament.chance", language).format(rate=_number(chance, ".2f", language)))
+        axes.legend(loc="upper right", frameon=False)
         axes.set_xticks(list(positions), [r.bot for r in rows])
         axes.set_ylabel(tr("tournament.win_rate", check_language(language)))
         axes.set_ylim(0, 1)
@@ -844,7 +904,8 @@ class MetaGame:
     """Empirical game-theoretic analysis: a two-player meta-game whose strategies are whole bots.
 
     `payoffs[i][j]` is the mean score of bot i against bot j (both seat orders, `games` games each way);
-    the game is symmetric, so the column player's payoffs are the transpose.
+    the game is symmetric, so the column player's payoffs are the transpose. `equilibria` solves it,
+    `deviation_gains` checks a mix against every bot, `replicator` lets a population of bots evolve.
     """
 
     bots: tuple[str, ...]
@@ -876,6 +937,78 @@ class MetaGame:
     def symmetric_equilibria(self) -> list[tuple[float, ...]]:
         """The equilibria where both players use the same mix: the strategy a population settles on."""
         return [row for row, column in self.equilibria() if row == column]
+
+    def _mix(self, mix: Sequence[float], what: str) -> list[float]:
+        """`mix` checked: one non-negative share per bot, adding up to 1."""
+        shares = [float(p) for p in mix]
+        if len(shares) != len(self.bots) or any(not p >= 0 for p in shares) or abs(sum(shares) - 1) > 1e-6:
+            raise ValueError(f"{what} needs one share per bot ({len(self.bots)}: {', '.join(self.bots)}), none "
+                             f"negative, adding up to 1; got {tuple(mix)}.")
+        return shares
+
+    def deviation_gains(self, mix: Sequence[float]) -> tuple[float, ...]:
+        """What each bot, played alone, would gain over `mix` in a population playing `mix` (its score against
+        the mix minus the mix's score against itself): none is above 0 at a symmetric equilibrium, so this is
+        the deviation check of an equilibrium, over every bot of the meta-game."""
+        shares = self._mix(mix, "A mix")
+        against = [sum(value * share for value, share in zip(row, shares)) for row in self.payoffs]
+        value = sum(share * score for share, score in zip(shares, against))
+        return tuple(round(score - value, 9) + 0.0 for score in against)
+
+    def replicator(self, start: Sequence[float] | None = None, *, until: float = 40.0,
+                   points: int = 401) -> tuple[list[float], list[tuple[float, ...]]]:
+        """Replicator dynamics (nashpy): a population of bots where each bot's share grows in proportion to how
+        much better than average it scores against the population. Returns the times and the shares at each
+        (from `start`, default every bot equally often). A bot absent at the start never appears."""
+        nashpy = need("nashpy", "Replicator dynamics")
+        np = need("numpy", "Replicator dynamics")
+
+        shares = self._mix([1 / len(self.bots)] * len(self.bots) if start is None else start, "A start")
+        times = np.linspace(0.0, until, points)
+        matrix = np.array(self.payoffs, dtype=float)
+        path = nashpy.Game(matrix, matrix.T).replicator_dynamics(y0=np.array(shares), timepoints=times)
+        return [float(t) for t in times], [tuple(float(p) for p in row) for row in path]
+
+    def plot_replicator(self, starts: Sequence[Sequence[float]] | None = None, *, until: float = 40.0,
+                        equilibrium: Sequence[float] | None = None, title: str | None = None,
+                        language: str = "en") -> Any:
+        """The shares of each bot over time under `replicator`, one panel per start (default: the uniform
+        start), the `equilibrium` shares (if given) as diamonds past the right end, side by side so that equal
+        shares stay visible; sized for a projector (1280 pixels wide, type of 15 points or more)."""
+        need("matplotlib", "A meta-game's pictures")
+        from matplotlib.lines import Line2D
+
+        from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
+
+        language = check_language(language)
+        starts = [None] if starts is None else list(starts)
+        figure = Figure(figsize=(12.8, 5.2), dpi=100, layout="constrained")
+        panels = figure.subplots(1, len(starts), squeeze=False, sharey=True)[0]
+        colours = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3"]
+        target = None if equilibrium is None else self._mix(equilibrium, "An equilibrium")
+        for axes, start in zip(panels, starts):
+            times, path = self.replicator(start, until=until)
+            for k, bot in enumerate(self.bots):
+                axes.plot(times, [shares[k] for shares in path], color=colours[k % len(colours)], linewidth=3)
+                if target is not None:
+                    axes.plot([until * (1.04 + 0.03 * k)], [target[k]], marker="D", markersize=11,
+                              color=colours[k % len(colours)], markeredgecolor="black", clip_on=False)
+            beginning = (" ; " if language == "fr" else ", ").join(_number(p, ".2f", language) for p in path[0])
+            axes.set_title(tr("tournament.start", language).format(shares=beginning), fontsize=16)
+            axes.set_xlabel(tr("tournament.time", language), fontsize=16)
+            axes.set_ylim(-0.02, 1.02)
+            axes.tick_params(labelsize=15)
+            axes.grid(alpha=0.3)
+            axes.yaxis.set_major_formatter(lambda value, _: _number(value, ".1f", language))
+        panels[0].set_ylabel(tr("tournament.share", language), fontsize=16)
+        handles = [Line2D([], [], color=colours[k % len(colours)], linewidth=3, label=bot)
+                   for k, bot in enumerate(self.bots)]
+        if target is not None:
+            handles.append(Line2D([], [], linestyle="none", marker="D", markersize=11, color="#777777",
+                                  markeredgecolor="black", label=tr("tournament.nash", language)))
+        figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=15, frameon=False)
+        figure.suptitle(title or tr("tournament.replicator_title", language), fontsize=18)
+        return figure
 
     def __str__(self) -> str:
         headers = ["row vs column"] + list(self.bots)

@@ -114,7 +114,7 @@ class EquilibriumBot(BidderBot):
             mix = mixes[view.seat]
         else:
             mix = strategy.regret_matching(facts, iterations=60, rng=rng)[view.seat]
-        allowed = strategy.picks_of(facts)
+        allowed = strategy.picks_of(facts, view.seat)
         picks = sorted(mix, key=allowed.index)
         choice = rng.choices(picks, weights=[mix[p] for p in picks])[0]
         return choice if choice in legal_actions else _greedy_pick(facts, legal_actions)
@@ -148,19 +148,18 @@ class LookaheadBot(BidderBot):
         facts, me = view.facts, view.seat
         order = facts["order"]
         greedy = _greedy_pick(facts, legal_actions)
-        allowed = strategy.picks_of(facts)
         samples = []
         for _ in range(self.worlds):
             world = world_from_view(view, rng)
             samples.append({s: Pick(world.picks[s]) if s in world.picks
-                            else (greedy if rng.random() < 0.5 else rng.choice(allowed))
+                            else (greedy if rng.random() < 0.5 else rng.choice(strategy.picks_of(facts, s)))
                             for s in order if s != me})
 
         def average(pick: Pick) -> float:
             return sum(strategy.round_gains(facts, order, {**others, me: pick}, True)[me]
                        for others in samples) / len(samples)
         mine = _legal_picks(facts, legal_actions)
-        return max(mine, key=lambda p: (average(p), -allowed.index(p)))
+        return max(mine, key=lambda p: (average(p), -mine.index(p)))
 
     def _reveal(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         me = view.seat

@@ -36,6 +36,8 @@ View facts (`view.facts`), seat None being a spectator:
 - `bonuses`: colour -> seat that won the bonus card (None: nobody took it, or no card); {} until the end.
 - `bonus_values`: colour -> value of its bonus card (the option `bonus_values`, resolved; 0: no card).
 - `rules`: the rule options as a dict (public: everyone at the table knows the rules).
+- `doubles_spent`: with the option `double_card_each_round` off, the seats this viewer knows have played
+  their 2x card for good (its own as soon as it picks it, another seat's once it reveals it); else [].
 """
 
 from __future__ import annotations
@@ -50,6 +52,13 @@ from typing import Any
 from ..core import (Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, expect_arity,
                     parse_choice, parse_int, quote, quote_repr, rules_to_dict, shuffle, words)
 from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, Card, Rules, card_text, values_up_to
+from ..i18n import register_event_kinds
+
+#: The event kinds as a French class reads them on top of the information-flow pictures' columns.
+register_event_kinds("tabletop_edu.commissario", {"fr": {
+    "deal": "distribution", "handcuffs": "menottes", "layout": "mise en jeu", "release": "libère",
+    "order": "ordre", "reveals": "révélations", "pick": "choix", "reveal": "révèle", "bonus": "bonus",
+    "no_bonus": "pas de bonus", "end": "fin"}})
 
 PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
 #: Each seat alone as the observers of a secret pick, and {"seat": k} as what the others read of it: immutable,
@@ -548,7 +557,16 @@ class CommissarioState(GameState[Rules]):
             "bonuses": dict(self.bonus_winners),
             "bonus_values": dict(self.rules.bonus_table),
             "rules": dict(_rules_fact(self.rules)),
+            "doubles_spent": self._doubles_spent(seat),
         }
+
+    def _doubles_spent(self, seat: Seat | None) -> list[Seat]:
+        """The seats `seat` knows have used up their 2x card (R5.1 option off): a 2x pick stays secret until
+        its second reveal shows it, except to the seat that made it."""
+        if self.rules.double_card_each_round:
+            return []
+        hidden = {t for t, pick in self.picks.items() if pick[0] == pick[1] and len(self.revealed.get(t, ())) < 2}
+        return [t for t, used in enumerate(self.double_used) if used and (t == seat or t not in hidden)]
 
     def _facts_omniscient(self) -> dict[str, Any]:
         facts = super()._facts_omniscient()

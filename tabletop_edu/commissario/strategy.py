@@ -49,9 +49,13 @@ ShowFirst = Callable[[tuple[str, ...]], str]
 PICK_NAMES: tuple[str, ...] = tuple(str(p).removeprefix("pick ") for p in ALL_PICKS)
 
 
-def picks_of(facts: Mapping[str, Any]) -> tuple[Pick, ...]:
-    """The picks the rules in a view's facts allow (R4.1; without the 2x card, option `double_card`, only pairs)."""
-    return picks_allowed(facts.get("rules", {}).get("double_card", True))
+def picks_of(facts: Mapping[str, Any], seat: int | None = None) -> tuple[Pick, ...]:
+    """The picks the rules in a view's facts allow `seat` (R4.1): only pairs without the 2x card (option
+    `double_card`) or, with the option `double_card_each_round` off, once `seat` has spent it (`doubles_spent`).
+    Without a seat: the picks of a seat that still holds its 2x card."""
+    rules = facts.get("rules", {})
+    spent = seat is not None and seat in facts.get("doubles_spent", ())
+    return picks_allowed(rules.get("double_card", True) and not spent)
 
 
 def _top(table: Mapping[str, list[int]], colour: str) -> int:
@@ -150,24 +154,24 @@ def payoff_table(facts: Mapping[str, Any], seats: tuple[int, int] | None = None,
     """Payoffs of every pair of picks of two seats (others, if any, play the fixed `others` picks).
 
     `facts` are a view's facts once the turn order is known (the pick phase); the picks are those its rules
-    allow (21 x 21, or 15 x 15 without the 2x card).
+    allow each seat (21, or 15 without the 2x card or once a seat has spent it).
     """
     np = _numpy()
     order = list(facts["order"])
-    picks = picks_of(facts)
     if seats is None:
         seats = (order[0], order[1])
+    row_picks, col_picks = picks_of(facts, seats[0]), picks_of(facts, seats[1])
     others = dict(others or {})
     for seat in order:
         if seat not in seats and seat not in others:
-            others[seat] = picks[0]
-    rows = np.zeros((len(picks), len(picks)))
+            others[seat] = picks_of(facts, seat)[0]
+    rows = np.zeros((len(row_picks), len(col_picks)))
     cols = np.zeros_like(rows)
-    for i, a in enumerate(picks):
-        for j, b in enumerate(picks):
+    for i, a in enumerate(row_picks):
+        for j, b in enumerate(col_picks):
             gains = round_gains(facts, order, {**others, seats[0]: a, seats[1]: b}, majority)
             rows[i, j], cols[i, j] = gains[seats[0]], gains[seats[1]]
-    return RoundGame(seats, picks, picks, rows, cols)
+    return RoundGame(seats, row_picks, col_picks, rows, cols)
 
 
 def best_responses(game: RoundGame) -> tuple[list[list[int]], list[list[int]]]:
@@ -343,8 +347,7 @@ def plan_game(facts: Mapping[str, Any], *, majority: bool = False) -> RoundGame:
         raise ValueError(f"plan_game solves two-player rounds; this round has {len(order)} players.")
     if not facts.get("rules", {}).get("reveal_choice", True):
         raise ValueError("With the option reveal_choice off, the reveal order is fixed: use payoff_table.")
-    picks = picks_of(facts)
-    rows, cols = first_seat_plans(picks), second_seat_plans(picks)
+    rows, cols = first_seat_plans(picks_of(facts, order[0])), second_seat_plans(picks_of(facts, order[1]))
     row_payoffs, col_payoffs = np.zeros((len(rows), len(cols))), np.zeros((len(rows), len(cols)))
     outcomes: dict[tuple[int, Pick, str], dict[int, float]] = {}
     for i, row in enumerate(rows):
@@ -459,17 +462,17 @@ def regret_matching(facts: Mapping[str, Any], *, iterations: int = 300, rng: ran
     np = _numpy()
     rng = rng or random.Random(0)
     order = list(facts["order"])
-    picks = picks_of(facts)
-    regrets = {s: np.zeros(len(picks)) for s in order}
-    totals = {s: np.zeros(len(picks)) for s in order}
+    picks = {s: picks_of(facts, s) for s in order}
+    regrets = {s: np.zeros(len(picks[s])) for s in order}
+    totals = {s: np.zeros(len(picks[s])) for s in order}
     for _ in range(iterations):
         sigmas = {s: _regret_policy(regrets[s]) for s in order}
-        profile = {s: picks[rng.choices(range(len(picks)), weights=list(sigmas[s]))[0]] for s in order}
+        profile = {s: picks[s][rng.choices(range(len(picks[s])), weights=list(sigmas[s]))[0]] for s in order}
         for seat in order:
-            values = np.array([round_gains(facts, order, {**profile, seat: p}, majority)[seat] for p in picks])
-            regrets[seat] += values - values[picks.index(profile[seat])]
+            values = np.array([round_gains(facts, order, {**profile, seat: p}, majority)[seat] for p in picks[seat]])
+            regrets[seat] += values - values[picks[seat].index(profile[seat])]
             totals[seat] += sigmas[seat]
-    return {s: _mix(picks, totals[s] / totals[s].sum()) for s in order}
+    return {s: _mix(picks[s], totals[s] / totals[s].sum()) for s in order}
 
 
 # ------------------------------------------------------------------------------------ the order auction

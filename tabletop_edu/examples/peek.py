@@ -24,6 +24,11 @@ from typing import Any
 
 from ..core import (Action, GameRules, GameState, IllegalAction, RulesError, Seat, View, expect_arity, option,
                     parse_int, quote, words)
+from ..i18n import register_event_kinds
+
+#: The event kinds as a French class reads them on top of the information-flow pictures' columns.
+register_event_kinds("tabletop_edu.examples.peek", {"fr": {"deal": "distribution", "peek": "regarde",
+                                                           "guess": "devine", "pass": "passe"}})
 
 
 @dataclass(frozen=True)

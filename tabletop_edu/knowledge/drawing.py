@@ -17,6 +17,8 @@ It is sized for a projector: 1280 pixels wide at its own resolution, every label
 from __future__ import annotations
 
 import io
+import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,7 +66,7 @@ class Figure(mpl_figure.Figure):
 def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | None = None,
                           steps: tuple[int, int] | None = None, max_columns: int = 36,
                           language: str = "en", object_names: Mapping[Any, str] | None = None,
-                          kind_names: Mapping[str, str] | None = None) -> Figure:
+                          kind_names: Mapping[str, str] | None = None, game: str | None = None) -> Figure:
     """Who learned what from whom, event by event: a picture for the class.
 
     `source` is an information-flow graph (`information_flow(state)`, `perspective_flow(...)`) or a game
@@ -79,7 +81,9 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     `steps=(first, last)` keeps those steps; at most `max_columns` events are drawn (the latest ones; the
     title says how many earlier ones it leaves out), so
     the picture stays readable at 1280 pixels. `object_names` relabels object lanes (`{"box": "boîte"}`) and
-    `kind_names` the events' kinds on top of the columns (`{"open": "ouvre"}`), for a class in another language.
+    `kind_names` the events' kinds on top of the columns (`{"open": "ouvre"}`), for a class in another language;
+    without `kind_names`, the kinds are the words `game` (`State.game`, taken from a state given as `source`)
+    registers for them in `language` (`i18n.register_event_kinds`).
 
     Example::
 
@@ -87,9 +91,11 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
         draw_information_flow(information_flow(state), title="Who saw inside the box?")
     """
     language = check_language(language)
+    if isinstance(source, GameState):
+        game = game or source.game
     graph = information_flow(source) if isinstance(source, GameState) else source
     columns, left_out = layout.shown_and_left_out(layout.columns(graph.edges(data=True)), steps, max_columns)
-    kinds = [plain((kind_names or {}).get(column.kind, column.kind)) for column in columns]
+    kinds = [plain(layout.kind_label(column.kind, language, game, kind_names)) for column in columns]
     lanes = layout.lanes(graph.nodes)
     y = {node: -position for node, position in lanes.items()}
     names = dict(object_names or {})
@@ -199,28 +205,187 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
     """The Kripke structure: worlds on a circle (the actual one outlined), an edge labelled with the agents
     that cannot tell its two worlds apart.
 
+    The worlds go round the circle in the order that crosses the fewest edges (every order is tried up to
+    `ORDERED_WORLDS` worlds), and each edge's label sits on its own edge where no other edge, world or label
+    runs through it, if its edge has such a place (`crossed_labels` checks a picture).
+
     Example::
 
         draw_worlds(model, label=lambda world: "".join(map(str, world)), actual=(1, 0, 1))
     """
     graph = worlds.to_networkx()
-    figure = Figure(figsize=size, dpi=DPI, layout="constrained")
-    axes = figure.add_subplot()
-    positions = nx.circular_layout(graph) if len(graph) > 2 else nx.spring_layout(graph, seed=0)
-    edge_colour = ["#c1121f" if actual is not None and actual in pair else "#999999" for pair in graph.edges]
-    nx.draw_networkx_nodes(graph, positions, ax=axes, node_color="#8ecae6", node_size=1500,
-                           edgecolors=["black" if node == actual else "#8ecae6" for node in graph.nodes],
-                           linewidths=3)
-    nx.draw_networkx_labels(graph, positions, labels={node: plain(label(node)) for node in graph.nodes}, ax=axes,
-                            font_size=SMALLEST_TYPE)
-    nx.draw_networkx_edges(graph, positions, ax=axes, edge_color=edge_colour, width=1.5)
-    nx.draw_networkx_edge_labels(graph, positions, ax=axes, font_size=SMALLEST_TYPE,
-                                 edge_labels={(first, second): plain(_agents_label(agents, language))
-                                              for first, second, agents in graph.edges(data="agents")})
-    axes.set_title(plain(title) if title else tr("worlds.title", language), fontsize=16)
+    edges = [(first, second, plain(_agents_label(agents, language)))
+             for first, second, agents in graph.edges(data="agents")]
+    figure = Figure(figsize=size, dpi=DPI)
+    axes = figure.add_axes((0.02, 0.02, 0.96, 0.96 - 0.5 / size[1]))  # the title above, in 0.5 inch
+    box_width, box_height = 0.96 * size[0], (0.96 - 0.5 / size[1]) * size[1]
+    half_width = 1.32
+    half_height = half_width * box_height / box_width  # the same scale both ways: a circle stays round
+    axes.set_xlim(-half_width, half_width)
+    axes.set_ylim(-half_height, half_height)
     axes.set_axis_off()
-    axes.margins(0.12)
+    points_per_unit = 72 * box_width / (2 * half_width)
+    positions = _on_a_circle(_fewest_crossings(list(graph.nodes), [(a, b) for a, b, _ in edges]))
+    for index, (first, second, _) in enumerate(edges):
+        on_actual = actual is not None and actual in (first, second)
+        axes.plot(*zip(positions[first], positions[second]), color="#c1121f" if on_actual else "#999999",
+                  linewidth=1.5, zorder=1, gid=f"edge-{index}")
+    node_radius = math.sqrt(WORLD_SIZE) / 2 / points_per_unit
+    for node in graph.nodes:
+        axes.plot(*positions[node], marker="o", markersize=math.sqrt(WORLD_SIZE), color="#8ecae6",
+                  markeredgecolor="black" if node == actual else "#8ecae6", markeredgewidth=3, zorder=2,
+                  linestyle="none")
+        axes.text(*positions[node], plain(label(node)), ha="center", va="center", fontsize=SMALLEST_TYPE, zorder=3)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    sizes = []
+    for _, _, text in edges:  # each label's box, in the data's units, with the padding drawn around it
+        extent = axes.text(0, 0, text, fontsize=SMALLEST_TYPE).get_window_extent(renderer)
+        axes.texts[-1].remove()
+        pad = 0.25 * SMALLEST_TYPE
+        sizes.append(((extent.width * 72 / DPI + 2 * pad) / points_per_unit,
+                      (extent.height * 72 / DPI + 2 * pad) / points_per_unit))
+    places = _label_places(positions, edges, sizes, node_radius)
+    for index, ((_, _, text), (x, y)) in enumerate(zip(edges, places)):
+        axes.text(x, y, text, ha="center", va="center", fontsize=SMALLEST_TYPE, zorder=4, gid=f"edge-label-{index}",
+                  bbox={"boxstyle": "square,pad=0.25", "facecolor": "white", "edgecolor": "none"})
+    axes.set_title(plain(title) if title else tr("worlds.title", language), fontsize=16, pad=6)
     return figure
+
+
+#: The area of a world's disc, in square points (matplotlib's marker size is its diameter: the root of it).
+WORLD_SIZE = 1500
+#: Up to this many worlds, every order round the circle is tried for the fewest crossing edges.
+ORDERED_WORLDS = 8
+#: Where a label may sit along its edge (a share of the way from its first world), best first.
+_ALONG = (0.5, 0.42, 0.58, 0.34, 0.66, 0.27, 0.73, 0.21, 0.79)
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+
+def _on_a_circle(order: Sequence[Any]) -> dict[Any, Point]:
+    """The worlds round a circle of radius 1, the first at the top, then clockwise (two side by side)."""
+    if len(order) <= 2:
+        return {node: (-0.6 + 1.2 * k if len(order) == 2 else 0.0, 0.0) for k, node in enumerate(order)}
+    return {node: (math.sin(2 * math.pi * k / len(order)), math.cos(2 * math.pi * k / len(order)))
+            for k, node in enumerate(order)}
+
+
+def _fewest_crossings(nodes: list[Any], edges: list[tuple[Any, Any]]) -> list[Any]:
+    """The order of `nodes` round a circle whose chords `edges` cross least: two chords cross when exactly
+    one end of one lies between the ends of the other. Every order is tried (the first node fixed, mirror
+    images skipped) up to `ORDERED_WORLDS` nodes; beyond, two nodes swap places while a swap removes a
+    crossing. The first order found wins ties, so the picture is stable."""
+    if len(nodes) < 4:
+        return nodes
+    if len(nodes) > ORDERED_WORLDS:
+        order, fewest = list(nodes), _crossings(nodes, edges)
+        improved = True
+        while improved:
+            improved = False
+            for i, j in itertools.combinations(range(len(order)), 2):
+                order[i], order[j] = order[j], order[i]
+                crossings = _crossings(order, edges)
+                if crossings < fewest:
+                    fewest, improved = crossings, True
+                else:
+                    order[i], order[j] = order[j], order[i]
+        return order
+    best, fewest = nodes, math.inf
+    for rest in itertools.permutations(nodes[1:]):
+        if rest and repr(rest[0]) > repr(rest[-1]):
+            continue  # the mirror image of an order already tried
+        crossings = _crossings((nodes[0], *rest), edges)
+        if crossings < fewest:
+            best, fewest = [nodes[0], *rest], crossings
+    return best
+
+
+def _crossings(order: Sequence[Any], edges: list[tuple[Any, Any]]) -> int:
+    """How many pairs of chords `edges` cross with the nodes round a circle in `order`."""
+    place = {node: k for k, node in enumerate(order)}
+    chords = [tuple(sorted((place[a], place[b]))) for a, b in edges]
+    return sum(1 for i, (a, b) in enumerate(chords) for c, d in chords[i + 1:]
+               if len({a, b, c, d}) == 4 and (a < c < b) != (a < d < b))
+
+
+def _label_places(positions: Mapping[Any, Point], edges: Sequence[tuple[Any, Any, str]],
+                  sizes: Sequence[Point], node_radius: float) -> list[Point]:
+    """A place for each edge's label on its own edge: the first of `_ALONG` where its box meets no other edge,
+    no world and no label placed before it; failing that, the place that meets fewest."""
+    segments = [(positions[a], positions[b]) for a, b, _ in edges]
+    placed: list[Box] = []
+    places = []
+    for index, ((start, end), (width, height)) in enumerate(zip(segments, sizes)):
+        def conflicts(t: float) -> int:
+            x, y = start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1])
+            box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+            return (sum(1 for other, segment in enumerate(segments) if other != index and _meets(segment, box))
+                    + sum(1 for centre in positions.values() if _disc_meets(centre, node_radius, box))
+                    + sum(1 for taken in placed if _boxes_meet(taken, box)))
+
+        t = min(_ALONG, key=lambda share: (conflicts(share), _ALONG.index(share)))
+        x, y = start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1])
+        placed.append((x - width / 2, y - height / 2, x + width / 2, y + height / 2))
+        places.append((x, y))
+    return places
+
+
+def _meets(segment: tuple[Point, Point], box: Box) -> bool:
+    """Whether a segment runs through a box (Liang-Barsky clipping)."""
+    (x0, y0), (x1, y1) = segment
+    low, high = 0.0, 1.0
+    for delta, start, lower, upper in ((x1 - x0, x0, box[0], box[2]), (y1 - y0, y0, box[1], box[3])):
+        if delta == 0:
+            if not lower <= start <= upper:
+                return False
+            continue
+        first, second = sorted(((lower - start) / delta, (upper - start) / delta))
+        low, high = max(low, first), min(high, second)
+        if low > high:
+            return False
+    return True
+
+
+def _disc_meets(centre: Point, radius: float, box: Box) -> bool:
+    nearest_x = min(max(centre[0], box[0]), box[2])
+    nearest_y = min(max(centre[1], box[1]), box[3])
+    return (centre[0] - nearest_x) ** 2 + (centre[1] - nearest_y) ** 2 < radius ** 2
+
+
+def _boxes_meet(first: Box, second: Box) -> bool:
+    return first[0] < second[2] and second[0] < first[2] and first[1] < second[3] and second[1] < first[3]
+
+
+def crossed_labels(figure: mpl_figure.Figure, width_pixels: int = 1280) -> list[tuple[str, int]]:
+    """The edge labels of a `draw_worlds` picture that another edge runs through when the figure is shown
+    `width_pixels` wide, as (label, the crossing edge's number): the geometric check behind "no label crossed
+    by an edge". Label boxes (their white padding included) and edges are compared as drawn."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    original = figure.dpi
+    figure.set_dpi(width_pixels / figure.get_figwidth())
+    try:
+        renderer = FigureCanvasAgg(figure).get_renderer()
+        figure.draw(renderer)
+        axes = figure.axes[0]
+        lines = {int(line.get_gid()[len("edge-"):]): axes.transData.transform(line.get_xydata())
+                 for line in axes.get_lines() if str(line.get_gid()).startswith("edge-")}
+        crossed = []
+        for text in axes.texts:
+            if not str(text.get_gid()).startswith("edge-label-"):
+                continue
+            own = int(text.get_gid()[len("edge-label-"):])
+            patch = text.get_bbox_patch()
+            extent = (patch if patch is not None else text).get_window_extent(renderer)
+            box = (extent.x0, extent.y0, extent.x1, extent.y1)
+            crossed += [(text.get_text(), index) for index, ends in lines.items()
+                        if index != own and _meets((tuple(ends[0]), tuple(ends[1])), box)]
+        return crossed
+    finally:
+        figure.set_dpi(original)
 
 
 def _agents_label(agents: Sequence[Any], language: str) -> str:
@@ -243,7 +408,8 @@ def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple
     scale = width_pixels / (figure.get_figwidth() * figure.dpi)
     box = figure.bbox
     undrawn = {id(label) for axis in _axes_axes(figure) for tick in axis.get_major_ticks() + axis.get_minor_ticks()
-               if not _within(tick.get_loc(), axis.get_view_interval()) for label in (tick.label1, tick.label2)}
+               if not axis.axes.axison or not _within(tick.get_loc(), axis.get_view_interval())
+               for label in (tick.label1, tick.label2)}
     texts = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip() and id(t) not in undrawn]
     cut = [t.get_text() for t in texts
            if (extent := t.get_window_extent(renderer)).x0 < box.x0 - 0.5 or extent.x1 > box.x1 + 0.5

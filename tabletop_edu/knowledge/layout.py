@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import tr
+from ..i18n import event_key, tr
 
 Attributes = Mapping[str, Any]
 
@@ -24,6 +24,19 @@ REDACTED_COLOUR = "#6b7280"
 PUBLIC_COLOUR = "#16a34a"
 JOURNEY_COLOUR = "#f59e0b"
 LANE_COLOUR = "#d1d5db"
+
+
+def kind_label(kind: str, language: str, game: str | None = None, kind_names: Mapping[str, str] | None = None) -> str:
+    """An event kind as a column shows it: `kind_names` first, then the game's own word for it in `language`
+    (`i18n.register_event_kinds`), else the kind itself (the engine's English identifier)."""
+    if kind_names and kind in kind_names:
+        return kind_names[kind]
+    if game is not None:
+        key = event_key(game, kind)
+        word = tr(key, language)
+        if word != key:
+            return word
+    return kind
 
 
 @dataclass

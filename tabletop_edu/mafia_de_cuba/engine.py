@@ -52,6 +52,15 @@ from ..core import (Action, Event, FrozenDict, FrozenList, GameState, IllegalAct
 from ._box import BOX_PHASES, Choice, Model, observation_from_view
 from .chain import UNIFORM_WORLDS, PosteriorCache
 from .rules import AGENTS, TOKEN_ORDER, Rules, Take, starting_jokers, starting_tokens, take_text
+from ..i18n import register_event_kinds
+
+#: The event kinds as a French class reads them on top of the information-flow pictures' columns (the words
+#: of the French notebooks: « poches » for the Godfather's « Videz vos poches ! »).
+register_event_kinds("tabletop_edu.mafia_de_cuba", {"fr": {
+    "setup": "mise en place", "hide": "cache", "open": "ouvre", "set-aside": "écarte", "take": "prend",
+    "return": "retour", "pass": "parole close", "question": "question", "testimony": "témoignage",
+    "silent": "silence", "accuse": "accuse", "floor": "parole", "vote": "vote", "reveal": "poches",
+    "caught": "démasqué", "joker": "joker", "shoot": "tir", "final-reveal": "révélation finale", "end": "fin"}})
 
 KINDS = ("seen", "took", "suspect")
 

@@ -493,7 +493,8 @@ class GameWidget(widgets.VBox):
         seen_by = EVERYONE if perspective == OMNISCIENT else perspective
         flow = flow_data(state.events, state.players, seen_by)  # type: ignore[arg-type]
         title = perspective_label(state.players, perspective, language)
-        return flow_svg(flow, title=tr("flow_of", language).format(title=title), language=language)
+        return flow_svg(flow, title=tr("flow_of", language).format(title=title), language=language,
+                        game=state.game)
 
     @guarded
     def draw_flow(self) -> None:

@@ -189,3 +189,37 @@ def test_expected_values_weigh_the_cells() -> None:
     assert S.expected_values(game, {rows[4]: 1.0}, {cols[7]: 1.0}) == (game.row_payoffs[4, 7], game.col_payoffs[4, 7])
     half = S.expected_values(game, {rows[4]: 0.5, rows[5]: 0.5}, {cols[7]: 1.0})
     assert np.isclose(half[0], (game.row_payoffs[4, 7] + game.row_payoffs[5, 7]) / 2)
+
+
+def test_a_spent_2x_card_leaves_the_analysis_with_the_option_double_card_each_round_off() -> None:
+    """R5.1 option off: once a seat has played its 2x card, every analysis offers it only the 15 pairs, and
+    the other seats learn it was spent only when its second reveal shows it."""
+    from tabletop_edu.commissario import Rules
+    from tabletop_edu.commissario.engine import PAIR_PICKS
+
+    state = new_game(2, seed=4, rules=Rules(double_card_each_round=False))
+    while state.phase == "release":
+        state.apply("release none", player=state.current_player)
+    first, second = state.view(None).facts["order"]
+    state.apply("pick red 2x", player=first)
+    assert state.view(first).facts["doubles_spent"] == [first]
+    assert state.view(second).facts["doubles_spent"] == [] == state.view(None).facts["doubles_spent"]
+    state.apply("pick red blue", player=second)
+    while state.phase != "release":
+        state.apply(state.legal_actions(state.current_player)[0], player=state.current_player)
+    while state.phase == "release":
+        state.apply("release none", player=state.current_player)
+    facts = dict(state.view(second).facts)
+    assert facts["doubles_spent"] == [first] == state.view(None).facts["doubles_spent"]
+    assert S.picks_of(facts, first) == PAIR_PICKS and S.picks_of(facts, second) == ALL_PICKS
+    assert set(S.picks_of(facts, first)) == set(state.legal_actions(first))
+    game = S.payoff_table(facts, (first, second))
+    assert game.row_picks == PAIR_PICKS and game.col_picks == ALL_PICKS and game.row_payoffs.shape == (15, 21)
+    mixes = S.regret_matching(facts, iterations=20)
+    assert not any(pick.double for pick in mixes[first]) and len(mixes[second]) <= 21
+    plans = S.plan_game(facts)
+    spent_side, holding_side = ((plans.row_picks, plans.col_picks) if plans.seats[0] == first
+                                else (plans.col_picks, plans.row_picks))
+    assert not any(plan.pick.double for plan in spent_side) and any(plan.pick.double for plan in holding_side)
+    default = new_game(2, seed=4)  # with the option on (the default) the 2x card comes back: nothing spent
+    assert default.view(None).facts["doubles_spent"] == []

@@ -221,3 +221,39 @@ def test_projected_type_ignores_ticks_outside_the_view() -> None:
     axes.tick_params(labelsize=15)
     smallest, cut = projected_type(figure)
     assert smallest == 15.0 and cut == []
+
+
+def test_no_edge_runs_through_an_edge_label_of_the_worlds_picture() -> None:
+    """Checked on the drawn picture at 1280 pixels (`crossed_labels`): the muddy children's cube, the worlds
+    left after the father speaks, a denser model where every agent sees one coordinate of two, and four
+    children's sixteen worlds."""
+    from tabletop_edu.knowledge import crossed_labels, projected_type
+
+    cube = muddy_children(3)
+    after_father = cube.announce(lambda world: any(world))
+    pairs = Worlds(itertools.product(range(3), repeat=2), {0: lambda w: w[0], 1: lambda w: w[1],
+                                                            2: lambda w: (w[0] + w[1]) % 3})
+    for model in (cube, after_father, pairs):
+        picture = draw_worlds(model, label=lambda world: "".join(str(int(v)) for v in world))
+        labels = [text for text in picture.axes[0].texts if str(text.get_gid()).startswith("edge-label-")]
+        assert len(labels) == model.to_networkx().number_of_edges() and not crossed_labels(picture)
+        assert projected_type(picture)[0] >= 14 and not projected_type(picture)[1]
+    hypercube = muddy_children(4)  # 16 worlds: too many to try every order, swaps find a clear one
+    assert not crossed_labels(draw_worlds(hypercube, size=(10, 10)))
+    # The check itself finds a crossing: a label moved onto the middle of another edge.
+    picture = draw_worlds(cube)
+    axes = picture.axes[0]
+    label = next(text for text in axes.texts if text.get_gid() == "edge-label-0")
+    other = next(line for line in axes.get_lines() if line.get_gid() == "edge-1")
+    label.set_position(tuple(other.get_xydata().mean(axis=0)))
+    assert ("0", 1) in crossed_labels(picture) or any(index == 1 for _, index in crossed_labels(picture))
+
+
+def test_the_worlds_go_round_the_circle_in_the_order_that_crosses_fewest_edges() -> None:
+    """The square 0-1-2-3 given in the order 0, 2, 1, 3 would cross its own diagonals; drawn, it does not."""
+    from tabletop_edu.knowledge.drawing import _fewest_crossings
+
+    square = [(0, 1), (1, 2), (2, 3), (3, 0)]
+    order = _fewest_crossings([0, 2, 1, 3], square)
+    place = {node: k for k, node in enumerate(order)}
+    assert all(abs(place[a] - place[b]) in (1, 3) for a, b in square)

@@ -238,3 +238,73 @@ def test_a_meta_game_says_what_its_entries_are() -> None:
     assert str(wins).startswith("Share of wins of the row bot against the column bot (40 games per pairing)")
     assert "Share of wins" in wins._repr_html_() and "Mean points" in points._repr_html_()
     assert "Share of wins" not in str(points)
+
+
+def test_chance_overlaps_and_the_reading_say_what_the_intervals_can_tell() -> None:
+    """Chance is the share of seats that won; two bots are "told apart" exactly when their intervals do not
+    overlap, and the reading says so in English and in French (decimal commas)."""
+    result = run_tournament("commissario", ["random", "greedy", "bidder"], players=3, games=30, seed=4)
+    seats = sum(len(g.labels) for g in result.finished)
+    assert result.chance_win_rate() == pytest.approx(sum(len(g.winners) for g in result.finished) / seats)
+    assert result.chance_win_rate() >= 1 / 3  # one winner a game at least
+    rows = {row.bot: row for row in result.rows()}
+    for a, b in [("greedy", "random"), ("bidder", "random"), ("bidder", "greedy")]:
+        first, second = sorted((a, b), key=[row.bot for row in result.rows()].index)
+        overlap = rows[a].win_low <= rows[b].win_high and rows[b].win_low <= rows[a].win_high
+        assert ((first, second) in result.overlaps()) == overlap
+    reading = result.reading()
+    assert "greedy > random" in reading and "Below chance: random." in reading
+    assert f"chance is a win rate of {result.chance_win_rate():.2f}" in reading
+    french = result.reading("fr")
+    assert "Départagés" in french and "Au-dessous du hasard : random." in french
+    assert f"{result.chance_win_rate():.2f}".replace(".", ",") in french
+    plot = result.plot()
+    chance_lines = [line for line in plot.axes[0].get_lines() if line.get_linestyle() == "--"]
+    assert [line.get_ydata()[0] for line in chance_lines] == [pytest.approx(result.chance_win_rate())]
+    assert "hasard" in result.plot("fr").axes[0].get_legend().get_texts()[0].get_text()
+
+
+def test_a_team_game_has_its_own_chance() -> None:
+    """Get Adler's heroes win together, so the average seat wins more often than one in four."""
+    result = run_tournament("get_adler", ["random", "smart"], players=4, games=12, seed=1)
+    assert result.chance_win_rate() > 1 / 4
+
+
+def test_deviation_gains_check_an_equilibrium_over_every_bot() -> None:
+    cycle = MetaGame(("rock", "paper", "scissors"), ((0.5, 0.3, 0.7), (0.7, 0.5, 0.3), (0.3, 0.7, 0.5)), 100)
+    assert cycle.deviation_gains((1 / 3, 1 / 3, 1 / 3)) == pytest.approx((0.0, 0.0, 0.0))
+    gains = cycle.deviation_gains((1.0, 0.0, 0.0))  # all rock: paper gains 0.2
+    assert gains == pytest.approx((0.0, 0.2, -0.2))
+    dominant = MetaGame(("random", "greedy", "bidder"), ((0.5, 0.0, 0.0), (1.0, 0.5, 0.15), (1.0, 0.85, 0.5)), 40)
+    assert max(dominant.deviation_gains(dominant.symmetric_equilibria()[0])) <= 1e-9
+    for bad in [(0.5, 0.5), (0.5, 0.6, -0.1), (0.2, 0.2, 0.2), ("a", 0, 1)]:
+        with pytest.raises((ValueError, TypeError)):
+            dominant.deviation_gains(bad)  # type: ignore[arg-type]
+
+
+def test_replicator_dynamics_end_where_the_theory_says() -> None:
+    """A dominant bot takes over from any start that has it; an absent bot never appears; a zero-sum cycle
+    keeps the product of the shares (it circles its equilibrium, never reaching it)."""
+    dominant = MetaGame(("random", "greedy", "bidder"), ((0.5, 0.0, 0.0), (1.0, 0.5, 0.15), (1.0, 0.85, 0.5)), 40)
+    times, path = dominant.replicator()
+    assert times[0] == 0 and path[0] == pytest.approx((1 / 3, 1 / 3, 1 / 3)) and path[-1][2] > 0.999
+    _, without = dominant.replicator((0.5, 0.5, 0.0))
+    assert without[-1][2] == 0 and without[-1][1] > 0.999
+    assert dominant.deviation_gains(without[-1])[2] > 0  # a rest point, not an equilibrium
+    cycle = MetaGame(("rock", "paper", "scissors"), ((0.5, 0.3, 0.7), (0.7, 0.5, 0.3), (0.3, 0.7, 0.5)), 100)
+    _, circling = cycle.replicator((0.6, 0.2, 0.2), until=60)
+    products = [a * b * c for a, b, c in circling]
+    assert max(products) - min(products) < 1e-4 * products[0] and max(p[0] for p in circling) > 0.59
+    with pytest.raises(ValueError, match="one share per bot"):
+        dominant.replicator((1.0, 0.0))
+
+
+def test_the_replicator_picture_is_for_a_projector_in_both_languages() -> None:
+    from tabletop_edu.knowledge import projected_type
+
+    dominant = MetaGame(("random", "greedy", "bidder"), ((0.5, 0.0, 0.0), (1.0, 0.5, 0.15), (1.0, 0.85, 0.5)), 40)
+    picture = dominant.plot_replicator([None, (0.5, 0.5, 0.0)], equilibrium=(0.0, 0.0, 1.0))
+    smallest, cut = projected_type(picture)
+    assert smallest >= 14 and not cut and len(picture.axes) == 2
+    french = dominant.plot_replicator([(0.5, 0.5, 0.0)], language="fr")
+    assert french.axes[0].get_title() == "t = 0 : (0,50 ; 0,50 ; 0,00)" and french.axes[0].get_xlabel() == "temps"

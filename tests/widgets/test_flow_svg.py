@@ -131,3 +131,40 @@ def test_a_picture_that_keeps_the_latest_events_says_how_many_it_leaves_out(lang
     figure = draw_information_flow(state, max_columns=12, language=language)
     assert dropped in figure._suptitle.get_text()
     assert words not in draw_information_flow(state, max_columns=columns, language=language)._suptitle.get_text()
+
+
+def kinds_on_top(svg: ElementTree.Element) -> list[str]:
+    """The turned texts on top of the columns: the events' kinds."""
+    return ["".join(text.itertext()) for text in svg.iter(f"{SVG}text") if "rotate(-90" in text.attrib.get("transform", "")]
+
+
+@pytest.mark.parametrize(("game", "players", "french"), [
+    (commissario, 3, {"choix", "révèle", "libère", "mise en jeu"}),
+    (mafia_de_cuba, 6, {"mise en place", "cache", "ouvre", "prend"}),
+    (peek, 2, {"distribution"}),
+])
+def test_a_french_table_reads_the_events_kinds_in_french(game: Any, players: int, french: set[str]) -> None:
+    """The kinds on top of the columns are the game's French words on a French table (the state's own game
+    found without being told), English ones on an English table; `kind_names` still overrides them."""
+    state = play_game(game.new_game(players, seed=2), [RandomBot()] * players)
+    english = {column.kind for column in layout.columns(information_flow(state).edges(data=True))}
+    in_french = set(kinds_on_top(parsed(flow_svg(state, language="fr", max_columns=1000))))
+    assert french <= in_french and not french & english
+    assert set(kinds_on_top(parsed(flow_svg(state, max_columns=1000)))) == english
+    seen = flow_data(state.events, state.players, 0)  # a seat's flow names no game: told by `game=`
+    assert french & set(kinds_on_top(parsed(flow_svg(seen, language="fr", game=state.game, max_columns=1000))))
+    assert not french & set(kinds_on_top(parsed(flow_svg(seen, language="fr", max_columns=1000))))
+    kind = sorted(english)[0]
+    overridden = kinds_on_top(parsed(flow_svg(state, language="fr", kind_names={kind: "mon mot"}, max_columns=1000)))
+    assert "mon mot" in overridden
+
+
+def test_the_matplotlib_flow_reads_the_kinds_in_french_too() -> None:
+    state = play_game(commissario.new_game(3, seed=2), [RandomBot()] * 3)
+    from tabletop_edu.knowledge import draw_information_flow
+
+    def kinds(**options: Any) -> set[str]:
+        figure = draw_information_flow(state, max_columns=1000, **options)
+        return {text.get_text() for text in figure.axes[0].texts if text.get_rotation() == 90}
+
+    assert {"choix", "révèle", "libère"} <= kinds(language="fr") and "pick" in kinds()
