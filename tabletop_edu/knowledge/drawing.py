@@ -40,7 +40,7 @@ from .worlds import Worlds
 WIDTH = 12.8
 DPI = 100
 #: The smallest type of every drawing, in points (readable at the back of a classroom at 1280 pixels).
-SMALLEST_TYPE = 12
+SMALLEST_TYPE = 14
 
 
 def plain(text: Any) -> str:
@@ -103,7 +103,8 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     # Margins in inches, from the longest texts (no layout engine: it would triple the drawing time).
     left = 0.4 + 0.13 * max((len(label) for label in labels), default=4)
     top = 0.75 + 0.105 * max((len(kind) for kind in kinds), default=0)
-    bottom = 1.55
+    entries = len(_legend(language)) + len(layout.journeys(columns, graph.nodes, y))
+    bottom = 1.0 + 0.3 * -(-entries // 2)  # the steps, their label, and the legend in two columns
     height = round((0.46 * (max(lanes.values(), default=0) + 1.4) + top + bottom) * DPI) / DPI  # whole pixels
     figure = Figure(figsize=(WIDTH, height), dpi=DPI)
     figure.subplots_adjust(left=left / WIDTH, right=1 - 0.25 / WIDTH, top=1 - top / height,
@@ -131,7 +132,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     if not columns:
         axes.text(0, (highest + lowest) / 2, tr("flow.nothing", language), fontsize=16, va="center")
     figure.suptitle(heading, fontsize=18, y=1 - 0.12 / height, va="top")
-    figure.legend(handles=_legend(language) + journeys, loc="lower center", ncol=3,
+    figure.legend(handles=_legend(language) + journeys, loc="lower center", ncol=2,
                   fontsize=SMALLEST_TYPE + 1, frameon=False, bbox_to_anchor=(0.5, 0.0))
     return figure
 

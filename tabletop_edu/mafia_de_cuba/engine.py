@@ -176,7 +176,7 @@ class Pass(Action):
 
 @dataclass(frozen=True)
 class Shoot(Action):
-    """Cleaner variant: the Cleaner shoots the accused before he empties his pockets."""
+    """Cleaner variant: the Cleaner shoots the accused before they empty their pockets."""
 
     def __str__(self) -> str:
         return "shoot"
@@ -720,7 +720,7 @@ class MafiaState(GameState[Rules]):
         take = self.takes[seat]
         self.revealed[seat] = take
         text = take_text(take)
-        self.emit_event("reveal", f"{self.players[seat]} empties his pockets: {text}.", seat, None, None, None,
+        self.emit_event("reveal", f"{self.players[seat]} empties their pockets: {text}.", seat, None, None, None,
                         FrozenDict(take=text, seat=seat, role=role_of(take)))
         return take
 

@@ -40,6 +40,7 @@ import random
 from typing import Any
 
 from ..core import View
+from ..extras import need
 from ._box import (BOX_PHASES, RANDOM_CHOICES, RECOVERY_CHECKS, UNIFORM_WORLDS, Box, Choice, Model, Observation,
                    Posterior, observation_from_view, policy_model)
 from .chain import (PosteriorCache, brute_force_posterior, fastest_chain, posterior, sample_choices, view_posterior,
@@ -119,7 +120,7 @@ def who_knows_what(state: Any) -> list[list[dict[str, Any]]]:
 
 def draw_who_knows_what(state: Any) -> Any:
     """The matrix as a colored grid (a matplotlib Figure)."""
-    from matplotlib.figure import Figure
+    Figure = need("matplotlib.figure", "Drawing who knows what").Figure
 
     matrix = who_knows_what(state)
     shade = {"known": 1.0, "self": 1.0, "narrowed": 0.5, "unknown": 0.0, "-": 0.15}

@@ -13,7 +13,8 @@ from matplotlib.lines import Line2D
 from tabletop_edu import commissario, mafia_de_cuba
 from tabletop_edu.core import RandomBot, play_game
 from tabletop_edu.examples import peek
-from tabletop_edu.knowledge import Worlds, draw_information_flow, draw_worlds, information_flow, perspective_flow
+from tabletop_edu.knowledge import (Worlds, draw_information_flow, draw_worlds, information_flow, perspective_flow,
+                                    projected_type)
 
 
 def muddy_children(children: int) -> Worlds:
@@ -116,8 +117,8 @@ def flow_picture(state: object, **options: object) -> Figure:
 
 
 def test_the_flow_picture_is_readable_on_a_projector() -> None:
-    """1280 pixels wide, every label at 12 points or more once shown at 1280 pixels; the same picture
-    every time; shown by Jupyter as a PNG without pyplot."""
+    """1280 pixels wide, every label at 14 points or more once shown at 1280 pixels and none cut off (the
+    legend included, in both languages); the same picture every time; shown by Jupyter as a PNG without pyplot."""
     state = play_game(mafia_de_cuba.new_game(12, seed=1), [RandomBot()] * 12)
     picture = flow_picture(state)
     width_pixels = picture.get_figwidth() * picture.dpi
@@ -125,7 +126,10 @@ def test_the_flow_picture_is_readable_on_a_projector() -> None:
     texts = [text for text in picture.findobj(matplotlib.text.Text) if text.get_text().strip()]
     assert len(texts) > 30
     shown_at_1280 = 1280 / width_pixels
-    assert min(text.get_fontsize() * shown_at_1280 for text in texts) >= 12
+    assert min(text.get_fontsize() * shown_at_1280 for text in texts) >= 14
+    for language in ("en", "fr"):
+        smallest, cut = projected_type(draw_information_flow(state, language=language))
+        assert smallest >= 14 and cut == [], (language, smallest, cut)
     png = picture._repr_png_()
     assert png.startswith(b"\x89PNG") and png == flow_picture(state).png()
     bundle, _ = DisplayFormatter().format(picture)
