@@ -10,16 +10,17 @@ time), replayed into game states on demand. From there:
 - `posteriors(i)`: what the table could infer at the end of game i, for games whose plugin computes it
   (Mafia de Cuba: the Godfather's posterior of every take).
 - `dataframe()` and `results_dataframe()`: one row per move (with thinking times) or per player and game,
-  as pandas DataFrames where pandas is installed (`pip install pandas`).
+  as pandas DataFrames where pandas is installed (`pip install pandas`); `beliefs_dataframe()` one row per
+  option of every belief a student stated (their probability beside the exact posterior, the truth, the points).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..beliefs import BeliefAnswer
+from ..beliefs import BeliefAnswer, BeliefQuestion
 from ..core import GameState, load
 from ..extras import need
 from ..tournament import GameResult, TournamentResult, final_scores
@@ -62,11 +63,8 @@ class ClassGames:
 
     @classmethod
     def from_rooms(cls, rooms: Iterable[Mapping[str, Any]]) -> ClassGames:
-        """From the server's `/api/records` answer (`TeacherClient.records()`)."""
-        return cls(ClassGame(room["code"], room["number"], room["title"],
-                             tuple(seat_label(seat) for seat in room["seats"]), room["record"],
-                             tuple(tuple(move) for move in room["moves"]))  # type: ignore[misc]
-                   for room in rooms if room.get("record") is not None)
+        """From the server's `/api/records` answer (`TeacherClient.records()`), with each room's beliefs."""
+        return cls(_class_game(room) for room in rooms if room.get("record") is not None)
 
     def __len__(self) -> int:
         return len(self.games)
@@ -159,6 +157,25 @@ class ClassGames:
                              "score": scores[seat], "won": seat in state.winners})
         return rows
 
+    def belief_rows(self) -> list[dict[str, Any]]:
+        """One row per option of every stated belief: room, game, step, seat, player, question, option, the
+        student's probability, the exact posterior of their view, whether it is the truth, the points."""
+        rows = []
+        for class_game in self.games:
+            for answer in class_game.beliefs:
+                for option in answer.question.options:
+                    rows.append({"room": class_game.code, "game": class_game.title, "step": answer.step,
+                                 "seat": answer.seat, "player": answer.label, "question": answer.question.key,
+                                 "option": option, "belief": answer.belief.get(option, 0.0),
+                                 "posterior": answer.posterior.get(option, 0.0),
+                                 "true": None if answer.truth is None else answer.truth == option,
+                                 "rule": answer.rule, "points": answer.score})
+        return rows
+
+    def beliefs_dataframe(self) -> Any:
+        """The stated beliefs as a pandas DataFrame (`belief_rows`; needs pandas)."""
+        return _frame(self.belief_rows())
+
     def dataframe(self) -> Any:
         """The moves as a pandas DataFrame (needs pandas)."""
         return _frame(self.move_rows())
@@ -170,3 +187,30 @@ class ClassGames:
 def _frame(rows: list[dict[str, Any]]) -> Any:
     pandas = need("pandas", "A DataFrame (the rows are there without it: move_rows(), result_rows())")
     return pandas.DataFrame(rows)
+
+
+def _class_game(room: Mapping[str, Any]) -> ClassGame:
+    """One room of `/api/records` as a `ClassGame`, its beliefs scored once the game has settled them."""
+    labels = tuple(seat_label(seat) for seat in room["seats"])
+    game = ClassGame(room["code"], room["number"], room["title"], labels, room["record"],
+                     tuple(tuple(move) for move in room["moves"]))  # type: ignore[misc]
+    beliefs = room.get("beliefs")
+    if not beliefs or not beliefs.get("rows"):
+        return game
+    answers = belief_answers(game.code, game.number, labels, beliefs["rows"], beliefs["scoring"], game.state())
+    return ClassGame(game.code, game.number, game.title, labels, game.record, game.moves, answers)
+
+
+def belief_answers(code: str, number: int, labels: Sequence[str], rows: Iterable[Mapping[str, Any]], scoring: str,
+                   state: GameState[Any]) -> tuple[BeliefAnswer, ...]:
+    """Stated beliefs (rows of `step`, `seat`, `question`, `belief`, `posterior`) as `BeliefAnswer`s, their
+    truth (and so their points) filled once the game is over, by the game's belief model."""
+    model = games.belief_model(state.game)
+    answers = []
+    for row in rows:
+        question = BeliefQuestion.from_json(row["question"])
+        truth = model.truth(state, question) if model is not None and state.is_over else None
+        answers.append(BeliefAnswer(code, number, state.game, int(row["seat"]), labels[int(row["seat"])],
+                                    int(row["step"]), question, dict(row["belief"]), dict(row["posterior"]),
+                                    truth, scoring))
+    return tuple(answers)

@@ -67,3 +67,17 @@ def posteriors(state: GameState[Any]) -> dict[int, dict[str, float]]:
     """What the table can infer at `state`, as the game's plugin computes it; a ValueError for a game that
     declares no posteriors."""
     return _plugin(state.game).posteriors_at(state)
+
+
+def belief_model(package: str) -> Any | None:
+    """The game's belief model (`beliefs.BeliefModel`), as its plugin declares it; None for a game that asks
+    no belief questions."""
+    return _plugin(package).belief_model()
+
+
+def belief_questions(model: Any, view: Any, asked: bool) -> list[Any]:
+    """The questions a seat's `view` is asked now: those of the moments the game sets (`model.questions`); when
+    the teacher asked, those the model offers at any moment (its optional `questions_when_asked(view)`), else
+    the same."""
+    when_asked = getattr(model, "questions_when_asked", None) if asked else None
+    return list(when_asked(view) if when_asked is not None else model.questions(view))

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +182,10 @@ class ServerProcess:
 #: Refusals that tell a page its table is out of date: the student looks again.
 LOOK_AGAIN = ("stale", "not_your_turn")
 
+#: How a simulated student states a belief: from the question as its page shows it (key, text, options) and
+#: an rng, whole percents by option summing to 100 (`tabletop_edu.beliefs.rounded_percents` helps).
+BeliefPolicy = Callable[[dict[str, Any], random.Random], dict[str, int]]
+
 
 class Student:
     """A seat's connection: every message it received, the latest table, and moves made by tapping."""
@@ -249,6 +254,27 @@ class Student:
         assert outcome["type"] == "table", f"{self.name}'s move {action!r} was refused: {outcome}"
         return str(action)
 
+    def open_questions(self) -> list[dict[str, Any]]:
+        """The belief questions the latest table asks this seat and it has not answered yet."""
+        panel = (self.table or {}).get("beliefs")
+        return [] if panel is None else [question for question in panel["questions"] if question["sent"] is None]
+
+    def answer_beliefs(self, policy: BeliefPolicy, rng: random.Random) -> list[dict[str, Any]]:
+        """State a belief for every open question of the latest table, as a person taps it on the page, each
+        sent once the previous one is acknowledged; returns the acknowledgements (a question the table moved
+        past meanwhile is refused as stale and skipped)."""
+        received = []
+        for question in self.open_questions():
+            assert self.table is not None
+            step = self.table["beliefs"]["step"]
+            self.feed.send({"type": "belief", "step": step, "key": question["key"], "percents": policy(question, rng)})
+            outcome = self.next(lambda m: m["type"] in ("belief_received", "refused"))
+            if outcome["type"] == "refused" and outcome["code"] == "stale":
+                continue
+            assert outcome["type"] == "belief_received", f"{self.name}'s belief was refused: {outcome}"
+            received.append(outcome)
+        return received
+
     def close(self) -> None:
         self.feed.close()
 
@@ -258,9 +284,10 @@ def seat_students(url: str, code: str, names: list[str], language: str = "en") -
 
 
 def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: int = 0,
-                    limit: int = 400) -> int:
+                    limit: int = 400, believe: BeliefPolicy | None = None) -> int:
     """Every student taps moves whenever their seat is to act (bots of the room play the other seats), until
-    the game is over; returns the number of moves played."""
+    the game is over; returns the number of moves played. With `believe`, each student first states a belief
+    for every question its page asks (in a room that asks beliefs)."""
     step = first_step
     for _ in range(limit):
         tables = [student.wait_step(step) for student in students]
@@ -270,6 +297,9 @@ def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: 
         if any(table["step"] < current for table in tables):  # a page has not heard of the latest move yet:
             step = current                                      # wait until every page has, then look again
             continue
+        if believe is not None:
+            for student in students:
+                student.answer_beliefs(believe, rng)
         movers = [student for student, table in zip(students, tables)
                   if table["menu"] is not None and table["step"] == current]
         if movers:

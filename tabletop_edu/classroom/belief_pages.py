@@ -1,0 +1,131 @@
+"""What the class's pages show of beliefs: a seat's own questions, its own points after the reveal, and the
+debrief (the class's beliefs beside the exact posteriors, each student's points) for the projector and the
+teacher once the table is revealed.
+
+A seat's panel is built from that seat's questions and its own stated beliefs only; the debrief, which shows
+every seat's, is built only for a revealed room. Names reach the HTML escaped; the seat's script sets every
+text of its panel with `textContent`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from ..beliefs import RULE_SENTENCES, BeliefAnswer, BeliefQuestion, rounded_percents
+from ..i18n import register, tr
+
+_WORDS = {
+    "en": {"belief.title": "What do you believe?", "belief.total": "Total", "belief.send": "Send",
+           "belief.optional": "Optional: the game goes on whether you answer or not.",
+           "belief.received": "Received: thank you.", "belief.answered": "Answered",
+           "belief.less": "−10", "belief.more": "+10", "belief.clear": "Clear",
+           "belief.your_points": "Your points", "belief.debrief": "What the class believed",
+           "belief.question": "Question", "belief.class": "Class (mean)", "belief.exact": "Exact (mean)",
+           "belief.truth": "True answer", "belief.student": "Student", "belief.points": "Points",
+           "belief.answers": "answers", "belief.bayes": "Exact posterior's points", "belief.step": "step",
+           "belief.rule": "Scoring rule", "belief.none": "No belief was stated in this game.",
+           "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic"},
+    "fr": {"belief.title": "Que croyez-vous ?", "belief.total": "Total", "belief.send": "Envoyer",
+           "belief.optional": "Facultatif : la partie continue que vous répondiez ou non.",
+           "belief.received": "Reçu : merci.", "belief.answered": "Répondu",
+           "belief.less": "−10", "belief.more": "+10", "belief.clear": "Effacer",
+           "belief.your_points": "Vos points", "belief.debrief": "Ce que la classe croyait",
+           "belief.question": "Question", "belief.class": "Classe (moyenne)", "belief.exact": "Exact (moyenne)",
+           "belief.truth": "Vraie réponse", "belief.student": "Élève", "belief.points": "Points",
+           "belief.answers": "réponses", "belief.bayes": "Points du postérieur exact", "belief.step": "étape",
+           "belief.rule": "Règle de score", "belief.none": "Aucune croyance n'a été donnée dans cette partie.",
+           "belief.brier": "quadratique (Brier)", "belief.log": "logarithmique"},
+}
+register(_WORDS)
+
+
+def belief_words(language: str) -> dict[str, str]:
+    """The panel's words in `language`, for the seat's script."""
+    return {key: tr(key, language) for key in _WORDS["en"]}
+
+
+def belief_panel(questions: Sequence[BeliefQuestion], answered: Mapping[tuple[int, str], Any], step: int,
+                 scoring: str, language: str) -> dict[str, Any]:
+    """A seat's questions now, as its page draws them: each option with its label, whether the seat answered it
+    (and what it said), the scoring rule's sentence. From this seat's questions and beliefs only."""
+    rows = []
+    for question in questions:
+        mine = answered.get((step, question.key))
+        rows.append({"key": question.key, "text": question.text_in(language),
+                     "options": [{"option": option, "label": label}
+                                 for option, label in zip(question.options, question.labels_in(language))],
+                     "sent": None if mine is None else rounded_percents(mine.belief, question.options)})
+    return {"step": step, "rule": scoring, "sentence": RULE_SENTENCES[scoring][language], "questions": rows,
+            "words": belief_words(language)}
+
+
+def points_of(answers: Sequence[BeliefAnswer]) -> dict[int, tuple[float, int]]:
+    """Each seat's mean points and number of scored answers (answers whose truth is known)."""
+    scored: dict[int, list[float]] = {}
+    for answer in answers:
+        if answer.score is not None:
+            scored.setdefault(answer.seat, []).append(answer.score)
+    return {seat: (sum(points) / len(points), len(points)) for seat, points in scored.items()}
+
+
+def seat_points_html(answers: Sequence[BeliefAnswer], seat: int, language: str) -> str:
+    """A seat's own points after the reveal (its own answers only)."""
+    mine = [answer for answer in answers if answer.seat == seat and answer.score is not None]
+    if not mine:
+        return ""
+    rows = "".join(f"<tr><td>{escape(answer.question.text_in(language))} <small>({escape(tr('belief.step', language))}"
+                   f" {answer.step})</small></td><td class='num'>{answer.score:.0f}</td></tr>" for answer in mine)
+    mean = sum(answer.score or 0.0 for answer in mine) / len(mine)
+    return (f"<section class='belief-debrief'><h2>{escape(tr('belief.your_points', language))}: {mean:.0f} / 100"
+            f"</h2><table>{rows}</table></section>")
+
+
+def _bar(probability: float, kind: str) -> str:
+    width = max(0.0, min(100.0, 100 * probability))
+    return (f"<span class='belief-bar {kind}' style='width:{width:.0f}%'></span>"
+            f"<span class='num'>{width:.0f} %</span>")
+
+
+def debrief_html(answers: Sequence[BeliefAnswer], labels: Sequence[str], scoring: str, language: str) -> str:
+    """The class's beliefs beside the exact posteriors of their own views (per question: the mean of each),
+    the true answers, and each student's points under the room's rule. For a revealed room only."""
+    rule = tr(f"belief.{scoring}", language)
+    head = (f"<section class='belief-debrief'><h2>{escape(tr('belief.debrief', language))}</h2>"
+            f"<p>{escape(tr('belief.rule', language))}: <b>{escape(rule)}</b>. "
+            f"{escape(RULE_SENTENCES[scoring][language])}</p>")
+    if not answers:
+        return f"{head}<p>{escape(tr('belief.none', language))}</p></section>"
+    groups: dict[str, list[BeliefAnswer]] = {}
+    for answer in answers:
+        groups.setdefault(answer.question.key, []).append(answer)
+    tables = []
+    for group in groups.values():
+        question = group[0].question
+        rows = []
+        for option, label in zip(question.options, question.labels_in(language)):
+            said = sum(answer.belief.get(option, 0.0) for answer in group) / len(group)
+            exact = sum(answer.posterior.get(option, 0.0) for answer in group) / len(group)
+            true = any(answer.truth == option for answer in group)
+            mark = " ✔" if true else ""
+            rows.append(f"<tr{' class=truth' if true else ''}><td>{escape(label)}{mark}</td>"
+                        f"<td class='bar'>{_bar(said, 'class')}</td><td class='bar'>{_bar(exact, 'exact')}</td></tr>")
+        tables.append(f"<h3>{escape(question.text_in(language))} <small>({len(group)} "
+                      f"{escape(tr('belief.answers', language))})</small></h3><table class='belief-table'><tr>"
+                      f"<th>{escape(tr('belief.question', language))}</th><th>{escape(tr('belief.class', language))}"
+                      f"</th><th>{escape(tr('belief.exact', language))}</th></tr>{''.join(rows)}</table>")
+    points = points_of(answers)
+    exact_points: dict[int, list[float]] = {}
+    for answer in answers:
+        if answer.posterior_score is not None:
+            exact_points.setdefault(answer.seat, []).append(answer.posterior_score)
+    score_rows = "".join(
+        f"<tr><td>{escape(labels[seat])}</td><td class='num'>{mean:.0f}</td><td class='num'>{count}</td>"
+        f"<td class='num'>{sum(exact_points[seat]) / len(exact_points[seat]):.0f}</td></tr>"
+        for seat, (mean, count) in sorted(points.items(), key=lambda item: -item[1][0]))
+    scores = (f"<h3>{escape(tr('belief.points', language))}</h3><table class='belief-table'><tr>"
+              f"<th>{escape(tr('belief.student', language))}</th><th>{escape(tr('belief.points', language))}</th>"
+              f"<th>{escape(tr('belief.answers', language))}</th><th>{escape(tr('belief.bayes', language))}</th></tr>"
+              f"{score_rows}</table>") if points else ""
+    return f"{head}{''.join(tables)}{scores}</section>"
