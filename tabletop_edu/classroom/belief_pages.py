@@ -26,7 +26,7 @@ _WORDS = {
            "belief.truth": "True answer", "belief.student": "Student", "belief.points": "Points",
            "belief.answers": "answers", "belief.bayes": "Exact posterior's points", "belief.step": "step",
            "belief.rule": "Scoring rule", "belief.none": "No belief was stated in this game.",
-           "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic"},
+           "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic", "belief.colon": ":"},
     "fr": {"belief.title": "Que croyez-vous ?", "belief.total": "Total", "belief.send": "Envoyer",
            "belief.optional": "Facultatif : la partie continue que vous répondiez ou non.",
            "belief.received": "Reçu : merci.", "belief.answered": "Répondu",
@@ -36,7 +36,7 @@ _WORDS = {
            "belief.truth": "Vraie réponse", "belief.student": "Élève", "belief.points": "Points",
            "belief.answers": "réponses", "belief.bayes": "Points du postérieur exact", "belief.step": "étape",
            "belief.rule": "Règle de score", "belief.none": "Aucune croyance n'a été donnée dans cette partie.",
-           "belief.brier": "quadratique (Brier)", "belief.log": "logarithmique"},
+           "belief.brier": "quadratique (Brier)", "belief.log": "logarithmique", "belief.colon": " :"},
 }
 register(_WORDS)
 

@@ -410,3 +410,34 @@ def test_beliefs_survive_a_restart(db: Path) -> None:
         assert len(records[0]["beliefs"]["rows"]) == 1 and stored(db) == before
     finally:
         server.stop()
+
+
+def test_the_dashboard_asks_counts_and_shows_the_debrief_after_the_reveal(tmp_path: Path) -> None:
+    from tabletop_edu import classroom
+
+    dashboard = classroom.open("peek", 3, seed=5, db=tmp_path / "class.sqlite3", bot_delay=0, beliefs=True,
+                               language="fr", bots={2: "random"})
+    try:
+        server = classroom.start(tmp_path / "class.sqlite3")
+        students = [Student.join(server.url, dashboard.code, name, "fr") for name in ("Ana", "Bo")]
+        dashboard.wait_for(lambda d: d.state is not None)
+        assert not dashboard.ask_button.disabled and dashboard.ask_button.description == "Demander ce qu'ils croient"
+        dashboard.ask_button.click()
+        dashboard.wait_for(lambda d: d.info["beliefs"]["asked_steps"] == [0])
+        for student in students:
+            student.next(lambda m: m["type"] == "table" and bool(m["beliefs"]["questions"]))
+            student.answer_beliefs(lopsided, random.Random(6))
+        dashboard.wait_for(lambda d: d.info["beliefs"]["counts"] == [1, 1, 0])
+        assert "Croyances données" in dashboard.beliefs.value and "%" not in dashboard.beliefs.value
+        play_to_the_end(students, random.Random(6), believe=lopsided)
+        dashboard.wait_for(lambda d: d.info["over"])
+        assert dashboard.ask_button.disabled and "debrief" not in dashboard.info["beliefs"]
+        dashboard.reveal()
+        dashboard.wait_for(lambda d: "Ce que la classe croyait" in d.beliefs.value)
+        assert "Ana" in dashboard.beliefs.value and "Bo" in dashboard.beliefs.value
+        assert "Bot" not in dashboard.beliefs.value  # a bot states no belief
+        for student in students:
+            student.close()
+    finally:
+        dashboard.close()
+        classroom.stop_all()
