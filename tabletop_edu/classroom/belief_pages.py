@@ -46,13 +46,13 @@ def belief_words(language: str) -> dict[str, str]:
     return {key: tr(key, language) for key in _WORDS["en"]}
 
 
-def belief_panel(questions: Sequence[BeliefQuestion], answered: Mapping[tuple[int, str], Any], step: int,
+def belief_panel(questions: Sequence[BeliefQuestion], answered: Mapping[str, Any], step: int,
                  scoring: str, language: str) -> dict[str, Any]:
     """A seat's questions now, as its page draws them: each option with its label, whether the seat answered it
     (and what it said), the scoring rule's sentence. From this seat's questions and beliefs only."""
     rows = []
     for question in questions:
-        mine = answered.get((step, question.key))
+        mine = answered.get(question.key)
         rows.append({"key": question.key, "text": question.text_in(language),
                      "options": [{"option": option, "label": label}
                                  for option, label in zip(question.options, question.labels_in(language))],
@@ -111,8 +111,11 @@ def debrief_html(answers: Sequence[BeliefAnswer], labels: Sequence[str], scoring
             mark = " ✔" if true else ""
             rows.append(f"<tr{' class=truth' if true else ''}><td>{escape(label)}{mark}</td>"
                         f"<td class='bar'>{_bar(said, 'class')}</td><td class='bar'>{_bar(exact, 'exact')}</td></tr>")
+        steps = sorted({answer.step for answer in group})
+        when = f"{steps[0]}" if len(steps) == 1 else f"{steps[0]}–{steps[-1]}"
         tables.append(f"<h3>{escape(question.text_in(language))} <small>({len(group)} "
-                      f"{escape(tr('belief.answers', language))})</small></h3><table class='belief-table'><tr>"
+                      f"{escape(tr('belief.answers', language))}, {escape(tr('belief.step', language))} {when})"
+                      f"</small></h3><table class='belief-table'><tr>"
                       f"<th>{escape(tr('belief.question', language))}</th><th>{escape(tr('belief.class', language))}"
                       f"</th><th>{escape(tr('belief.exact', language))}</th></tr>{''.join(rows)}</table>")
     points = points_of(answers)

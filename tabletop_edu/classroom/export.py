@@ -209,7 +209,7 @@ def belief_answers(code: str, number: int, labels: Sequence[str], rows: Iterable
     answers = []
     for row in rows:
         question = BeliefQuestion.from_json(row["question"])
-        truth = model.truth(state, question) if model is not None and state.is_over else None
+        truth = model.truth(state, games.base_question(question)) if model is not None and state.is_over else None
         answers.append(BeliefAnswer(code, number, state.game, int(row["seat"]), labels[int(row["seat"])],
                                     int(row["step"]), question, dict(row["belief"]), dict(row["posterior"]),
                                     truth, scoring))

@@ -282,13 +282,13 @@ class Room:
         model = games.belief_model(self.package)
         assert model is not None, "a room asks beliefs only of a game with a belief model"
         view = self.view(seat) if step == self.step else state.view(seat)
-        asked = step in self.asked_steps
-        return list(self.remember(("questions", seat, step, asked),
-                                  lambda: games.belief_questions(model, view, asked)))
+        asked_at = max((asked for asked in self.asked_steps if asked <= step), default=None)
+        return list(self.remember(("questions", seat, step, asked_at),
+                                  lambda: games.belief_questions(model, view, asked_at)))
 
-    def answered(self, seat: int) -> dict[tuple[int, str], BeliefRow]:
-        """`seat`'s stated beliefs by (step, question key)."""
-        return {(row.step, row.key): row for row in self.beliefs if row.seat == seat}
+    def answered(self, seat: int) -> dict[str, BeliefRow]:
+        """`seat`'s stated beliefs by question key (each key is answered once: a moment of the game, or an ask)."""
+        return {row.key: row for row in self.beliefs if row.seat == seat}
 
     def names(self) -> list[str | None]:
         return [seat.name for seat in self.seats]
@@ -803,7 +803,8 @@ class Hall:
 
 
 class BeliefDesk:
-    """The belief questions of a hall's rooms: the teacher's ask, and a student's answer, checked, stored with
+    """The belief questions of a hall's rooms: the teacher's ask (every seat is asked again what its game asks now,
+    `games.asked_question`), and a student's answer, checked, stored with
     the exact posterior of the seat's view, then kept in memory (in that order: nothing is acknowledged that is
     not on disk). Every check comes first and refuses with a reason a student understands, storing nothing."""
 
@@ -847,7 +848,7 @@ class BeliefDesk:
         if step != room.step and key not in {other.key for other in room.belief_questions(seat)}:
             raise Refused("stale", "This question is closed: the table moved on. Answer the new one.", 409,
                           fr="Cette question est close : la table a avancé. Répondez à la nouvelle.")
-        if (step, key) in room.answered(seat):
+        if key in room.answered(seat):
             raise Refused("answered", "You already answered this question.", 409,
                           fr="Vous avez déjà répondu à cette question.")
         try:
@@ -857,7 +858,7 @@ class BeliefDesk:
         view = room.view(seat) if step == room.step else room.state_at(step).view(seat)
         model = games.belief_model(room.package)
         assert model is not None and view is not None
-        exact = model.posterior(view, question)
+        exact = model.posterior(view, games.base_question(question))
         posterior = {option: float(exact.get(option, 0.0)) for option in question.options}
         row = self.hall._save(lambda: self.hall.store.add_belief(room.code, step, seat, question.to_json(), belief,
                                                                  posterior))

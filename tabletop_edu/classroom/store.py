@@ -17,8 +17,8 @@ Tables:
   as expired rather than unknown.
 - `beliefs(room, step, seat, key, question, belief, posterior, at)`: one row per belief a student stated (the
   question, their probabilities and the exact posterior of their view at that step, as JSON), committed before
-  the seat is told it was received; `(room, seat, step, key)` is the primary key: one answer per question and
-  moment. A room's belief options are `meta` entries: `beliefs:CODE` (its scoring rule, when it asks) and
+  the seat is told it was received; `(room, seat, key)` is the primary key: one answer per question (a key
+  names its moment: "adler@h3"). A room's belief options are `meta` entries: `beliefs:CODE` (its scoring rule, when it asks) and
   `beliefs_asked:CODE` (the steps at which the teacher asked, a JSON list).
 
 The file uses write-ahead logging with `synchronous=FULL`: a committed move survives a killed process (and
@@ -63,7 +63,7 @@ CREATE TABLE IF NOT EXISTS expired (token TEXT PRIMARY KEY, room TEXT NOT NULL, 
 CREATE TABLE IF NOT EXISTS beliefs (
     room TEXT NOT NULL REFERENCES rooms(code), step INTEGER NOT NULL, seat INTEGER NOT NULL, key TEXT NOT NULL,
     question TEXT NOT NULL, belief TEXT NOT NULL, posterior TEXT NOT NULL, at REAL NOT NULL,
-    PRIMARY KEY (room, seat, step, key));
+    PRIMARY KEY (room, seat, key));
 """
 
 

@@ -31,8 +31,8 @@ from tabletop_edu.core import GameState, View, load
 
 
 class PeekBeliefs:
-    """Before each of its moves, a seat is asked which card the next seat holds (unless it has seen it); when the
-    teacher asks, every seat is asked that at once."""
+    """Before each of its moves, a seat is asked which card the next seat holds (unless it has seen it), once a
+    round (the key names the round); when the teacher asks, every seat is asked that at once."""
 
     def questions(self, view: View) -> list[BeliefQuestion]:
         return self.questions_when_asked(view) if view.current_player == view.seat else []
@@ -45,12 +45,12 @@ class PeekBeliefs:
             return []
         values = tuple(str(value) for value in range(1, view.rules.highest_card + 1))
         name = view.players[target]
-        return [BeliefQuestion(f"card:{target}", f"Which card does {name} hold?", f"Quelle carte {name} a-t-il ?",
+        return [BeliefQuestion(f"card:{target}@r{view.facts['round']}", f"Which card does {name} hold?", f"Quelle carte {name} a-t-il ?",
                                values, values, values)]
 
     def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
         """Every deal that fits the view is as likely: count them."""
-        target = int(question.key.split(":")[1])
+        target = target_of(question)
         known, ruled_out = view.facts["known_cards"], view.facts["not_cards"]
         hidden = [seat for seat in range(len(view.players)) if seat not in known]
         free = sorted(set(range(1, view.rules.highest_card + 1)) - set(known.values()))
@@ -60,7 +60,12 @@ class PeekBeliefs:
         return {option: counts[int(option)] / total for option in question.options}
 
     def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
-        return str(state.cards[int(question.key.split(":")[1])]) if state.is_over else None  # type: ignore[attr-defined]
+        return str(state.cards[target_of(question)]) if state.is_over else None  # type: ignore[attr-defined]
+
+
+def target_of(question: BeliefQuestion) -> int:
+    """The seat a question of `PeekBeliefs` is about ("card:2@r1": seat 2, round 1)."""
+    return int(question.key.split(":")[1].split("@")[0])
 
 
 MODEL = PeekBeliefs()
@@ -147,10 +152,10 @@ def test_a_game_with_beliefs_stores_exact_posteriors_and_scores_by_the_rule(clas
         games = teacher.games()
         answers = games[0].beliefs
         assert [(a.step, a.seat, a.question.key) for a in answers] == [(r[1], r[2], r[3]) for r in rows]
-        truth = {f"card:{seat}": str(card) for seat, card in enumerate(load(record).cards)}  # type: ignore[attr-defined]
+        cards = load(record).cards  # type: ignore[attr-defined]
         rule = brier if scoring == "brier" else log_points
         for answer in answers:
-            assert answer.truth == truth[answer.question.key] and answer.rule == scoring
+            assert answer.truth == str(cards[target_of(answer.question)]) and answer.rule == scoring
             assert answer.score == pytest.approx(rule(dict(answer.belief), answer.truth))
         for seat, student in enumerate(students):  # each seat's page shows its own mean, the projector all
             mine = [answer.score for answer in answers if answer.seat == seat]
@@ -193,12 +198,12 @@ def test_no_seat_hears_of_another_seats_belief_before_the_reveal(class_server: C
                 # The panel is exactly the one built from this seat's questions and its own beliefs: nothing else.
                 step = message["step"]
                 state = load({**record, "actions": record["actions"][:step]})
-                mine = {(r[1], r[3]): _Stated(json.loads(r[4])) for r in rows if r[2] == seat and r[1] <= step}
+                mine = {r[3]: _Stated(json.loads(r[4])) for r in rows if r[2] == seat and r[1] <= step}
                 questions = [] if state.is_over else MODEL.questions(state.view(seat))
                 expected = belief_panel(questions, mine, step, "brier", "en")
                 sent = message["beliefs"]
                 assert [q["key"] for q in sent["questions"]] == [q["key"] for q in expected["questions"]]
-                assert all(q["sent"] is None or (step, q["key"]) in mine for q in sent["questions"])
+                assert all(q["sent"] is None or q["key"] in mine for q in sent["questions"])
             for message in student.received:
                 assert message["type"] != "belief_received" or \
                     any(r[2] == seat and r[1] == message["step"] and r[3] == message["key"] for r in rows)
@@ -257,8 +262,8 @@ def test_beliefs_out_of_place_are_refused_and_nothing_is_stored(class_server: Cl
         question = asker.open_questions()[0]
         good = {option["option"]: (100 if index == 0 else 0) for index, option in enumerate(question["options"])}
         cases = [
-            (other, {"type": "belief", "step": 0, "key": "card:2", "percents": good}, "no_question"),  # not asked
-            (asker, {"type": "belief", "step": 0, "key": "card:9", "percents": good}, "no_question"),
+            (other, {"type": "belief", "step": 0, "key": "card:2@r1", "percents": good}, "no_question"),  # not asked
+            (asker, {"type": "belief", "step": 0, "key": "card:9@r1", "percents": good}, "no_question"),
             (asker, {"type": "belief", "step": 5, "key": question["key"], "percents": good}, "stale"),  # the future
             (asker, {"type": "belief", "step": "0", "key": question["key"], "percents": good}, "malformed"),
             (asker, {"type": "belief", "step": 0, "key": ["card:1"], "percents": good}, "malformed"),
@@ -290,7 +295,7 @@ def test_beliefs_out_of_place_are_refused_and_nothing_is_stored(class_server: Cl
         projector = Feed(websocket_url(class_server.url, f"/ws/watch/{room['watch_url'].rsplit('/', 1)[1]}"))
         try:
             projector.next(lambda m: m["type"] == "table")
-            projector.send({"type": "belief", "step": 1, "key": "card:1", "percents": good})
+            projector.send({"type": "belief", "step": 1, "key": "card:1@r1", "percents": good})
             assert projector.next(lambda m: m["type"] == "refused")["code"] == "forbidden"
         finally:
             projector.close()
@@ -326,11 +331,12 @@ def test_the_teacher_asks_every_seat_at_once(class_server: ClassServer, db: Path
         assert [bool(s.open_questions()) for s in students] == [True, False, False]  # the game asks the mover
         teacher.command(room["code"], "ask")
         for student in students:
-            student.next(lambda m: m["type"] == "table" and m["beliefs"]["questions"])
-        assert all(student.open_questions() for student in students)
+            student.next(lambda m: m["type"] == "table" and any("#asked@0" in q["key"] for q in m["beliefs"]["questions"]))
+        keys = [[question["key"] for question in student.open_questions()] for student in students]
+        assert keys == [["card:1@r1", "card:1@r1#asked@0"], ["card:2@r1#asked@0"], ["card:0@r1#asked@0"]]
         for student in students:
-            assert len(student.answer_beliefs(lopsided, random.Random(2))) == 1
-        assert sorted(row[2] for row in stored(db)) == [0, 1, 2]
+            student.answer_beliefs(lopsided, random.Random(2))
+        assert sorted(row[2] for row in stored(db)) == [0, 0, 1, 2]
     finally:
         for student in students:
             student.close()
@@ -424,10 +430,10 @@ def test_the_dashboard_asks_counts_and_shows_the_debrief_after_the_reveal(tmp_pa
         assert not dashboard.ask_button.disabled and dashboard.ask_button.description == "Demander ce qu'ils croient"
         dashboard.ask_button.click()
         dashboard.wait_for(lambda d: d.info["beliefs"]["asked_steps"] == [0])
-        for student in students:
-            student.next(lambda m: m["type"] == "table" and bool(m["beliefs"]["questions"]))
+        for student in students:  # the game asks Ana (to move); the teacher asks both again
+            student.next(lambda m: m["type"] == "table" and any("#asked@0" in q["key"] for q in m["beliefs"]["questions"]))
             student.answer_beliefs(lopsided, random.Random(6))
-        dashboard.wait_for(lambda d: d.info["beliefs"]["counts"] == [1, 1, 0])
+        dashboard.wait_for(lambda d: d.info["beliefs"]["counts"] == [2, 1, 0])
         assert "Croyances données" in dashboard.beliefs.value and "%" not in dashboard.beliefs.value
         play_to_the_end(students, random.Random(6), believe=lopsided)
         dashboard.wait_for(lambda d: d.info["over"])
