@@ -182,24 +182,50 @@ class ServerProcess:
 #: Refusals that tell a page its table is out of date: the student looks again.
 LOOK_AGAIN = ("stale", "not_your_turn")
 
-#: How a simulated student states a belief: from the question as its page shows it (key, text, options) and
-#: an rng, whole percents by option summing to 100 (`tabletop_edu.beliefs.rounded_percents` helps).
-BeliefPolicy = Callable[[dict[str, Any], random.Random], dict[str, int]]
+#: How a simulated student states a belief: from the question as its page shows it (key, text, options), the
+#: table message it came with (its own view as data too, for a student asking with `views=True`) and an rng,
+#: whole percents by option summing to 100, or None to leave it unanswered.
+BeliefPolicy = Callable[[dict[str, Any], dict[str, Any], random.Random], "dict[str, int] | None"]
+
+
+def simulated_policy(game: str, student: Any) -> BeliefPolicy:
+    """The policy of a simulated student (`beliefs.SimulatedStudent`, its own seeded style and noise) at a table
+    of `game`: the exact posterior of the seat's own view (from its table message: a `Student` with
+    `views=True`), bent by the student's style."""
+    from ..beliefs import BeliefQuestion
+    from ..core.view import view_from_json
+    from ..registry import game as find_game
+    from .games import base_question
+
+    model = find_game(game).belief_model()
+    assert model is not None, f"{game} asks no beliefs"
+
+    def policy(shown: dict[str, Any], table: dict[str, Any], rng: random.Random) -> dict[str, int] | None:
+        assert "view" in table, "a simulated student reads its own view: join with views=True"
+        options = tuple(option["option"] for option in shown["options"])
+        labels = tuple(option["label"] for option in shown["options"])
+        question = BeliefQuestion(shown["key"], shown["text"], shown["text"], options, labels, labels)
+        posterior = model.posterior(view_from_json(table["view"]), base_question(question))
+        answer: dict[str, int] | None = student.answer(question, posterior)
+        return answer
+    return policy
 
 
 class Student:
     """A seat's connection: every message it received, the latest table, and moves made by tapping."""
 
-    def __init__(self, url: str, token: str, seat: int, name: str, language: str = "en") -> None:
+    def __init__(self, url: str, token: str, seat: int, name: str, language: str = "en", *,
+                 views: bool = False) -> None:
         self.url, self.token, self.seat, self.name = url, token, seat, name
-        self.feed: Feed = seat_feed(url, token, language)
+        self.feed: Feed = seat_feed(url, token, language, view=views)
         self.received: list[dict[str, Any]] = []
         self.table: dict[str, Any] | None = None
+        self.passed: set[str] = set()  # the belief questions this student chose to leave unanswered
 
     @classmethod
-    def join(cls, url: str, code: str, name: str, language: str = "en") -> Student:
+    def join(cls, url: str, code: str, name: str, language: str = "en", *, views: bool = False) -> Student:
         seat = join_room(url, code, name)
-        return cls(url, seat["token"], seat["seat"], name, language)
+        return cls(url, seat["token"], seat["seat"], name, language, views=views)
 
     def next(self, predicate: Any = lambda message: True, timeout: float = 30) -> dict[str, Any]:
         def keep(message: dict[str, Any]) -> bool:
@@ -255,9 +281,10 @@ class Student:
         return str(action)
 
     def open_questions(self) -> list[dict[str, Any]]:
-        """The belief questions the latest table asks this seat and it has not answered yet."""
+        """The belief questions the latest table asks this seat, not answered yet nor passed over."""
         panel = (self.table or {}).get("beliefs")
-        return [] if panel is None else [question for question in panel["questions"] if question["sent"] is None]
+        return [] if panel is None else [question for question in panel["questions"]
+                                         if question["sent"] is None and question["key"] not in self.passed]
 
     def answer_beliefs(self, policy: BeliefPolicy, rng: random.Random) -> list[dict[str, Any]]:
         """State a belief for every open question of the latest table, as a person taps it on the page, each
@@ -267,7 +294,11 @@ class Student:
         for question in self.open_questions():
             assert self.table is not None
             step = self.table["beliefs"]["step"]
-            self.feed.send({"type": "belief", "step": step, "key": question["key"], "percents": policy(question, rng)})
+            percents = policy(question, self.table, rng)
+            if percents is None:
+                self.passed.add(question["key"])
+                continue
+            self.feed.send({"type": "belief", "step": step, "key": question["key"], "percents": percents})
             outcome = self.next(lambda m: m["type"] in ("belief_received", "refused"))
             if outcome["type"] == "refused" and outcome["code"] == "stale":
                 continue
@@ -279,8 +310,9 @@ class Student:
         self.feed.close()
 
 
-def seat_students(url: str, code: str, names: list[str], language: str = "en") -> list[Student]:
-    return [Student.join(url, code, name, language) for name in names]
+def seat_students(url: str, code: str, names: list[str], language: str = "en", *,
+                  views: bool = False) -> list[Student]:
+    return [Student.join(url, code, name, language, views=views) for name in names]
 
 
 def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: int = 0,

@@ -79,7 +79,7 @@ def peek_asks_beliefs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry._installed, "peek", dataclasses.replace(plugin, beliefs=f"{__name__}:MODEL"))
 
 
-def lopsided(question: dict[str, Any], rng: random.Random) -> dict[str, int]:
+def lopsided(question: dict[str, Any], table: dict[str, Any], rng: random.Random) -> dict[str, int]:
     """A student sure of nothing much: a random split of 100 over the options."""
     cuts = sorted(rng.randint(0, 100) for _ in range(len(question["options"]) - 1))
     shares = [high - low for low, high in zip([0, *cuts], [*cuts, 100])]
