@@ -22,11 +22,12 @@ floor bends this only below 1 %).
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .core import GameState, View
+from .core import Bot, GameState, View
 
 #: The scoring rules a room can use; the first is the default.
 SCORING_RULES: tuple[str, ...] = ("brier", "log")
@@ -138,7 +139,7 @@ def score(belief: Mapping[str, float], truth: str, rule: str = "brier") -> float
     if rule == "brier":
         squared = sum((p - (option == truth)) ** 2 for option, p in belief.items())
         return 100 * (1 - squared / 2)
-    return 100 * (1 + math.log(max(belief[truth], LOG_FLOOR)) / math.log(1 / LOG_FLOOR))
+    return 100 * (1 - math.log(max(belief[truth], LOG_FLOOR)) / math.log(LOG_FLOOR))  # exactly 0 at the floor
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,25 @@ class BeliefAnswer:
         return None if self.truth is None else score(self.posterior, self.truth, self.rule)
 
 
+def on_options(question: BeliefQuestion, probabilities: Mapping[str, float]) -> dict[str, float]:
+    """`probabilities` on exactly the question's options (an option the model never names gets 0), so a
+    posterior and a student's answer are keyed alike; a ValueError if the model names some other value or its
+    probabilities do not sum to 1."""
+    stray = [value for value, p in probabilities.items() if value not in question.options and p > 0]
+    if stray:
+        raise ValueError(f"Question {question.key!r} has no option {stray[0]!r}.")
+    found = {option: float(probabilities.get(option, 0.0)) for option in question.options}
+    if abs(sum(found.values()) - 1) > 1e-9:
+        raise ValueError(f"Question {question.key!r}: the probabilities sum to {sum(found.values())}, not 1.")
+    return found
+
+
+def settled(posterior: Mapping[str, float], tolerance: float = 1e-9) -> bool:
+    """Whether one option holds all the probability: the seat's view already answers the question, so it is
+    not asked."""
+    return max(posterior.values(), default=1.0) >= 1 - tolerance
+
+
 def rounded_percents(probabilities: Mapping[str, float], options: Sequence[str]) -> dict[str, int]:
     """Probabilities as whole percents summing to exactly 100 (largest remainders), e.g. for a bot's answer."""
     raw = {option: 100 * float(probabilities.get(option, 0.0)) for option in options}
@@ -180,3 +200,90 @@ def rounded_percents(probabilities: Mapping[str, float], options: Sequence[str])
     for option in by_remainder[:left]:
         floors[option] += 1
     return floors
+
+
+# ------------------------------------------------------------------------------------------ simulated students
+
+#: How a simulated student turns the exact posterior of their view into an answer (`SimulatedStudent.style`).
+STUDENT_STYLES: Mapping[str, str] = {
+    "bayesian": "says the exact posterior of their view, a little noise aside",
+    "overconfident": "sharpens the posterior (squares it): too sure of the likeliest answer",
+    "cautious": "half the posterior, half an even spread: too unsure",
+    "uniform": "spreads evenly over every answer whatever they saw",
+}
+
+
+class SimulatedStudent:
+    """A student who answers belief questions, for class tests, benchmarks and the recorded class: a `style`
+    (`STUDENT_STYLES`) applied to the exact posterior, with seeded noise (`noise`: the spread of a log-normal
+    factor on each probability), answering a share `answers` of the questions. Every random choice comes from
+    the student's own `random.Random(seed)`, so the same student answers the same questions the same way."""
+
+    def __init__(self, style: str = "bayesian", *, seed: int | str = 0, noise: float = 0.25,
+                 answers: float = 1.0) -> None:
+        if style not in STUDENT_STYLES:
+            raise ValueError(f"Unknown student style {style!r}; choose from {', '.join(STUDENT_STYLES)}.")
+        if noise < 0 or not 0 <= answers <= 1:
+            raise ValueError("The noise is at least 0 and the share of questions answered from 0 to 1.")
+        self.style, self.noise, self.answers = style, noise, answers
+        self.rng = random.Random(f"student-{style}-{seed}")
+
+    def __repr__(self) -> str:
+        return f"SimulatedStudent({self.style!r}, noise={self.noise}, answers={self.answers})"
+
+    def answer(self, question: BeliefQuestion, posterior: Mapping[str, float]) -> dict[str, int] | None:
+        """Whole percents for every option, summing to 100 (what a page sends), or None: not answered."""
+        if self.rng.random() >= self.answers:
+            return None
+        even = 1 / len(question.options)
+        exact = [float(posterior.get(option, 0.0)) for option in question.options]
+        if self.style == "uniform":
+            return rounded_percents(dict.fromkeys(question.options, even), question.options)
+        if self.style == "overconfident":
+            exact = [p * p for p in exact]
+        elif self.style == "cautious":
+            exact = [(p + even) / 2 for p in exact]
+        noisy = [p * math.exp(self.rng.gauss(0, self.noise)) for p in exact]
+        total = sum(noisy)
+        return rounded_percents({option: p / total for option, p in zip(question.options, noisy)},
+                                question.options)
+
+
+def play_with_beliefs(game: str, players: int | Sequence[str], bots: Sequence[Bot],
+                      students: Mapping[int, SimulatedStudent], *, seed: int, rules: Any = None,
+                      room: str = "sim", number: int = 1, labels: Sequence[str] | None = None,
+                      rule: str = "brier") -> tuple[GameState[Any], list[BeliefAnswer]]:
+    """One game of `game` (a registered name) played by `bots` (one per seat), in which the seats of
+    `students` answer every belief question the game's model asks them, at the step it is first asked,
+    beside the exact posterior of their view then; the truths are filled in once the game is over. What a
+    class server records, without the server: the class test harness and the recorded class use it."""
+    from .registry import game as find_game
+
+    plugin = find_game(game)
+    model = plugin.belief_model()
+    if model is None:
+        raise ValueError(f"{plugin.title} asks no belief questions.")
+    rng = random.Random(f"bots-{seed}")
+    state: GameState[Any] = plugin.new_game(list(players) if not isinstance(players, int) else players,
+                                            seed=seed, rules=rules)
+    names = tuple(labels) if labels is not None else tuple(state.players)
+    asked: set[tuple[int, str]] = set()
+    said: list[tuple[int, int, BeliefQuestion, dict[str, float], dict[str, float]]] = []
+    while not state.is_over:
+        step = len(state.history)
+        for seat, student in sorted(students.items()):
+            view = state.view(seat)
+            for question in model.questions(view):
+                if (seat, question.key) in asked:
+                    continue
+                asked.add((seat, question.key))
+                posterior = model.posterior(view, question)
+                percents = student.answer(question, posterior)
+                if percents is not None:
+                    said.append((step, seat, question, parse_belief(question, percents), posterior))
+        seat = state.acting_seats[0]
+        state.apply(bots[seat].choose(state.view(seat), state.legal_actions(seat), rng), player=seat)
+    answers = [BeliefAnswer(room, number, plugin.name, seat, names[seat], step, question, belief, posterior,
+                            model.truth(state, question), rule)
+               for step, seat, question, belief, posterior in said]
+    return state, answers

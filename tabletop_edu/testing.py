@@ -288,3 +288,65 @@ def _first_difference(expected: Any, got: Any) -> str:
         if mine != theirs:
             return f"log: {mine.text!r} vs {theirs.text!r}"
     return "views differ"
+
+
+# ------------------------------------------------------------------------------------------ belief models
+
+@dataclass(frozen=True)
+class AskedBelief:
+    """One question a belief model asked during `check_beliefs`: the seat's view then, the question, the
+    model's posterior from that view, and the truth once the game ended."""
+
+    view: Any
+    question: Any
+    posterior: dict[str, float]
+    truth: str | None
+
+
+def check_beliefs(game: str, *, players: int, bots: list[Any], seed: int = 0, rules: Any = None,
+                  twins: int = 2) -> list[AskedBelief]:
+    """Play one game of `game` (a registered name) with `bots` and check its belief model (`GamePlugin.beliefs`)
+    at every step, for every seat: each question is asked from the view alone (a world drawn from the seat's
+    view, a different hidden state with the same view, gets the same questions and posteriors, `twins` worlds
+    per question); each posterior is on exactly the question's options, non-negative, summing to 1; once the
+    game is over every question has a truth, one of its options, to which the posterior gave a positive
+    probability. Returns what was asked, for a game's own checks (its engine's exact inference)."""
+    from .registry import game as find_game
+
+    plugin = find_game(game)
+    model = plugin.belief_model()
+    if model is None:
+        raise GameCheckFailed(f"{plugin.title} declares no belief model (GamePlugin.beliefs).")
+    state: GameState[Any] = plugin.new_game(players, seed=seed, rules=rules)
+    rng = random.Random(f"beliefs-{seed}")
+    asked: dict[tuple[int, str], tuple[Any, Any, dict[str, float]]] = {}
+
+    def fail(message: str) -> GameCheckFailed:
+        return GameCheckFailed(f"{plugin.title}, seed {seed}, step {len(state.history)}: {message}")
+
+    while not state.is_over:
+        for seat in range(len(state.players)):
+            view = state.view(seat)
+            questions = model.questions(view)
+            for question in questions:
+                if (seat, question.key) in asked:
+                    continue
+                posterior = model.posterior(view, question)
+                if list(posterior) != list(question.options) or min(posterior.values()) < 0:
+                    raise fail(f"the posterior of {question.key} is not on its options: {posterior}")
+                if abs(sum(posterior.values()) - 1) > 1e-9:
+                    raise fail(f"the posterior of {question.key} sums to {sum(posterior.values())}")
+                for _ in range(twins):
+                    twin = state.resample(seat, rng).view(seat)
+                    if model.questions(twin) != questions or model.posterior(twin, question) != posterior:
+                        raise fail(f"seat {seat}'s question {question.key} reads more than the view")
+                asked[seat, question.key] = (view, question, posterior)
+        seat = state.acting_seats[0]
+        state.apply(bots[seat].choose(state.view(seat), state.legal_actions(seat), rng), player=seat)
+    found = []
+    for (seat, key), (view, question, posterior) in asked.items():
+        truth = model.truth(state, question)
+        if truth not in question.options or posterior[truth] <= 0:
+            raise fail(f"seat {seat}'s question {key}: the truth {truth!r} had no chance in {posterior}")
+        found.append(AskedBelief(view, question, posterior, truth))
+    return found

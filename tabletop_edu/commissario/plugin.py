@@ -41,4 +41,5 @@ GAME = GamePlugin(
     render="tabletop_edu.commissario.render",
     knowledge="tabletop_edu.commissario.render:knowledge_html",
     summary="arrest bandits, not innocents: an all-pay auction for turn order and a secret simultaneous pick",
+    beliefs="tabletop_edu.commissario.beliefs:MODEL",
 )

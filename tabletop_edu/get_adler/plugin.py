@@ -44,4 +44,5 @@ GAME = GamePlugin(
     render="tabletop_edu.get_adler.render",
     knowledge="tabletop_edu.get_adler.widget:knowledge_html",
     summary="find the double agent before the seventh hour ends",
+    beliefs="tabletop_edu.get_adler.beliefs:MODEL",
 )

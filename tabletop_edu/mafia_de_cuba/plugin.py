@@ -80,4 +80,5 @@ GAME = GamePlugin(
     knowledge="tabletop_edu.mafia_de_cuba.widget:knowledge_html",
     posteriors=godfather_posteriors,
     summary="the cigar box, the diamonds and the Godfather's interrogation",
+    beliefs="tabletop_edu.mafia_de_cuba.beliefs:MODEL",
 )

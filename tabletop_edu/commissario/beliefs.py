@@ -1,0 +1,95 @@
+"""Commissario's belief question: "what did X pick?", asked once all picks of a round are locked and before X
+reveals anything, about every other seat.
+
+A pick is secret until it is revealed and nothing a seat sees tells it how another seat picked, so an exact
+posterior needs a model of how the others play. The model here is the engine's own (`world_from_view`): each
+other seat picks uniformly among the picks the rules allow it (21, or the 15 pairs once its 2x card is used
+up with `double_card_each_round` off). Every seat's posterior is then this uniform distribution: a student who
+says something else is betting on how X plays, which the debrief checks against the round's equilibrium
+(`commissario/strategy.py`) and against what the class really picked.
+
+Moments: the key names the round (`pick:2@r3`), so a server asks it once; it stays on offer until X reveals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..beliefs import BeliefQuestion, on_options
+from ..core import GameState, View
+from .engine import picks_allowed
+
+#: A colour's name in French (the notation's are English).
+COLOURS_FR: dict[str, str] = {"red": "rouge", "orange": "orange", "yellow": "jaune", "green": "vert",
+                              "blue": "bleu", "purple": "mauve"}
+
+
+class PickBeliefs:
+    """What each other seat picked this round, under "the others pick uniformly among their legal picks"; the
+    truth is the pick the seat made, told at the end."""
+
+    def questions(self, view: View) -> list[BeliefQuestion]:
+        facts = view.facts
+        if view.seat is None or facts["phase"] != "first_reveal":
+            return []
+        return [_pick_question(view, seat) for seat in range(len(view.players))
+                if seat != view.seat and seat not in facts["revealed"]]
+
+    def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
+        picks = [pick_name(pick.colours) for pick in picks_allowed(_may_double(view, _subject(question)))]
+        return on_options(question, {name: 1 / len(picks) for name in picks})
+
+    def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
+        if not state.is_over:
+            return None
+        seat, round_number = _subject(question), _round(question)
+        current = 0
+        for event in state.events:
+            if event.kind == "layout":
+                current = event.data["round"]
+            elif event.kind == "pick" and current == round_number and event.data["seat"] == seat:
+                return pick_name(tuple(event.data["colours"]))
+        return None
+
+
+def pick_name(colours: tuple[str, ...]) -> str:
+    """A pick's option id: "red blue" for two colours, "green 2x" for a colour with the 2x card."""
+    first, second = colours
+    return f"{first} 2x" if first == second else f"{first} {second}"
+
+
+def _pick_question(view: View, seat: int) -> BeliefQuestion:
+    rules = view.rules
+    picks = picks_allowed(rules.double_card)
+    names = tuple(pick_name(pick.colours) for pick in picks)
+    name = view.players[seat]
+    return BeliefQuestion(f"pick:{seat}@r{view.facts['round']}", f"What did {name} pick?",
+                          f"Qu'a choisi {name} ?", names, tuple(_label(pick.colours, False) for pick in picks),
+                          tuple(_label(pick.colours, True) for pick in picks))
+
+
+def _label(colours: tuple[str, ...], french: bool) -> str:
+    words = [COLOURS_FR[colour] if french else colour for colour in colours]
+    return f"{words[0]} ×2" if colours[0] == colours[1] else f"{words[0]} + {words[1]}"
+
+
+def _may_double(view: View, seat: int) -> bool:
+    """Whether `seat` may pick with its 2x card this round: the rules deal one, and it comes back every round
+    or the seat has not been seen playing it (a played 2x card is public)."""
+    rules = view.rules
+    if not rules.double_card or rules.double_card_each_round:
+        return bool(rules.double_card)
+    this_round = max((index for index, event in enumerate(view.log) if event.kind == "layout"), default=0)
+    return not any(event.kind == "reveal" and event.actor == seat and event.data["double"]
+                   for event in view.log[:this_round])
+
+
+def _subject(question: BeliefQuestion) -> int:
+    return int(question.key.split(":")[1].split("@")[0])
+
+
+def _round(question: BeliefQuestion) -> int:
+    return int(question.key.split("@r")[1])
+
+
+MODEL = PickBeliefs()

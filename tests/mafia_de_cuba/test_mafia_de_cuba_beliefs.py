@@ -1,0 +1,74 @@
+"""Mafia de Cuba's belief model: each taker's role, asked from a seat's view when the box is back and after each
+accusation; posteriors equal the engine's exact inference (and brute force), settled questions are not asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop_edu.beliefs import BeliefQuestion
+from tabletop_edu.mafia_de_cuba import new_game
+from tabletop_edu.mafia_de_cuba.beliefs import MODEL
+from tabletop_edu.mafia_de_cuba.inference import brute_force_posterior, observation_from_view, view_posterior
+from tabletop_edu.registry import game
+from tabletop_edu.testing import check_beliefs
+
+PLUGIN = game("mafia_de_cuba")
+LINEUP = ["loyal", "greedy-thief", "cautious-thief", "loyal", "greedy-thief", "loyal", "cautious-thief"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_posteriors_are_the_exact_inference_of_the_view(seed: int) -> None:
+    asked = check_beliefs("mafia_de_cuba", players=7, bots=[PLUGIN.make_bot(name) for name in LINEUP], seed=seed)
+    assert asked, "no question was asked in a whole game"
+    for index, item in enumerate(asked):
+        seat = int(item.question.key.split(":")[1].split("@")[0])
+        if index < 3:  # brute force, slow: a few
+            exact = brute_force_posterior(observation_from_view(item.view, item.view.rules)).role_probabilities(seat)
+        else:
+            exact = view_posterior(item.view, item.view.rules).role_probabilities(seat)  # type: ignore[union-attr]
+        assert item.posterior == pytest.approx({role: exact.get(role, 0.0) for role in item.question.options})
+        assert item.view.seat != seat and max(item.posterior.values()) < 1
+
+
+def test_the_godfather_is_asked_after_the_box_and_after_each_accusation() -> None:
+    state = new_game(6, seed=4)
+    for action in ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver"]:
+        assert MODEL.questions(state.view(0)) == []
+        state.apply(action)
+    asked = MODEL.questions(state.view(state.godfather))
+    assert [question.key for question in asked] == [f"role:{seat}@0" for seat in range(1, 6)]
+    assert asked[0].options == ("thief", "loyal", "fbi", "driver", "street-kid")
+    assert asked[0].labels_fr[0] == "Voleur" and asked[0].text_fr == "Quel est le rôle de Seat 1 ?"
+    while state.phase == "floor":
+        state.apply("pass", player=state.current_player[0])
+    state.apply("accuse 2")  # a loyal henchman: a wrong accusation, the game goes on with a joker or ends
+    if not state.is_over:
+        keys = [question.key for question in MODEL.questions(state.view(state.godfather))]
+        assert keys and all(key.endswith("@1") for key in keys) and "role:2@1" not in keys
+    assert MODEL.questions(state.view(None)) == []
+
+
+def test_a_taker_is_not_asked_about_what_the_view_settles() -> None:
+    state = new_game(6, seed=4)
+    for action in ["hide 0", "set-aside none", "take 3", "take 3", "take 3", "take 3", "take 3"]:
+        state.apply(action)
+    # The last taker saw every token in the box: every earlier taker is a thief. Every token came back to the
+    # Godfather: every taker took diamonds, but the last may have found none left and taken nothing.
+    assert MODEL.questions(state.view(5)) == []
+    assert [question.key for question in MODEL.questions(state.view(0))] == ["role:5@0"]
+    assert set(MODEL.posterior(state.view(0), MODEL.questions(state.view(0))[0]).values()) > {0.0}
+    assert [question.key for question in MODEL.questions(state.view(1))] == [f"role:{seat}@0" for seat in (2, 3, 4, 5)]
+
+
+def test_truth_is_told_at_the_end_only() -> None:
+    state = new_game(6, seed=4)
+    for action in ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver"]:
+        state.apply(action)
+    question = MODEL.questions(state.view(0))[0]
+    assert MODEL.truth(state, question) is None
+    while not state.is_over:
+        state.apply(state.legal_actions(state.acting_seats[0])[0], player=state.acting_seats[0])
+    assert MODEL.truth(state, question) == "thief"
+    with pytest.raises(ValueError, match="no option"):
+        MODEL.posterior(state.view(0), BeliefQuestion("role:1@0", "?", "?", ("loyal", "fbi"), ("a", "b"),
+                                                      ("a", "b")))
