@@ -10,8 +10,8 @@ time), replayed into game states on demand. From there:
 - `posteriors(i)`: what the table could infer at the end of game i, for games whose plugin computes it
   (Mafia de Cuba: the Godfather's posterior of every take).
 - `dataframe()` and `results_dataframe()`: one row per move (with thinking times) or per player and game,
-  as pandas DataFrames where pandas is installed (`pip install pandas`); `beliefs_dataframe()` one row per
-  option of every belief a student stated (their probability beside the exact posterior, the truth, the points).
+  as pandas DataFrames where pandas is installed (`pip install pandas`).
+- `ClassGame.beliefs`: the beliefs the students stated (`from_rooms` reads them from the server's records).
 """
 
 from __future__ import annotations
@@ -156,25 +156,6 @@ class ClassGames:
                 rows.append({"room": class_game.code, "game": class_game.title, "seat": seat, "player": label,
                              "score": scores[seat], "won": seat in state.winners})
         return rows
-
-    def belief_rows(self) -> list[dict[str, Any]]:
-        """One row per option of every stated belief: room, game, step, seat, player, question, option, the
-        student's probability, the exact posterior of their view, whether it is the truth, the points."""
-        rows = []
-        for class_game in self.games:
-            for answer in class_game.beliefs:
-                for option in answer.question.options:
-                    rows.append({"room": class_game.code, "game": class_game.title, "step": answer.step,
-                                 "seat": answer.seat, "player": answer.label, "question": answer.question.key,
-                                 "option": option, "belief": answer.belief.get(option, 0.0),
-                                 "posterior": answer.posterior.get(option, 0.0),
-                                 "true": None if answer.truth is None else answer.truth == option,
-                                 "rule": answer.rule, "points": answer.score})
-        return rows
-
-    def beliefs_dataframe(self) -> Any:
-        """The stated beliefs as a pandas DataFrame (`belief_rows`; needs pandas)."""
-        return _frame(self.belief_rows())
 
     def dataframe(self) -> Any:
         """The moves as a pandas DataFrame (needs pandas)."""

@@ -316,10 +316,11 @@ def seat_students(url: str, code: str, names: list[str], language: str = "en", *
 
 
 def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: int = 0,
-                    limit: int = 400, believe: BeliefPolicy | None = None) -> int:
+                    limit: int = 400, believe: BeliefPolicy | list[BeliefPolicy] | None = None) -> int:
     """Every student taps moves whenever their seat is to act (bots of the room play the other seats), until
-    the game is over; returns the number of moves played. With `believe`, each student first states a belief
-    for every question its page asks (in a room that asks beliefs)."""
+    the game is over; returns the number of moves played. With `believe` (one policy, or one per student), each
+    student first states a belief for every question its page asks (in a room that asks beliefs)."""
+    policies = believe if isinstance(believe, list) else [believe] * len(students)
     step = first_step
     for _ in range(limit):
         tables = [student.wait_step(step) for student in students]
@@ -329,9 +330,9 @@ def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: 
         if any(table["step"] < current for table in tables):  # a page has not heard of the latest move yet:
             step = current                                      # wait until every page has, then look again
             continue
-        if believe is not None:
-            for student in students:
-                student.answer_beliefs(believe, rng)
+        for student, policy in zip(students, policies):
+            if policy is not None:
+                student.answer_beliefs(policy, rng)
         movers = [student for student, table in zip(students, tables)
                   if table["menu"] is not None and table["step"] == current]
         if movers:
