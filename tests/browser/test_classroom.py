@@ -379,3 +379,82 @@ def test_a_french_seat_page_speaks_french(browser: Any, class_server: ServerProc
         shoot(page, "seat-fr")
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------------------------------ beliefs
+
+
+BELIEFS_ARTIFACTS = ARTIFACTS / "beliefs"
+
+
+def shoot_beliefs(page: Any, name: str, sizes: tuple[str, ...] = ("laptop", "phone")) -> None:
+    """Screenshots of `page` at a laptop's and a phone's size, under test-artifacts/beliefs/."""
+    BELIEFS_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for label in sizes:
+        page.set_viewport_size((LAPTOP if label == "laptop" else PHONE)["viewport"])
+        page.screenshot(path=str(BELIEFS_ARTIFACTS / f"{name}-{label}.png"), full_page=True)
+
+
+def tap_belief(page: Any, phone: bool, tens: list[int]) -> None:
+    """Tap "+10" on each option of the first open question `tens[i]` times, as a student does."""
+    for index, count in enumerate(tens):
+        for _ in range(count):
+            button = page.locator("#beliefs fieldset.belief:not(.sent)").first.locator(".belief-row").nth(index) \
+                .locator("button.more")
+            button.tap() if phone else button.click()
+
+
+def test_get_adler_with_beliefs_a_student_answers_by_tapping_and_the_projector_shows_the_debrief(
+        browser: Any, class_server: ServerProcess) -> None:
+    from tabletop_edu.get_adler import new_game
+    from tabletop_edu.get_adler.rules import ADLER
+
+    seed = next(seed for seed in range(100) if ADLER not in new_game(4, seed=seed).characters[:2])  # two heroes
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("get_adler", 4, seed=seed, language="en", bot_delay=0, beliefs=True,
+                               bots={2: "smart", 3: "smart"})
+    pupils = seat_pupils(browser, class_server, room, ["Ada", "Ben"], "en", phones=1)
+    ada, ben = pupils
+    french = browser.new_context(**PHONE).new_page()  # Ada's seat open in French too (a second device)
+    projector = browser.new_context(**LAPTOP).new_page()
+    try:
+        ada.page.wait_for_function("() => !document.getElementById('beliefs').hidden")  # the game asks at once
+        french.goto(f"{room['seats'][0]['link']}?lang=fr")
+        french.wait_for_function("() => !document.getElementById('beliefs').hidden")
+        assert "Que croyez-vous ?" in french.locator("#beliefs").inner_text()
+        assert "Des points sur 100" in french.locator("#beliefs").inner_text()
+        tap_belief(ada.page, True, [5, 2])
+        send = ada.page.locator("#beliefs button.send").first
+        assert send.is_disabled() and "70 %" in ada.page.locator("#beliefs .belief-total").first.inner_text()
+        shoot_beliefs(ada.page, "question-en", ("phone",))
+        shoot_beliefs(french, "question-fr")
+        tap_belief(ada.page, True, [0, 1, 2])
+        assert not send.is_disabled()
+        send.tap()
+        ada.page.wait_for_function("() => document.querySelector('#beliefs fieldset.belief.sent') !== null")
+        shoot_beliefs(ada.page, "question-sent-en", ("laptop",))
+        rows = teacher.records()[0]["beliefs"]["rows"]
+        assert [(row["seat"], sorted(row["belief"].values())) for row in rows] == [(0, [0.2, 0.3, 0.5])]
+        final = play_in_browsers(pupils, teacher, room["code"], random.Random(3))
+        assert final.is_over
+        for frame in ben.frames:  # Ada's belief never reached Ben's page
+            message = json.loads(frame)
+            assert message["type"] != "belief_received" and "debrief" not in message
+            assert all(question["sent"] is None for question in (message.get("beliefs") or {}).get("questions", []))
+        teacher.command(room["code"], "reveal")
+        answers = teacher.games()[0].beliefs
+        points = [answer.score for answer in answers if answer.seat == 0]
+        for language in ("en", "fr"):
+            projector.goto(f"{room['watch_url']}?lang={language}")
+            projector.wait_for_selector("#debrief .belief-debrief")
+            text = projector.locator("#debrief").inner_text()
+            heading = "What the class believed" if language == "en" else "Ce que la classe croyait"
+            assert heading in text and "Ada" in text and f"{sum(points) / len(points):.0f}" in text
+            shoot_beliefs(projector, f"debrief-{language}")
+        ada.page.wait_for_selector("#debrief .belief-debrief")
+        assert f"{sum(points) / len(points):.0f} / 100" in ada.page.locator("#debrief").inner_text()
+    finally:
+        for page in (french, projector):
+            page.context.close()
+        for pupil in pupils:
+            pupil.close()
