@@ -26,7 +26,7 @@ _WORDS = {
            "belief.truth": "True answer", "belief.student": "Student", "belief.points": "Points",
            "belief.answers": "answers", "belief.bayes": "Exact posterior's points", "belief.step": "step",
            "belief.rule": "Scoring rule", "belief.none": "No belief was stated in this game.",
-           "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic", "belief.colon": ":"},
+           "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic", "belief.colon": ":", "belief.option": "Answer", "belief.count": "Answers"},
     "fr": {"belief.title": "Que croyez-vous ?", "belief.total": "Total", "belief.send": "Envoyer",
            "belief.optional": "Facultatif : la partie continue que vous répondiez ou non.",
            "belief.received": "Reçu : merci.", "belief.answered": "Répondu",
@@ -36,7 +36,7 @@ _WORDS = {
            "belief.truth": "Vraie réponse", "belief.student": "Élève", "belief.points": "Points",
            "belief.answers": "réponses", "belief.bayes": "Points du postérieur exact", "belief.step": "étape",
            "belief.rule": "Règle de score", "belief.none": "Aucune croyance n'a été donnée dans cette partie.",
-           "belief.brier": "quadratique (Brier)", "belief.log": "logarithmique", "belief.colon": " :"},
+           "belief.brier": "quadratique (Brier)", "belief.log": "logarithmique", "belief.colon": " :", "belief.option": "Réponse", "belief.count": "Réponses"},
 }
 register(_WORDS)
 
@@ -78,13 +78,13 @@ def seat_points_html(answers: Sequence[BeliefAnswer], seat: int, language: str) 
     rows = "".join(f"<tr><td>{escape(answer.question.text_in(language))} <small>({escape(tr('belief.step', language))}"
                    f" {answer.step})</small></td><td class='num'>{answer.score:.0f}</td></tr>" for answer in mine)
     mean = sum(answer.score or 0.0 for answer in mine) / len(mine)
-    return (f"<section class='belief-debrief'><h2>{escape(tr('belief.your_points', language))}: {mean:.0f} / 100"
+    return (f"<section class='belief-debrief'><h2>{escape(tr('belief.your_points', language))}{escape(tr('belief.colon', language))} {mean:.0f} / 100"
             f"</h2><table>{rows}</table></section>")
 
 
 def _bar(probability: float, kind: str) -> str:
     width = max(0.0, min(100.0, 100 * probability))
-    return (f"<span class='belief-bar {kind}' style='width:{width:.0f}%'></span>"
+    return (f"<span class='bd-track'><span class='bd-bar {kind}' style='width:{width:.0f}%'></span></span>"
             f"<span class='num'>{width:.0f} %</span>")
 
 
@@ -93,7 +93,7 @@ def debrief_html(answers: Sequence[BeliefAnswer], labels: Sequence[str], scoring
     the true answers, and each student's points under the room's rule. For a revealed room only."""
     rule = tr(f"belief.{scoring}", language)
     head = (f"<section class='belief-debrief'><h2>{escape(tr('belief.debrief', language))}</h2>"
-            f"<p>{escape(tr('belief.rule', language))}: <b>{escape(rule)}</b>. "
+            f"<p>{escape(tr('belief.rule', language))}{escape(tr('belief.colon', language))} <b>{escape(rule)}</b>. "
             f"{escape(RULE_SENTENCES[scoring][language])}</p>")
     if not answers:
         return f"{head}<p>{escape(tr('belief.none', language))}</p></section>"
@@ -110,13 +110,13 @@ def debrief_html(answers: Sequence[BeliefAnswer], labels: Sequence[str], scoring
             true = any(answer.truth == option for answer in group)
             mark = " ✔" if true else ""
             rows.append(f"<tr{' class=truth' if true else ''}><td>{escape(label)}{mark}</td>"
-                        f"<td class='bar'>{_bar(said, 'class')}</td><td class='bar'>{_bar(exact, 'exact')}</td></tr>")
+                        f"<td class='bd-cell'>{_bar(said, 'class')}</td><td class='bd-cell'>{_bar(exact, 'exact')}</td></tr>")
         steps = sorted({answer.step for answer in group})
         when = f"{steps[0]}" if len(steps) == 1 else f"{steps[0]}–{steps[-1]}"
-        tables.append(f"<h3>{escape(question.text_in(language))} <small>({len(group)} "
-                      f"{escape(tr('belief.answers', language))}, {escape(tr('belief.step', language))} {when})"
-                      f"</small></h3><table class='belief-table'><tr>"
-                      f"<th>{escape(tr('belief.question', language))}</th><th>{escape(tr('belief.class', language))}"
+        tables.append(f"<h3>{escape(question.text_in(language))} <small>({escape(tr('belief.answers', language))}"
+                      f"{escape(tr('belief.colon', language))} {len(group)}, {escape(tr('belief.step', language))} "
+                      f"{when})</small></h3><table class='belief-table'><tr>"
+                      f"<th>{escape(tr('belief.option', language))}</th><th>{escape(tr('belief.class', language))}"
                       f"</th><th>{escape(tr('belief.exact', language))}</th></tr>{''.join(rows)}</table>")
     points = points_of(answers)
     exact_points: dict[int, list[float]] = {}
@@ -129,6 +129,6 @@ def debrief_html(answers: Sequence[BeliefAnswer], labels: Sequence[str], scoring
         for seat, (mean, count) in sorted(points.items(), key=lambda item: -item[1][0]))
     scores = (f"<h3>{escape(tr('belief.points', language))}</h3><table class='belief-table'><tr>"
               f"<th>{escape(tr('belief.student', language))}</th><th>{escape(tr('belief.points', language))}</th>"
-              f"<th>{escape(tr('belief.answers', language))}</th><th>{escape(tr('belief.bayes', language))}</th></tr>"
+              f"<th>{escape(tr('belief.count', language))}</th><th>{escape(tr('belief.bayes', language))}</th></tr>"
               f"{score_rows}</table>") if points else ""
     return f"{head}{''.join(tables)}{scores}</section>"
