@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -200,6 +200,57 @@ def rounded_percents(probabilities: Mapping[str, float], options: Sequence[str])
     for option in by_remainder[:left]:
         floors[option] += 1
     return floors
+
+
+# ------------------------------------------------------------------------------------------ a game's debrief
+
+@dataclass(frozen=True)
+class DebriefTable:
+    """A game's own part of the class's debrief (a belief model's optional `debrief(state)` gives a list):
+    which lies worked, the picks beside the equilibrium... A title, column names and a note saying how the
+    numbers were computed, in English and French, and rows of plain values (texts, numbers, booleans)."""
+
+    title: str
+    title_fr: str
+    columns: tuple[str, ...]
+    columns_fr: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    note: str
+    note_fr: str
+
+    def in_language(self, language: str) -> tuple[str, tuple[str, ...], str]:
+        """The title, columns and note in `language` ("en" or "fr")."""
+        if language == "fr":
+            return self.title_fr, self.columns_fr, self.note_fr
+        return self.title, self.columns, self.note
+
+    def html(self, language: str = "en") -> str:
+        from html import escape
+
+        title, columns, note = self.in_language(language)
+        head = "".join(f"<th>{escape(column)}</th>" for column in columns)
+        body = "".join("<tr>" + "".join(f"<td>{escape(_cell(value, language))}</td>" for value in row) + "</tr>"
+                       for row in self.rows)
+        return (f"<table class='tabletop-debrief'><caption>{escape(title)}</caption><thead><tr>{head}</tr></thead>"
+                f"<tbody>{body}</tbody></table><p>{escape(note)}</p>")
+
+    def _repr_html_(self) -> str:
+        return self.html()
+
+
+def _cell(value: Any, language: str) -> str:
+    if isinstance(value, bool):
+        return ("oui" if value else "non") if language == "fr" else ("yes" if value else "no")
+    return str(value)
+
+
+def replayed(state: GameState[Any]) -> Iterator[GameState[Any]]:
+    """The game of `state` replayed from its seed, yielding the one replay after each action, so a debrief can
+    read every seat's view as it was at every step (the replay changes between yields: read, don't keep)."""
+    replay = type(state)(list(state.players), seed=state.seed, rules=state.rules)
+    for seat, action in state.history:
+        replay.apply(action, player=seat)
+        yield replay
 
 
 # ------------------------------------------------------------------------------------------ simulated students

@@ -15,6 +15,8 @@ from typing import Any
 
 from ..beliefs import RULE_SENTENCES, BeliefAnswer, BeliefQuestion, rounded_percents
 from ..i18n import register, tr
+from .debrief import game_tables, score_rows
+from .export import ClassGames
 
 _WORDS = {
     "en": {"belief.title": "What do you believe?", "belief.total": "Total", "belief.send": "Send",
@@ -61,15 +63,6 @@ def belief_panel(questions: Sequence[BeliefQuestion], answered: Mapping[str, Any
             "words": belief_words(language)}
 
 
-def points_of(answers: Sequence[BeliefAnswer]) -> dict[int, tuple[float, int]]:
-    """Each seat's mean points and number of scored answers (answers whose truth is known)."""
-    scored: dict[int, list[float]] = {}
-    for answer in answers:
-        if answer.score is not None:
-            scored.setdefault(answer.seat, []).append(answer.score)
-    return {seat: (sum(points) / len(points), len(points)) for seat, points in scored.items()}
-
-
 def seat_points_html(answers: Sequence[BeliefAnswer], seat: int, language: str) -> str:
     """A seat's own points after the reveal (its own answers only)."""
     mine = [answer for answer in answers if answer.seat == seat and answer.score is not None]
@@ -88,47 +81,48 @@ def _bar(probability: float, kind: str) -> str:
             f"<span class='num'>{width:.0f} %</span>")
 
 
-def debrief_html(answers: Sequence[BeliefAnswer], labels: Sequence[str], scoring: str, language: str) -> str:
-    """The class's beliefs beside the exact posteriors of their own views (per question: the mean of each),
-    the true answers, and each student's points under the room's rule. For a revealed room only."""
+def debrief_html(games: ClassGames, scoring: str, language: str) -> str:
+    """The class's beliefs beside the exact posteriors of their own views (per question, the mean of each, the
+    true answer marked), each student's points under the room's rule beside their exact posteriors' (from
+    `debrief.score_rows`), and the game's own tables (`debrief.game_tables`: which lies worked, the picks beside
+    the equilibrium). For a revealed room only: `games` holds its one game, beliefs and all."""
     rule = tr(f"belief.{scoring}", language)
+    colon = escape(tr("belief.colon", language))
     head = (f"<section class='belief-debrief'><h2>{escape(tr('belief.debrief', language))}</h2>"
-            f"<p>{escape(tr('belief.rule', language))}{escape(tr('belief.colon', language))} <b>{escape(rule)}</b>. "
+            f"<p>{escape(tr('belief.rule', language))}{colon} <b>{escape(rule)}</b>. "
             f"{escape(RULE_SENTENCES[scoring][language])}</p>")
+    own = "".join(table.html(language) for table in game_tables(games, 0))
+    answers = games[0].beliefs
     if not answers:
-        return f"{head}<p>{escape(tr('belief.none', language))}</p></section>"
+        return f"{head}<p>{escape(tr('belief.none', language))}</p>{own}</section>"
     groups: dict[str, list[BeliefAnswer]] = {}
     for answer in answers:
         groups.setdefault(answer.question.key, []).append(answer)
-    tables = []
-    for group in groups.values():
-        question = group[0].question
-        rows = []
-        for option, label in zip(question.options, question.labels_in(language)):
-            said = sum(answer.belief.get(option, 0.0) for answer in group) / len(group)
-            exact = sum(answer.posterior.get(option, 0.0) for answer in group) / len(group)
-            true = any(answer.truth == option for answer in group)
-            mark = " ✔" if true else ""
-            rows.append(f"<tr{' class=truth' if true else ''}><td>{escape(label)}{mark}</td>"
-                        f"<td class='bd-cell'>{_bar(said, 'class')}</td><td class='bd-cell'>{_bar(exact, 'exact')}</td></tr>")
-        steps = sorted({answer.step for answer in group})
-        when = f"{steps[0]}" if len(steps) == 1 else f"{steps[0]}–{steps[-1]}"
-        tables.append(f"<h3>{escape(question.text_in(language))} <small>({escape(tr('belief.answers', language))}"
-                      f"{escape(tr('belief.colon', language))} {len(group)}, {escape(tr('belief.step', language))} "
-                      f"{when})</small></h3><table class='belief-table'><tr>"
-                      f"<th>{escape(tr('belief.option', language))}</th><th>{escape(tr('belief.class', language))}"
-                      f"</th><th>{escape(tr('belief.exact', language))}</th></tr>{''.join(rows)}</table>")
-    points = points_of(answers)
-    exact_points: dict[int, list[float]] = {}
-    for answer in answers:
-        if answer.posterior_score is not None:
-            exact_points.setdefault(answer.seat, []).append(answer.posterior_score)
-    score_rows = "".join(
-        f"<tr><td>{escape(labels[seat])}</td><td class='num'>{mean:.0f}</td><td class='num'>{count}</td>"
-        f"<td class='num'>{sum(exact_points[seat]) / len(exact_points[seat]):.0f}</td></tr>"
-        for seat, (mean, count) in sorted(points.items(), key=lambda item: -item[1][0]))
+    tables = [_question_table(group, language) for group in groups.values()]
+    score_lines = "".join(f"<tr><td>{escape(row['label'])}</td><td class='num'>{row['points']:.0f}</td>"
+                          f"<td class='num'>{row['answers']}</td><td class='num'>{row['exact_points']:.0f}</td></tr>"
+                          for row in score_rows(games))
     scores = (f"<h3>{escape(tr('belief.points', language))}</h3><table class='belief-table'><tr>"
               f"<th>{escape(tr('belief.student', language))}</th><th>{escape(tr('belief.points', language))}</th>"
               f"<th>{escape(tr('belief.count', language))}</th><th>{escape(tr('belief.bayes', language))}</th></tr>"
-              f"{score_rows}</table>") if points else ""
-    return f"{head}{''.join(tables)}{scores}</section>"
+              f"{score_lines}</table>") if score_lines else ""
+    return f"{head}{''.join(tables)}{scores}{own}</section>"
+
+
+def _question_table(group: Sequence[BeliefAnswer], language: str) -> str:
+    """One question's answers: per option the class's mean probability beside the exact posteriors' mean."""
+    question = group[0].question
+    rows = []
+    for option, label in zip(question.options, question.labels_in(language)):
+        said = sum(answer.belief.get(option, 0.0) for answer in group) / len(group)
+        exact = sum(answer.posterior.get(option, 0.0) for answer in group) / len(group)
+        true = any(answer.truth == option for answer in group)
+        rows.append(f"<tr{' class=truth' if true else ''}><td>{escape(label)}{' ✔' if true else ''}</td>"
+                    f"<td class='bd-cell'>{_bar(said, 'class')}</td><td class='bd-cell'>{_bar(exact, 'exact')}</td></tr>")
+    steps = sorted({answer.step for answer in group})
+    when = f"{steps[0]}" if len(steps) == 1 else f"{steps[0]}–{steps[-1]}"
+    colon = escape(tr("belief.colon", language))
+    return (f"<h3>{escape(question.text_in(language))} <small>({escape(tr('belief.answers', language))}{colon} "
+            f"{len(group)}, {escape(tr('belief.step', language))} {when})</small></h3><table class='belief-table'>"
+            f"<tr><th>{escape(tr('belief.option', language))}</th><th>{escape(tr('belief.class', language))}</th>"
+            f"<th>{escape(tr('belief.exact', language))}</th></tr>{''.join(rows)}</table>")

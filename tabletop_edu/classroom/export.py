@@ -10,14 +10,19 @@ time), replayed into game states on demand. From there:
 - `posteriors(i)`: what the table could infer at the end of game i, for games whose plugin computes it
   (Mafia de Cuba: the Godfather's posterior of every take).
 - `dataframe()` and `results_dataframe()`: one row per move (with thinking times) or per player and game,
-  as pandas DataFrames where pandas is installed (`pip install pandas`).
+  as pandas DataFrames where pandas is installed (`pip install pandas`); `beliefs_dataframe()`: one row per
+  option of every answered belief question (what the student said, what their view implied, the truth).
 - `ClassGame.beliefs`: the beliefs the students stated (`from_rooms` reads them from the server's records).
+- `save(path)` / `ClassGames.load(path)`: the games as one JSON file (records, moves, beliefs), so a class can be
+  analysed after the server is gone, and a recorded class ships with the debrief notebook.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..beliefs import BeliefAnswer, BeliefQuestion
@@ -163,6 +168,66 @@ class ClassGames:
 
     def results_dataframe(self) -> Any:
         return _frame(self.result_rows())
+
+    def belief_rows(self) -> list[dict[str, Any]]:
+        """One row per option of every answered belief question, oldest first: room, number, game, seat, label,
+        step, question (its key), option, belief (what the student said), posterior (what their view implied),
+        truth (the true option, None until known), score and rule (the answer's points, on each of its rows)."""
+        return [{"room": answer.room, "number": answer.number, "game": answer.game, "seat": answer.seat,
+                 "label": answer.label, "step": answer.step, "question": answer.question.key, "option": option,
+                 "belief": answer.belief[option], "posterior": answer.posterior[option], "truth": answer.truth,
+                 "score": answer.score, "rule": answer.rule}
+                for class_game in self.games for answer in class_game.beliefs for option in answer.question.options]
+
+    def beliefs_dataframe(self) -> Any:
+        """`belief_rows()` as a pandas DataFrame (needs pandas)."""
+        return _frame(self.belief_rows())
+
+    # ---------------------------------------------------------------- files
+
+    def save(self, path: str | Path) -> None:
+        """Write every game (record, seats' labels, moves, beliefs) to one JSON file that `load` reads back."""
+        data = {"format": 1, "games": [game_to_json(class_game) for class_game in self.games]}
+        Path(path).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> ClassGames:
+        """The games `save` wrote; a ValueError naming the file if it is not such a file."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            return cls(game_from_json(item) for item in data["games"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{path} is not a class's games as ClassGames.save writes them ({error}).") from None
+
+
+def answer_to_json(answer: BeliefAnswer) -> dict[str, Any]:
+    """A belief answer as JSON-ready data (`answer_from_json` reads it back equal)."""
+    return {"room": answer.room, "number": answer.number, "game": answer.game, "seat": answer.seat,
+            "label": answer.label, "step": answer.step, "question": answer.question.to_json(),
+            "belief": dict(answer.belief), "posterior": dict(answer.posterior), "truth": answer.truth,
+            "rule": answer.rule, "extra": dict(answer.extra)}
+
+
+def answer_from_json(data: Mapping[str, Any]) -> BeliefAnswer:
+    return BeliefAnswer(str(data["room"]), int(data["number"]), str(data["game"]), int(data["seat"]),
+                        str(data["label"]), int(data["step"]), BeliefQuestion.from_json(data["question"]),
+                        {str(k): float(v) for k, v in data["belief"].items()},
+                        {str(k): float(v) for k, v in data["posterior"].items()},
+                        None if data["truth"] is None else str(data["truth"]), str(data["rule"]),
+                        dict(data.get("extra", {})))
+
+
+def game_to_json(class_game: ClassGame) -> dict[str, Any]:
+    return {"code": class_game.code, "number": class_game.number, "title": class_game.title,
+            "labels": list(class_game.labels), "record": dict(class_game.record),
+            "moves": [list(move) for move in class_game.moves],
+            "beliefs": [answer_to_json(answer) for answer in class_game.beliefs]}
+
+
+def game_from_json(data: Mapping[str, Any]) -> ClassGame:
+    return ClassGame(str(data["code"]), int(data["number"]), str(data["title"]), tuple(data["labels"]),
+                     data["record"], tuple(tuple(move) for move in data["moves"]),  # type: ignore[misc]
+                     tuple(answer_from_json(answer) for answer in data.get("beliefs", ())))
 
 
 def _frame(rows: list[dict[str, Any]]) -> Any:

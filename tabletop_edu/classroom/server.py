@@ -65,7 +65,7 @@ from . import games
 from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
                     table_message)
 from .belief_pages import belief_panel, debrief_html, seat_points_html
-from .export import belief_answers, seat_label
+from .export import ClassGame, ClassGames, belief_answers, seat_label
 from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
 from .store import Store, WriterLock
 
@@ -422,9 +422,8 @@ class ClassServer:
             message["beliefs"] = belief_panel(room.belief_questions(seat), room.answered(seat), room.step,
                                               room.scoring, language)
         if room.revealed:
-            answers = self.belief_answers(room)
-            message["debrief"] = debrief_html(answers, self.labels(room), room.scoring, language) if seat is None \
-                else seat_points_html(answers, seat, language)
+            message["debrief"] = self.debrief(room, language) if seat is None \
+                else seat_points_html(self.belief_answers(room), seat, language)
 
     @staticmethod
     def labels(room: Room) -> list[str]:
@@ -437,6 +436,14 @@ class ClassServer:
             room.code, room.number, self.labels(room), [row.__dict__ for row in room.beliefs], str(room.scoring),
             room.state))
 
+    def debrief(self, room: Room, language: str) -> str:
+        """The class's debrief of a revealed room in `language` (made once: the game's own tables replay it)."""
+        assert room.state is not None and room.scoring is not None
+        games = ClassGames([ClassGame(room.code, room.number, room.title, tuple(self.labels(room)), room.state.record(),
+                                      (), tuple(self.belief_answers(room)))])
+        return str(room.remember(("debrief", language, len(room.beliefs)),
+                                 lambda: debrief_html(games, str(room.scoring), language)))
+
     def teacher_beliefs(self, room: Room) -> dict[str, Any] | None:
         """What the dashboard shows of beliefs: during play how many each seat stated; after the reveal every
         belief and the debrief (a dashboard may be on the projector's screen: no belief before the reveal)."""
@@ -446,8 +453,7 @@ class ClassServer:
         found: dict[str, Any] = {"scoring": room.scoring, "asked_steps": sorted(room.asked_steps), "counts": counts}
         if room.revealed and room.state is not None:
             found["rows"] = [belief_row_json(row) for row in room.beliefs]
-            found["debrief"] = {language: debrief_html(self.belief_answers(room), self.labels(room), room.scoring,
-                                                       language) for language in ("en", "fr")}
+            found["debrief"] = {language: self.debrief(room, language) for language in ("en", "fr")}
         return found
 
     def belief_stated(self, room: Room, seat: int, row: Any) -> None:

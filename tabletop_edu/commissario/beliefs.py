@@ -8,14 +8,19 @@ up with `double_card_each_round` off). Every seat's posterior is then this unifo
 says something else is betting on how X plays, which the debrief checks against the round's equilibrium
 (`commissario/strategy.py`) and against what the class really picked.
 
+The debrief (`debrief(state)`): every seat's pick of every round beside the round's equilibrium, approximated
+by `strategy.regret_matching` (its average play over seeded sampled iterations, from the public facts once the
+turn order is known): the probability it gives the pick made, and its own likeliest pick.
+
 Moments: the key names the round (`pick:2@r3`), so a server asks it once; it stays on offer until X reveals.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from ..beliefs import BeliefQuestion, on_options
+from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed
 from ..core import GameState, View
 from .engine import picks_allowed
 
@@ -40,16 +45,44 @@ class PickBeliefs:
         return on_options(question, {name: 1 / len(picks) for name in picks})
 
     def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
-        if not state.is_over:
-            return None
-        seat, round_number = _subject(question), _round(question)
-        current = 0
-        for event in state.events:
-            if event.kind == "layout":
-                current = event.data["round"]
-            elif event.kind == "pick" and current == round_number and event.data["seat"] == seat:
-                return pick_name(tuple(event.data["colours"]))
-        return None
+        return _picks_of_round(state, _round(question)).get(_subject(question)) if state.is_over else None
+
+    def debrief(self, state: GameState[Any], iterations: int = 200) -> list[DebriefTable]:
+        """Each seat's picks beside the round's (approximate) equilibrium."""
+        from .strategy import regret_matching
+
+        rows = []
+        for replay in replayed(state):
+            facts = replay.view(None).facts
+            if facts["phase"] != "pick" or facts["picked"]:
+                continue
+            mixes = regret_matching(facts, iterations=iterations, rng=random.Random(f"debrief-{facts['round']}"))
+            picks = _picks_of_round(state, facts["round"])
+            for seat, pick in sorted(picks.items()):
+                mix = {pick_name(option.colours): p for option, p in mixes[seat].items()}
+                favourite = max(mix, key=lambda name: mix[name])
+                rows.append((facts["round"], state.players[seat], pick, round(100 * mix.get(pick, 0.0)), favourite,
+                             round(100 * mix[favourite])))
+        return [DebriefTable(
+            "Picks beside the equilibrium", "Les choix face à l'équilibre",
+            ("round", "who", "picked", "equilibrium's chance of it (%)", "equilibrium's favourite", "its chance (%)"),
+            ("manche", "qui", "a choisi", "chance à l'équilibre (%)", "favori de l'équilibre", "sa chance (%)"),
+            tuple(rows),
+            f"The equilibrium of each round's secret pick, approximated by regret matching ({iterations} sampled "
+            "rounds, seeded) from the table and the turn order: how likely it makes each pick.",
+            f"L'équilibre du choix secret de chaque manche, approché par regret matching ({iterations} manches "
+            "tirées, graine fixe) à partir de la table et de l'ordre du tour : la chance qu'il donne à chaque choix.")]
+
+
+def _picks_of_round(state: GameState[Any], round_number: int) -> dict[int, str]:
+    """Every seat's pick in round `round_number`, read from the whole state's events."""
+    picks, current = {}, 0
+    for event in state.events:
+        if event.kind == "layout":
+            current = event.data["round"]
+        elif event.kind == "pick" and current == round_number:
+            picks[event.data["seat"]] = pick_name(tuple(event.data["colours"]))
+    return picks
 
 
 def pick_name(colours: tuple[str, ...]) -> str:

@@ -6,6 +6,11 @@ consistent with what the seat saw (its own character, the answers given, the sea
 counted equally; an answer binds only a seat that is not Adler, since Adler may lie. Adler himself is not asked
 (he knows), nor is a hero whose view already settles it. The options are the other seats, the same for every hero.
 
+The debrief (`debrief(state)`): Adler's answers, which were lies, and how each moved the heroes' probability that
+Adler is Adler (their mean, from their views just before and just after the answer): exactly (an answer of
+Adler's binds only the worlds where he is not Adler, so it can never lower it: exact reasoning is never fooled),
+and for heroes who believe every answer, whom a lie can fool (it worked when it lowered theirs).
+
 Moments: the key names the hour (`adler@h3`), so a server asks it once per hour; it stays on offer all hour.
 """
 
@@ -13,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..beliefs import BeliefQuestion, on_options, settled
+from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed, settled
 from ..core import GameState, View
 from .deduction import adler_distribution, worlds_for_view
-from .rules import ADLER
+from .rules import ADLER, has_trait
 
 
 class AdlerBeliefs:
@@ -38,6 +43,49 @@ class AdlerBeliefs:
 
     def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
         return str(state.characters.index(ADLER)) if state.is_over else None  # type: ignore[attr-defined]
+
+    def debrief(self, state: GameState[Any]) -> list[DebriefTable]:
+        """Every answer Adler gave, true or a lie, and how it moved the heroes' exact posterior."""
+        adler = state.characters.index(ADLER)  # type: ignore[attr-defined]
+        heroes = [seat for seat in range(len(state.players)) if seat != adler]
+        start = type(state)(list(state.players), seed=state.seed, rules=state.rules)
+        rows, answered, before = [], 0, _heroes_on_truth(start, heroes, adler)
+        for step, replay in enumerate(replayed(state), start=1):
+            answers = replay.view(None).facts["answers"]
+            after = _heroes_on_truth(replay, heroes, adler)
+            for asker, target, trait, colour, yes in answers[answered:]:
+                if target == adler:
+                    lie = bool(yes) != has_trait(ADLER, trait, colour)
+                    rows.append((step, state.players[asker], f"{colour} {trait}?", "yes" if yes else "no", not lie,
+                                 round(100 * before[0]), round(100 * after[0]), round(100 * before[1]),
+                                 round(100 * after[1]), lie and after[1] < before[1]))
+            answered, before = len(answers), after
+        return [DebriefTable(
+            "Adler's answers: which lies worked", "Les réponses d'Adler : les mensonges qui ont marché",
+            ("step", "asked by", "question", "answer", "true", "exact before (%)", "exact after (%)",
+             "trusting before (%)", "trusting after (%)", "lie that worked"),
+            ("étape", "posée par", "question", "réponse", "vraie", "exact avant (%)", "exact après (%)",
+             "crédule avant (%)", "crédule après (%)", "mensonge qui a marché"),
+            tuple(rows),
+            "The heroes' mean probability that Adler is Adler, from their views just before and just after the "
+            "answer, every casting their view allows counted equally: exact (Adler may lie: his answers can never "
+            "lower it) and trusting (every answer believed): a lie worked when it lowered the trusting heroes'.",
+            "La probabilité moyenne que les héros donnent au vrai Adler, de leur point de vue juste avant et juste "
+            "après la réponse, chaque distribution des rôles permise comptée à égalité : exacte (Adler peut mentir : "
+            "ses réponses ne peuvent pas la faire baisser) et crédule (toute réponse crue) : un mensonge a marché "
+            "quand il a fait baisser celle des héros crédules.")]
+
+
+def _heroes_on_truth(state: GameState[Any], heroes: list[int], adler: int) -> tuple[float, float]:
+    """The heroes' mean probability of Adler's true seat from their views at `state`: exact, and trusting
+    (0 where believing every answer leaves no casting at all)."""
+    exact = trusting = 0.0
+    for seat in heroes:
+        view = state.view(seat)
+        exact += adler_distribution(worlds_for_view(view)).get(adler, 0.0)
+        worlds = worlds_for_view(view, trusting=True)
+        trusting += adler_distribution(worlds).get(adler, 0.0) if worlds else 0.0
+    return exact / len(heroes), trusting / len(heroes)
 
 
 MODEL = AdlerBeliefs()

@@ -65,15 +65,16 @@ def possible_worlds(players: int, answers: Iterable[AnswerFact] = (), not_adler:
     return worlds
 
 
-def worlds_for_view(view: View) -> list[World]:
-    """The worlds the owner of `view` cannot rule out (a spectator: the public worlds), under the view's rules."""
+def worlds_for_view(view: View, *, trusting: bool = False) -> list[World]:
+    """The worlds the owner of `view` cannot rule out (a spectator: the public worlds), under the view's rules;
+    with `trusting`, those of a seat that believes every answer, Adler's too (the debrief's fooled hero)."""
     facts = view.facts
     known = {int(seat): character for seat, character in (facts.get("revealed") or {}).items()}
     if view.seat is not None:
         known[view.seat] = facts["my_character"]
     rules = view.rules if isinstance(view.rules, Rules) else Rules()
     return possible_worlds(len(view.players), facts["answers"], facts["not_adler"], known, cast=rules.cast,
-                           adler_may_lie=rules.adler_may_lie)
+                           adler_may_lie=rules.adler_may_lie and not trusting)
 
 
 def adler_candidates(worlds: Iterable[World]) -> list[int]:

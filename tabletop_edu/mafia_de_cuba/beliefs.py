@@ -8,20 +8,28 @@ Godfather knows the box that came back, a taker knows the box it opened, an empt
 question never gives away what the view cannot see: the options are every role the table's tokens allow, the
 same for every seat.
 
+The debrief (`debrief(state)`): which testimonies were lies, and whether each moved the Godfather's posterior
+the wrong way (his mean probability of every taker's true role, testimonies believed with probability 0.7).
+
 Moments: a question's key names its moment (`role:3@0` when the box came back, `role:3@1` after the first
 accusation...), so a server asks each key once; the questions of a moment stay on offer until the next one.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
 from typing import Any
 
-from ..beliefs import BeliefQuestion, on_options, settled
-from ..core import GameState, View
+from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed, settled
+from ..core import Event, GameState, View
 from ._box import BOX_PHASES
 from .chain import view_posterior
 from .engine import role_of
-from .rules import TOKEN_ORDER
+from .rules import TOKEN_ORDER, take_text
+
+#: How far the debrief's Godfather believes a testimony (the knowledge panel's `with_testimonies` default).
+TESTIMONY_TRUST = 0.7
 
 #: A role's name as a student reads it, in English and French.
 ROLE_LABELS: dict[str, tuple[str, str]] = {
@@ -59,6 +67,55 @@ class MafiaBeliefs:
         takes = state.takes  # type: ignore[attr-defined]
         seat = _subject(question)
         return role_of(takes[seat]) if state.is_over and seat in takes else None
+
+    def debrief(self, state: GameState[Any]) -> list[DebriefTable]:
+        """The factual testimonies ("took", "saw"), each true or a lie, and how it moved the Godfather."""
+        rows, heard = [], 0
+        takers = list(state.order)  # type: ignore[attr-defined]
+        for replay in replayed(state):
+            view = replay.view(state.godfather)  # type: ignore[attr-defined]
+            testimonies = [event for event in view.log if event.kind == "testimony"]
+            for event in testimonies[heard:]:
+                claim = str(event.data["claim"])
+                if event.actor is None or claim.split()[0] not in ("took", "saw"):
+                    continue
+                before = _on_truth(state, replace(view, log=tuple(e for e in view.log if e is not event)), takers)
+                after = _on_truth(state, view, takers)
+                if before is None or after is None:
+                    continue
+                true = _claim_is_true(state, event)
+                rows.append((event.step, state.players[event.actor], claim, true, round(100 * before),
+                             round(100 * after), not true and after < before))
+            heard = len(testimonies)
+        return [DebriefTable(
+            "Which lies worked", "Les mensonges qui ont marché",
+            ("step", "who", "said", "true", "Godfather before (%)", "after (%)", "lie that worked"),
+            ("étape", "qui", "a dit", "vrai", "Parrain avant (%)", "après (%)", "mensonge qui a marché"),
+            tuple(rows),
+            f"The Godfather's mean probability of every taker's true role, from his view just before and just after "
+            f"the testimony, each testimony believed with probability {TESTIMONY_TRUST}: a lie worked when it "
+            "lowered it.",
+            f"La probabilité moyenne que le Parrain donne au vrai rôle de chaque preneur, de son point de vue juste "
+            f"avant et juste après le témoignage, chaque témoignage cru avec la probabilité {TESTIMONY_TRUST} : un "
+            "mensonge a marché quand il l'a fait baisser.")]
+
+
+def _on_truth(state: GameState[Any], view: View, takers: list[int]) -> float | None:
+    """The Godfather's mean probability of the takers' true roles, from `view` with testimonies weighed."""
+    found = view_posterior(view, view.rules, truth=TESTIMONY_TRUST)
+    if found is None:
+        return None
+    takes = state.takes  # type: ignore[attr-defined]
+    return sum(found.role_probabilities(seat).get(role_of(takes[seat]), 0.0) for seat in takers) / len(takers)
+
+
+def _claim_is_true(state: GameState[Any], event: Event) -> bool:
+    """Whether "took X" names the speaker's take, or "saw D tokens..." the box they opened."""
+    verb, *words = str(event.data["claim"]).split()
+    if verb == "took":
+        return words[0] == take_text(state.takes[event.actor])  # type: ignore[attr-defined]
+    seen = state.view(event.actor).facts["box_seen"]
+    return int(words[0]) == seen["diamonds"] and Counter(words[1:]) == Counter(seen["tokens"])
 
 
 def _role_question(view: View, seat: int, moment: int, roles: tuple[str, ...]) -> BeliefQuestion:

@@ -162,6 +162,10 @@ def test_a_game_with_beliefs_stores_exact_posteriors_and_scores_by_the_rule(clas
             table = student.next(lambda m: m["type"] == "table" and m["revealed"])
             assert f"{sum(mine) / len(mine):.0f} / 100" in table["debrief"]
             assert f"<td>{student.name}</td><td class='num'>{sum(mine) / len(mine):.0f}</td>" in shown["debrief"]
+        frame = games.beliefs_dataframe()  # the export: one row per option of every answer
+        assert len(frame) == sum(len(a.question.options) for a in answers)
+        assert (frame["option"] == frame["truth"]).sum() == len(answers)
+        assert list(frame["belief"]) == [a.belief[option] for a in answers for option in a.question.options]
     finally:
         projector.close()
         for student in students:

@@ -1,0 +1,118 @@
+"""The debrief from a class's beliefs: the shipped recorded class is reproducible and round-trips through JSON;
+tables and pictures say what the class believed beside what it could know; the games' own parts."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tabletop_edu.beliefs import SimulatedStudent
+from tabletop_edu.classroom import debrief
+from tabletop_edu.classroom.export import ClassGames
+from tabletop_edu.knowledge.drawing import projected_type
+from tabletop_edu.registry import game
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = ROOT / "notebooks" / "data" / "class_record.json"
+
+
+@pytest.fixture(scope="module")
+def shipped() -> ClassGames:
+    return ClassGames.load(RECORD)
+
+
+def recorder():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("record_class", ROOT / "benchmarks" / "record_class.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_shipped_record_is_what_the_script_writes_small_and_finished(tmp_path: Path,
+                                                                         shipped: ClassGames) -> None:
+    recorder().main([str(tmp_path / "again.json")])
+    assert (tmp_path / "again.json").read_bytes() == RECORD.read_bytes()
+    assert RECORD.stat().st_size < 300_000
+    assert [class_game.game for class_game in shipped] == [game(name).module for name in
+                                                             ("mafia_de_cuba", "get_adler", "commissario")]
+    assert all(class_game.state().is_over and class_game.beliefs for class_game in shipped)
+    assert len({answer.label for class_game in shipped for answer in class_game.beliefs}) == 8
+
+
+def test_save_and_load_round_trip_the_beliefs(tmp_path: Path, shipped: ClassGames) -> None:
+    shipped.save(tmp_path / "class.json")
+    again = ClassGames.load(tmp_path / "class.json")
+    assert [g.beliefs for g in again] == [g.beliefs for g in shipped]
+    assert [g.record for g in again] == [json.loads(json.dumps(g.record)) for g in shipped]
+    (tmp_path / "bad.json").write_text('{"games": [{"code": "X"}]}')
+    with pytest.raises(ValueError, match="is not a class's games"):
+        ClassGames.load(tmp_path / "bad.json")
+    (tmp_path / "worse.json").write_text("not json")
+    with pytest.raises(ValueError, match="is not a class's games"):
+        ClassGames.load(tmp_path / "worse.json")
+
+
+def test_belief_rows_are_long_and_plain(shipped: ClassGames) -> None:
+    rows = shipped.belief_rows()
+    assert len(rows) == sum(len(a.question.options) for g in shipped for a in g.beliefs)
+    assert list(rows[0]) == ["room", "number", "game", "seat", "label", "step", "question", "option", "belief",
+                             "posterior", "truth", "score", "rule"]
+    assert all(isinstance(value, (str, int, float, type(None))) for row in rows for value in row.values())
+    frame = shipped.beliefs_dataframe()
+    assert frame.groupby(["room", "seat", "question"])["belief"].sum().round(9).eq(1).all()
+
+
+def test_scores_and_a_perfect_bayesian_has_no_gap() -> None:
+    plugin = game("get_adler")
+    exact = SimulatedStudent("bayesian", seed=1, noise=0.0)
+    table = debrief.SimulatedTable("get_adler", [plugin.make_bot("smart") for _ in range(4)],
+                                   ["Ana", "Ben", "Cy", "Dee"], {0: exact, 1: SimulatedStudent("uniform"),
+                                                                 2: SimulatedStudent("overconfident", seed=2),
+                                                                 3: SimulatedStudent("cautious", seed=3)}, seed=3)
+    games = debrief.record_class([table])
+    rows = {row["label"]: row for row in debrief.score_rows(games)}
+    asked = [answer for answer in games[0].beliefs if answer.label == "Ana"]
+    if asked:  # Ana was Adler: never asked
+        assert abs(rows["Ana"]["gap"]) <= 0.5  # whole percents only
+    assert sum(row["answers"] for row in rows.values()) == len(debrief.answered(games))
+    assert all(row["points"] == round(sum(a.score for a in games[0].beliefs if a.label == label)  # type: ignore[misc]
+                                      / row["answers"], 1) for label, row in rows.items())
+
+
+def test_question_rows_and_their_picture(shipped: ClassGames) -> None:
+    key = debrief.question_keys(shipped, 1)[0]
+    rows = debrief.question_rows(shipped, 1, key)
+    assert rows and all(row["question"] == key and row["chance"] == 20.0 for row in rows)
+    answer = next(a for a in shipped[1].beliefs if a.question.key == key)
+    assert rows[0]["said"] == round(100 * answer.belief[answer.truth], 1)  # type: ignore[index]
+    figure = debrief.draw_question(shipped, 1, key, language="fr")
+    smallest, cut = projected_type(figure)
+    assert smallest >= 14 and cut == []
+    with pytest.raises(ValueError, match="no answered question 'nope'"):
+        debrief.draw_question(shipped, 1, "nope")
+
+
+def test_calibration_counts_every_option_once(shipped: ClassGames) -> None:
+    rows = debrief.calibration_rows(shipped, bins=5)
+    options = sum(len(a.question.options) for a in debrief.answered(shipped))
+    assert sum(row["said_count"] for row in rows) == sum(row["exact_count"] for row in rows) == options
+    assert all(row["said_true"] is None or 0 <= row["said_true"] <= 100 for row in rows)
+    smallest, cut = projected_type(debrief.draw_calibration(shipped, index=0))
+    assert smallest >= 14 and cut == []
+
+
+def test_the_games_own_parts(shipped: ClassGames) -> None:
+    mafia, adler = debrief.game_tables(shipped, 0), debrief.game_tables(shipped, 1)
+    for table in mafia + adler:
+        worked = [row for row in table.rows if row[-1]]
+        true = table.columns.index("true")
+        assert worked and all(not row[true] for row in worked)
+        assert "<caption>" in table.html("fr") and table.in_language("fr")[0] != table.title
+    (picks,) = debrief.game_tables(shipped, 2)
+    assert len(picks.rows) == 4 * len({row[0] for row in picks.rows})
+    assert all(0 <= row[3] <= row[5] <= 100 for row in picks.rows)
