@@ -453,8 +453,8 @@ def test_each_game_with_beliefs_keeps_posteriors_secrets_and_scores(class_server
     a belief of another seat, and after the reveal the points follow the rule."""
     teacher = TeacherClient(class_server.url, class_server.teacher_token)
     room = teacher.create_room(game, players, seed=7, language=language, bot_delay=0, beliefs=True, scoring=scoring)
-    students = seat_students(class_server.url, room["code"], [f"Élève {seat}" for seat in range(players)], language,
-                             views=True)
+    students = seat_students(class_server.url, room["code"], [f"<img src=x>Élève {seat}" for seat in range(players)],
+                             language, views=True)
     styles = list(STUDENT_STYLES)
     policies = [simulated_policy(game, SimulatedStudent(styles[seat % len(styles)], seed=seat, answers=0.8))
                 for seat in range(players)]
@@ -482,6 +482,8 @@ def test_each_game_with_beliefs_keeps_posteriors_secrets_and_scores(class_server
         teacher.command(room["code"], "reveal")
         answers = teacher.games()[0].beliefs
         assert len(answers) == len(rows) and all(answer.truth is not None for answer in answers)
+        debrief = teacher.room(room["code"])["beliefs"]["debrief"][language]
+        assert "&lt;img src=x&gt;Élève" in debrief and "<img" not in debrief  # names escaped
         rule = brier if scoring == "brier" else log_points
         for answer in answers:
             assert answer.truth in answer.question.options
