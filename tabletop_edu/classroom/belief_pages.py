@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..beliefs import RULE_SENTENCES, BeliefAnswer, BeliefQuestion, rounded_percents
+from ..beliefs import RULE_SENTENCES, BeliefAnswer, BeliefQuestion, DebriefTable, rounded_percents
 from ..i18n import register, tr
 from .debrief import game_tables, score_rows
 from .export import ClassGames
@@ -28,7 +28,8 @@ _WORDS = {
            "belief.truth": "True answer", "belief.student": "Student", "belief.points": "Points",
            "belief.answers": "answers", "belief.bayes": "Exact posterior's points", "belief.step": "step",
            "belief.rule": "Scoring rule", "belief.none": "No belief was stated in this game.",
-           "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic", "belief.colon": ":", "belief.option": "Answer", "belief.count": "Answers"},
+           "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic", "belief.colon": ":",
+           "belief.option": "Answer", "belief.count": "Answers", "belief.yes": "yes", "belief.no": "no"},
     "fr": {"belief.title": "Que croyez-vous ?", "belief.total": "Total", "belief.send": "Envoyer",
            "belief.optional": "Facultatif : la partie continue que vous répondiez ou non.",
            "belief.received": "Reçu : merci.", "belief.answered": "Répondu",
@@ -38,7 +39,8 @@ _WORDS = {
            "belief.truth": "Vraie réponse", "belief.student": "Élève", "belief.points": "Points",
            "belief.answers": "réponses", "belief.bayes": "Points du postérieur exact", "belief.step": "étape",
            "belief.rule": "Règle de score", "belief.none": "Aucune croyance n'a été donnée dans cette partie.",
-           "belief.brier": "quadratique (Brier)", "belief.log": "logarithmique", "belief.colon": " :", "belief.option": "Réponse", "belief.count": "Réponses"},
+           "belief.brier": "quadratique (Brier)", "belief.log": "logarithmique", "belief.colon": " :",
+           "belief.option": "Réponse", "belief.count": "Réponses", "belief.yes": "oui", "belief.no": "non"},
 }
 register(_WORDS)
 
@@ -71,7 +73,8 @@ def seat_points_html(answers: Sequence[BeliefAnswer], seat: int, language: str) 
     rows = "".join(f"<tr><td>{escape(answer.question.text_in(language))} <small>({escape(tr('belief.step', language))}"
                    f" {answer.step})</small></td><td class='num'>{answer.score:.0f}</td></tr>" for answer in mine)
     mean = sum(answer.score or 0.0 for answer in mine) / len(mine)
-    return (f"<section class='belief-debrief'><h2>{escape(tr('belief.your_points', language))}{escape(tr('belief.colon', language))} {mean:.0f} / 100"
+    colon = escape(tr("belief.colon", language))
+    return (f"<section class='belief-debrief'><h2>{escape(tr('belief.your_points', language))}{colon} {mean:.0f} / 100"
             f"</h2><table>{rows}</table></section>")
 
 
@@ -91,7 +94,7 @@ def debrief_html(games: ClassGames, scoring: str, language: str) -> str:
     head = (f"<section class='belief-debrief'><h2>{escape(tr('belief.debrief', language))}</h2>"
             f"<p>{escape(tr('belief.rule', language))}{colon} <b>{escape(rule)}</b>. "
             f"{escape(RULE_SENTENCES[scoring][language])}</p>")
-    own = "".join(table.html(language) for table in game_tables(games, 0))
+    own = "".join(_game_table(table, language) for table in game_tables(games, 0))
     answers = games[0].beliefs
     if not answers:
         return f"{head}<p>{escape(tr('belief.none', language))}</p>{own}</section>"
@@ -109,6 +112,24 @@ def debrief_html(games: ClassGames, scoring: str, language: str) -> str:
     return f"{head}{''.join(tables)}{scores}{own}</section>"
 
 
+def _game_table(table: DebriefTable, language: str) -> str:
+    """A game's own debrief table, each cell carrying its column's name, so that a phone shows one row as a
+    short list (no sideways scroll) and a laptop as a table."""
+    title, columns, note = table.in_language(language)
+    colon = tr("belief.colon", language)
+    head = "".join(f"<th>{escape(column)}</th>" for column in columns)
+    body = "".join("<tr>" + "".join(f"<td data-label='{escape(column + colon)}'>{escape(_cell(value, language))}</td>"
+                                    for column, value in zip(columns, row)) + "</tr>" for row in table.rows)
+    return (f"<h3>{escape(title)}</h3><table class='belief-table game-debrief'><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table><p class='note'>{escape(note)}</p>")
+
+
+def _cell(value: Any, language: str) -> str:
+    if isinstance(value, bool):
+        return tr("belief.yes" if value else "belief.no", language)
+    return str(value)
+
+
 def _question_table(group: Sequence[BeliefAnswer], language: str) -> str:
     """One question's answers: per option the class's mean probability beside the exact posteriors' mean."""
     question = group[0].question
@@ -118,7 +139,8 @@ def _question_table(group: Sequence[BeliefAnswer], language: str) -> str:
         exact = sum(answer.posterior.get(option, 0.0) for answer in group) / len(group)
         true = any(answer.truth == option for answer in group)
         rows.append(f"<tr{' class=truth' if true else ''}><td>{escape(label)}{' ✔' if true else ''}</td>"
-                    f"<td class='bd-cell'>{_bar(said, 'class')}</td><td class='bd-cell'>{_bar(exact, 'exact')}</td></tr>")
+                    f"<td class='bd-cell'>{_bar(said, 'class')}</td>"
+                    f"<td class='bd-cell'>{_bar(exact, 'exact')}</td></tr>")
     steps = sorted({answer.step for answer in group})
     when = f"{steps[0]}" if len(steps) == 1 else f"{steps[0]}–{steps[-1]}"
     colon = escape(tr("belief.colon", language))

@@ -451,7 +451,8 @@ def test_get_adler_with_beliefs_a_student_answers_by_tapping_and_the_projector_s
             heading = "What the class believed" if language == "en" else "Ce que la classe croyait"
             assert heading in text and "Ada" in text and f"{sum(points) / len(points):.0f}" in text
             shoot_beliefs(projector, f"debrief-{language}")  # ends at a phone's size: the debrief fits it
-            assert projector.locator("#debrief .belief-debrief").evaluate("box => box.scrollWidth - box.clientWidth") <= 1
+            debrief = projector.locator("#debrief .belief-debrief")
+            assert debrief.evaluate("box => box.scrollWidth - box.clientWidth") <= 1
             projector.set_viewport_size(LAPTOP["viewport"])
         ada.page.wait_for_selector("#debrief .belief-debrief")
         assert f"{sum(points) / len(points):.0f} / 100" in ada.page.locator("#debrief").inner_text()

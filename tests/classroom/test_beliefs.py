@@ -45,7 +45,8 @@ class PeekBeliefs:
             return []
         values = tuple(str(value) for value in range(1, view.rules.highest_card + 1))
         name = view.players[target]
-        return [BeliefQuestion(f"card:{target}@r{view.facts['round']}", f"Which card does {name} hold?", f"Quelle carte {name} a-t-il ?",
+        return [BeliefQuestion(f"card:{target}@r{view.facts['round']}", f"Which card does {name} hold?",
+                               f"Quelle carte {name} a-t-il ?",
                                values, values, values)]
 
     def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
@@ -86,11 +87,17 @@ def lopsided(question: dict[str, Any], table: dict[str, Any], rng: random.Random
     return {option["option"]: share for option, share in zip(question["options"], shares)}
 
 
+def asked_again(message: dict[str, Any]) -> bool:
+    """A table message that holds the questions of the teacher's ask at step 0."""
+    return message["type"] == "table" and any("#asked@0" in q["key"] for q in message["beliefs"]["questions"])
+
+
 def stored(db: Path) -> list[tuple[Any, ...]]:
     """The beliefs table as another program reads it."""
     connection = sqlite3.connect(db)
     try:
-        return connection.execute("SELECT room, step, seat, key, belief, posterior FROM beliefs ORDER BY rowid").fetchall()
+        return connection.execute("SELECT room, step, seat, key, belief, posterior FROM beliefs "
+                                  "ORDER BY rowid").fetchall()
     finally:
         connection.close()
 
@@ -323,7 +330,7 @@ def test_the_teacher_asks_every_seat_at_once(class_server: ClassServer, db: Path
         assert [bool(s.open_questions()) for s in students] == [True, False, False]  # the game asks the mover
         teacher.command(room["code"], "ask")
         for student in students:
-            student.next(lambda m: m["type"] == "table" and any("#asked@0" in q["key"] for q in m["beliefs"]["questions"]))
+            student.next(asked_again)
         keys = [[question["key"] for question in student.open_questions()] for student in students]
         assert keys == [["card:1@r1", "card:1@r1#asked@0"], ["card:2@r1#asked@0"], ["card:0@r1#asked@0"]]
         for student in students:
@@ -423,7 +430,7 @@ def test_the_dashboard_asks_counts_and_shows_the_debrief_after_the_reveal(tmp_pa
         dashboard.ask_button.click()
         dashboard.wait_for(lambda d: d.info["beliefs"]["asked_steps"] == [0])
         for student in students:  # the game asks Ana (to move); the teacher asks both again
-            student.next(lambda m: m["type"] == "table" and any("#asked@0" in q["key"] for q in m["beliefs"]["questions"]))
+            student.next(asked_again)
             student.answer_beliefs(lopsided, random.Random(6))
         dashboard.wait_for(lambda d: d.info["beliefs"]["counts"] == [2, 1, 0])
         assert "Croyances données" in dashboard.beliefs.value and "%" not in dashboard.beliefs.value
@@ -466,7 +473,8 @@ def test_each_game_with_beliefs_keeps_posteriors_secrets_and_scores(class_server
         rows = stored(db)
         asked = {seat for seat, student in enumerate(students) for message in student.received
                  if message["type"] == "table" and message.get("beliefs", {}).get("questions")}
-        assert len(rows) >= players and len(asked) >= players - 1 and {row[2] for row in rows} == asked, "every seat asked stated beliefs"
+        assert len(rows) >= players and len(asked) >= players - 1
+        assert {row[2] for row in rows} == asked, "every seat asked stated beliefs"
         for _, step, seat, key, belief, posterior in rows:
             view = load({**record, "actions": record["actions"][:step]}).view(seat)
             question = next(q for q in model.questions(view) if q.key == key)
