@@ -24,9 +24,10 @@ once, naming the first's address (`classroom.connect(url, db=file)` then works w
 class's games to the analysis tools (tournament tables, information flow, posteriors, pandas).
 
 Modules: `rooms` (rooms, seats, tokens: the rules of the server, no web), `store` (SQLite), `pages` (what a
-seat sees: built from its view only), `server` (Tornado), `client` (the teacher's and a seat's clients),
-`dashboard` (the ipywidgets dashboard), `student_bots` (`join`), `export` (analysis), `cli` (`serve`), `testing` (the leak check, a
-server process to kill and restart, students who tap through the protocol).
+seat sees: built from its view only), `belief_pages` (a seat's belief questions, the debrief's HTML), `server`
+(Tornado), `client` (the teacher's and a seat's clients), `dashboard` (the ipywidgets dashboard), `student_bots`
+(`join`), `export` (analysis), `debrief` (the class's beliefs analysed), `cli` (`serve`), `testing` (the leak
+check, a server process to kill and restart, students who tap through the protocol and state beliefs).
 """
 
 from __future__ import annotations

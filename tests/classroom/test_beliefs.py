@@ -26,7 +26,7 @@ from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.belief_pages import belief_panel
 from tabletop_edu.classroom.client import ClassroomError, Feed, websocket_url
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import Student, play_to_the_end, seat_students, simulated_policy
+from tabletop_edu.classroom.testing import ServerProcess, Student, play_to_the_end, seat_students, simulated_policy
 from tabletop_edu.core import GameState, View, load
 
 
@@ -499,3 +499,37 @@ def test_each_game_with_beliefs_keeps_posteriors_secrets_and_scores(class_server
     finally:
         for student in students:
             student.close()
+
+
+def test_serve_opens_rooms_that_ask_beliefs_and_a_hard_kill_loses_no_stated_belief(tmp_path: Path) -> None:
+    from tabletop_edu.get_adler import new_game
+    from tabletop_edu.get_adler.rules import ADLER
+
+    db = tmp_path / "served.sqlite3"
+    seed = next(seed for seed in range(100) if new_game(4, seed=seed).characters[0] != ADLER)  # Ada is a hero
+    server = ServerProcess(db, tmp_path / "serve.log", "--room", "get_adler:4", "--beliefs", "--scoring", "log",
+                           "--seed", str(seed)).start()
+    try:
+        code = server.wait_for(r"room (\w+) \(Get Adler").group(1)
+        teacher = TeacherClient(server.url, server.token)
+        assert teacher.room(code)["beliefs"]["scoring"] == "log"
+        ada = Student.join(server.url, code, "Ada")
+        teacher.command(code, "pause")  # the bots wait: the question stays where it is
+        for seat in (1, 2, 3):
+            teacher.command(code, "bot", seat=seat, bot="smart")
+        ada.wait_step(0)
+        acknowledged = ada.answer_beliefs(lopsided, random.Random(1))
+        assert len(acknowledged) == 1
+        ada.close()
+        server.kill()  # SIGKILL, right after the acknowledgement
+        server = ServerProcess(db, tmp_path / "serve.log").start()
+        teacher = TeacherClient(server.url, server.token)
+        rows = teacher.records()[0]["beliefs"]["rows"]
+        assert [(row["seat"], row["key"]) for row in rows] == [(0, acknowledged[0]["key"])]
+        back = Student(server.url, ada.token, 0, "Ada")
+        try:
+            assert back.wait_step(0)["beliefs"]["questions"][0]["sent"] is not None
+        finally:
+            back.close()
+    finally:
+        server.kill()
