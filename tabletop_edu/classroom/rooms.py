@@ -76,7 +76,9 @@ class Refused(ValueError):
     Codes: unknown_token, expired_token, unknown_room, closed, forbidden, bad_name, name_taken, room_full,
     seat_taken, not_started, paused, over, stale, not_your_turn, illegal, malformed, too_big, flood, no_bot,
     bad_request, storage, storage_busy (another program holds the file), too_many (sockets of one link),
-    too_many_guesses (wrong room codes)."""
+    too_many_guesses (wrong room codes); of beliefs: no_beliefs (the room asks none), no_question (not asked
+    this), answered (already), bad_belief (not whole percents summing to 100), not_now (the teacher's ask
+    outside play)."""
 
     def __init__(self, code: str, message: str, status: int = 400, *, fr: str | None = None) -> None:
         super().__init__(message)
@@ -803,10 +805,10 @@ class Hall:
 
 
 class BeliefDesk:
-    """The belief questions of a hall's rooms: the teacher's ask (every seat is asked again what its game asks now,
-    `games.asked_question`), and a student's answer, checked, stored with
-    the exact posterior of the seat's view, then kept in memory (in that order: nothing is acknowledged that is
-    not on disk). Every check comes first and refuses with a reason a student understands, storing nothing."""
+    """The belief questions of a hall's rooms: the teacher's ask (every seat is asked again what its game asks
+    now, `games.asked_question`), and a student's answer: checked, stored with the exact posterior of the seat's
+    view, then kept in memory (in that order: nothing is acknowledged that is not on disk). Every check comes
+    first and refuses with a reason a student understands, storing nothing."""
 
     def __init__(self, hall: Hall) -> None:
         self.hall = hall
