@@ -425,7 +425,7 @@ def test_get_adler_with_beliefs_a_student_answers_by_tapping_and_the_projector_s
         assert "Des points sur 100" in french.locator("#beliefs").inner_text()
         tap_belief(ada.page, True, [5, 2])
         send = ada.page.locator("#beliefs button.send").first
-        assert send.is_disabled() and "70 %" in ada.page.locator("#beliefs .belief-total").first.inner_text()
+        assert send.is_disabled() and "70\u00a0%" in ada.page.locator("#beliefs .belief-total").first.inner_text()
         shoot_beliefs(ada.page, "question-en")  # ends at the phone's size
         shoot_beliefs(french, "question-fr")
         tap_belief(ada.page, True, [0, 1, 2])

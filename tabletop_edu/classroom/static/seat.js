@@ -104,7 +104,7 @@
       var done = document.createElement("p");
       done.className = "belief-sent";
       done.textContent = "✔ " + beliefWords["belief.answered"] + beliefWords["belief.colon"] + " " +
-        question.options.map(function (option) { return option.label + " " + question.sent[option.option] + " %"; })
+        question.options.map(function (option) { return option.label + " " + question.sent[option.option] + "\u00a0%"; })
           .join(", ");
       box.appendChild(done);
       return box;
@@ -124,7 +124,7 @@
       label.textContent = option.label;
       var value = document.createElement("span");
       value.className = "belief-value";
-      value.textContent = draft[option.option] + " %";
+      value.textContent = draft[option.option] + "\u00a0%";
       var less = button(beliefWords["belief.less"], "chip less", function () {
         draft[option.option] = Math.max(0, draft[option.option] - 10); redraw();
       });
@@ -142,7 +142,7 @@
     foot.className = "belief-foot";
     var sum = document.createElement("span");
     sum.className = "belief-total" + (total === 100 ? " full" : "");
-    sum.textContent = beliefWords["belief.total"] + beliefWords["belief.colon"] + " " + total + " %";
+    sum.textContent = beliefWords["belief.total"] + beliefWords["belief.colon"] + " " + total + "\u00a0%";
     var clear = button(beliefWords["belief.clear"], "chip clear", function () {
       delete drafts[question.key]; redraw();
     });
