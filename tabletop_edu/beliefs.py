@@ -244,10 +244,13 @@ def _cell(value: Any, language: str) -> str:
     return str(value)
 
 
-def replayed(state: GameState[Any]) -> Iterator[GameState[Any]]:
-    """The game of `state` replayed from its seed, yielding the one replay after each action, so a debrief can
-    read every seat's view as it was at every step (the replay changes between yields: read, don't keep)."""
+def replayed(state: GameState[Any], *, start: bool = False) -> Iterator[GameState[Any]]:
+    """The game of `state` replayed from its seed, yielding the one replay after each action (and first, with
+    `start`, before any), so a debrief can read every seat's view as it was at every step (the replay changes
+    between yields: read, don't keep)."""
     replay = type(state)(list(state.players), seed=state.seed, rules=state.rules)
+    if start:
+        yield replay
     for seat, action in state.history:
         replay.apply(action, player=seat)
         yield replay

@@ -39,11 +39,11 @@ WORDS: Mapping[str, Mapping[str, str]] = {
     "en": {"said": "the student said", "exact": "their view's exact posterior", "chance": "chance",
            "p_truth": "probability given to the truth (%)", "truth": "truth", "stated": "stated probability (%)",
            "often": "how often it was true (%)", "class": "the class", "calibration": "Calibration",
-           "calibrated": "calibrated"},
+           "calibrated": "calibrated", "colon": ": "},
     "fr": {"said": "ce que l'élève a dit", "exact": "le posterior exact de son point de vue", "chance": "hasard",
            "p_truth": "probabilité donnée à la vérité (%)", "truth": "vérité", "stated": "probabilité annoncée (%)",
            "often": "fréquence où c'était vrai (%)", "class": "la classe", "calibration": "Calibration",
-           "calibrated": "bien calibré"},
+           "calibrated": "bien calibré", "colon": " : "},
 }
 
 
@@ -92,9 +92,9 @@ def draw_question(games: ClassGames, index: int, key: str, language: str = "en")
     figure = Figure(figsize=(WIDTH, 1.6 + 0.62 * len(rows)), dpi=DPI)
     axes = figure.subplots()
     places = range(len(rows))
-    axes.barh([y + 0.2 for y in places], [row["said"] for row in rows], height=0.38, color=SAID_COLOUR,
+    axes.barh([y - 0.2 for y in places], [row["said"] for row in rows], height=0.38, color=SAID_COLOUR,
               label=words["said"])
-    axes.barh([y - 0.2 for y in places], [row["exact"] for row in rows], height=0.38, color=EXACT_COLOUR,
+    axes.barh([y + 0.2 for y in places], [row["exact"] for row in rows], height=0.38, color=EXACT_COLOUR,
               label=words["exact"])
     axes.axvline(rows[0]["chance"], color=CHANCE_COLOUR, linestyle="--", linewidth=2, label=words["chance"])
     axes.set_yticks(list(places), labels=[plain(row["label"]) for row in rows], fontsize=SMALLEST_TYPE + 1)
@@ -102,7 +102,7 @@ def draw_question(games: ClassGames, index: int, key: str, language: str = "en")
     axes.set_xlim(0, 100)
     axes.tick_params(axis="x", labelsize=SMALLEST_TYPE)
     axes.set_xlabel(words["p_truth"], fontsize=SMALLEST_TYPE + 1)
-    axes.set_title(plain(f"{rows[0]['text']} ({words['truth']}: {rows[0]['truth']})"), fontsize=SMALLEST_TYPE + 4)
+    axes.set_title(plain(f"{rows[0]['text']} ({words['truth']}{words['colon']}{rows[0]['truth']})"), fontsize=SMALLEST_TYPE + 4)
     axes.legend(fontsize=SMALLEST_TYPE, loc="lower right", framealpha=0.9)
     figure.tight_layout()
     return figure
@@ -150,9 +150,10 @@ def draw_calibration(games: ClassGames, bins: int = 5, index: int | None = None,
                   if row[f"{name}_count"]]
         axes.plot([x for x, _, _ in points], [y for _, y, _ in points], marker="o", markersize=10, linewidth=2.5,
                   color=colour, label=label)
+        above = name == "said"  # the class's counts up and left of its points, the posteriors' down and right
         for x, y, count in points:
-            axes.annotate(str(count), (x, y), textcoords="offset points", xytext=(8, -18 if name == "exact" else 8),
-                          fontsize=SMALLEST_TYPE, color=colour)
+            axes.annotate(str(count), (x, y), textcoords="offset points", xytext=(-10, 10) if above else (10, -24),
+                          ha="right" if above else "left", fontsize=SMALLEST_TYPE, color=colour)
     axes.set_xlim(-2, 102)
     axes.set_ylim(-2, 108)
     axes.tick_params(labelsize=SMALLEST_TYPE)

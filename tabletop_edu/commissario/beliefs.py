@@ -10,7 +10,9 @@ says something else is betting on how X plays, which the debrief checks against 
 
 The debrief (`debrief(state)`): every seat's pick of every round beside the round's equilibrium, approximated
 by `strategy.regret_matching` (its average play over seeded sampled iterations, from the public facts once the
-turn order is known): the probability it gives the pick made, and its own likeliest pick.
+turn order is known): the probability it gives the pick made, and its own likeliest pick. And every release
+(bid) beside the best release of `strategy.best_release` (each turn position valued by seeded simulation, net of
+the card released; a myopic reading of the auction, as the "bidder" bot plays it).
 
 Moments: the key names the round (`pick:2@r3`), so a server asks it once; it stays on offer until X reveals.
 """
@@ -71,7 +73,46 @@ class PickBeliefs:
             f"The equilibrium of each round's secret pick, approximated by regret matching ({iterations} sampled "
             "rounds, seeded) from the table and the turn order: how likely it makes each pick.",
             f"L'équilibre du choix secret de chaque manche, approché par regret matching ({iterations} manches "
-            "tirées, graine fixe) à partir de la table et de l'ordre du tour : la chance qu'il donne à chaque choix.")]
+            "tirées, graine fixe) à partir de la table et de l'ordre du tour : la chance qu'il donne à chaque choix."),
+            _releases_table(state)]
+
+
+def _releases_table(state: GameState[Any], samples: int = 60) -> DebriefTable:
+    """Every release beside the best release of `strategy.best_release` from the releasing seat's view."""
+    from .strategy import best_release, position_values
+
+    rows = []
+    players = len(state.players)
+    for replay, (seat, action) in zip(replayed(state, start=True), state.history):
+        if not action.startswith("release"):
+            continue
+        view = replay.view(seat)
+        facts = view.facts
+        values = position_values(facts, players, samples=samples,
+                                 rng=random.Random(f"debrief-{facts['round']}-{seat}"))
+        earlier = [0 if card is None else _card_value(card) for card in facts["releases"].values()]
+        held = [str(move).removeprefix("release ") for move in replay.legal_actions(seat)
+                if str(move) != "release none"]
+        best, net = best_release(held, earlier, players - len(earlier) - 1, values)
+        released = action.removeprefix("release ")
+        rows.append((facts["round"], state.players[seat], released, best or "none", round(net, 1),
+                     released == (best or "none")))
+    return DebriefTable(
+        "Releases beside the best release", "Les libérations face à la meilleure libération",
+        ("round", "who", "released", "best release", "its net value", "followed"),
+        ("manche", "qui", "a libéré", "meilleure libération", "sa valeur nette", "suivie"),
+        tuple(rows),
+        f"The best release from the seat's view (strategy.best_release): each turn position valued by {samples} "
+        "seeded simulated rounds with uniform picks, minus the value of the card released, later seats assumed "
+        "to release nothing; a myopic reading of the auction.",
+        f"La meilleure libération du point de vue de la place (strategy.best_release) : chaque position dans "
+        f"l'ordre du tour estimée par {samples} manches simulées (graine fixe, choix au hasard), moins la valeur "
+        "de la carte libérée, les places suivantes supposées ne rien libérer ; une lecture myope de l'enchère.")
+
+
+def _card_value(card: str) -> int:
+    """The value of a released character, "red-3" -> -3."""
+    return int(card[len(card.rstrip("+-0123456789")):])
 
 
 def _picks_of_round(state: GameState[Any], round_number: int) -> dict[int, str]:

@@ -96,7 +96,8 @@ class MafiaBeliefs:
             f"the testimony, each testimony believed with probability {TESTIMONY_TRUST}: a lie worked when it "
             "lowered it.",
             f"La probabilité moyenne que le Parrain donne au vrai rôle de chaque preneur, de son point de vue juste "
-            f"avant et juste après le témoignage, chaque témoignage cru avec la probabilité {TESTIMONY_TRUST} : un "
+            f"avant et juste après le témoignage, chaque témoignage cru avec la probabilité "
+            f"{str(TESTIMONY_TRUST).replace('.', ',')} : un "
             "mensonge a marché quand il l'a fait baisser.")]
 
 

@@ -125,3 +125,24 @@ def test_a_simulated_class_game_records_scored_answers() -> None:
     assert [answer.belief for answer in again] == [answer.belief for answer in answers]
     with pytest.raises(ValueError, match="asks no belief questions"):
         play_with_beliefs("peek", 2, [], {}, seed=1)
+
+
+def test_a_games_debrief_table_escapes_and_speaks_french() -> None:
+    from tabletop_edu.beliefs import DebriefTable
+
+    table = DebriefTable("Lies", "Mensonges", ("who", "true"), ("qui", "vrai"), (("<b>Ana</b>", False),),
+                         "How.", "Comment.")
+    assert "&lt;b&gt;Ana&lt;/b&gt;" in table.html() and "<b>Ana" not in table.html()
+    assert "<td>non</td>" in table.html("fr") and "<caption>Mensonges</caption>" in table.html("fr")
+    assert table.in_language("en") == ("Lies", ("who", "true"), "How.")
+
+
+def test_replayed_walks_the_game_again_step_by_step() -> None:
+    from tabletop_edu.beliefs import replayed
+
+    plugin = game("get_adler")
+    state, _ = play_with_beliefs("get_adler", 4, [plugin.make_bot("smart") for _ in range(4)], {}, seed=2)
+    steps = [len(replay.history) for replay in replayed(state)]
+    assert steps == list(range(1, len(state.history) + 1))
+    *_, last = replayed(state)
+    assert last.view(0) == state.view(0) and last.is_over
