@@ -78,26 +78,33 @@ def seat_points_html(answers: Sequence[BeliefAnswer], seat: int, language: str) 
             f"</h2><table>{rows}</table></section>")
 
 
+#: The bars' colours: what the class said, what their views implied (styled inline: the dashboard in a notebook
+#: has no stylesheet of the class pages).
+BAR_COLOURS = {"class": "#8e24aa", "exact": "#00897b"}
+
+
 def _bar(probability: float, kind: str) -> str:
     width = max(0.0, min(100.0, 100 * probability))
-    return (f"<span class='bd-track'><span class='bd-bar {kind}' style='width:{width:.0f}%'></span></span>"
-            f"<span class='num'>{width:.0f} %</span>")
+    return (f"<span class='bd-track' style='display:inline-block;width:7rem;max-width:40vw;height:1rem;"
+            f"vertical-align:middle;background:#eceff1;border-radius:3px;overflow:hidden;margin-right:.3rem'>"
+            f"<span class='bd-bar {kind}' style='display:block;height:100%;width:{width:.0f}%;"
+            f"background:{BAR_COLOURS[kind]}'></span></span><span class='num'>{width:.0f} %</span>")
 
 
-def debrief_html(games: ClassGames, scoring: str, language: str) -> str:
+def debrief_html(games: ClassGames, scoring: str, language: str, own: Sequence[DebriefTable] | None = None) -> str:
     """The class's beliefs beside the exact posteriors of their own views (per question, the mean of each, the
     true answer marked), each student's points under the room's rule beside their exact posteriors' (from
-    `debrief.score_rows`), and the game's own tables (`debrief.game_tables`: which lies worked, the picks beside
-    the equilibrium). For a revealed room only: `games` holds its one game, beliefs and all."""
+    `debrief.score_rows`), and the game's own tables (`own`, default `debrief.game_tables`: which lies worked,
+    the picks beside the equilibrium). For a revealed room only: `games` holds its one game, beliefs and all."""
     rule = tr(f"belief.{scoring}", language)
     colon = escape(tr("belief.colon", language))
     head = (f"<section class='belief-debrief'><h2>{escape(tr('belief.debrief', language))}</h2>"
             f"<p>{escape(tr('belief.rule', language))}{colon} <b>{escape(rule)}</b>. "
             f"{escape(RULE_SENTENCES[scoring][language])}</p>")
-    own = "".join(_game_table(table, language) for table in game_tables(games, 0))
+    tables_html = "".join(_game_table(table, language) for table in (game_tables(games, 0) if own is None else own))
     answers = games[0].beliefs
     if not answers:
-        return f"{head}<p>{escape(tr('belief.none', language))}</p>{own}</section>"
+        return f"{head}<p>{escape(tr('belief.none', language))}</p>{tables_html}</section>"
     groups: dict[str, list[BeliefAnswer]] = {}
     for answer in answers:
         groups.setdefault(answer.question.key, []).append(answer)
@@ -109,7 +116,7 @@ def debrief_html(games: ClassGames, scoring: str, language: str) -> str:
               f"<th>{escape(tr('belief.student', language))}</th><th>{escape(tr('belief.points', language))}</th>"
               f"<th>{escape(tr('belief.count', language))}</th><th>{escape(tr('belief.bayes', language))}</th></tr>"
               f"{score_lines}</table>") if score_lines else ""
-    return f"{head}{''.join(tables)}{scores}{own}</section>"
+    return f"{head}{''.join(tables)}{scores}{tables_html}</section>"
 
 
 def _game_table(table: DebriefTable, language: str) -> str:

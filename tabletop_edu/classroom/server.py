@@ -23,8 +23,9 @@ Messages from a seat's page are JSON objects of at most `MAX_MESSAGE` bytes: `{"
 "chosen": [words]}` asks for the next buttons of a move, `{"type": "move", "step": N, "action": text}` plays
 it; in a room that asks beliefs, `{"type": "belief", "step": N, "key": question, "percents": {option: whole
 percent}}` states a belief, answered with `{"type": "belief_received", ...}` once it is stored (see
-`belief_pages`, `rooms.BeliefDesk`). Each connection may send `FLOOD_BURST` messages at once and `FLOOD_RATE` a second after that. Anything
-else is refused with `{"type": "refused", "code": ..., "message": ...}` and changes nothing.
+`belief_pages`, `rooms.BeliefDesk`). Each connection may send `FLOOD_BURST` messages at once and `FLOOD_RATE` a
+second after that. Anything else is refused with `{"type": "refused", "code": ..., "message": ...}` and changes
+nothing.
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
@@ -65,6 +66,7 @@ from . import games
 from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
                     table_message)
 from .belief_pages import belief_panel, debrief_html, seat_points_html
+from .debrief import game_tables
 from .export import ClassGame, ClassGames, belief_answers, seat_label
 from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
 from .store import Store, WriterLock
@@ -441,8 +443,9 @@ class ClassServer:
         assert room.state is not None and room.scoring is not None
         games = ClassGames([ClassGame(room.code, room.number, room.title, tuple(self.labels(room)), room.state.record(),
                                       (), tuple(self.belief_answers(room)))])
+        own = room.remember("game_tables", lambda: game_tables(games, 0))  # the game replayed once, all languages
         return str(room.remember(("debrief", language, len(room.beliefs)),
-                                 lambda: debrief_html(games, str(room.scoring), language)))
+                                 lambda: debrief_html(games, str(room.scoring), language, own)))
 
     def teacher_beliefs(self, room: Room) -> dict[str, Any] | None:
         """What the dashboard shows of beliefs: during play how many each seat stated; after the reveal every

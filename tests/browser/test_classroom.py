@@ -103,6 +103,24 @@ class Pupil:
         assert all(url.startswith(self.server) for url in self.requests), \
             [url for url in self.requests if not url.startswith(self.server)]
 
+    def answer_a_question(self) -> bool:
+        """If the page asks a belief question not yet answered, tap "+10" ten times on its first answer and send
+        it, as a student would (True once it is acknowledged); False if there is none."""
+        open_question = self.page.locator("#beliefs fieldset.belief:not(.sent)")
+        if not open_question.count():
+            return False
+        key = open_question.first.get_attribute("data-key")
+        for _ in range(10):
+            button = self.page.locator(f"#beliefs fieldset.belief[data-key='{key}'] .belief-row").first \
+                .locator("button.more")
+            button.tap() if self.phone else button.click()
+        send = self.page.locator(f"#beliefs fieldset.belief[data-key='{key}'] button.send")
+        send.tap() if self.phone else send.click()
+        self.page.wait_for_function("k => [...document.querySelectorAll('#beliefs fieldset.belief.sent')]"
+                                    ".some(box => box.dataset.key === k) || document.getElementById('message')"
+                                    ".classList.contains('error')", arg=key)
+        return True
+
     def close(self) -> None:
         self.context.close()
 
@@ -153,10 +171,12 @@ class Replay:
 
 
 def play_in_browsers(pupils: list[Pupil], teacher: TeacherClient, code: str, rng: random.Random,
-                     shots: dict[int, str] | None = None) -> GameState[Any]:
+                     shots: dict[int, str] | None = None, believers: tuple[Pupil, ...] = ()) -> GameState[Any]:
     """Play the room to the end by tapping (bots, if any, play at once); after every move, check every page
-    against the secrets of the step it shows."""
+    against the secrets of the step it shows. Each of `believers` answers the first belief question its page
+    asks, by tapping."""
     replay = Replay(teacher, code)
+    to_answer = set(believers)
     for _ in range(500):
         step = replay.refresh()
         shown = [pupil.wait_step_at_least(step) for pupil in pupils]
@@ -167,6 +187,9 @@ def play_in_browsers(pupils: list[Pupil], teacher: TeacherClient, code: str, rng
         if all(state == "over" for _, state in shown):
             assert replay.states[-1].is_over
             return replay.states[-1]
+        for pupil in [pupil for pupil in pupils if pupil in to_answer]:
+            if pupil.answer_a_question():
+                to_answer.discard(pupil)
         movers = [pupil for pupil, (page_step, state) in zip(pupils, shown)
                   if state == "turn" and page_step == len(replay.actions)]
         if shots and step >= min(shots) and movers:  # a student's turn, on a phone and on a laptop
@@ -222,7 +245,7 @@ def open_dashboard(page: Any, lab: str, path: str) -> Any:
 def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: Any, lab: str, notebook_copy: Path,
                                                                        class_server: ServerProcess) -> None:
     teacher = TeacherClient(class_server.url, class_server.token)
-    room = teacher.create_room("mafia_de_cuba", 8, seed=21, language="fr", bot_delay=0)
+    room = teacher.create_room("mafia_de_cuba", 8, seed=21, language="fr", bot_delay=0, beliefs=True)
     lab_context = browser.new_context(viewport={"width": 1400, "height": 1000})
     pupils: list[Pupil] = []
     try:
@@ -236,8 +259,12 @@ def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: 
         for name in names:  # the dashboard lists every student as they sit down
             dashboard.get_by_text(name, exact=True).first.wait_for()
         lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard-seats.png"), full_page=True)
-        final = play_in_browsers(pupils, teacher, room["code"], random.Random(8), shots={6: "classroom-mafia"})
+        final = play_in_browsers(pupils, teacher, room["code"], random.Random(8), shots={6: "classroom-mafia"},
+                                 believers=(pupils[0], pupils[-1]))  # a phone and a laptop
         assert check_frames(pupils, teacher.record(room["code"])) > 8 * len(final.history)
+        stated = teacher.records()[0]["beliefs"]["rows"]
+        assert {row["seat"] for row in stated} == {pupils[0].seat, pupils[-1].seat}
+        assert all(list(row["belief"].values())[0] == 1.0 for row in stated)  # ten taps on the first answer
         dashboard.get_by_role("button", name="Révéler la table").click()  # the teacher's control, in the browser
         for pupil in pupils:
             pupil.page.locator(".classroom-reveal").wait_for()
@@ -248,6 +275,10 @@ def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: 
         lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard.png"), full_page=True)
         dashboard.get_by_role("tab", name="Connaissances").click()
         lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard-knowledge.png"), full_page=True)
+        dashboard.get_by_role("tab", name="Croyances").click()  # the debrief, once the table is revealed
+        dashboard.get_by_text("Ce que la classe croyait").wait_for()
+        BELIEFS_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        lab_page.screenshot(path=str(BELIEFS_ARTIFACTS / "dashboard-debrief-fr.png"), full_page=True)
     finally:
         for pupil in pupils:
             pupil.close()
@@ -275,12 +306,14 @@ def test_get_adler_five_students_by_tapping(browser: Any, class_server: ServerPr
 
 def test_commissario_four_students_by_tapping(browser: Any, class_server: ServerProcess) -> None:
     teacher = TeacherClient(class_server.url, class_server.token)
-    room = teacher.create_room("commissario", 4, seed=7, language="fr", bot_delay=0,
+    room = teacher.create_room("commissario", 4, seed=7, language="fr", bot_delay=0, beliefs=True,
                                bots={1: "greedy", 3: "random"})  # for time: 112 moves, half of them by bots
     pupils = seat_pupils(browser, class_server, room, ["Anna", "Camille"], "fr", phones=1)
     try:
         final = play_in_browsers(pupils, teacher, room["code"], random.Random(6), shots={9: "classroom-commissario"})
         assert check_frames(pupils, teacher.record(room["code"])) > len(pupils) * len(final.history)
+        asked = [json.loads(frame).get("beliefs") for pupil in pupils for frame in pupil.frames]
+        assert any(panel and panel["questions"] for panel in asked), "the pages asked what X picked"
     finally:
         for pupil in pupils:
             pupil.close()
