@@ -15,7 +15,7 @@ from typing import Any
 
 from ..beliefs import RULE_SENTENCES, BeliefAnswer, BeliefQuestion, DebriefTable, rounded_percents
 from ..i18n import register, tr
-from .debrief import game_tables, score_rows
+from .debrief import calibration_rows, game_tables, score_rows
 from .export import ClassGames
 
 _WORDS = {
@@ -29,7 +29,10 @@ _WORDS = {
            "belief.answers": "answers", "belief.bayes": "Exact posterior's points", "belief.step": "step",
            "belief.rule": "Scoring rule", "belief.none": "No belief was stated in this game.",
            "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic", "belief.colon": ":",
-           "belief.option": "Answer", "belief.count": "Answers", "belief.yes": "yes", "belief.no": "no"},
+           "belief.option": "Answer", "belief.count": "Answers", "belief.yes": "yes", "belief.no": "no",
+           "belief.calibration": "Calibration: of the answers given about this much, how many were true",
+           "belief.said": "Given", "belief.class_true": "Class: true", "belief.exact_true": "Exact: true",
+           "belief.how_many": "how many"},
     "fr": {"belief.title": "Que croyez-vous ?", "belief.total": "Total", "belief.send": "Envoyer",
            "belief.optional": "Facultatif : la partie continue que vous répondiez ou non.",
            "belief.received": "Reçu : merci.", "belief.answered": "Répondu",
@@ -40,7 +43,11 @@ _WORDS = {
            "belief.answers": "réponses", "belief.bayes": "Points du postérieur exact", "belief.step": "étape",
            "belief.rule": "Règle de score", "belief.none": "Aucune croyance n'a été donnée dans cette partie.",
            "belief.brier": "quadratique (Brier)", "belief.log": "logarithmique", "belief.colon": " :",
-           "belief.option": "Réponse", "belief.count": "Réponses", "belief.yes": "oui", "belief.no": "non"},
+           "belief.option": "Réponse", "belief.count": "Réponses", "belief.yes": "oui", "belief.no": "non",
+           "belief.calibration": "Calibration : des réponses données à peu près ce pourcentage, combien "
+                                 "étaient vraies",
+           "belief.said": "Donné", "belief.class_true": "Classe : vrai", "belief.exact_true": "Exact : vrai",
+           "belief.how_many": "combien"},
 }
 register(_WORDS)
 
@@ -116,7 +123,21 @@ def debrief_html(games: ClassGames, scoring: str, language: str, own: Sequence[D
               f"<th>{escape(tr('belief.student', language))}</th><th>{escape(tr('belief.points', language))}</th>"
               f"<th>{escape(tr('belief.count', language))}</th><th>{escape(tr('belief.bayes', language))}</th></tr>"
               f"{score_lines}</table>") if score_lines else ""
-    return f"{head}{''.join(tables)}{scores}{tables_html}</section>"
+    return f"{head}{''.join(tables)}{scores}{_calibration(games, language)}{tables_html}</section>"
+
+
+def _calibration(games: ClassGames, language: str) -> str:
+    """The class's calibration (`debrief.calibration_rows`): per band of stated probability, how often those
+    answers were true, beside the same for the exact posteriors (a calibrated class says 30 % of what is true
+    30 % of the time)."""
+    def cell(true: float | None, count: int) -> str:
+        return "<td class='num'>—</td>" if true is None else \
+            f"<td class='num'>{true:.0f}\u00a0% <small>({count} {escape(tr('belief.how_many', language))})</small></td>"
+    rows = "".join(f"<tr><td>{escape(row['bin'])}</td>{cell(row['said_true'], row['said_count'])}"
+                   f"{cell(row['exact_true'], row['exact_count'])}</tr>" for row in calibration_rows(games))
+    return (f"<h3>{escape(tr('belief.calibration', language))}</h3><table class='belief-table'><tr>"
+            f"<th>{escape(tr('belief.said', language))}</th><th>{escape(tr('belief.class_true', language))}</th>"
+            f"<th>{escape(tr('belief.exact_true', language))}</th></tr>{rows}</table>")
 
 
 def _game_table(table: DebriefTable, language: str) -> str:

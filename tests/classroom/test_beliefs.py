@@ -533,3 +533,24 @@ def test_serve_opens_rooms_that_ask_beliefs_and_a_hard_kill_loses_no_stated_beli
             back.close()
     finally:
         server.kill()
+
+
+def test_the_debrief_shows_calibration_from_the_answers() -> None:
+    """The calibration table counts every option of every answer in its band, and says how often it was true."""
+    from tabletop_edu.beliefs import BeliefAnswer
+    from tabletop_edu.classroom.belief_pages import debrief_html
+    from tabletop_edu.classroom.export import ClassGame, ClassGames
+
+    question = BeliefQuestion("card:1@r1", "Which card?", "Quelle carte ?", ("1", "2"), ("1", "2"), ("1", "2"))
+    from tabletop_edu.examples.peek import new_game
+
+    state = new_game(["Ana", "Bo"], seed=1)
+    answers = tuple(BeliefAnswer("R", 1, "peek", seat, name, 0, question, belief, {"1": 0.5, "2": 0.5}, "1")
+                    for seat, (name, belief) in enumerate([("Ana", {"1": 0.9, "2": 0.1}), ("Bo", {"1": 0.1, "2": 0.9})]))
+    games = ClassGames([ClassGame("R", 1, "Peek", ("Ana", "Bo"), state.record(), (), answers)])
+    page = debrief_html(games, "brier", "en", own=[])
+    # 0.9 and 0.9 are in the top band: one true (Ana's "1"), one false (Bo's "2"); so is the bottom band.
+    assert "<td>80-100 %</td><td class='num'>50\u00a0% <small>(2 how many)</small></td>" in page
+    assert "<td>40-60 %</td><td class='num'>—</td><td class='num'>50\u00a0% <small>(4 how many)</small></td>" \
+        in page
+    assert "Calibration" in page and "Ana" in page
