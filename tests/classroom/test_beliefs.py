@@ -545,8 +545,9 @@ def test_the_debrief_shows_calibration_from_the_answers() -> None:
     from tabletop_edu.examples.peek import new_game
 
     state = new_game(["Ana", "Bo"], seed=1)
+    said = [("Ana", {"1": 0.9, "2": 0.1}), ("Bo", {"1": 0.1, "2": 0.9})]
     answers = tuple(BeliefAnswer("R", 1, "peek", seat, name, 0, question, belief, {"1": 0.5, "2": 0.5}, "1")
-                    for seat, (name, belief) in enumerate([("Ana", {"1": 0.9, "2": 0.1}), ("Bo", {"1": 0.1, "2": 0.9})]))
+                    for seat, (name, belief) in enumerate(said))
     games = ClassGames([ClassGame("R", 1, "Peek", ("Ana", "Bo"), state.record(), (), answers)])
     page = debrief_html(games, "brier", "en", own=[])
     # 0.9 and 0.9 are in the top band: one true (Ana's "1"), one false (Bo's "2"); so is the bottom band.
