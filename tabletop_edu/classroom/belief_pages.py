@@ -31,8 +31,7 @@ _WORDS = {
            "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic", "belief.colon": ":",
            "belief.option": "Answer", "belief.count": "Answers", "belief.yes": "yes", "belief.no": "no",
            "belief.calibration": "Calibration: of the answers given about this much, how many were true",
-           "belief.said": "Given", "belief.class_true": "Class: true", "belief.exact_true": "Exact: true",
-           "belief.how_many": "how many"},
+           "belief.said": "Given", "belief.class_true": "Class: true", "belief.exact_true": "Exact: true"},
     "fr": {"belief.title": "Que croyez-vous ?", "belief.total": "Total", "belief.send": "Envoyer",
            "belief.optional": "Facultatif : la partie continue que vous répondiez ou non.",
            "belief.received": "Reçu : merci.", "belief.answered": "Répondu",
@@ -46,8 +45,7 @@ _WORDS = {
            "belief.option": "Réponse", "belief.count": "Réponses", "belief.yes": "oui", "belief.no": "non",
            "belief.calibration": "Calibration : des réponses données à peu près ce pourcentage, combien "
                                  "étaient vraies",
-           "belief.said": "Donné", "belief.class_true": "Classe : vrai", "belief.exact_true": "Exact : vrai",
-           "belief.how_many": "combien"},
+           "belief.said": "Donné", "belief.class_true": "Classe : vrai", "belief.exact_true": "Exact : vrai"},
 }
 register(_WORDS)
 
@@ -132,7 +130,7 @@ def _calibration(games: ClassGames, language: str) -> str:
     30 % of the time)."""
     def cell(true: float | None, count: int) -> str:
         return "<td class='num'>—</td>" if true is None else \
-            f"<td class='num'>{true:.0f}\u00a0% <small>({count} {escape(tr('belief.how_many', language))})</small></td>"
+            f"<td class='num'>{true:.0f}\u00a0%<br><small>n\u00a0=\u00a0{count}</small></td>"
     rows = "".join(f"<tr><td>{escape(row['bin'])}</td>{cell(row['said_true'], row['said_count'])}"
                    f"{cell(row['exact_true'], row['exact_count'])}</tr>" for row in calibration_rows(games))
     return (f"<h3>{escape(tr('belief.calibration', language))}</h3><table class='belief-table'><tr>"

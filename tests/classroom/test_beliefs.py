@@ -551,7 +551,7 @@ def test_the_debrief_shows_calibration_from_the_answers() -> None:
     games = ClassGames([ClassGame("R", 1, "Peek", ("Ana", "Bo"), state.record(), (), answers)])
     page = debrief_html(games, "brier", "en", own=[])
     # 0.9 and 0.9 are in the top band: one true (Ana's "1"), one false (Bo's "2"); so is the bottom band.
-    assert "<td>80-100 %</td><td class='num'>50\u00a0% <small>(2 how many)</small></td>" in page
-    assert "<td>40-60 %</td><td class='num'>—</td><td class='num'>50\u00a0% <small>(4 how many)</small></td>" \
+    assert "<td>80-100 %</td><td class='num'>50\u00a0%<br><small>n\u00a0=\u00a02</small></td>" in page
+    assert "<td>40-60 %</td><td class='num'>—</td><td class='num'>50\u00a0%<br><small>n\u00a0=\u00a04</small></td>" \
         in page
     assert "Calibration" in page and "Ana" in page
