@@ -208,7 +208,8 @@ def rounded_percents(probabilities: Mapping[str, float], options: Sequence[str])
 class DebriefTable:
     """A game's own part of the class's debrief (a belief model's optional `debrief(state)` gives a list):
     which lies worked, the picks beside the equilibrium... A title, column names and a note saying how the
-    numbers were computed, in English and French, and rows of plain values (texts, numbers, booleans)."""
+    numbers were computed, in English and French, and rows of plain values (texts, numbers, booleans); `rows_fr`
+    when some cells are words that French says otherwise (a testimony, a question), else the same rows."""
 
     title: str
     title_fr: str
@@ -217,6 +218,7 @@ class DebriefTable:
     rows: tuple[tuple[Any, ...], ...]
     note: str
     note_fr: str
+    rows_fr: tuple[tuple[Any, ...], ...] | None = None
 
     def in_language(self, language: str) -> tuple[str, tuple[str, ...], str]:
         """The title, columns and note in `language` ("en" or "fr")."""
@@ -228,11 +230,12 @@ class DebriefTable:
         from html import escape
 
         title, columns, note = self.in_language(language)
+        rows = self.rows_fr if language == "fr" and self.rows_fr is not None else self.rows
         head = "".join(f"<th>{escape(column)}</th>" for column in columns)
         body = "".join("<tr>" + "".join(f"<td>{escape(_cell(value, language))}</td>" for value in row) + "</tr>"
-                       for row in self.rows)
+                       for row in rows)
         return (f"<table class='tabletop-debrief'><caption>{escape(title)}</caption><thead><tr>{head}</tr></thead>"
-                f"<tbody>{body}</tbody></table><p>{escape(note)}</p>")
+                f"<tbody>{body}</tbody></table>" + (f"<p>{escape(note)}</p>" if note else ""))
 
     def _repr_html_(self) -> str:
         return self.html()

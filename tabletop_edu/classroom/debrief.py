@@ -7,10 +7,13 @@ their own view at that moment; once the game is over, the truth. From these:
   beside their exact posterior's, and the chance baseline (every option equally likely);
 - `calibration_rows` / `draw_calibration`: stated probabilities in bins against how often those options were
   true, with counts (a calibrated class sits on the diagonal), the exact posteriors beside them;
+- `summary_rows`: per question of a game, the class's mean probability of the truth beside the exact
+  posteriors' mean;
 - `score_rows`: each student's mean points beside the points their exact posteriors would have scored, and the
   gap (what reasoning exactly would have gained them);
 - `game_tables`: the game's own part (its belief model's `debrief`: which lies worked, the picks beside the
   equilibrium), reached through the game's plugin, so this module names no game;
+- `debrief_html`: a game's debrief as plain escaped HTML tables, for the projector page and the dashboard;
 - `record_class`: a class played by bots and simulated students (`beliefs.SimulatedStudent`), with no server, as
   `ClassGames` (what `room.games()` gives for a real class), for tests and the recorded class of the notebook.
 
@@ -102,10 +105,24 @@ def draw_question(games: ClassGames, index: int, key: str, language: str = "en")
     axes.set_xlim(0, 100)
     axes.tick_params(axis="x", labelsize=SMALLEST_TYPE)
     axes.set_xlabel(words["p_truth"], fontsize=SMALLEST_TYPE + 1)
-    axes.set_title(plain(f"{rows[0]['text']} ({words['truth']}{words['colon']}{rows[0]['truth']})"), fontsize=SMALLEST_TYPE + 4)
-    axes.legend(fontsize=SMALLEST_TYPE, loc="lower right", framealpha=0.9)
+    title = f"{rows[0]['text']} ({words['truth']}{words['colon']}{rows[0]['truth']})"
+    axes.set_title(plain(title), fontsize=SMALLEST_TYPE + 4)
+    axes.legend(fontsize=SMALLEST_TYPE, loc="best", framealpha=0.9)  # where it hides the fewest bars
     figure.tight_layout()
     return figure
+
+
+def summary_rows(games: ClassGames, index: int, language: str = "en") -> list[dict[str, Any]]:
+    """One row per question of game `index`: its text, the truth, how many answered, and the class's mean
+    probability of the truth beside the mean of their exact posteriors (percents)."""
+    rows = []
+    for key in question_keys(games, index):
+        answers = question_rows(games, index, key, language)
+        rows.append({"question": key, "text": answers[0]["text"], "truth": answers[0]["truth"],
+                     "answers": len(answers), "said": round(sum(row["said"] for row in answers) / len(answers), 1),
+                     "exact": round(sum(row["exact"] for row in answers) / len(answers), 1),
+                     "chance": answers[0]["chance"]})
+    return rows
 
 
 # ------------------------------------------------------------------------------------------ calibration
@@ -198,6 +215,36 @@ def _plugin_of(class_game: ClassGame) -> Any:
     return find_game(short_name(class_game.game))
 
 
+# ------------------------------------------------------------------------------------------ for a page
+
+HEADINGS: Mapping[str, Mapping[str, tuple[str, ...]]] = {
+    "en": {"summary": ("question", "truth", "answers", "the class said (%)", "exact posteriors (%)", "chance (%)"),
+           "scores": ("student", "answers", "points", "exact posterior's points", "gap"),
+           "titles": ("What the class believed, beside what it could know", "Points out of 100")},
+    "fr": {"summary": ("question", "vérité", "réponses", "la classe a dit (%)", "posteriors exacts (%)",
+                       "hasard (%)"),
+           "scores": ("élève", "réponses", "points", "points du posterior exact", "écart"),
+           "titles": ("Ce que la classe a cru, à côté de ce qu'elle pouvait savoir", "Points sur 100")},
+}
+
+
+def debrief_html(games: ClassGames, index: int, language: str = "en", *, game_parts: bool = True) -> str:
+    """Game `index`'s debrief as plain, escaped HTML tables (for the projector page and the dashboard): each
+    question's class mean beside the exact posteriors' mean, each student's points, and the game's own tables
+    (`game_parts`; Commissario's take seconds to compute: build this page off the server's event loop)."""
+    headings = HEADINGS[language]
+    summary = tuple((row["text"], row["truth"], row["answers"], row["said"], row["exact"], row["chance"])
+                    for row in summary_rows(games, index, language))
+    scores = tuple((row["label"], row["answers"], row["points"], row["exact_points"], row["gap"])
+                   for row in score_rows(ClassGames([games[index]])))
+    parts = [DebriefTable(title, title, columns, columns, rows, "", "")
+             for title, columns, rows in ((headings["titles"][0], headings["summary"], summary),
+                                          (headings["titles"][1], headings["scores"], scores))]
+    if game_parts:
+        parts += game_tables(games, index)
+    return "".join(part.html(language) for part in parts)
+
+
 # ------------------------------------------------------------------------------------------ a simulated class
 
 @dataclass(frozen=True)
@@ -231,5 +278,5 @@ def record_class(tables: Sequence[SimulatedTable]) -> ClassGames:
     return ClassGames(played)
 
 
-__all__ = ["SimulatedTable", "answered", "calibration_rows", "draw_calibration", "draw_question", "game_tables",
-           "question_keys", "question_rows", "record_class", "score_rows"]
+__all__ = ["SimulatedTable", "answered", "calibration_rows", "debrief_html", "draw_calibration", "draw_question",
+           "game_tables", "question_keys", "question_rows", "record_class", "score_rows", "summary_rows"]

@@ -24,6 +24,13 @@ from .deduction import adler_distribution, worlds_for_view
 from .rules import ADLER, has_trait
 
 
+#: Traits and colours in French, for the debrief's questions ("cheveux noirs ?"); hair and eyes are plural.
+TRAITS_FR: dict[str, str] = {"hat": "chapeau", "hair": "cheveux", "eyes": "yeux", "coat": "manteau"}
+COLOURS_FR: dict[str, str] = {"black": "noir", "brown": "marron", "grey": "gris", "blond": "blond", "red": "roux",
+                              "blue": "bleu", "green": "vert", "beige": "beige"}
+PLURAL_FR: dict[str, str] = {"black": "noirs", "blond": "blonds", "blue": "bleus", "green": "verts"}
+
+
 class AdlerBeliefs:
     """Who is Adler, from a hero's view; the truth is Adler's seat, told at the end."""
 
@@ -60,6 +67,8 @@ class AdlerBeliefs:
                                  round(100 * before[0]), round(100 * after[0]), round(100 * before[1]),
                                  round(100 * after[1]), lie and after[1] < before[1]))
             answered, before = len(answers), after
+        rows_fr = tuple((*row[:2], question_fr(*row[2].rstrip("?").split()), "oui" if row[3] == "yes" else "non",
+                         *row[4:]) for row in rows)
         return [DebriefTable(
             "Adler's answers: which lies worked", "Les réponses d'Adler : les mensonges qui ont marché",
             ("step", "asked by", "question", "answer", "true", "exact before (%)", "exact after (%)",
@@ -73,7 +82,13 @@ class AdlerBeliefs:
             "La probabilité moyenne que les héros donnent au vrai Adler, de leur point de vue juste avant et juste "
             "après la réponse, chaque distribution des rôles permise comptée à égalité : exacte (Adler peut mentir : "
             "ses réponses ne peuvent pas la faire baisser) et crédule (toute réponse crue) : un mensonge a marché "
-            "quand il a fait baisser celle des héros crédules.")]
+            "quand il a fait baisser celle des héros crédules.", rows_fr)]
+
+
+def question_fr(colour: str, trait: str) -> str:
+    """ "black hair?" in French: "cheveux noirs ?", "chapeau gris ?"."""
+    plural = trait in ("hair", "eyes")
+    return f"{TRAITS_FR[trait]} {PLURAL_FR.get(colour, COLOURS_FR[colour]) if plural else COLOURS_FR[colour]} ?"
 
 
 def _heroes_on_truth(state: GameState[Any], heroes: list[int], adler: int) -> tuple[float, float]:

@@ -87,18 +87,39 @@ class MafiaBeliefs:
                 rows.append((event.step, state.players[event.actor], claim, true, round(100 * before),
                              round(100 * after), not true and after < before))
             heard = len(testimonies)
+        said = [(*row[:2], claim_words(row[2], language), *row[3:]) for language in ("en", "fr") for row in rows]
         return [DebriefTable(
             "Which lies worked", "Les mensonges qui ont marché",
             ("step", "who", "said", "true", "Godfather before (%)", "after (%)", "lie that worked"),
             ("étape", "qui", "a dit", "vrai", "Parrain avant (%)", "après (%)", "mensonge qui a marché"),
-            tuple(rows),
+            tuple(said[:len(rows)]),
             f"The Godfather's mean probability of every taker's true role, from his view just before and just after "
             f"the testimony, each testimony believed with probability {TESTIMONY_TRUST}: a lie worked when it "
             "lowered it.",
             f"La probabilité moyenne que le Parrain donne au vrai rôle de chaque preneur, de son point de vue juste "
             f"avant et juste après le témoignage, chaque témoignage cru avec la probabilité "
             f"{str(TESTIMONY_TRUST).replace('.', ',')} : un "
-            "mensonge a marché quand il l'a fait baisser.")]
+            "mensonge a marché quand il l'a fait baisser.", tuple(said[len(rows):]))]
+
+
+def claim_words(claim: str, language: str = "en") -> str:
+    """A factual testimony in words: "took 3" -> "took: 3 diamonds" / "a pris : 3 diamants"; "saw 10 loyal"
+    -> "saw: 10 diamonds, Loyal Henchman" / "a vu : 10 diamants, Fidèle"; any other claim as it is."""
+    french = language == "fr"
+    verb, *words = claim.split()
+    if verb not in ("took", "saw") or not words:
+        return claim
+    things = []
+    for position, word in enumerate(words):
+        if word.isdigit() and (verb == "took" or position == 0):
+            things.append(f"{word} {'diamants' if french else 'diamonds'}" if word != "1" else
+                          ("1 diamant" if french else "1 diamond"))
+        elif word == "nothing":
+            things.append("rien" if french else "nothing")
+        else:
+            things.append(ROLE_LABELS[word][french] if word in ROLE_LABELS else word)
+    said = {"took": ("took", "a pris"), "saw": ("saw", "a vu")}[verb][french]
+    return f"{said}{' : ' if french else ': '}{', '.join(things)}"
 
 
 def _on_truth(state: GameState[Any], view: View, takers: list[int]) -> float | None:

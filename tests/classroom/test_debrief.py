@@ -12,7 +12,7 @@ import pytest
 
 from tabletop_edu.beliefs import SimulatedStudent
 from tabletop_edu.classroom import debrief
-from tabletop_edu.classroom.export import ClassGames
+from tabletop_edu.classroom.export import ClassGames, game_from_json, game_to_json
 from tabletop_edu.knowledge.drawing import projected_type
 from tabletop_edu.registry import game
 
@@ -112,6 +112,9 @@ def test_the_games_own_parts(shipped: ClassGames) -> None:
         true = table.columns.index("true")
         assert worked and all(not row[true] for row in worked)
         assert "<caption>" in table.html("fr") and table.in_language("fr")[0] != table.title
+        assert table.rows_fr is not None and len(table.rows_fr) == len(table.rows)
+    assert all(row[2].startswith(("a pris : ", "a vu : ")) for row in mafia[0].rows_fr or ())
+    assert all(row[2].endswith(" ?") and row[3] in ("oui", "non") for row in adler[0].rows_fr or ())
     picks, releases = debrief.game_tables(shipped, 2)
     assert len(picks.rows) == 4 * len({row[0] for row in picks.rows})
     assert all(0 <= row[3] <= row[5] <= 100 for row in picks.rows)
@@ -119,3 +122,16 @@ def test_the_games_own_parts(shipped: ClassGames) -> None:
     assert [row[2] for row in releases.rows] == [action.removeprefix("release ") for _, action in history
                                                  if action.startswith("release")]
     assert all(row[-1] == (row[2] == row[3]) for row in releases.rows) and any(row[-1] for row in releases.rows)
+
+
+def test_summary_and_the_pages_html(shipped: ClassGames) -> None:
+    rows = debrief.summary_rows(shipped, 1)
+    assert [row["question"] for row in rows] == debrief.question_keys(shipped, 1)
+    first = debrief.question_rows(shipped, 1, rows[0]["question"])
+    assert rows[0]["answers"] == len(first) and rows[0]["said"] == round(sum(r["said"] for r in first) / len(first), 1)
+    html = debrief.debrief_html(shipped, 1, "fr")
+    assert "Ce que la classe a cru" in html and "Les réponses d&#x27;Adler" in html and html.count("<table") == 3
+    data = game_to_json(shipped[1])
+    data["beliefs"] = [{**answer, "label": "<i>Ana</i>"} for answer in data["beliefs"]]
+    page = debrief.debrief_html(ClassGames([game_from_json(data)]), 0, game_parts=False)
+    assert "&lt;i&gt;Ana&lt;/i&gt;" in page and "<i>" not in page and page.count("<table") == 2

@@ -119,7 +119,8 @@ def test_a_simulated_class_game_records_scored_answers() -> None:
     assert state.is_over and answers
     assert all(isinstance(answer, BeliefAnswer) and answer.truth is not None for answer in answers)
     assert {answer.label for answer in answers} <= {"Ana", "Bo", "Cy", "Dee"}
-    assert all(0 <= answer.score <= 100 and math.isfinite(answer.posterior_score) for answer in answers)  # type: ignore[operator]
+    assert all(answer.score is not None and 0 <= answer.score <= 100 for answer in answers)
+    assert all(answer.posterior_score is not None and math.isfinite(answer.posterior_score) for answer in answers)
     again = play_with_beliefs("get_adler", 4, [plugin.make_bot("smart") for _ in range(4)],
                               {seat: SimulatedStudent("bayesian", seed=seat) for seat in range(4)}, seed=5)[1]
     assert [answer.belief for answer in again] == [answer.belief for answer in answers]

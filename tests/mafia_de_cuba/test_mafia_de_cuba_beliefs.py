@@ -7,7 +7,7 @@ import pytest
 
 from tabletop_edu.beliefs import BeliefQuestion
 from tabletop_edu.mafia_de_cuba import new_game
-from tabletop_edu.mafia_de_cuba.beliefs import MODEL
+from tabletop_edu.mafia_de_cuba.beliefs import MODEL, claim_words
 from tabletop_edu.mafia_de_cuba.inference import brute_force_posterior, observation_from_view, view_posterior
 from tabletop_edu.registry import game
 from tabletop_edu.testing import check_beliefs
@@ -72,3 +72,14 @@ def test_truth_is_told_at_the_end_only() -> None:
     with pytest.raises(ValueError, match="no option"):
         MODEL.posterior(state.view(0), BeliefQuestion("role:1@0", "?", "?", ("loyal", "fbi"), ("a", "b"),
                                                       ("a", "b")))
+
+
+@pytest.mark.parametrize(("claim", "english", "french"), [
+    ("took 3", "took: 3 diamonds", "a pris : 3 diamants"),
+    ("took 1", "took: 1 diamond", "a pris : 1 diamant"),
+    ("took loyal", "took: Loyal Henchman", "a pris : Fidèle"),
+    ("saw 10 loyal fbi", "saw: 10 diamonds, Loyal Henchman, FBI Agent", "a vu : 10 diamants, Fidèle, Agent du FBI"),
+    ("suspect 2", "suspect 2", "suspect 2"),
+])
+def test_testimonies_in_words_for_the_debrief(claim: str, english: str, french: str) -> None:
+    assert (claim_words(claim), claim_words(claim, "fr")) == (english, french)
