@@ -142,12 +142,13 @@ def _game_table(table: DebriefTable, language: str) -> str:
     """A game's own debrief table, each cell carrying its column's name, so that a phone shows one row as a
     short list (no sideways scroll) and a laptop as a table."""
     title, columns, note = table.in_language(language)
+    rows = table.rows_fr if language == "fr" and table.rows_fr is not None else table.rows
     colon = tr("belief.colon", language)
     head = "".join(f"<th>{escape(column)}</th>" for column in columns)
     body = "".join("<tr>" + "".join(f"<td data-label='{escape(column + colon)}'>{escape(_cell(value, language))}</td>"
-                                    for column, value in zip(columns, row)) + "</tr>" for row in table.rows)
+                                    for column, value in zip(columns, row)) + "</tr>" for row in rows)
     return (f"<h3>{escape(title)}</h3><table class='belief-table game-debrief'><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table><p class='note'>{escape(note)}</p>")
+            f"<tbody>{body}</tbody></table>" + (f"<p class='note'>{escape(note)}</p>" if note else ""))
 
 
 def _cell(value: Any, language: str) -> str:
