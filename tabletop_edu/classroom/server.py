@@ -218,6 +218,8 @@ class ClassServer:
         self._thread: threading.Thread | None = None
         self._server: tornado.httpserver.HTTPServer | None = None
         self._bots_pending: set[str] = set()
+        self._game_tables: dict[str, list[Any]] = {}  # by room: its game's own debrief tables, once made
+        self._tables_pending: set[str] = set()
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="classroom-bot")
         self._ready = threading.Event()
         self._failure: BaseException | None = None
@@ -439,13 +441,33 @@ class ClassServer:
             room.state))
 
     def debrief(self, room: Room, language: str) -> str:
-        """The class's debrief of a revealed room in `language` (made once: the game's own tables replay it)."""
+        """The class's debrief of a revealed room in `language`. The game's own tables replay the whole game
+        (seconds for Commissario): they are made once, in a worker thread, and every page of the room gets them
+        when they are ready; until then the debrief shows the class's beliefs and points."""
         assert room.state is not None and room.scoring is not None
         games = ClassGames([ClassGame(room.code, room.number, room.title, tuple(self.labels(room)), room.state.record(),
                                       (), tuple(self.belief_answers(room)))])
-        own = room.remember("game_tables", lambda: game_tables(games, 0))  # the game replayed once, all languages
-        return str(room.remember(("debrief", language, len(room.beliefs)),
-                                 lambda: debrief_html(games, str(room.scoring), language, own)))
+        own = self._game_tables.get(room.code)
+        if own is None:
+            self._make_game_tables(room, games)
+        return str(room.remember(("debrief", language, len(room.beliefs), own is not None),
+                                 lambda: debrief_html(games, str(room.scoring), language, own or [])))
+
+    def _make_game_tables(self, room: Room, games: ClassGames) -> None:
+        """Compute the game's debrief tables of `room` off the event loop, then send every page of it again."""
+        if room.code in self._tables_pending or self.loop is None:
+            return
+        self._tables_pending.add(room.code)
+
+        def done(future: asyncio.Future[Any]) -> None:
+            self._tables_pending.discard(room.code)
+            try:
+                self._game_tables[room.code] = list(future.result())
+            except Exception as error:  # noqa: BLE001 - a game's debrief bug must not stop the class's
+                log.warning("room %s: the game's debrief failed: %s", room.code, one_line(repr(error), 300))
+                self._game_tables[room.code] = []
+            self.broadcast(room)
+        self.loop.run_in_executor(self._executor, game_tables, games, 0).add_done_callback(done)
 
     def teacher_beliefs(self, room: Room) -> dict[str, Any] | None:
         """What the dashboard shows of beliefs: during play how many each seat stated; after the reveal every

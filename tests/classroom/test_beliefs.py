@@ -490,8 +490,12 @@ def test_each_game_with_beliefs_keeps_posteriors_secrets_and_scores(class_server
         teacher.command(room["code"], "reveal")
         answers = teacher.games()[0].beliefs
         assert len(answers) == len(rows) and all(answer.truth is not None for answer in answers)
-        debrief = teacher.room(room["code"])["beliefs"]["debrief"][language]
-        assert "&lt;img src=x&gt;Élève" in debrief and "<img" not in debrief  # names escaped
+        feed = teacher.follow(room["code"])  # the game's own tables (replays: a worker thread) come a little later
+        try:
+            debrief = feed.next(lambda m: "game-debrief" in m["beliefs"]["debrief"][language], 120)["beliefs"]
+        finally:
+            feed.close()
+        assert "&lt;img src=x&gt;Élève" in debrief["debrief"][language] and "<img" not in debrief["debrief"][language]
         rule = brier if scoring == "brier" else log_points
         for answer in answers:
             assert answer.truth in answer.question.options
