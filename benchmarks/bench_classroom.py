@@ -9,7 +9,11 @@ maximum, and the share of one core the server process used over the run (its use
 wall time). It checks that nothing was refused or lost (each room's record holds exactly the moves sent, and
 every game ends).
 
-    .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12] [--think 0-3] [--seed 1]
+With `--beliefs` the rooms ask beliefs and every student answers each question its page asks, as a seeded
+simulated student (`beliefs.SimulatedStudent`, styles in turn) reading the posterior of its own view; each
+answer is stored before it is acknowledged, and the run checks that every one was.
+
+    .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12] [--think 0-3] [--seed 1] [--beliefs]
 
 Goals (issue 23): 50 rooms x 12 students thinking 0-3 s, p95 under 50 ms; 30 rooms flat out, p95 under
 150 ms and no move over 1 s.
@@ -32,9 +36,10 @@ from typing import Any
 
 import tornado.websocket
 
+from tabletop_edu.beliefs import STUDENT_STYLES, SimulatedStudent
 from tabletop_edu.classroom import TeacherClient
 from tabletop_edu.classroom.client import join_room, websocket_url
-from tabletop_edu.classroom.testing import ServerProcess
+from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
 
 try:
     import psutil
@@ -53,6 +58,7 @@ class RoomLoad:
         self.moves = 0
         self.refusals: list[dict[str, Any]] = []
         self.over = False
+        self.beliefs = 0  # beliefs sent
 
     def screen_updated(self, step: int) -> None:
         self.seen[step] = self.seen.get(step, 0) + 1
@@ -61,10 +67,12 @@ class RoomLoad:
 
 
 async def student(url: str, token: str, room: RoomLoad, rng: random.Random, deadline: float,
-                  think: tuple[float, float] = (0.0, 0.0)) -> None:
-    """A student: on its turn, thinks a time drawn from `think` (seconds), then asks one menu per word and
-    sends the move."""
-    socket = await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}"))
+                  think: tuple[float, float] = (0.0, 0.0), believe: BeliefPolicy | None = None) -> None:
+    """A student: states the beliefs its page asks (with `believe`); on its turn, thinks a time drawn from
+    `think` (seconds), then asks one menu per word and sends the move."""
+    query = "?view=1" if believe is not None else ""
+    socket = await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}{query}"))
+    shown, stated = -1, set()
     try:
         while time.perf_counter() < deadline:
             text = await socket.read_message()
@@ -74,9 +82,18 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
             if message["type"] == "refused":
                 room.refusals.append(message)
                 continue
-            if message["type"] != "table" or not message["started"]:
-                continue
+            if message["type"] != "table" or not message["started"] or message["step"] <= shown:
+                continue  # a table this screen already showed (sent again after a belief): nothing new
+            shown = message["step"]
             room.screen_updated(message["step"])
+            for question in (message.get("beliefs") or {}).get("questions", []) if believe else []:
+                if question["sent"] is None and question["key"] not in stated:
+                    stated.add(question["key"])
+                    percents = believe(question, message, rng)
+                    if percents is not None:
+                        room.beliefs += 1
+                        await socket.write_message(json.dumps({"type": "belief", "step": message["step"],
+                                                               "key": question["key"], "percents": percents}))
             if message["over"]:
                 room.over = True
                 return
@@ -108,11 +125,15 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
 
 
 async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float,
-              think: tuple[float, float]) -> None:
+              think: tuple[float, float], beliefs: bool = False) -> None:
     deadline = time.perf_counter() + seconds
     rng = random.Random(seed)
-    tasks = [student(url, token, room, random.Random(rng.randrange(2**32)), deadline, think)
-             for room in rooms for token in tokens[room.code]]
+    styles = list(STUDENT_STYLES)
+    tasks = [student(url, token, room, random.Random(rng.randrange(2**32)), deadline, think,
+                     simulated_policy("mafia_de_cuba", SimulatedStudent(styles[seat % len(styles)],
+                                                                        seed=f"{seed}-{room.code}-{seat}"))
+                     if beliefs else None)
+             for room in rooms for seat, token in enumerate(tokens[room.code])]
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=seconds)
 
 
@@ -125,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=thinking_time, default=(0.0, 0.0), metavar="LOW-HIGH",
                         help="seconds each student thinks before a move, drawn between LOW and HIGH (default: 0-0, "
                              "flat out)")
+    parser.add_argument("--beliefs", action="store_true",
+                        help="the rooms ask beliefs; every student answers as a seeded simulated student")
     arguments = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log").start()
@@ -133,14 +156,15 @@ def main(argv: list[str] | None = None) -> int:
             rooms, tokens = [], {}
             for index in range(arguments.rooms):
                 room = teacher.create_room("mafia_de_cuba", arguments.students, seed=arguments.seed + index,
-                                           bot_delay=0)
+                                           bot_delay=0, beliefs=arguments.beliefs)
                 tokens[room["code"]] = [join_room(server.url, room["code"], f"S{seat}")["token"]
                                         for seat in range(arguments.students)]
                 rooms.append(RoomLoad(room["code"], arguments.students))
             assert server.process is not None
             cpu_before = server_cpu_seconds(server.process.pid)
             started = time.perf_counter()
-            asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think))
+            asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think,
+                            arguments.beliefs))
             elapsed = time.perf_counter() - started
             cpu = server_cpu_seconds(server.process.pid)
             cpu_share = None if cpu is None or cpu_before is None else (cpu - cpu_before) / elapsed
@@ -149,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                 record = teacher.record(room.code)
                 if record is None or len(record["actions"]) != room.moves:
                     lost.append(room.code)
+            stored = {row["code"]: len(row.get("beliefs", {}).get("rows", [])) for row in teacher.records()}
         finally:
             server.stop()
     latencies = sorted(latency for room in rooms for latency in room.latencies)
@@ -164,9 +189,13 @@ def main(argv: list[str] | None = None) -> int:
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms")
     shown = "not measured (no psutil)" if cpu_share is None else f"{100 * cpu_share:.0f} % of one core"
     print(f"server CPU: {shown}")
+    if arguments.beliefs:
+        print(f"beliefs: {sum(room.beliefs for room in rooms)} stated, {sum(stored.values())} stored with their "
+              "posteriors")
     print(f"refusals: {len(refusals)}; rooms with a lost or extra move: {len(lost)}; "
           f"games over: {sum(room.over for room in rooms)}/{len(rooms)}")
-    return 0 if not refusals and not lost and all(room.over for room in rooms) else 1
+    all_stored = all(stored.get(room.code, 0) == room.beliefs for room in rooms)
+    return 0 if not refusals and not lost and all_stored and all(room.over for room in rooms) else 1
 
 
 def thinking_time(text: str) -> tuple[float, float]:

@@ -47,6 +47,10 @@ def add_command(commands: Any) -> None:
     serve_parser.add_argument("--draw-seats", action="store_true",
                               help="students joining by code sit at seats drawn at random (from the seed), not in "
                                    "arrival order (the first to type the code is not always the Godfather)")
+    serve_parser.add_argument("--beliefs", action="store_true",
+                              help="the --room rooms ask the students what they believe (scored, shown at the debrief)")
+    serve_parser.add_argument("--scoring", choices=("brier", "log"), default="brier",
+                              help="the scoring rule of the students' beliefs (with --beliefs)")
     serve_parser.add_argument("--language", choices=("en", "fr"), default="en")
     serve_parser.set_defaults(handler=serve)
 
@@ -86,7 +90,8 @@ def serve(arguments: argparse.Namespace) -> int:
         for game, players in rooms:
             try:
                 room = client.create_room(game, players, seed=arguments.seed, language=arguments.language,
-                                          draw_seats=arguments.draw_seats)
+                                          draw_seats=arguments.draw_seats, beliefs=arguments.beliefs,
+                                          scoring=arguments.scoring)
             except ClassroomError as error:
                 print(f"room {game}:{players} not opened: {error}", file=sys.stderr, flush=True)
                 continue

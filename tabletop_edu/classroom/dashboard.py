@@ -39,7 +39,11 @@ register({
            "dash.lobby": "The game starts when every seat is filled.", "dash.flow": "Information flow",
            "dash.paused": "paused", "dash.over": "game over", "dash.playing": "playing",
            "dash.gathering": "waiting for students",
-           "dash.seat": "Seat", "dash.bot": "Bot", "dash.closed": "closed"},
+           "dash.seat": "Seat", "dash.bot": "Bot", "dash.closed": "closed",
+           "dash.ask": "Ask what they believe", "dash.beliefs": "Beliefs",
+           "dash.beliefs_off": "This room asks no beliefs (open it with beliefs=True).",
+           "dash.beliefs_count": "Beliefs stated so far (what they said stays secret until the reveal)",
+           "dash.asked_at": "You asked at steps"},
     "fr": {"dash.seats": "Places", "dash.projector": "Projecteur", "dash.teacher": "Enseignant (tout)",
            "dash.knowledge": "Connaissances", "dash.pause": "Pause", "dash.resume": "Reprendre",
            "dash.step": "Un coup du robot", "dash.reveal": "Révéler la table", "dash.seat_bot": "Placer un robot",
@@ -51,7 +55,11 @@ register({
            "dash.lobby": "La partie commence quand toutes les places sont prises.",
            "dash.flow": "Flux d'information", "dash.paused": "en pause", "dash.over": "partie terminée",
            "dash.playing": "en cours", "dash.gathering": "en attente des élèves", "dash.seat": "Place",
-           "dash.bot": "Robot", "dash.closed": "fermée"},
+           "dash.bot": "Robot", "dash.closed": "fermée",
+           "dash.ask": "Demander ce qu'ils croient", "dash.beliefs": "Croyances",
+           "dash.beliefs_off": "Cette salle ne pose pas de questions sur les croyances (ouvrez-la avec beliefs=True).",
+           "dash.beliefs_count": "Croyances données jusqu'ici (leur contenu reste secret jusqu'à la révélation)",
+           "dash.asked_at": "Vous avez demandé aux étapes"},
 })
 
 
@@ -102,6 +110,7 @@ class Dashboard(widgets.VBox):
         self.seat_bot_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.remove_bot_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.new_link_button = widgets.Button(layout=widgets.Layout(width="auto"))
+        self.ask_button = widgets.Button(button_style="info", layout=widgets.Layout(width="auto"))
         self.language_picker = widgets.ToggleButtons(options=list(LANGUAGES), value=language,
                                                      style={"button_width": "3em"})
         self.seats = widgets.HTML()
@@ -109,8 +118,9 @@ class Dashboard(widgets.VBox):
         self.teacher = widgets.HTML()
         self.knowledge = widgets.HTML()
         self.flow = widgets.HTML()
+        self.beliefs = widgets.HTML()
         self.tabs = widgets.Tab(children=[self.seats, self.projector, self.teacher,
-                                          widgets.VBox([self.knowledge, self.flow])])
+                                          widgets.VBox([self.knowledge, self.flow]), self.beliefs])
         self.pause_button.on_click(lambda _: self._command("resume" if self._paused else "pause"))
         self.step_button.on_click(lambda _: self._command("step"))
         self.reveal_button.on_click(lambda _: self._command("reveal"))
@@ -119,9 +129,11 @@ class Dashboard(widgets.VBox):
                                                               bot=self.bot_picker.value))
         self.remove_bot_button.on_click(lambda _: self._command("unbot", seat=self.seat_picker.value))
         self.new_link_button.on_click(lambda _: self._command("new_link", seat=self.seat_picker.value))
+        self.ask_button.on_click(lambda _: self.ask())
         self.language_picker.observe(self._on_language, names="value")
         self.tabs.observe(lambda _: self._redraw(), names="selected_index")
-        controls = widgets.HBox([self.pause_button, self.step_button, self.reveal_button, self.language_picker],
+        controls = widgets.HBox([self.pause_button, self.step_button, self.reveal_button, self.ask_button,
+                                 self.language_picker],
                                 layout=widgets.Layout(flex_flow="row wrap"))
         seating = widgets.HBox([self.seat_picker, self.bot_picker, self.seat_bot_button, self.remove_bot_button,
                                 self.fill_button, self.new_link_button], layout=widgets.Layout(flex_flow="row wrap"))
@@ -194,7 +206,9 @@ class Dashboard(widgets.VBox):
         self.seat_bot_button.description = self._t("dash.seat_bot")
         self.remove_bot_button.description = self._t("dash.remove_bot")
         self.new_link_button.description = self._t("dash.new_link")
-        for index, key in enumerate(("dash.seats", "dash.projector", "dash.teacher", "dash.knowledge")):
+        self.ask_button.description = self._t("dash.ask")
+        for index, key in enumerate(("dash.seats", "dash.projector", "dash.teacher", "dash.knowledge",
+                                     "dash.beliefs")):
             self.tabs.set_title(index, self._t(key))
 
     def _on_language(self, change: dict[str, Any]) -> None:
@@ -226,6 +240,8 @@ class Dashboard(widgets.VBox):
             self.bot_picker.value = "random" if "random" in info["bots"] else info["bots"][0]
         self.step_button.disabled = not info["started"] or info["over"]
         self.reveal_button.disabled = not info["over"] or info["revealed"]
+        self.ask_button.disabled = "beliefs" not in info or not info["started"] or info["over"]
+        self.beliefs.value = self.beliefs_html(info)
         self.seats.value = self.seats_html(info)
         state = self.state
         seats = [{"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"]} for seat in info["seats"]]
@@ -268,6 +284,21 @@ class Dashboard(widgets.VBox):
                 f"{html.escape(self._t('dash.open_projector'))}</a></p>{join_qr}"
                 f"<table><tr>{head}<th></th></tr>{''.join(rows)}</table></div>")
 
+    def beliefs_html(self, info: dict[str, Any]) -> str:
+        """During play how many beliefs each seat stated; after the reveal the debrief (the server's, in the
+        dashboard's language)."""
+        beliefs = info.get("beliefs")
+        if beliefs is None:
+            return f"<p>{html.escape(self._t('dash.beliefs_off'))}</p>"
+        if "debrief" in beliefs:
+            return str(beliefs["debrief"].get(self.language, beliefs["debrief"]["en"]))
+        rows = "".join(f"<tr><td>{seat['seat']}</td><td>{html.escape(seat['name'] or '—')}</td>"
+                       f"<td style='text-align:right'>{count}</td></tr>"
+                       for seat, count in zip(info["seats"], beliefs["counts"]))
+        asked = ", ".join(str(step) for step in beliefs["asked_steps"]) or "—"
+        return (f"<p><b>{html.escape(self._t('dash.beliefs_count'))}</b></p><table>{rows}</table>"
+                f"<p>{html.escape(self._t('dash.asked_at'))}: {asked}</p>")
+
     # ---------------------------------------------------------------- commands
 
     def _command(self, what: str, **body: Any) -> dict[str, Any] | None:
@@ -291,6 +322,10 @@ class Dashboard(widgets.VBox):
 
     def reveal(self) -> None:
         self._command("reveal")
+
+    def ask(self) -> None:
+        """Ask every student what they believe now (a room opened with beliefs=True)."""
+        self._command("ask")
 
     def seat_bot(self, seat: int, bot: str) -> None:
         self._command("bot", seat=seat, bot=bot)
@@ -320,7 +355,8 @@ class Dashboard(widgets.VBox):
             self._closed = True
         self.feed.close()
         self._worker.shutdown(wait=True)
-        for panel in (self.title, self.message, self.seats, self.projector, self.teacher, self.knowledge, self.flow):
+        for panel in (self.title, self.message, self.seats, self.projector, self.teacher, self.knowledge, self.flow,
+                      self.beliefs):
             panel.value = ""
         self.seat_picker.options = []
         super().close()

@@ -12,6 +12,7 @@ time), replayed into game states on demand. From there:
 - `dataframe()` and `results_dataframe()`: one row per move (with thinking times) or per player and game,
   as pandas DataFrames where pandas is installed (`pip install pandas`); `beliefs_dataframe()`: one row per
   option of every answered belief question (what the student said, what their view implied, the truth).
+- `ClassGame.beliefs`: the beliefs the students stated (`from_rooms` reads them from the server's records).
 - `save(path)` / `ClassGames.load(path)`: the games as one JSON file (records, moves, beliefs), so a class can be
   analysed after the server is gone, and a recorded class ships with the debrief notebook.
 """
@@ -19,7 +20,7 @@ time), replayed into game states on demand. From there:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,11 +68,8 @@ class ClassGames:
 
     @classmethod
     def from_rooms(cls, rooms: Iterable[Mapping[str, Any]]) -> ClassGames:
-        """From the server's `/api/records` answer (`TeacherClient.records()`)."""
-        return cls(ClassGame(room["code"], room["number"], room["title"],
-                             tuple(seat_label(seat) for seat in room["seats"]), room["record"],
-                             tuple(tuple(move) for move in room["moves"]))  # type: ignore[misc]
-                   for room in rooms if room.get("record") is not None)
+        """From the server's `/api/records` answer (`TeacherClient.records()`), with each room's beliefs."""
+        return cls(_class_game(room) for room in rooms if room.get("record") is not None)
 
     def __len__(self) -> int:
         return len(self.games)
@@ -235,3 +233,30 @@ def game_from_json(data: Mapping[str, Any]) -> ClassGame:
 def _frame(rows: list[dict[str, Any]]) -> Any:
     pandas = need("pandas", "A DataFrame (the rows are there without it: move_rows(), result_rows())")
     return pandas.DataFrame(rows)
+
+
+def _class_game(room: Mapping[str, Any]) -> ClassGame:
+    """One room of `/api/records` as a `ClassGame`, its beliefs scored once the game has settled them."""
+    labels = tuple(seat_label(seat) for seat in room["seats"])
+    game = ClassGame(room["code"], room["number"], room["title"], labels, room["record"],
+                     tuple(tuple(move) for move in room["moves"]))  # type: ignore[misc]
+    beliefs = room.get("beliefs")
+    if not beliefs or not beliefs.get("rows"):
+        return game
+    answers = belief_answers(game.code, game.number, labels, beliefs["rows"], beliefs["scoring"], game.state())
+    return ClassGame(game.code, game.number, game.title, labels, game.record, game.moves, answers)
+
+
+def belief_answers(code: str, number: int, labels: Sequence[str], rows: Iterable[Mapping[str, Any]], scoring: str,
+                   state: GameState[Any]) -> tuple[BeliefAnswer, ...]:
+    """Stated beliefs (rows of `step`, `seat`, `question`, `belief`, `posterior`) as `BeliefAnswer`s, their
+    truth (and so their points) filled once the game is over, by the game's belief model."""
+    model = games.belief_model(state.game)
+    answers = []
+    for row in rows:
+        question = BeliefQuestion.from_json(row["question"])
+        truth = model.truth(state, games.base_question(question)) if model is not None and state.is_over else None
+        answers.append(BeliefAnswer(code, number, state.game, int(row["seat"]), labels[int(row["seat"])],
+                                    int(row["step"]), question, dict(row["belief"]), dict(row["posterior"]),
+                                    truth, scoring))
+    return tuple(answers)

@@ -17,10 +17,16 @@ opened with `draw_seats`, an empty seat drawn at random from the room's seed (th
 always the Godfather). Bots the teacher seats play through `Bot.choose(view,
 legal_actions, rng)`, with an rng seeded from the room's seed and the step, so a room's bot moves are the same
 after a restart.
+
+A room opened with `beliefs=True` asks its students what they believe (`tabletop_edu.beliefs`): at the moments
+its game's belief model sets, and when the teacher asks, each seat is offered the model's questions for its own
+view; a stated belief is checked (`parse_belief`), stored with the exact posterior of the seat's view at the
+step it answers, and only then acknowledged. Beliefs are that seat's secret until the reveal.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import secrets
@@ -31,10 +37,11 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
 
+from ..beliefs import SCORING_RULES, BeliefError, BeliefQuestion, parse_belief
 from ..core import Bot, GameState, IllegalAction, RecordError, RulesError, View, rules_from_dict, rules_to_dict
 from ..core.errors import quote
 from . import games
-from .store import ActionRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
+from .store import ActionRow, BeliefRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
 
 log = logging.getLogger("tabletop_edu.classroom")
 T = TypeVar("T")
@@ -69,7 +76,9 @@ class Refused(ValueError):
     Codes: unknown_token, expired_token, unknown_room, closed, forbidden, bad_name, name_taken, room_full,
     seat_taken, not_started, paused, over, stale, not_your_turn, illegal, malformed, too_big, flood, no_bot,
     bad_request, storage, storage_busy (another program holds the file), too_many (sockets of one link),
-    too_many_guesses (wrong room codes)."""
+    too_many_guesses (wrong room codes); of beliefs: no_beliefs (the room asks none), no_question (not asked
+    this), answered (already), bad_belief (not whole percents summing to 100), not_now (the teacher's ask
+    outside play)."""
 
     def __init__(self, code: str, message: str, status: int = 400, *, fr: str | None = None) -> None:
         super().__init__(message)
@@ -180,6 +189,9 @@ class Room:
     draw_seats: bool = False  # students joining by code sit at an empty seat drawn at random (seeded)
     actions: list[ActionRow] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
+    scoring: str | None = None  # the scoring rule of a room that asks beliefs ("brier", "log"); None: it asks none
+    beliefs: list[BeliefRow] = field(default_factory=list)
+    asked_steps: set[int] = field(default_factory=set)  # the steps at which the teacher asked for beliefs
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, int] = (-1, -1)
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
@@ -246,6 +258,40 @@ class Room:
     def record(self) -> dict[str, Any] | None:
         return None if self.state is None else self.state.record()
 
+    def state_at(self, step: int) -> GameState[Any]:
+        """The game as it was after `step` moves (replayed from the record: what a seat saw then)."""
+        state = self.state
+        assert state is not None and 0 <= step <= self.step
+        if step == self.step:
+            return state
+
+        def replay() -> GameState[Any]:
+            record = state.record()
+            record["actions"] = record["actions"][:step]
+            return type(state).from_record(record)
+        return self.remember(("state_at", step), replay)  # type: ignore[no-any-return]
+
+    def belief_questions(self, seat: int, step: int | None = None) -> list[BeliefQuestion]:
+        """The questions `seat` is asked at `step` (default: now), from its view then alone: those its game's
+        belief model sets at that moment (the teacher's ask included); none for a bot, a room that asks no
+        beliefs, a game not started or over."""
+        step = self.step if step is None else step
+        if self.scoring is None or self.state is None or self.seats[seat].bot is not None or not 0 <= step <= self.step:
+            return []
+        state = self.state_at(step)
+        if state.is_over:
+            return []
+        model = games.belief_model(self.package)
+        assert model is not None, "a room asks beliefs only of a game with a belief model"
+        view = self.view(seat) if step == self.step else state.view(seat)
+        asked_at = max((asked for asked in self.asked_steps if asked <= step), default=None)
+        return list(self.remember(("questions", seat, step, asked_at),
+                                  lambda: games.belief_questions(model, view, asked_at)))
+
+    def answered(self, seat: int) -> dict[str, BeliefRow]:
+        """`seat`'s stated beliefs by question key (each key is answered once: a moment of the game, or an ask)."""
+        return {row.key: row for row in self.beliefs if row.seat == seat}
+
     def names(self) -> list[str | None]:
         return [seat.name for seat in self.seats]
 
@@ -272,6 +318,7 @@ class Hall:
             token = new_token(TEACHER_TOKEN_BYTES)
             store.set_meta("teacher_token", token)
         self.teacher_token = token
+        self.belief_desk = BeliefDesk(self)
         for row in store.rooms():
             if isinstance(row, BrokenRoom):
                 self._set_broken(row.code, row.number, row.reason)
@@ -304,6 +351,7 @@ class Hall:
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
                     seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed,
                     draw_seats=self.store.meta(draw_seats_key(row.code)) == "1")
+        self._load_beliefs(room)
         if room.started:
             room.state = self._new_state(room)
             for action in self.store.actions(row.code):
@@ -312,6 +360,17 @@ class Hall:
                 room.state.apply(action.action, player=action.seat)
                 room.actions.append(action)
         return room
+
+    def _load_beliefs(self, room: Room) -> None:
+        """A room's belief options and stated beliefs, read back from the store."""
+        scoring = self.store.meta(beliefs_key(room.code))
+        if scoring is None:
+            return
+        if scoring not in SCORING_RULES or games.belief_model(room.package) is None:
+            raise RecordError(f"room {room.code}: it asks beliefs scored by {scoring!r}, which cannot be served.")
+        room.scoring = scoring
+        room.asked_steps = set(json.loads(self.store.meta(asked_key(room.code)) or "[]"))
+        room.beliefs = self.store.beliefs(room.code)
 
     def _add(self, room: Room) -> None:
         room.last_used = self.clock()
@@ -427,9 +486,11 @@ class Hall:
 
     def create_room(self, game: str | ModuleType, players: int, *, seed: int | None = None,
                     rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
-                    bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False) -> Room:
+                    bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False, beliefs: bool = False,
+                    scoring: str = SCORING_RULES[0]) -> Room:
         """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name);
-        `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed)."""
+        `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed); `beliefs`:
+        the students are asked what they believe, their answers scored by `scoring` ("brier" or "log")."""
         package = games.game_package(game)
         module = games.game_module(package)
         state_class = module.State
@@ -448,6 +509,7 @@ class Hall:
             raise Refused("bad_request", f"bot_delay is a number of seconds from 0 to {MAX_BOT_DELAY}.")
         if not isinstance(draw_seats, bool):
             raise Refused("bad_request", f"draw_seats is true or false, not {quote(repr(draw_seats))}.")
+        self._check_belief_options(package, beliefs, scoring)
         try:
             if rules is None:
                 rules = module.Rules()
@@ -466,17 +528,30 @@ class Hall:
                          + list(self.asleep.values()), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats,
-                    draw_seats=draw_seats)
+                    draw_seats=draw_seats, scoring=scoring if beliefs else None)
+        options = {draw_seats_key(code): "1"} if draw_seats else {}
+        if beliefs:
+            options[beliefs_key(code)] = scoring
         self._save(lambda: self.store.add_room(
             RoomRow(code, number, package, players, seed, rules_to_dict(rules), language, float(bot_delay),
                     room.watch_token, False, False, False, False),
-            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats],
-            {draw_seats_key(code): "1"} if draw_seats else None))
+            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats], options or None))
         self._add(room)
         for seat, bot in sorted(bots.items()):
             self.seat_bot(code, seat, bot)
         self._tell(room)
         return room
+
+    @staticmethod
+    def _check_belief_options(package: str, beliefs: Any, scoring: Any) -> None:
+        if not isinstance(beliefs, bool):
+            raise Refused("bad_request", f"beliefs is true or false, not {quote(repr(beliefs))}.")
+        if scoring not in SCORING_RULES:
+            raise Refused("bad_request", f"The scoring rule is {' or '.join(map(repr, SCORING_RULES))}, not "
+                          f"{quote(repr(scoring))}.")
+        if beliefs and games.belief_model(package) is None:
+            raise Refused("bad_request", f"{games.title(package)} asks no belief questions: open the room without "
+                          "beliefs.")
 
     def _new_code(self) -> str:
         while True:
@@ -724,6 +799,97 @@ class Hall:
         seat, step, action = choice
         self.play(room, seat, step, action, actor="bot", even_paused=True)
         return seat, action
+
+
+# ------------------------------------------------------------------------------------------ beliefs
+
+
+class BeliefDesk:
+    """The belief questions of a hall's rooms: the teacher's ask (every seat is asked again what its game asks
+    now, `games.asked_question`), and a student's answer: checked, stored with the exact posterior of the seat's
+    view, then kept in memory (in that order: nothing is acknowledged that is not on disk). Every check comes
+    first and refuses with a reason a student understands, storing nothing."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+
+    def ask(self, code: str) -> Room:
+        """The teacher asks what the class believes now: every seat gets the questions of its view at this step."""
+        room = self.hall.open_room(code)
+        if room.scoring is None:
+            raise Refused("no_beliefs", "This room asks no beliefs: open one with beliefs=True.", 409)
+        if room.state is None or room.state.is_over:
+            raise Refused("not_now", "Beliefs are asked while the game is played.", 409)
+        steps = sorted(room.asked_steps | {room.step})
+        self.hall._save(lambda: self.hall.store.set_meta(asked_key(room.code), json.dumps(steps)))
+        room.asked_steps = set(steps)
+        self.hall._tell(room)
+        return room
+
+    def answer(self, room: Room, seat: int, step: Any, key: Any, percents: Any) -> BeliefRow:
+        """`seat` states its belief on the question `key` it was asked at `step`: stored, with the posterior of
+        its view at `step`, before this returns; `Refused` (nothing stored) for anything else."""
+        if room.closed:
+            raise Refused("closed", "This room is closed.", 410)
+        if room.scoring is None:
+            raise Refused("no_beliefs", "This room asks no beliefs.", 409,
+                          fr="Cette salle ne pose pas de questions sur vos croyances.")
+        if room.state is None:
+            raise Refused("not_started", "The game starts when every seat has a player.")
+        if isinstance(step, bool) or not isinstance(step, int) or not isinstance(key, str) or len(key) > 200:
+            raise Refused("malformed", "A belief names the step and the question it answers.")
+        if room.is_over:
+            raise Refused("over", "The game is over: beliefs are no longer asked.")
+        if not 0 <= step <= room.step:
+            raise Refused("stale", f"This belief answers step {step}, but the table is at step {room.step}.", 409)
+        asked = {question.key: question for question in room.belief_questions(seat, step)}
+        question = asked.get(key)
+        if question is None:
+            raise Refused("no_question", "You were not asked this question at this moment.", 409,
+                          fr="Cette question ne vous a pas été posée à ce moment.")
+        if step != room.step and key not in {other.key for other in room.belief_questions(seat)}:
+            raise Refused("stale", "This question is closed: the table moved on. Answer the new one.", 409,
+                          fr="Cette question est close : la table a avancé. Répondez à la nouvelle.")
+        if key in room.answered(seat):
+            raise Refused("answered", "You already answered this question.", 409,
+                          fr="Vous avez déjà répondu à cette question.")
+        try:
+            belief = parse_belief(question, percents)
+        except BeliefError as error:
+            raise Refused("bad_belief", str(error), fr=belief_error_fr(question, percents)) from None
+        view = room.view(seat) if step == room.step else room.state_at(step).view(seat)
+        model = games.belief_model(room.package)
+        assert model is not None and view is not None
+        exact = model.posterior(view, games.base_question(question))
+        posterior = {option: float(exact.get(option, 0.0)) for option in question.options}
+        row = self.hall._save(lambda: self.hall.store.add_belief(room.code, step, seat, question.to_json(), belief,
+                                                                 posterior))
+        room.beliefs.append(row)
+        return row
+
+
+def belief_error_fr(question: BeliefQuestion, percents: Any) -> str:
+    """Why a belief was refused, in French (the same checks as `parse_belief`, in its order)."""
+    if not isinstance(percents, Mapping):
+        return "Une croyance donne un pourcentage à chaque réponse possible."
+    if any(option not in question.options for option in percents):
+        return "Ce n'est pas une réponse possible à cette question."
+    if any(option not in percents for option in question.options):
+        return "Donnez un pourcentage à chaque réponse possible (0 convient)."
+    values = [percents[option] for option in question.options]
+    if any(isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100 for value in values):
+        return "Chaque pourcentage est un nombre entier de 0 à 100."
+    return f"Les pourcentages font {sum(values)} au total, pas 100."
+
+
+def beliefs_key(code: str) -> str:
+    """The store's meta key holding the scoring rule of a room that asks beliefs."""
+    return f"beliefs:{code}"
+
+
+def asked_key(code: str) -> str:
+    """The store's meta key holding the steps at which the teacher asked a room's beliefs."""
+    return f"beliefs_asked:{code}"
 
 
 def draw_seats_key(code: str) -> str:

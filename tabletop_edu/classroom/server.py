@@ -21,8 +21,11 @@ Addresses (tokens are `secrets.token_urlsafe`):
 
 Messages from a seat's page are JSON objects of at most `MAX_MESSAGE` bytes: `{"type": "menu", "step": N,
 "chosen": [words]}` asks for the next buttons of a move, `{"type": "move", "step": N, "action": text}` plays
-it. Each connection may send `FLOOD_BURST` messages at once and `FLOOD_RATE` a second after that. Anything
-else is refused with `{"type": "refused", "code": ..., "message": ...}` and changes nothing.
+it; in a room that asks beliefs, `{"type": "belief", "step": N, "key": question, "percents": {option: whole
+percent}}` states a belief, answered with `{"type": "belief_received", ...}` once it is stored (see
+`belief_pages`, `rooms.BeliefDesk`). Each connection may send `FLOOD_BURST` messages at once and `FLOOD_RATE` a
+second after that. Anything else is refused with `{"type": "refused", "code": ..., "message": ...}` and changes
+nothing.
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
@@ -62,6 +65,9 @@ from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
                     table_message)
+from .belief_pages import belief_panel, debrief_html, seat_points_html
+from .debrief import game_tables
+from .export import ClassGame, ClassGames, belief_answers, seat_label
 from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
 from .store import Store, WriterLock
 
@@ -212,6 +218,8 @@ class ClassServer:
         self._thread: threading.Thread | None = None
         self._server: tornado.httpserver.HTTPServer | None = None
         self._bots_pending: set[str] = set()
+        self._game_tables: dict[str, list[Any]] = {}  # by room: its game's own debrief tables, once made
+        self._tables_pending: set[str] = set()
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="classroom-bot")
         self._ready = threading.Event()
         self._failure: BaseException | None = None
@@ -404,7 +412,83 @@ class ClassServer:
         if with_view and seat is not None:
             message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
             message["legal"] = [str(action) for action in legal]
+        if room.scoring is not None and view is not None:
+            self.add_beliefs(message, room, seat, language)
         return message
+
+    # ---------------------------------------------------------------- beliefs
+
+    def add_beliefs(self, message: dict[str, Any], room: Room, seat: int | None, language: str) -> None:
+        """A seat's own questions now (`beliefs`), and once the table is revealed its own points (a seat) or the
+        class's debrief (the projector) in `debrief`: never another seat's belief before the reveal."""
+        assert room.scoring is not None
+        if seat is not None and room.seats[seat].bot is None:
+            message["beliefs"] = belief_panel(room.belief_questions(seat), room.answered(seat), room.step,
+                                              room.scoring, language)
+        if room.revealed:
+            message["debrief"] = self.debrief(room, language) if seat is None \
+                else seat_points_html(self.belief_answers(room), seat, language)
+
+    @staticmethod
+    def labels(room: Room) -> list[str]:
+        return [seat_label({"name": seat.name, "bot": seat.bot}) for seat in room.seats]
+
+    def belief_answers(self, room: Room) -> Any:
+        """The room's stated beliefs as `BeliefAnswer`s, scored once the game is over (for the debrief)."""
+        assert room.state is not None and room.scoring is not None
+        return room.remember(("belief_answers", len(room.beliefs)), lambda: belief_answers(
+            room.code, room.number, self.labels(room), [row.__dict__ for row in room.beliefs], str(room.scoring),
+            room.state))
+
+    def debrief(self, room: Room, language: str) -> str:
+        """The class's debrief of a revealed room in `language`. The game's own tables replay the whole game
+        (seconds for Commissario): they are made once, in a worker thread, and every page of the room gets them
+        when they are ready; until then the debrief shows the class's beliefs and points."""
+        assert room.state is not None and room.scoring is not None
+        games = ClassGames([ClassGame(room.code, room.number, room.title, tuple(self.labels(room)), room.state.record(),
+                                      (), tuple(self.belief_answers(room)))])
+        own = self._game_tables.get(room.code)
+        if own is None:
+            self._make_game_tables(room, games)
+        return str(room.remember(("debrief", language, len(room.beliefs), own is not None),
+                                 lambda: debrief_html(games, str(room.scoring), language, own or [])))
+
+    def _make_game_tables(self, room: Room, games: ClassGames) -> None:
+        """Compute the game's debrief tables of `room` off the event loop, then send every page of it again."""
+        if room.code in self._tables_pending or self.loop is None:
+            return
+        self._tables_pending.add(room.code)
+
+        def done(future: asyncio.Future[Any]) -> None:
+            self._tables_pending.discard(room.code)
+            try:
+                self._game_tables[room.code] = list(future.result())
+            except Exception as error:  # noqa: BLE001 - a game's debrief bug must not stop the class's
+                log.warning("room %s: the game's debrief failed: %s", room.code, one_line(repr(error), 300))
+                self._game_tables[room.code] = []
+            self.broadcast(room)
+        self.loop.run_in_executor(self._executor, game_tables, games, 0).add_done_callback(done)
+
+    def teacher_beliefs(self, room: Room) -> dict[str, Any] | None:
+        """What the dashboard shows of beliefs: during play how many each seat stated; after the reveal every
+        belief and the debrief (a dashboard may be on the projector's screen: no belief before the reveal)."""
+        if room.scoring is None:
+            return None
+        counts = [sum(1 for row in room.beliefs if row.seat == seat.number) for seat in room.seats]
+        found: dict[str, Any] = {"scoring": room.scoring, "asked_steps": sorted(room.asked_steps), "counts": counts}
+        if room.revealed and room.state is not None:
+            found["rows"] = [belief_row_json(row) for row in room.beliefs]
+            found["debrief"] = {language: self.debrief(room, language) for language in ("en", "fr")}
+        return found
+
+    def belief_stated(self, room: Room, seat: int, row: Any) -> None:
+        """A belief is on disk: tell that seat's pages (theirs alone), then the teachers (a count)."""
+        received = json.dumps({"type": "belief_received", "step": row.step, "key": row.key})
+        for connection in list(self.connections.get(room.code, set())):
+            if connection.kind == "seat" and connection.seat == seat:
+                connection.handler.send(received)
+                connection.handler.send(json.dumps(self.message_for(room, connection)))
+        self._tell_teachers(room)
 
     def teacher_message(self, room: Room) -> dict[str, Any]:
         """Everything about a room, for the teacher's dashboard (which replays the record itself)."""
@@ -422,7 +506,11 @@ class ClassServer:
                 "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
                 "record": room.record(), "moves": [[action.step, action.seat, action.action, action.actor, action.at]
                                                    for action in room.actions],
-                "errors": list(self.errors.get(room.code, []))}
+                "errors": list(self.errors.get(room.code, [])), **self._beliefs_entry(room)}
+
+    def _beliefs_entry(self, room: Room) -> dict[str, Any]:
+        beliefs = self.teacher_beliefs(room)
+        return {} if beliefs is None else {"beliefs": beliefs}
 
     def connect(self, connection: Connection) -> None:
         self.connections.setdefault(connection.room, set()).add(connection)
@@ -533,6 +621,12 @@ def bot_turn(room: Room) -> tuple[int, int, Callable[[], str]] | None:
     assert bot is not None
     view, legal, rng = room.view(seat), room.legal_actions(seat), room.bot_rng(seat)
     return seat, room.step, lambda: str(bot.choose(view, legal, rng))
+
+
+def belief_row_json(row: Any) -> dict[str, Any]:
+    """A stored belief as the teacher's API sends it."""
+    return {"step": row.step, "seat": row.seat, "key": row.key, "question": row.question, "belief": row.belief,
+            "posterior": row.posterior, "at": row.at}
 
 
 def seats_public(room: Room) -> list[dict[str, Any]]:
@@ -828,8 +922,8 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
             data = json.loads(message)
         except (ValueError, RecursionError):
             raise Refused("malformed", "A message is a JSON object.") from None
-        if not isinstance(data, dict) or data.get("type") not in ("move", "menu"):
-            raise Refused("malformed", "A message is a JSON object whose type is 'move' or 'menu'.")
+        if not isinstance(data, dict) or data.get("type") not in ("move", "menu", "belief"):
+            raise Refused("malformed", "A message is a JSON object whose type is 'move', 'menu' or 'belief'.")
         if connection.kind != "seat" or connection.seat is None:
             raise Refused("forbidden", "The projector only watches.", 403)
         room = self.hall.open_room(connection.room)
@@ -839,6 +933,10 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
         self.answering = step if isinstance(step, int) and not isinstance(step, bool) else None
         if data["type"] == "move":
             self.hall.play(room, connection.seat, step, data.get("action"))
+            return
+        if data["type"] == "belief":
+            row = self.hall.belief_desk.answer(room, connection.seat, step, data.get("key"), data.get("percents"))
+            self.server.belief_stated(room, connection.seat, row)
             return
         self.send(json.dumps(menu_for(room, connection.seat, step, data.get("chosen"), connection.language)))
 
@@ -958,7 +1056,8 @@ class RoomsApi(Api):
     def post(self) -> None:
         try:
             data = self.body()
-            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats"}
+            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats", "beliefs",
+                       "scoring"}
             unknown = sorted(set(data) - allowed)
             if unknown:
                 raise Refused("bad_request", f"Unknown field(s) {', '.join(unknown)[:100]}.")
@@ -973,7 +1072,8 @@ class RoomsApi(Api):
                                          rules=data.get("rules"), language=data.get("language", "en"),
                                          bots={int(seat): bot for seat, bot in bots.items()},
                                          bot_delay=data.get("bot_delay", 0.8),
-                                         draw_seats=data.get("draw_seats", False))
+                                         draw_seats=data.get("draw_seats", False),
+                                         beliefs=data.get("beliefs", False), scoring=data.get("scoring", "brier"))
         except Refused as refusal:
             self.refused(refusal)
             return
@@ -1015,6 +1115,8 @@ class RoomApi(Api):
                 self.hall.remove_bot(room.code, seat)
             elif what == "new_link":
                 self.hall.new_link(room.code, seat)
+            elif what == "ask":
+                self.hall.belief_desk.ask(room.code)
             else:
                 raise Refused("bad_request", "Unknown command.", 404)
         except Refused as refusal:
@@ -1032,7 +1134,9 @@ class RecordsApi(Api):
                 continue
             rooms.append({"code": room.code, "number": room.number, "title": room.title,
                           "seats": seats_public(room), "over": room.is_over, "record": room.record(),
-                          "moves": [[a.step, a.seat, a.action, a.actor, a.at] for a in room.actions]})
+                          "moves": [[a.step, a.seat, a.action, a.actor, a.at] for a in room.actions],
+                          **({} if room.scoring is None else {"beliefs": {
+                              "scoring": room.scoring, "rows": [belief_row_json(row) for row in room.beliefs]}})})
         self.reply({"rooms": rooms})
 
 

@@ -15,6 +15,11 @@ Tables:
   even a bug upstream could not store two moves for one step.
 - `expired`: tokens that were valid once (a seat's link replaced, a closed room), so that they are refused
   as expired rather than unknown.
+- `beliefs(room, step, seat, key, question, belief, posterior, at)`: one row per belief a student stated (the
+  question, their probabilities and the exact posterior of their view at that step, as JSON), committed before
+  the seat is told it was received; `(room, seat, key)` is the primary key: one answer per question (a key
+  names its moment: "adler@h3"). A room's belief options are `meta` entries: `beliefs:CODE` (its scoring rule, when it asks) and
+  `beliefs_asked:CODE` (the steps at which the teacher asked, a JSON list).
 
 The file uses write-ahead logging with `synchronous=FULL`: a committed move survives a killed process (and
 a power cut).
@@ -55,6 +60,10 @@ CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL REFERENCES rooms(code), step INTEGER NOT NULL, seat INTEGER NOT NULL,
     action TEXT NOT NULL, actor TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (room, step));
 CREATE TABLE IF NOT EXISTS expired (token TEXT PRIMARY KEY, room TEXT NOT NULL, what TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS beliefs (
+    room TEXT NOT NULL REFERENCES rooms(code), step INTEGER NOT NULL, seat INTEGER NOT NULL, key TEXT NOT NULL,
+    question TEXT NOT NULL, belief TEXT NOT NULL, posterior TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (room, seat, key));
 """
 
 
@@ -113,6 +122,7 @@ COLUMNS = {
     "seats": ("room", "seat", "token", "name", "bot"),
     "actions": ("room", "step", "seat", "action", "actor", "at"),
     "expired": ("token", "room", "what"),
+    "beliefs": ("room", "step", "seat", "key", "question", "belief", "posterior", "at"),
 }
 
 
@@ -132,6 +142,21 @@ class ActionRow:
     seat: int
     action: str
     actor: str
+    at: float
+
+
+@dataclass(frozen=True)
+class BeliefRow:
+    """One belief a student stated: the question (`BeliefQuestion.to_json()`), their probabilities and the
+    exact posterior of their seat's view at `step`, by option."""
+
+    room: str
+    step: int
+    seat: int
+    key: str
+    question: dict[str, Any]
+    belief: dict[str, float]
+    posterior: dict[str, float]
     at: float
 
 
@@ -261,6 +286,17 @@ class Store:
                        (room, step, seat, action, actor, at))
         return at
 
+    def add_belief(self, room: str, step: int, seat: int, question: Mapping[str, Any], belief: Mapping[str, float],
+                   posterior: Mapping[str, float]) -> BeliefRow:
+        """One stated belief, committed before the seat is told it was received (the same path as a move's)."""
+        at = time.time()
+        row = BeliefRow(room, step, seat, str(question["key"]), dict(question), dict(belief), dict(posterior), at)
+        with self.transaction() as db:
+            db.execute("INSERT INTO beliefs (room, step, seat, key, question, belief, posterior, at) "
+                       "VALUES (?,?,?,?,?,?,?,?)", (room, step, seat, row.key, json.dumps(row.question),
+                                                    json.dumps(row.belief), json.dumps(row.posterior), at))
+        return row
+
     # ---------------------------------------------------------------- reads
 
     def rooms(self) -> list[RoomRow | BrokenRoom]:
@@ -296,6 +332,13 @@ class Store:
         rows = self.connection.execute("SELECT room, step, seat, action, actor, at FROM actions WHERE room = ? "
                                        "ORDER BY step", (room,)).fetchall()
         return [ActionRow(*row) for row in rows]
+
+    def beliefs(self, room: str) -> list[BeliefRow]:
+        """A room's stated beliefs, in the order they were stated."""
+        rows = self.connection.execute("SELECT room, step, seat, key, question, belief, posterior, at FROM beliefs "
+                                       "WHERE room = ? ORDER BY rowid", (room,)).fetchall()
+        return [BeliefRow(code, step, seat, key, json.loads(question), json.loads(belief), json.loads(posterior), at)
+                for code, step, seat, key, question, belief, posterior, at in rows]
 
     def expired(self, token: str) -> str | None:
         """What an expired token was for, or None if it never expired."""

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -181,20 +182,50 @@ class ServerProcess:
 #: Refusals that tell a page its table is out of date: the student looks again.
 LOOK_AGAIN = ("stale", "not_your_turn")
 
+#: How a simulated student states a belief: from the question as its page shows it (key, text, options), the
+#: table message it came with (its own view as data too, for a student asking with `views=True`) and an rng,
+#: whole percents by option summing to 100, or None to leave it unanswered.
+BeliefPolicy = Callable[[dict[str, Any], dict[str, Any], random.Random], "dict[str, int] | None"]
+
+
+def simulated_policy(game: str, student: Any) -> BeliefPolicy:
+    """The policy of a simulated student (`beliefs.SimulatedStudent`, its own seeded style and noise) at a table
+    of `game`: the exact posterior of the seat's own view (from its table message: a `Student` with
+    `views=True`), bent by the student's style."""
+    from ..beliefs import BeliefQuestion
+    from ..core.view import view_from_json
+    from ..registry import game as find_game
+    from .games import base_question
+
+    model = find_game(game).belief_model()
+    assert model is not None, f"{game} asks no beliefs"
+
+    def policy(shown: dict[str, Any], table: dict[str, Any], rng: random.Random) -> dict[str, int] | None:
+        assert "view" in table, "a simulated student reads its own view: join with views=True"
+        options = tuple(option["option"] for option in shown["options"])
+        labels = tuple(option["label"] for option in shown["options"])
+        question = BeliefQuestion(shown["key"], shown["text"], shown["text"], options, labels, labels)
+        posterior = model.posterior(view_from_json(table["view"]), base_question(question))
+        answer: dict[str, int] | None = student.answer(question, posterior)
+        return answer
+    return policy
+
 
 class Student:
     """A seat's connection: every message it received, the latest table, and moves made by tapping."""
 
-    def __init__(self, url: str, token: str, seat: int, name: str, language: str = "en") -> None:
+    def __init__(self, url: str, token: str, seat: int, name: str, language: str = "en", *,
+                 views: bool = False) -> None:
         self.url, self.token, self.seat, self.name = url, token, seat, name
-        self.feed: Feed = seat_feed(url, token, language)
+        self.feed: Feed = seat_feed(url, token, language, view=views)
         self.received: list[dict[str, Any]] = []
         self.table: dict[str, Any] | None = None
+        self.passed: set[str] = set()  # the belief questions this student chose to leave unanswered
 
     @classmethod
-    def join(cls, url: str, code: str, name: str, language: str = "en") -> Student:
+    def join(cls, url: str, code: str, name: str, language: str = "en", *, views: bool = False) -> Student:
         seat = join_room(url, code, name)
-        return cls(url, seat["token"], seat["seat"], name, language)
+        return cls(url, seat["token"], seat["seat"], name, language, views=views)
 
     def next(self, predicate: Any = lambda message: True, timeout: float = 30) -> dict[str, Any]:
         def keep(message: dict[str, Any]) -> bool:
@@ -249,18 +280,47 @@ class Student:
         assert outcome["type"] == "table", f"{self.name}'s move {action!r} was refused: {outcome}"
         return str(action)
 
+    def open_questions(self) -> list[dict[str, Any]]:
+        """The belief questions the latest table asks this seat, not answered yet nor passed over."""
+        panel = (self.table or {}).get("beliefs")
+        return [] if panel is None else [question for question in panel["questions"]
+                                         if question["sent"] is None and question["key"] not in self.passed]
+
+    def answer_beliefs(self, policy: BeliefPolicy, rng: random.Random) -> list[dict[str, Any]]:
+        """State a belief for every open question of the latest table, as a person taps it on the page, each
+        sent once the previous one is acknowledged; returns the acknowledgements (a question the table moved
+        past meanwhile is refused as stale and skipped)."""
+        received = []
+        for question in self.open_questions():
+            assert self.table is not None
+            step = self.table["beliefs"]["step"]
+            percents = policy(question, self.table, rng)
+            if percents is None:
+                self.passed.add(question["key"])
+                continue
+            self.feed.send({"type": "belief", "step": step, "key": question["key"], "percents": percents})
+            outcome = self.next(lambda m: m["type"] in ("belief_received", "refused"))
+            if outcome["type"] == "refused" and outcome["code"] == "stale":
+                continue
+            assert outcome["type"] == "belief_received", f"{self.name}'s belief was refused: {outcome}"
+            received.append(outcome)
+        return received
+
     def close(self) -> None:
         self.feed.close()
 
 
-def seat_students(url: str, code: str, names: list[str], language: str = "en") -> list[Student]:
-    return [Student.join(url, code, name, language) for name in names]
+def seat_students(url: str, code: str, names: list[str], language: str = "en", *,
+                  views: bool = False) -> list[Student]:
+    return [Student.join(url, code, name, language, views=views) for name in names]
 
 
 def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: int = 0,
-                    limit: int = 400) -> int:
+                    limit: int = 400, believe: BeliefPolicy | list[BeliefPolicy] | None = None) -> int:
     """Every student taps moves whenever their seat is to act (bots of the room play the other seats), until
-    the game is over; returns the number of moves played."""
+    the game is over; returns the number of moves played. With `believe` (one policy, or one per student), each
+    student first states a belief for every question its page asks (in a room that asks beliefs)."""
+    policies = believe if isinstance(believe, list) else [believe] * len(students)
     step = first_step
     for _ in range(limit):
         tables = [student.wait_step(step) for student in students]
@@ -270,6 +330,9 @@ def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: 
         if any(table["step"] < current for table in tables):  # a page has not heard of the latest move yet:
             step = current                                      # wait until every page has, then look again
             continue
+        for student, policy in zip(students, policies):
+            if policy is not None:
+                student.answer_beliefs(policy, rng)
         movers = [student for student, table in zip(students, tables)
                   if table["menu"] is not None and table["step"] == current]
         if movers:

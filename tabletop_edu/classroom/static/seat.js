@@ -87,9 +87,98 @@
     moves.appendChild(controls);
   }
 
+  // Belief questions: one row per option, -10/+10 buttons, the running total; "Send" once it makes 100 %.
+  // A draft is kept per question while the table moves on, and dropped once the server has stored it.
+  var beliefsBox = document.getElementById("beliefs"), debrief = document.getElementById("debrief");
+  var drafts = {}, beliefStep = 0, beliefWordsNow = {};
+
+  function beliefQuestion(question, beliefWords) {
+    var box = document.createElement("fieldset");
+    box.className = "belief";
+    box.dataset.key = question.key;
+    var legend = document.createElement("legend");
+    legend.textContent = question.text;
+    box.appendChild(legend);
+    if (question.sent) {
+      box.classList.add("sent");
+      var done = document.createElement("p");
+      done.className = "belief-sent";
+      done.textContent = "✔ " + beliefWords["belief.answered"] + beliefWords["belief.colon"] + " " +
+        question.options.map(function (option) { return option.label + " " + question.sent[option.option] + "\u00a0%"; })
+          .join(", ");
+      box.appendChild(done);
+      return box;
+    }
+    var draft = drafts[question.key];
+    if (!draft) {
+      draft = drafts[question.key] = {};
+      question.options.forEach(function (option) { draft[option.option] = 0; });
+    }
+    var total = question.options.reduce(function (sum, option) { return sum + draft[option.option]; }, 0);
+    function redraw() { box.replaceWith(beliefQuestion(question, beliefWords)); }
+    question.options.forEach(function (option) {
+      var row = document.createElement("div");
+      row.className = "belief-row";
+      var label = document.createElement("span");
+      label.className = "belief-label";
+      label.textContent = option.label;
+      var value = document.createElement("span");
+      value.className = "belief-value";
+      value.textContent = draft[option.option] + "\u00a0%";
+      var less = button(beliefWords["belief.less"], "chip less", function () {
+        draft[option.option] = Math.max(0, draft[option.option] - 10); redraw();
+      });
+      less.disabled = draft[option.option] === 0;
+      less.setAttribute("aria-label", option.label + " −10 %");
+      var more = button(beliefWords["belief.more"], "chip more", function () {
+        draft[option.option] = Math.min(100, draft[option.option] + 10); redraw();
+      });
+      more.disabled = total >= 100;
+      more.setAttribute("aria-label", option.label + " +10 %");
+      row.append(label, less, value, more);
+      box.appendChild(row);
+    });
+    var foot = document.createElement("div");
+    foot.className = "belief-foot";
+    var sum = document.createElement("span");
+    sum.className = "belief-total" + (total === 100 ? " full" : "");
+    sum.textContent = beliefWords["belief.total"] + beliefWords["belief.colon"] + " " + total + "\u00a0%";
+    var clear = button(beliefWords["belief.clear"], "chip clear", function () {
+      delete drafts[question.key]; redraw();
+    });
+    var sendButton = button(beliefWords["belief.send"], "send", function () {
+      send({type: "belief", step: beliefStep, key: question.key, percents: draft});
+    });
+    sendButton.disabled = total !== 100;
+    foot.append(sum, clear, sendButton);
+    box.appendChild(foot);
+    return box;
+  }
+
+  function drawBeliefs(panel) {
+    beliefsBox.replaceChildren();
+    if (!panel || !panel.questions.length) { beliefsBox.hidden = true; return; }
+    beliefsBox.hidden = false;
+    beliefStep = panel.step;
+    var beliefWords = beliefWordsNow = panel.words;
+    var title = document.createElement("h2");
+    title.textContent = beliefWords["belief.title"];
+    var optional = document.createElement("p");
+    optional.className = "belief-optional";
+    optional.textContent = beliefWords["belief.optional"];
+    var rule = document.createElement("p");
+    rule.className = "belief-rule";
+    rule.textContent = panel.sentence;
+    beliefsBox.append(title, optional);
+    panel.questions.forEach(function (question) { beliefsBox.appendChild(beliefQuestion(question, beliefWords)); });
+    beliefsBox.appendChild(rule);
+  }
+
   function handle(message) {
     if (message.type === "table") {
       step = message.step;
+      drawBeliefs(message.beliefs);
+      debrief.innerHTML = message.debrief || "";
       table.innerHTML = message.html;
       statusLine.textContent = message.status;
       statusLine.className = "status " + message.kind;
@@ -99,6 +188,10 @@
       app.dataset.state = message.kind;
     } else if (message.type === "menu") {
       if (message.step === step) { drawMenu(message); }
+    } else if (message.type === "belief_received") {
+      delete drafts[message.key];
+      busy(false);
+      say(beliefWordsNow["belief.received"] || "✔");
     } else if (message.type === "refused") {
       busy(false);
       say(message.text || message.message, true);
