@@ -93,6 +93,10 @@ STORAGE_RETRY_DELAY = 0.5
 STORAGE_RETRIES = 40
 #: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
 SWEEP_EVERY = 60.0
+#: Seconds between two heartbeats: every open websocket is pinged, and one that has not answered the previous
+#: ping (a phone gone out of range, a laptop shut: a half-open connection) is closed, its seat shown offline on
+#: the dashboard at once. A dead connection is so found within two heartbeats.
+HEARTBEAT = 10.0
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
@@ -189,6 +193,7 @@ class Connection:
     bucket: TokenBucket
     floods: int = 0
     with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
+    awaiting_pong: bool = False  # pinged by the last heartbeat, no answer yet
 
 
 class ClassServer:
@@ -197,8 +202,9 @@ class ClassServer:
 
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
                  public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT) -> None:
         self.db = str(db)
+        self.heartbeat = heartbeat  # seconds between heartbeats; None: only when `beat()` is called (tests)
         self.clock = clock  # of the limits on guesses (tests inject their own)
         self.guesses = GuessThrottle(clock)
         self.flood = flood  # (burst, rate per second) of each connection's messages
@@ -256,7 +262,7 @@ class ClassServer:
         self.hall = Hall(Store(self.db), clock=self.clock)
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
-                                      websocket_ping_interval=20, static_path=str(STATIC), static_handler_class=Static,
+                                      static_path=str(STATIC), static_handler_class=Static,
                                       compress_response=True,
                                       log_function=_quiet_log)
         sockets = tornado.netutil.bind_sockets(self.requested_port, address=self.host)
@@ -267,6 +273,8 @@ class ClassServer:
             self._schedule_bots(room)
         assert self.loop is not None
         self.loop.call_later(SWEEP_EVERY, self._sweep_often)
+        if self.heartbeat:
+            self.loop.call_later(self.heartbeat, self._beat_often)
 
     def _sweep_often(self) -> None:
         self.sweep()
@@ -277,6 +285,30 @@ class ClassServer:
         """Put to sleep the revealed rooms no page has open, idle for `idle` seconds (on the loop's thread)."""
         assert self.hall is not None
         return self.hall.sweep(lambda code: bool(self.connections.get(code)), idle)
+
+    def _beat_often(self) -> None:
+        self.beat()
+        assert self.loop is not None and self.heartbeat
+        self.loop.call_later(self.heartbeat, self._beat_often)
+
+    def beat(self) -> list[Connection]:
+        """One heartbeat (on the loop's thread): close every connection that has not answered the previous
+        ping, telling the teacher at once, and ping the others. Returns the connections found dead."""
+        dead = []
+        for connections in list(self.connections.values()):
+            for connection in list(connections):
+                if connection.awaiting_pong:
+                    dead.append(connection)
+                    continue
+                connection.awaiting_pong = True
+                try:
+                    connection.handler.ping(b"")
+                except tornado.websocket.WebSocketClosedError:
+                    dead.append(connection)
+        for connection in dead:
+            connection.handler.close(1001, "No answer to the heartbeat.")
+            self.disconnect(connection)  # the dashboard shows the seat offline now, not when TCP gives up
+        return dead
 
     def start(self, timeout: float = 30) -> ClassServer:
         """Run the server in a background thread; returns once it listens (its `port` is then known)."""
@@ -577,6 +609,16 @@ class RedactedLogs:
 # ------------------------------------------------------------------------------------------ handlers
 
 
+class Heartbeats:
+    """A websocket whose pongs answer the server's heartbeat (`ClassServer.beat`)."""
+
+    connection: Connection | None
+
+    def on_pong(self, data: bytes) -> None:
+        if self.connection is not None:
+            self.connection.awaiting_pong = False
+
+
 class Base(RedactedLogs, tornado.web.RequestHandler):
     server: ClassServer
 
@@ -724,7 +766,7 @@ class WatchPage(Base):
                          join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector"))
 
 
-class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
+class TableSocket(Heartbeats, RedactedLogs, tornado.websocket.WebSocketHandler):
     """A seat's or the projector's live connection (`kind` "seat" or "watch")."""
 
     server: ClassServer
@@ -792,6 +834,7 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
         connection = self.connection
         if connection is None:
             return
+        connection.awaiting_pong = False  # a message is as good a sign of life as a pong
         if not connection.bucket.take():
             connection.floods += 1
             if connection.floods >= FLOOD_CLOSE:
@@ -866,7 +909,7 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 
 
-class TeacherSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
+class TeacherSocket(Heartbeats, RedactedLogs, tornado.websocket.WebSocketHandler):
     """The dashboard's live feed of one room (teacher token in the Authorization header)."""
 
     connection: Connection | None = None

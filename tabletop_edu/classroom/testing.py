@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +177,15 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
+    """Wait for a condition the server reaches in its own thread (never a fixed sleep)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never held")
+        time.sleep(0.005)
 
 
 #: Refusals that tell a page its table is out of date: the student looks again.
