@@ -202,7 +202,8 @@ class TeacherClient:
         return dict(self.call("GET", f"/api/rooms/{code}"))
 
     def command(self, code: str, what: str, **body: Any) -> dict[str, Any]:
-        """pause, resume, step, reveal, close, bot (seat=, bot=), unbot (seat=), new_link (seat=)."""
+        """pause, resume, step, reveal, close, bot (seat=, bot=), unbot (seat=), new_link (seat=), swap (seat=,
+        to=: before the start, two seats exchange who sits there)."""
         return dict(self.call("POST", f"/api/rooms/{code}/{what}", body))
 
     def record(self, code: str) -> dict[str, Any] | None:

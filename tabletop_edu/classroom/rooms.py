@@ -26,8 +26,8 @@ import random
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -69,7 +69,7 @@ class Refused(ValueError):
     Codes: unknown_token, expired_token, unknown_room, closed, forbidden, bad_name, name_taken, room_full,
     seat_taken, not_started, paused, over, stale, not_your_turn, illegal, malformed, too_big, flood, no_bot,
     bad_request, storage, storage_busy (another program holds the file), too_many (sockets of one link),
-    too_many_guesses (wrong room codes)."""
+    too_many_guesses (wrong room codes), started (students are placed before the start only)."""
 
     def __init__(self, code: str, message: str, status: int = 400, *, fr: str | None = None) -> None:
         super().__init__(message)
@@ -507,10 +507,12 @@ class Hall:
         self._fill(room, seat, name, bot)
         return seat
 
-    def _bot_name(self, room: Room, seat: int, bot: str) -> str:
+    def _bot_name(self, room: Room, seat: int, bot: str, names: Sequence[str | None] | None = None) -> str:
+        """A bot's name after its seat, unlike the other seats' `names` (by default, the room's now)."""
         word = "Robot" if room.language == "fr" else "Bot"  # the room's language names its bots
         name = f"{word} {seat} ({bot})"[:MAX_NAME]
-        taken = {name_key(other.name) for other in room.seats if other.name and other.number != seat}
+        names = room.names() if names is None else names
+        taken = {name_key(other) for number, other in enumerate(names) if other and number != seat}
         while name_key(name) in taken:
             name = (name[:MAX_NAME - 1] + "'")
         return name
@@ -541,6 +543,36 @@ class Hall:
         self._seat_tokens[new] = (room, seat)
         self._tell(room)
         return seat
+
+    def swap_seats(self, code: str, first: int, second: int) -> Room:
+        """The teacher places students before the game starts (who is the Godfather): seats `first` and `second`
+        exchange who sits there, a student, a bot or nobody. A student's link follows them (their page now shows
+        their new seat); a bot is named after its new seat. Refused once the game started."""
+        room = self.open_room(code)
+        one, other = self._seat(room, first), self._seat(room, second)
+        if room.started:
+            raise Refused("started", "Students are placed before the game starts; this game has started.", 409)
+        if one is other:
+            raise Refused("bad_request", f"Seat {one.number} is already seat {one.number}: pick another seat.")
+        if not one.filled and not other.filled:
+            raise Refused("bad_request", f"Seats {one.number} and {other.number} are both empty: nobody to move.")
+        moved = [SeatRow(room.code, seat.number, came.token, came.name, came.bot)
+                 for seat, came in ((one, other), (other, one))]
+        names = room.names()
+        for row in moved:
+            names[row.seat] = row.name
+        for index, row in enumerate(moved):
+            if row.bot is not None:
+                names[row.seat] = self._bot_name(room, row.seat, row.bot, names)
+                moved[index] = replace(row, name=names[row.seat])
+        self._save(lambda: self.store.set_seats(room.code, moved))
+        for row in moved:
+            seat = room.seats[row.seat]
+            seat.token, seat.name, seat.bot = row.token, row.name, row.bot
+            self._seat_tokens[seat.token] = (room, seat)
+            room.bots.pop(seat.number, None)
+        self._tell(room)
+        return room
 
     def set_paused(self, code: str, paused: bool) -> Room:
         room = self.open_room(code)

@@ -58,10 +58,11 @@ import tornado.websocket
 
 from ..core.rules import rules_to_dict
 from ..core.view import view_to_json
+from ..templates import stylesheet
 from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
-                    table_message)
+                    style_version, table_message)
 from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
 from .store import Store, WriterLock
 
@@ -202,8 +203,10 @@ class ClassServer:
 
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
                  public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
-                 clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT) -> None:
+                 clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT,
+                 compression: bool = True) -> None:
         self.db = str(db)
+        self.compression = compression  # websocket messages deflated when the client offers it (`LiveSocket`)
         self.heartbeat = heartbeat  # seconds between heartbeats; None: only when `beat()` is called (tests)
         self.clock = clock  # of the limits on guesses (tests inject their own)
         self.guesses = GuessThrottle(clock)
@@ -408,6 +411,8 @@ class ClassServer:
             if room.closed:
                 connection.handler.close(CLOSE_ROOM_CLOSED, "The teacher closed this room.")
                 continue
+            if connection.kind == "seat":
+                follow_token(room, connection)
             if connection.kind == "seat" and room.seats[connection.seat].token != connection.token:
                 connection.handler.close(CLOSE_EXPIRED, "This link has expired: ask your teacher for a new one.")
                 continue
@@ -432,7 +437,8 @@ class ClassServer:
             legal = room.legal_actions(seat)
         revealed = reveal_html(room.state, language) if room.revealed and room.state is not None else None
         message = table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
-                                paused=room.paused, revealed=revealed, title=room.title, seat=seat)
+                                paused=room.paused, revealed=revealed, title=room.title, seat=seat,
+                                style=False)  # the page links the stylesheet once (`TableStyle`)
         if with_view and seat is not None:
             message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
             message["legal"] = [str(action) for action in legal]
@@ -567,6 +573,14 @@ def bot_turn(room: Room) -> tuple[int, int, Callable[[], str]] | None:
     return seat, room.step, lambda: str(bot.choose(view, legal, rng))
 
 
+def follow_token(room: Room, connection: Connection) -> None:
+    """A seat's page follows its token: when the teacher placed its student at another seat (`swap_seats`),
+    the connection now shows that seat (a token no seat holds any more leaves it be: it expired)."""
+    seat = next((seat.number for seat in room.seats if seat.token == connection.token), None)
+    if seat is not None:
+        connection.seat = seat
+
+
 def seats_public(room: Room) -> list[dict[str, Any]]:
     """Each seat's number, name and bot: what every page of the room may show (never the tokens)."""
     return [{"seat": seat.number, "name": seat.name, "bot": seat.bot} for seat in room.seats]
@@ -609,14 +623,21 @@ class RedactedLogs:
 # ------------------------------------------------------------------------------------------ handlers
 
 
-class Heartbeats:
-    """A websocket whose pongs answer the server's heartbeat (`ClassServer.beat`)."""
+class LiveSocket:
+    """What every websocket of the server shares: its pongs answer the heartbeat (`ClassServer.beat`), and its
+    messages are compressed (permessage-deflate, which every browser offers) when the server says so: a table
+    update is much like the one before, so with the compressor's context kept per connection it costs a few
+    hundred bytes, not kilobytes, at about 150 KB of memory per open page."""
 
     connection: Connection | None
+    server: ClassServer
 
     def on_pong(self, data: bytes) -> None:
         if self.connection is not None:
             self.connection.awaiting_pong = False
+
+    def get_compression_options(self) -> dict[str, Any] | None:
+        return {"mem_level": 6} if self.server.compression else None
 
 
 class Base(RedactedLogs, tornado.web.RequestHandler):
@@ -766,7 +787,7 @@ class WatchPage(Base):
                          join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector"))
 
 
-class TableSocket(Heartbeats, RedactedLogs, tornado.websocket.WebSocketHandler):
+class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
     """A seat's or the projector's live connection (`kind` "seat" or "watch")."""
 
     server: ClassServer
@@ -909,7 +930,7 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 
 
-class TeacherSocket(Heartbeats, RedactedLogs, tornado.websocket.WebSocketHandler):
+class TeacherSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
     """The dashboard's live feed of one room (teacher token in the Authorization header)."""
 
     connection: Connection | None = None
@@ -1058,6 +1079,8 @@ class RoomApi(Api):
                 self.hall.remove_bot(room.code, seat)
             elif what == "new_link":
                 self.hall.new_link(room.code, seat)
+            elif what == "swap":
+                self.hall.swap_seats(room.code, seat, data.get("to"))
             else:
                 raise Refused("bad_request", "Unknown command.", 404)
         except Refused as refusal:
@@ -1108,9 +1131,30 @@ class Static(RedactedLogs, tornado.web.StaticFileHandler):
             raise tornado.web.HTTPError(404) from None
 
     def set_default_headers(self) -> None:
-        for name, value in SECURITY_HEADERS.items():
-            if name != "Cache-Control":
-                self.set_header(name, value)
+        cacheable_headers(self)
+
+
+def cacheable_headers(handler: tornado.web.RequestHandler) -> None:
+    """The security headers of a file a browser may keep (no `no-store`)."""
+    for name, value in SECURITY_HEADERS.items():
+        if name != "Cache-Control":
+            handler.set_header(name, value)
+
+
+class TableStyle(RedactedLogs, tornado.web.RequestHandler):
+    """The tables' stylesheet, linked by every class page (the updates carry no styling). Its address holds
+    its version, so a browser keeps it for a day and fetches it again only when it changes."""
+
+    def set_default_headers(self) -> None:
+        cacheable_headers(self)
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/css; charset=utf-8")
+        if self.get_query_argument("v", None) == style_version():
+            self.set_header("Cache-Control", "public, max-age=86400, immutable")
+        else:
+            self.set_header("Cache-Control", "no-cache")
+        self.finish(stylesheet())
 
 
 def routes(server: ClassServer) -> list[tuple[str, type, dict[str, Any]]]:
@@ -1130,4 +1174,5 @@ def routes(server: ClassServer) -> list[tuple[str, type, dict[str, Any]]]:
         (r"/api/records", RecordsApi, {"server": server}),
         (r"/api/join", JoinApi, {"server": server}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
+        (r"/style/tabletop\.css", TableStyle),
     ]

@@ -240,6 +240,15 @@ class Store:
             db.execute("UPDATE seats SET token = ? WHERE room = ? AND seat = ?", (new, room, seat))
             db.execute("INSERT INTO expired (token, room, what) VALUES (?, ?, ?)", (old, room, f"seat {seat}"))
 
+    def set_seats(self, room: str, seats: Sequence[SeatRow]) -> None:
+        """Rewrite some seats of a room at once (the teacher placing students before the start: each token moves
+        with its student). Tokens are unique, so the moved ones are first set aside, then written."""
+        with self.transaction() as db:
+            db.executemany("UPDATE seats SET token = '~' || seat || '~' || token WHERE room = ? AND seat = ?",
+                           [(room, seat.seat) for seat in seats])
+            db.executemany("UPDATE seats SET token = ?, name = ?, bot = ? WHERE room = ? AND seat = ?",
+                           [(seat.token, seat.name, seat.bot, room, seat.seat) for seat in seats])
+
     def set_flag(self, room: str, flag: str, value: bool) -> None:
         if flag not in ("paused", "revealed"):
             raise ValueError(f"not a room flag: {flag}")

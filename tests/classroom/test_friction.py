@@ -1,19 +1,24 @@
 """Class play without friction (issue 20), the second part: heartbeats find half-open connections, the teacher
-places students before the start, and an optional time limit per move lets the room's bot play for a seat
-that ran out of time. Nothing here waits on wall time: heartbeats and deadlines are triggered by the test."""
+places students before the start, an optional time limit per move lets the room's bot play for a seat that ran
+out of time, and updates carry no styling. Nothing here waits on wall time: heartbeats and deadlines are
+triggered by the test."""
 
 from __future__ import annotations
 
+import re
 import socket
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tabletop_edu import classroom
 from tabletop_edu.classroom import ClassServer, TeacherClient
-from tabletop_edu.classroom.client import Feed, join_room, seat_feed
-from tabletop_edu.classroom.testing import wait_until
+from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, seat_feed
+from tabletop_edu.classroom.testing import Student, wait_until
+from tabletop_edu.templates import stylesheet
 
 
 @pytest.fixture()
@@ -66,8 +71,8 @@ def test_a_half_open_connection_is_shown_offline_within_two_heartbeats(quiet_ser
         shown = latest(dashboard, lambda message: [seat["online"] for seat in message["seats"]] == [1, 0])
         assert shown["code"] == code
         assert online(teacher, code) == [1, 0]
-        live.send({"type": "menu", "step": 0, "chosen": []})  # the live page still plays
-        assert live.next(lambda message: message["type"] in ("menu", "refused"))["type"] == "menu"
+        live.send({"type": "move", "step": 0, "action": "nonsense"})  # the live page is still heard
+        assert live.next(lambda message: message["type"] == "refused")["code"] in ("illegal", "not_your_turn")
     finally:
         silent.close()
         live.close()
@@ -88,3 +93,75 @@ def test_a_page_that_answers_every_heartbeat_stays_online(quiet_server: ClassSer
         assert online(teacher, code)[0] == 1
     finally:
         live.close()
+
+
+def test_a_placed_students_page_follows_them_to_their_new_seat(server: ClassServer, teacher: TeacherClient) -> None:
+    code = teacher.create_room("commissario", 3)["code"]
+    ana = join_room(server.url, code, "Ana")
+    page = seat_feed(server.url, ana["token"])
+    try:
+        assert latest(page, lambda message: message["type"] == "table")["seat"] == 0
+        placed = teacher.command(code, "swap", seat=0, to=2)
+        assert [seat["name"] for seat in placed["seats"]] == [None, None, "Ana"]
+        moved = latest(page, lambda message: message["type"] == "table" and message["seat"] == 2)
+        assert "Ana" in moved["html"] and not page.closed  # the same link, the same page, the new seat
+        join_room(server.url, code, "Ben")
+        join_room(server.url, code, "Cleo")
+        started = latest(page, lambda message: message["type"] == "table" and message["started"])
+        assert started["seat"] == 2
+        with pytest.raises(ClassroomError) as refusal:
+            teacher.command(code, "swap", seat=0, to=2)
+        assert refusal.value.code == "started" and refusal.value.status == 409
+        assert [seat["name"] for seat in teacher.room(code)["seats"]] == ["Ben", "Cleo", "Ana"]
+    finally:
+        page.close()
+
+
+def test_updates_carry_the_table_without_its_stylesheet_which_the_page_links_once(
+        server: ClassServer, teacher: TeacherClient) -> None:
+    code = teacher.create_room("mafia_de_cuba", 6, bots={seat: "random" for seat in range(1, 6)}, bot_delay=0)["code"]
+    seat = join_room(server.url, code, "Ana")
+    page = seat_feed(server.url, seat["token"])
+    try:
+        table = latest(page, lambda message: message["type"] == "table" and message["started"])
+        assert "tt-ring" in table["html"] and "<style" not in table["html"]
+        assert len(table["html"]) < len(stylesheet())  # the styling was most of every update
+        with urllib.request.urlopen(f"{server.url}/s/{seat['token']}", timeout=10) as response:
+            html = response.read().decode("utf-8")
+        link = re.search(r'href="(/style/tabletop\.css\?v=[0-9a-f]+)"', html)
+        assert link is not None and "<style" not in html
+        with urllib.request.urlopen(server.url + link.group(1), timeout=10) as response:
+            assert response.read().decode("utf-8") == stylesheet()
+            assert response.headers["Content-Type"].startswith("text/css")
+            assert "max-age" in response.headers["Cache-Control"]
+            assert "default-src 'none'" in response.headers["Content-Security-Policy"]
+        with urllib.request.urlopen(f"{server.url}/style/tabletop.css?v=old", timeout=10) as response:
+            assert response.headers["Cache-Control"] == "no-cache"  # an old version is not kept
+    finally:
+        page.close()
+
+
+def test_the_dashboard_places_students_before_the_start_only(tmp_path: Path) -> None:
+    dashboard = classroom.open("commissario", 3, seed=1, db=tmp_path / "placing.sqlite3", bot_delay=0)
+    students: list[Student] = []
+    try:
+        url = classroom.start(tmp_path / "placing.sqlite3").url
+        students = [Student.join(url, dashboard.code, name) for name in ("Ana", "Ben")]
+        dashboard.wait_for(lambda d: d.info["seats"][1]["name"] == "Ben")
+        assert not dashboard.swap_button.disabled and dashboard.swap_button.description == "Swap these seats"
+        dashboard.seat_picker.value, dashboard.place_picker.value = 1, 2
+        dashboard.swap_button.click()
+        dashboard.wait_for(lambda d: [seat["name"] for seat in d.info["seats"]] == ["Ana", None, "Ben"])
+        assert students[1].next(lambda message: message["type"] == "table" and message["seat"] == 2)
+        students.append(Student.join(url, dashboard.code, "Cleo"))
+        dashboard.wait_for(lambda d: d.state is not None)
+        assert dashboard.state is not None and dashboard.state.players == ("Ana", "Cleo", "Ben")
+        assert dashboard.swap_button.disabled and dashboard.place_picker.disabled
+        dashboard.swap(0, 2)  # a script's call is refused by the server, and the dashboard says why
+        assert "before the game starts" in dashboard.message.value
+        dashboard.wait_for(lambda d: [seat["name"] for seat in d.info["seats"]] == ["Ana", "Cleo", "Ben"])
+    finally:
+        for student in students:
+            student.close()
+        dashboard.close()
+        classroom.stop_all()

@@ -17,12 +17,28 @@
   }
   var table = document.getElementById("table"), moves = document.getElementById("moves");
   var statusLine = document.getElementById("status"), note = document.getElementById("message");
-  var online = document.getElementById("online");
+  var online = document.getElementById("online"), banner = document.getElementById("connection");
   var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
 
   function setOnline(yes) {
     online.dataset.online = yes ? "1" : "0";
     online.textContent = yes ? words["class.online"] : words["class.offline"];
+  }
+
+  // How the connection stands, shown on the whole page: "lost" greys the table and its buttons (nothing can
+  // be tapped) under a banner until the socket is back; "expired" (the teacher gave the seat a new link) and
+  // "closed" end the page: an expired link's table is removed, so no secret stays on the screen.
+  function connection(how, text) {
+    app.dataset.connection = how;
+    banner.hidden = how === "ok";
+    banner.textContent = how === "ok" ? "" : text;
+    if (how !== "ok") { busy(true); }
+    if (how === "expired") {
+      table.replaceChildren();
+      moves.replaceChildren();
+      statusLine.textContent = words["class.link_expired"];
+      statusLine.className = "status paused";
+    }
   }
 
   function say(text, isError) {
@@ -105,21 +121,37 @@
     }
   }
 
+  function endFor(code, reason) {
+    closedForGood = true;
+    if (code === 4001 || code === 4003) { keep(false); }
+    say("", false);
+    connection(code === 4003 ? "expired" : "closed",
+      code === 4003 ? words["class.link_expired_help"] : (words[closeReasons[code]] || reason));
+  }
+
+  // A socket that could not open may have been refused for good (the link expired, the room closed while
+  // the page was away): the page's own address says so (410, 404) without a socket.
+  function retryOrEnd() {
+    fetch(location.pathname, {cache: "no-store", credentials: "same-origin"}).then(function (response) {
+      if (response.status === 410 || response.status === 404) { endFor(4003, ""); }
+      else { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
+    }, function () { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); });
+  }
+
   function connect() {
     var scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    var opened = false;
     socket = new WebSocket(scheme + "//" + location.host + "/ws/" + kind + "/" + token + "?lang=" + lang);
-    socket.onopen = function () { retry = 250; setOnline(true); keep(true); };
+    socket.onopen = function () {
+      opened = true; retry = 250; setOnline(true); keep(true); connection("ok", "");
+    };
     socket.onmessage = function (event) { handle(JSON.parse(event.data)); };
     socket.onclose = function (event) {
       setOnline(false);
-      if (event.code >= 4000) {
-        closedForGood = true;
-        if (event.code === 4001 || event.code === 4003) { keep(false); }
-        say(words[closeReasons[event.code]] || event.reason, true);
-        busy(true);
-        return;
-      }
-      if (!closedForGood) { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
+      if (event.code >= 4000) { endFor(event.code, event.reason); return; }
+      if (closedForGood) { return; }
+      connection("lost", words["class.connection_lost"]);
+      if (opened) { setTimeout(connect, retry); } else { retryOrEnd(); }
     };
   }
 
