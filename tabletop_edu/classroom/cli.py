@@ -47,6 +47,9 @@ def add_command(commands: Any) -> None:
     serve_parser.add_argument("--draw-seats", action="store_true",
                               help="students joining by code sit at seats drawn at random (from the seed), not in "
                                    "arrival order (the first to type the code is not always the Godfather)")
+    serve_parser.add_argument("--move-time-limit", type=float, default=None, metavar="SECONDS",
+                              help="seconds a student has for each move in the --room rooms; then a bot of the game "
+                                   "plays it for them and their page says so (default: no limit)")
     serve_parser.add_argument("--language", choices=("en", "fr"), default="en")
     serve_parser.set_defaults(handler=serve)
 
@@ -86,7 +89,8 @@ def serve(arguments: argparse.Namespace) -> int:
         for game, players in rooms:
             try:
                 room = client.create_room(game, players, seed=arguments.seed, language=arguments.language,
-                                          draw_seats=arguments.draw_seats)
+                                          draw_seats=arguments.draw_seats,
+                                          move_time_limit=arguments.move_time_limit)
             except ClassroomError as error:
                 print(f"room {game}:{players} not opened: {error}", file=sys.stderr, flush=True)
                 continue

@@ -185,13 +185,16 @@ class TeacherClient:
 
     def create_room(self, game: str, players: int, *, seed: int | None = None, rules: dict[str, Any] | None = None,
                     language: str = "en", bots: dict[int, str] | None = None, bot_delay: float = 0.8,
-                    draw_seats: bool = False) -> dict[str, Any]:
+                    draw_seats: bool = False, move_time_limit: float | None = None) -> dict[str, Any]:
         """A new room; returns the room's teacher view (its code, links, seats). `draw_seats`: students
-        joining by code sit at empty seats drawn at random (from the room's seed), not in arrival order."""
+        joining by code sit at empty seats drawn at random (from the room's seed), not in arrival order;
+        `move_time_limit`: seconds a student has for a move, after which a bot of the game plays it for them."""
         body: dict[str, Any] = {"game": game, "players": players, "language": language, "bot_delay": bot_delay,
                                 "bots": {str(seat): bot for seat, bot in (bots or {}).items()}}
         if draw_seats:
             body["draw_seats"] = True
+        if move_time_limit is not None:
+            body["move_time_limit"] = move_time_limit
         if seed is not None:
             body["seed"] = seed
         if rules is not None:

@@ -50,6 +50,7 @@ _WORDS = {
                                    "Ask your teacher for the new link (or its QR code) and open it: your seat and "
                                    "your game are waiting there.",
         "class.connection_lost": "Connection lost: reconnecting… The table comes back by itself.",
+        "class.time_up": "Time's up: a bot played for you.",
         "class.flood_closed": "Too many messages: reload the page.",
         "class.name_hint": "Back at a table you joined from this browser? Type its code: your seat opens again.",
     },
@@ -72,6 +73,7 @@ _WORDS = {
                                    "plus rien. Demandez le nouveau lien (ou son code QR) à l'enseignant et "
                                    "ouvrez-le : votre place et votre partie vous y attendent.",
         "class.connection_lost": "Connexion perdue : reconnexion… La table revient toute seule.",
+        "class.time_up": "Temps écoulé : un robot a joué pour vous.",
         "class.flood_closed": "Trop de messages : rechargez la page.",
         "class.name_hint": "De retour à une table rejointe depuis ce navigateur ? Tapez son code : votre place "
                            "se rouvre.",

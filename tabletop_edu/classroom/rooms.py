@@ -61,6 +61,10 @@ FINISHED_IDLE = 600.0
 #: The delay before a bot moves, so that a class can follow (tests use 0).
 DEFAULT_BOT_DELAY = 0.8
 MAX_BOT_DELAY = 30.0
+#: The per-move time limit a teacher may set (`move_time_limit`, seconds), and the bot of the game that then
+#: plays for a seat whose time ran out: every game has it, and a random move stands for no choice.
+MIN_MOVE_TIME_LIMIT, MAX_MOVE_TIME_LIMIT = 5.0, 3600.0
+TIME_UP_BOT = "random"
 
 
 class Refused(ValueError):
@@ -178,6 +182,7 @@ class Room:
     revealed: bool = False
     closed: bool = False
     draw_seats: bool = False  # students joining by code sit at an empty seat drawn at random (seeded)
+    move_time_limit: float | None = None  # seconds a student has for a move, then a bot plays it (`time_up`)
     actions: list[ActionRow] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -303,7 +308,8 @@ class Hall:
         seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
                     seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed,
-                    draw_seats=self.store.meta(draw_seats_key(row.code)) == "1")
+                    draw_seats=self.store.meta(draw_seats_key(row.code)) == "1",
+                    move_time_limit=stored_time_limit(self.store.meta(time_limit_key(row.code))))
         if room.started:
             room.state = self._new_state(room)
             for action in self.store.actions(row.code):
@@ -427,9 +433,11 @@ class Hall:
 
     def create_room(self, game: str | ModuleType, players: int, *, seed: int | None = None,
                     rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
-                    bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False) -> Room:
+                    bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False,
+                    move_time_limit: float | None = None) -> Room:
         """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name);
-        `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed)."""
+        `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed);
+        `move_time_limit`: seconds a student has for each move, after which a bot plays it for them."""
         package = games.game_package(game)
         module = games.game_module(package)
         state_class = module.State
@@ -448,6 +456,7 @@ class Hall:
             raise Refused("bad_request", f"bot_delay is a number of seconds from 0 to {MAX_BOT_DELAY}.")
         if not isinstance(draw_seats, bool):
             raise Refused("bad_request", f"draw_seats is true or false, not {quote(repr(draw_seats))}.")
+        check_time_limit(move_time_limit)
         try:
             if rules is None:
                 rules = module.Rules()
@@ -466,12 +475,14 @@ class Hall:
                          + list(self.asleep.values()), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats,
-                    draw_seats=draw_seats)
+                    draw_seats=draw_seats, move_time_limit=None if move_time_limit is None else float(move_time_limit))
+        meta = {draw_seats_key(code): "1"} if draw_seats else {}
+        if move_time_limit is not None:
+            meta[time_limit_key(code)] = repr(float(move_time_limit))
         self._save(lambda: self.store.add_room(
             RoomRow(code, number, package, players, seed, rules_to_dict(rules), language, float(bot_delay),
                     room.watch_token, False, False, False, False),
-            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats],
-            {draw_seats_key(code): "1"} if draw_seats else None))
+            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats], meta or None))
         self._add(room)
         for seat, bot in sorted(bots.items()):
             self.seat_bot(code, seat, bot)
@@ -747,6 +758,21 @@ class Hall:
         action = bot.choose(state.view(seat), state.legal_actions(seat), room.bot_rng(seat))
         return seat, room.step, str(action)
 
+    def time_up(self, code: str, seat: int) -> str:
+        """The seat's time for its move ran out (its room's `move_time_limit`): the game's `TIME_UP_BOT` plays
+        the move for it, from the seat's view and legal moves alone, stored with the actor "time_up". Refused
+        (and nothing played) unless a student's move is due at that seat now, the game neither paused nor over."""
+        room = self.open_room(code)
+        state = room.state
+        if state is None or state.is_over or room.paused or seat not in state.acting_seats \
+                or room.seats[seat].bot is not None:
+            raise Refused("not_your_turn", f"No student's move is due at seat {seat} now.", 409)
+        bot = games.make_bot(room.package, TIME_UP_BOT)
+        action = str(bot.choose(room.view(seat), room.legal_actions(seat), room.bot_rng(seat)))
+        self.play(room, seat, room.step, action, actor="time_up")
+        log.info("room %s: time's up at seat %d: a bot played %s", room.code, seat, one_line(action, 200))
+        return action
+
     def step_bot(self, code: str) -> tuple[int, str]:
         """The teacher's "step": the bot to move plays one move now, even while the game is paused."""
         room = self.open_room(code)
@@ -756,6 +782,29 @@ class Hall:
         seat, step, action = choice
         self.play(room, seat, step, action, actor="bot", even_paused=True)
         return seat, action
+
+
+def time_limit_key(code: str) -> str:
+    """The store's meta key holding a room's per-move time limit in seconds (absent: no limit)."""
+    return f"move_time_limit:{code}"
+
+
+def stored_time_limit(text: str | None) -> float | None:
+    """A room's time limit as stored (a number's text), None when it has none or the text is no number."""
+    try:
+        return None if text is None else float(text)
+    except ValueError:
+        return None
+
+
+def check_time_limit(limit: Any) -> None:
+    """`Refused` unless `limit` is None (no limit) or seconds from `MIN_MOVE_TIME_LIMIT` to `MAX_MOVE_TIME_LIMIT`."""
+    if limit is None:
+        return
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or \
+            not MIN_MOVE_TIME_LIMIT <= limit <= MAX_MOVE_TIME_LIMIT:
+        raise Refused("bad_request", f"move_time_limit is a number of seconds from {MIN_MOVE_TIME_LIMIT:g} to "
+                      f"{MAX_MOVE_TIME_LIMIT:g} (or none), not {quote(repr(limit))}.")
 
 
 def draw_seats_key(code: str) -> str:

@@ -181,6 +181,18 @@ def lan_address() -> str:
     return str(addresses[0]) if addresses else "127.0.0.1"
 
 
+#: Calls a function after a delay in seconds, returning a handle whose `cancel()` stops it.
+Scheduler = Callable[[float, Callable[[], None]], Any]
+
+
+@dataclass
+class Deadline:
+    """When a student's move became due (the step) and the timer that lets a bot play it."""
+
+    step: int
+    handle: Any
+
+
 @dataclass(eq=False)
 class Connection:
     """One open websocket: its room, what it shows (a seat, the projector or the teacher) and its language."""
@@ -204,8 +216,12 @@ class ClassServer:
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
                  public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
                  clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT,
-                 compression: bool = True) -> None:
+                 compression: bool = True, scheduler: Scheduler | None = None) -> None:
         self.db = str(db)
+        # calls `callback` after `delay` seconds, returning what cancels it: the loop's `call_later` unless a test
+        # brings its own (then the test says when a move's time is up)
+        self._scheduler = scheduler
+        self._deadlines: dict[tuple[str, int], Deadline] = {}
         self.compression = compression  # websocket messages deflated when the client offers it (`LiveSocket`)
         self.heartbeat = heartbeat  # seconds between heartbeats; None: only when `beat()` is called (tests)
         self.clock = clock  # of the limits on guesses (tests inject their own)
@@ -274,6 +290,7 @@ class ClassServer:
         self._server.add_sockets(sockets)
         for room in self.hall.rooms.values():
             self._schedule_bots(room)
+            self._schedule_deadlines(room)
         assert self.loop is not None
         self.loop.call_later(SWEEP_EVERY, self._sweep_often)
         if self.heartbeat:
@@ -403,6 +420,7 @@ class ClassServer:
         """A room changed (already on disk): send every connection of it its new message, then let bots play."""
         self.broadcast(room)
         self._schedule_bots(room)
+        self._schedule_deadlines(room)
 
     def broadcast(self, room: Room) -> None:
         connections = self.connections.get(room.code, set())
@@ -454,7 +472,8 @@ class ClassServer:
                 "title": room.title, "language": room.language, "seed": room.seed,
                 "rules": rules_to_dict(room.rules), "step": room.step, "started": room.started,
                 "paused": room.paused, "revealed": room.revealed, "closed": room.closed, "over": room.is_over,
-                "bot_delay": room.bot_delay, "draw_seats": room.draw_seats, "bots": games.bot_names(room.package),
+                "bot_delay": room.bot_delay, "draw_seats": room.draw_seats, "move_time_limit": room.move_time_limit,
+                "bots": games.bot_names(room.package),
                 "seats": [{"seat": seat.number, "name": seat.name, "bot": seat.bot, "online": online[seat.number],
                            "link": self.seat_link(seat)} for seat in room.seats],
                 "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
@@ -491,6 +510,50 @@ class ClassServer:
 
     def watch_connections(self, room: Room) -> int:
         return sum(1 for c in self.connections.get(room.code, set()) if c.kind == "watch")
+
+    # ---------------------------------------------------------------- time limits
+
+    def _schedule(self, delay: float, callback: Callable[[], None]) -> Any:
+        if self._scheduler is not None:
+            return self._scheduler(delay, callback)
+        assert self.loop is not None
+        return self.loop.call_later(delay, callback)
+
+    def _schedule_deadlines(self, room: Room) -> None:
+        """Keep one deadline per student whose move is due, from the moment it became due: a simultaneous
+        choice keeps its deadline while the others choose; a pause, a move made or a bot seated cancels it."""
+        state, limit = room.state, room.move_time_limit
+        due: set[int] = set()
+        if limit and state is not None and not state.is_over and not room.paused and not room.closed:
+            due = {seat for seat in state.acting_seats if room.seats[seat].bot is None}
+        for (code, seat), deadline in list(self._deadlines.items()):
+            if code == room.code and (seat not in due or deadline.step > room.step
+                                      or any(mover == seat for mover, _ in state.history[deadline.step:])):
+                deadline.handle.cancel()
+                del self._deadlines[(code, seat)]
+        for seat in sorted(due):
+            if (room.code, seat) not in self._deadlines:
+                assert limit is not None
+                handle = self._schedule(limit, lambda seat=seat: self.time_up(room.code, seat))
+                self._deadlines[(room.code, seat)] = Deadline(room.step, handle)
+
+    def time_up(self, code: str, seat: int) -> str | None:
+        """A deadline passed (on the loop's thread): the bot plays the seat's move (`Hall.time_up`) and the
+        seat's pages say so. None if nothing was due any more (the student moved just in time)."""
+        self._deadlines.pop((code, seat), None)
+        assert self.hall is not None
+        try:
+            action = self.hall.time_up(code, seat)
+        except Refused as refusal:
+            if refusal.code == "storage_busy":  # the database is held elsewhere: try again in a moment
+                self._deadlines[(code, seat)] = Deadline(self.hall.rooms[code].step, self._schedule(
+                    STORAGE_RETRY_DELAY, lambda: self.time_up(code, seat)))
+            return None
+        for connection in list(self.connections.get(code, set())):
+            if connection.kind == "seat" and connection.seat == seat:
+                connection.handler.send(json.dumps({"type": "notice", "code": "time_up",
+                                                    "text": tr("class.time_up", connection.language)}))
+        return action
 
     # ---------------------------------------------------------------- bots
 
@@ -1022,7 +1085,8 @@ class RoomsApi(Api):
     def post(self) -> None:
         try:
             data = self.body()
-            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats"}
+            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats",
+                       "move_time_limit"}
             unknown = sorted(set(data) - allowed)
             if unknown:
                 raise Refused("bad_request", f"Unknown field(s) {', '.join(unknown)[:100]}.")
@@ -1037,7 +1101,8 @@ class RoomsApi(Api):
                                          rules=data.get("rules"), language=data.get("language", "en"),
                                          bots={int(seat): bot for seat, bot in bots.items()},
                                          bot_delay=data.get("bot_delay", 0.8),
-                                         draw_seats=data.get("draw_seats", False))
+                                         draw_seats=data.get("draw_seats", False),
+                                         move_time_limit=data.get("move_time_limit"))
         except Refused as refusal:
             self.refused(refusal)
             return

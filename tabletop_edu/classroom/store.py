@@ -7,7 +7,8 @@ its moves replayed in order (`GameState.apply`), which gives back exactly the sa
 
 Tables:
 
-- `meta(key, value)`: the teacher's token; `draw_seats:CODE` for a room whose students are seated at random.
+- `meta(key, value)`: the teacher's token; `draw_seats:CODE` for a room whose students are seated at random;
+  `move_time_limit:CODE`, a room's seconds per move.
 - `rooms`: one row per room: code, game package, seat count, seed, rules (JSON), language, bot delay, the
   projector's token, and the flags started / paused / revealed / closed.
 - `seats`: one row per seat: its token (the credential in its link), the name it plays under and its bot.

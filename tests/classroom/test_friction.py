@@ -5,10 +5,12 @@ triggered by the test."""
 
 from __future__ import annotations
 
+import random
 import re
 import socket
 import urllib.request
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,9 @@ import pytest
 from tabletop_edu import classroom
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, seat_feed
-from tabletop_edu.classroom.testing import Student, wait_until
+from tabletop_edu.classroom.rooms import Hall
+from tabletop_edu.classroom.store import Store
+from tabletop_edu.classroom.testing import ServerProcess, Student, wait_until
 from tabletop_edu.templates import stylesheet
 
 
@@ -165,3 +169,139 @@ def test_the_dashboard_places_students_before_the_start_only(tmp_path: Path) -> 
             student.close()
         dashboard.close()
         classroom.stop_all()
+
+
+# ------------------------------------------------------------------------------------------ time limits
+
+
+@dataclass
+class Timer:
+    """A deadline the server set: fired by the test, never by the clock."""
+
+    delay: float
+    callback: Callable[[], None]
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class ManualScheduler:
+    """The server's scheduler in these tests: it records every deadline and lets the test fire it."""
+
+    def __init__(self) -> None:
+        self.timers: list[Timer] = []
+
+    def __call__(self, delay: float, callback: Callable[[], None]) -> Timer:
+        timer = Timer(delay, callback)
+        self.timers.append(timer)
+        return timer
+
+    def pending(self, server: ClassServer) -> list[Timer]:
+        return list(server.call(lambda: [timer for timer in self.timers if not timer.cancelled]))
+
+
+@pytest.fixture()
+def timed(tmp_path: Path) -> Iterator[tuple[ClassServer, ManualScheduler]]:
+    scheduler = ManualScheduler()
+    server = ClassServer(tmp_path / "timed.sqlite3", heartbeat=None, scheduler=scheduler).start()
+    try:
+        yield server, scheduler
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_when_a_students_time_is_up_a_bot_plays_for_them_and_their_page_says_so(
+        timed: tuple[ClassServer, ManualScheduler], language: str) -> None:
+    server, scheduler = timed
+    teacher = TeacherClient(server.url, server.teacher_token)
+    code = teacher.create_room("mafia_de_cuba", 6, bots={seat: "random" for seat in range(1, 6)}, bot_delay=0,
+                               move_time_limit=45, language=language)["code"]
+    assert teacher.room(code)["move_time_limit"] == 45
+    ana = Student.join(server.url, code, "Ana", language)
+    try:
+        table = ana.wait_step(0)
+        assert table["menu"] is not None  # the Godfather opens the game
+        wait_until(lambda: len(scheduler.pending(server)) == 1)
+        [deadline] = scheduler.pending(server)
+        assert deadline.delay == 45
+        action = server.call(deadline.callback)
+        notice = ana.next(lambda message: message["type"] == "notice")
+        expected = "Time's up: a bot played for you." if language == "en" else "Temps écoulé : un robot a joué pour vous."
+        assert notice == {"type": "notice", "code": "time_up", "text": expected}
+        moves = teacher.room(code)["moves"]
+        assert moves[0][:3] == [0, 0, action] and moves[0][3] == "time_up"
+        ana.feed.send({"type": "move", "step": 0, "action": table["menu"]["options"][0]["action"] or "hide 0"})
+        late = ana.next(lambda message: message["type"] == "refused")
+        assert late["code"] in ("stale", "not_your_turn")  # too late: the bot's move stands
+        assert teacher.room(code)["moves"][0] == moves[0]
+        teacher.command(code, "pause")  # the bots stop before the server does
+    finally:
+        ana.close()
+
+
+def test_a_simultaneous_choice_keeps_its_deadlines_and_a_pause_stops_them(
+        timed: tuple[ClassServer, ManualScheduler]) -> None:
+    server, scheduler = timed
+    teacher = TeacherClient(server.url, server.teacher_token)
+    code = teacher.create_room("commissario", 3, seed=7, move_time_limit=20)["code"]
+    for name in ("Ana", "Ben", "Cleo"):
+        join_room(server.url, code, name)
+    assert server.hall is not None
+    room = server.hall.rooms[code]
+    rng = random.Random(3)
+
+    def acting() -> tuple[int, ...]:
+        return tuple(server.call(lambda: room.state.acting_seats))
+
+    def play_one() -> None:
+        def move() -> None:
+            seat = room.state.acting_seats[0]
+            server.hall.play(room, seat, room.step, str(rng.choice(room.legal_actions(seat))))
+        server.call(move)
+
+    for _ in range(100):  # students play until several choose at once (Commissario's picks)
+        if len(acting()) > 1:
+            break
+        assert [timer.delay for timer in scheduler.pending(server)] == [20]  # one deadline: the one to move
+        play_one()
+    seats = acting()
+    assert len(seats) > 1, "no simultaneous choice in 100 moves"
+    timers = scheduler.pending(server)
+    assert len(timers) == len(seats)
+    play_one()  # the first of them chooses: the others keep the deadlines they had
+    assert [id(timer) for timer in scheduler.pending(server)] == [id(timer) for timer in timers[1:]]
+    teacher.command(code, "pause")
+    assert scheduler.pending(server) == []
+    teacher.command(code, "resume")
+    assert len(scheduler.pending(server)) == len(seats) - 1
+    step = server.call(lambda: room.step)
+    server.call(scheduler.pending(server)[0].callback)  # one runs out of time: a bot chooses for them
+    assert server.call(lambda: room.step) == step + 1
+    assert server.call(lambda: room.actions[-1].actor) == "time_up"
+
+
+@pytest.mark.parametrize("limit", [0, -1, 4, 3601, True, "30", [30]])
+def test_a_time_limit_out_of_range_is_refused_and_opens_no_room(server: ClassServer, teacher: TeacherClient,
+                                                                 limit: Any) -> None:
+    before = teacher.rooms()
+    with pytest.raises(ClassroomError) as refusal:
+        teacher.create_room("commissario", 3, move_time_limit=limit)
+    assert refusal.value.code == "bad_request" and "move_time_limit" in str(refusal.value)
+    assert teacher.rooms() == before
+
+
+def test_a_rooms_time_limit_is_kept_on_disk(tmp_path: Path) -> None:
+    hall = Hall(Store(tmp_path / "limit.sqlite3"))
+    limited = hall.create_room("get_adler", 4, move_time_limit=90.5)
+    free = hall.create_room("get_adler", 4)
+    again = Hall(Store(tmp_path / "limit.sqlite3"))
+    assert again.rooms[limited.code].move_time_limit == 90.5 and again.rooms[free.code].move_time_limit is None
+
+
+def test_serve_sets_the_time_limit_of_the_rooms_it_opens(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "served.sqlite3", tmp_path / "served.log", "--room", "commissario:3",
+                       "--move-time-limit", "30") as served:
+        code = served.wait_for(r"room (\w+) \(").group(1)
+        assert TeacherClient(served.url, served.token).room(code)["move_time_limit"] == 30

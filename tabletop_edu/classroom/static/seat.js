@@ -19,6 +19,7 @@
   var statusLine = document.getElementById("status"), note = document.getElementById("message");
   var online = document.getElementById("online"), banner = document.getElementById("connection");
   var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
+  var notice = false;  // a notice from the server (time's up) stays until the student taps again
 
   function setOnline(yes) {
     online.dataset.online = yes ? "1" : "0";
@@ -53,6 +54,7 @@
 
   function send(message) {
     if (!socket || socket.readyState !== 1) { return; }
+    notice = false;
     busy(true);
     socket.send(JSON.stringify(message));
   }
@@ -110,11 +112,15 @@
       statusLine.textContent = message.status;
       statusLine.className = "status " + message.kind;
       drawMenu(message.menu);
-      say("");
+      if (!notice) { say(""); }
       app.dataset.step = String(step);
       app.dataset.state = message.kind;
     } else if (message.type === "menu") {
       if (message.step === step) { drawMenu(message); }
+    } else if (message.type === "notice") {
+      notice = true;
+      say(message.text, true);
+      app.dataset.notice = message.code;
     } else if (message.type === "refused") {
       busy(false);
       say(message.text || message.message, true);
