@@ -383,6 +383,9 @@ class ClassServer:
     async def _shutdown(self) -> None:
         if self._server is not None:
             self._server.stop()
+            # idle keep-alive connections too: a browser would send its next request down one of them to a
+            # server that no longer reads (in a process that lives on, as a notebook's), and wait forever
+            await asyncio.wait_for(self._server.close_all_connections(), timeout=5)
         for connections in list(self.connections.values()):
             for connection in list(connections):
                 connection.handler.close(1001, "The server is stopping.")

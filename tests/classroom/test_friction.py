@@ -10,7 +10,6 @@ import re
 import socket
 import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, seat_feed
 from tabletop_edu.classroom.rooms import Hall
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import ServerProcess, Student, wait_until
+from tabletop_edu.classroom.testing import ManualScheduler, ServerProcess, Student, wait_until
 from tabletop_edu.templates import stylesheet
 
 
@@ -172,33 +171,6 @@ def test_the_dashboard_places_students_before_the_start_only(tmp_path: Path) -> 
 
 
 # ------------------------------------------------------------------------------------------ time limits
-
-
-@dataclass
-class Timer:
-    """A deadline the server set: fired by the test, never by the clock."""
-
-    delay: float
-    callback: Callable[[], None]
-    cancelled: bool = False
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-
-class ManualScheduler:
-    """The server's scheduler in these tests: it records every deadline and lets the test fire it."""
-
-    def __init__(self) -> None:
-        self.timers: list[Timer] = []
-
-    def __call__(self, delay: float, callback: Callable[[], None]) -> Timer:
-        timer = Timer(delay, callback)
-        self.timers.append(timer)
-        return timer
-
-    def pending(self, server: ClassServer) -> list[Timer]:
-        return list(server.call(lambda: [timer for timer in self.timers if not timer.cancelled]))
 
 
 @pytest.fixture()

@@ -131,17 +131,21 @@
     closedForGood = true;
     if (code === 4001 || code === 4003) { keep(false); }
     say("", false);
+    online.hidden = true;  // no "reconnecting": this page will not come back
     connection(code === 4003 ? "expired" : "closed",
       code === 4003 ? words["class.link_expired_help"] : (words[closeReasons[code]] || reason));
   }
 
   // A socket that could not open may have been refused for good (the link expired, the room closed while
   // the page was away): the page's own address says so (410, 404) without a socket.
+  function again() { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
+
   function retryOrEnd() {
-    fetch(location.pathname, {cache: "no-store", credentials: "same-origin"}).then(function (response) {
-      if (response.status === 410 || response.status === 404) { endFor(4003, ""); }
-      else { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
-    }, function () { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); });
+    var asking = new AbortController(), timer = setTimeout(function () { asking.abort(); }, 3000);
+    fetch(location.pathname, {cache: "no-store", signal: asking.signal}).then(function (response) {
+      clearTimeout(timer);
+      if (response.status === 410 || response.status === 404) { endFor(4003, ""); } else { again(); }
+    }, function () { clearTimeout(timer); again(); });  // no answer (the server is away): try again later
   }
 
   function connect() {
@@ -157,7 +161,7 @@
       if (event.code >= 4000) { endFor(event.code, event.reason); return; }
       if (closedForGood) { return; }
       connection("lost", words["class.connection_lost"]);
-      if (opened) { setTimeout(connect, retry); } else { retryOrEnd(); }
+      if (opened) { again(); } else { retryOrEnd(); }
     };
   }
 
