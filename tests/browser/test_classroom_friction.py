@@ -1,9 +1,11 @@
 """Class play without friction (issue 20) in a real browser: a lost connection greys the table and comes back
 by itself, an expired link leaves no secret on the screen, a student whose time ran out is told a bot played
-for them, and no seat page of any game scrolls sideways on a 360 px phone (English and French).
+for them, no seat page of any game scrolls sideways on a 360 px phone (English and French), and the teacher
+places students from the dashboard in JupyterLab before the game starts.
 
 The server runs in this process (`ClassServer.start`), so the test stops and restarts it on its own port, and
-fires move deadlines itself (`ManualScheduler`): nothing waits on the clock. Screenshots (1280x800, 390x844,
+fires move deadlines itself (`ManualScheduler`): nothing waits on the clock (the dashboard's server is a
+process of its own, as in a classroom). Screenshots (1280x800, 390x844,
 360x740) go to test-artifacts/classfriction/.
 """
 
@@ -20,7 +22,8 @@ from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import join_room
 from tabletop_edu.classroom.rooms import Hall
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import ManualScheduler, Student, leaked, play_to_the_end, wait_until
+from tabletop_edu.classroom.testing import (ManualScheduler, ServerProcess, Student, leaked, play_to_the_end,
+                                            wait_until)
 from tabletop_edu.core import load
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "classfriction"
@@ -164,6 +167,40 @@ def test_no_seat_page_scrolls_sideways_on_a_360_px_phone(browser: Any, tmp_path:
             assert page.evaluate(SIDEWAYS) == [], f"{game} ({language}) scrolls sideways once revealed"
             if game == "get_adler":
                 page.screenshot(path=str(ARTIFACTS / f"get-adler-revealed-360-{language}.png"), full_page=True)
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_the_teacher_places_students_from_the_dashboard_in_jupyterlab(browser: Any, lab_dashboard: Any,
+                                                                      tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    server = ServerProcess(tmp_path / "placing.sqlite3", ARTIFACTS / "placing-server.log").start()
+    context = browser.new_context(viewport=SIZES["laptop"])
+    try:
+        teacher = TeacherClient(server.url, server.token)
+        code = teacher.create_room("mafia_de_cuba", 6, seed=2, language="fr")["code"]
+        for name in ("Zoé", "Louis", "Inès"):
+            join_room(server.url, code, name)
+        lab_page = context.new_page()
+        lab_page.set_default_timeout(60_000)
+        dashboard = lab_dashboard(lab_page, server.url, server.token, code)
+        dashboard.get_by_text("Inès", exact=True).first.wait_for(timeout=120_000)
+        pickers = dashboard.locator("select")
+        pickers.nth(0).select_option(label="Place 0: Zoé")  # Zoé, first to join, would be the Godfather
+        pickers.nth(1).select_option(label="avec Place 4: —")
+        dashboard.get_by_role("button", name="Échanger ces places").click()
+        wait_until(lambda: [seat["name"] for seat in teacher.room(code)["seats"]][:5] ==
+                   [None, "Louis", "Inès", None, "Zoé"], timeout=30)
+        pickers.nth(0).select_option(label="Place 1: Louis")
+        pickers.nth(1).select_option(label="avec Place 0: —")
+        dashboard.get_by_role("button", name="Échanger ces places").click()  # Louis will be the Godfather
+        wait_until(lambda: teacher.room(code)["seats"][0]["name"] == "Louis", timeout=30)
+        dashboard.locator(".classroom-seats tr").nth(1).get_by_text("Louis", exact=True).wait_for()  # seat 0's row
+        dashboard.locator(".classroom-seats tr").nth(5).get_by_text("Zoé", exact=True).wait_for()  # seat 4's
+        for size in ("laptop", "phone"):
+            lab_page.set_viewport_size(SIZES[size])
+            lab_page.screenshot(path=str(ARTIFACTS / f"dashboard-placing-{size}.png"), full_page=True)
     finally:
         context.close()
         server.stop()
