@@ -3,6 +3,7 @@
     python -m tabletop_edu serve --port 8000                   # this machine only (127.0.0.1)
     python -m tabletop_edu serve --port 8000 --network         # phones on the classroom network too
     python -m tabletop_edu serve --room mafia_de_cuba:8 --room get_adler:5 --db class.sqlite3
+    python -m tabletop_edu serve --room commissario:4 --move-time-limit 60   # then a bot plays for the slow
 
 It prints the address, the teacher's token (for `classroom.connect(url, token)` in a notebook) and, for each
 room, its code, its seats' links and its dashboard call. `/` is the join page: students type the room code
@@ -114,8 +115,9 @@ def print_room(room: dict[str, Any], connect: str) -> None:
     """A room's code, links and dashboard call, as the teacher needs them at the start of a class."""
     state = "over" if room["over"] else f"step {room['step']}" if room["started"] else \
         f"{sum(seat['name'] is not None for seat in room['seats'])} of {len(room['seats'])} seated"
-    print(f"room {room['code']} ({room['title']}, {len(room['seats'])} seats, {state}): join at {room['join_url']}",
-          flush=True)
+    limit = f", {room['move_time_limit']:g} s per move" if room.get("move_time_limit") else ""
+    print(f"room {room['code']} ({room['title']}, {len(room['seats'])} seats{limit}, {state}): join at "
+          f"{room['join_url']}", flush=True)
     print(f"  dashboard: {connect}.dashboard({room['code']!r})", flush=True)
     print(f"  projector: {room['watch_url']}", flush=True)
     for seat in room["seats"]:

@@ -14,7 +14,9 @@ never applied twice.
 A room starts its game when every seat is filled, by a student who picked a name or by a bot the teacher
 seated; the game's players are those names. Students who join by code take the first empty seat, or, in a room
 opened with `draw_seats`, an empty seat drawn at random from the room's seed (the first to type the code is not
-always the Godfather). Bots the teacher seats play through `Bot.choose(view,
+always the Godfather); before the start the teacher may place them anew (`swap_seats`: each link follows its
+student). A room may limit the time of each move (`move_time_limit`): when it runs out, `time_up` lets the
+game's `TIME_UP_BOT` play that seat's move. Bots the teacher seats play through `Bot.choose(view,
 legal_actions, rng)`, with an rng seeded from the room's seed and the step, so a room's bot moves are the same
 after a restart.
 """

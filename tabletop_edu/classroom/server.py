@@ -16,8 +16,11 @@ Addresses (tokens are `secrets.token_urlsafe`):
   student's bot: `classroom.join`).
 - `/w/TOKEN`: the projector (the spectator's view and how to join); `/ws/watch/TOKEN` its websocket.
 - `/api/...`: the teacher's JSON API (bearer teacher token): create rooms, pause, resume, step a bot,
-  reveal, close, seat or remove bots, new links, records. `/ws/teacher/CODE`: the dashboard's live feed.
+  reveal, close, seat or remove bots, new links, swap two seats before the start, records.
+  `/ws/teacher/CODE`: the dashboard's live feed.
 - `POST /api/join`: a program (a student's bot) joins a room by code and name.
+- `/static/...`: the pages' script and stylesheet; `/style/tabletop.css?v=...`: the tables' stylesheet, linked
+  once by every page (cached while its version holds), so that updates carry the table alone.
 
 Messages from a seat's page are JSON objects of at most `MAX_MESSAGE` bytes: `{"type": "menu", "step": N,
 "chosen": [words]}` asks for the next buttons of a move, `{"type": "move", "step": N, "action": text}` plays
@@ -26,6 +29,13 @@ else is refused with `{"type": "refused", "code": ..., "message": ...}` and chan
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
+
+Class play without friction (issue 20): every websocket is pinged each `HEARTBEAT` seconds and one that
+missed a ping is closed, its seat shown offline on the dashboard (a half-open connection is found within two
+heartbeats); messages are deflated when the browser offers it (`LiveSocket`); a room's optional
+`move_time_limit` lets the game's bot play a student's move when its time is up (`time_up`, deadlines set
+through an injectable scheduler); a seat's page follows its token when the teacher places its student at
+another seat (`follow_token`).
 
 A school day without a hitch (issue 23): one server per database file (`store.WriterLock`); a link opens at
 most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; wrong room codes are throttled per

@@ -5,6 +5,7 @@ triggered by the test."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import socket
@@ -14,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tornado.websocket
 
 from tabletop_edu import classroom
 from tabletop_edu.classroom import ClassServer, TeacherClient
-from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, seat_feed
+from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, run, seat_feed, websocket_url
 from tabletop_edu.classroom.rooms import Hall
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import ManualScheduler, ServerProcess, Student, wait_until
@@ -275,5 +277,29 @@ def test_a_rooms_time_limit_is_kept_on_disk(tmp_path: Path) -> None:
 def test_serve_sets_the_time_limit_of_the_rooms_it_opens(tmp_path: Path) -> None:
     with ServerProcess(tmp_path / "served.sqlite3", tmp_path / "served.log", "--room", "commissario:3",
                        "--move-time-limit", "30") as served:
-        code = served.wait_for(r"room (\w+) \(").group(1)
+        code = served.wait_for(r"room (\w+) \(Commissario, 3 seats, 30 s per move, 0 of 3 seated\)").group(1)
         assert TeacherClient(served.url, served.token).room(code)["move_time_limit"] == 30
+
+
+@pytest.mark.parametrize("compression", [True, False])
+def test_websockets_are_deflated_when_the_client_offers_it_and_the_server_allows_it(tmp_path: Path,
+                                                                                    compression: bool) -> None:
+    server = ClassServer(tmp_path / "deflate.sqlite3", heartbeat=None, compression=compression).start()
+    try:
+        teacher = TeacherClient(server.url, server.teacher_token)
+        code = teacher.create_room("commissario", 3)["code"]
+        token = join_room(server.url, code, "Ana")["token"]
+
+        async def extensions() -> str:
+            socket = await tornado.websocket.websocket_connect(websocket_url(server.url, f"/ws/seat/{token}"),
+                                                               compression_options={})
+            try:
+                assert json.loads(await socket.read_message())["type"] == "table"  # and it reads as usual
+                return str(socket.headers.get("Sec-WebSocket-Extensions", ""))
+            finally:
+                socket.close()
+
+        offered = run(extensions())
+        assert ("permessage-deflate" in offered) is compression
+    finally:
+        server.stop()
