@@ -128,8 +128,9 @@ class Dashboard(widgets.VBox):
         self.tabs.observe(lambda _: self._redraw(), names="selected_index")
         controls = widgets.HBox([self.pause_button, self.step_button, self.reveal_button, self.language_picker],
                                 layout=widgets.Layout(flex_flow="row wrap"))
-        seating = widgets.HBox([self.seat_picker, self.place_picker, self.swap_button, self.bot_picker, self.seat_bot_button, self.remove_bot_button,
-                                self.fill_button, self.new_link_button], layout=widgets.Layout(flex_flow="row wrap"))
+        seating = widgets.HBox([self.seat_picker, self.place_picker, self.swap_button, self.bot_picker,
+                                self.seat_bot_button, self.remove_bot_button, self.fill_button, self.new_link_button],
+                               layout=widgets.Layout(flex_flow="row wrap"))
         super().__init__([self.title, controls, seating, self.message, self.tabs])
         self.add_class("classroom-dashboard")
         self._label()

@@ -108,6 +108,9 @@ SWEEP_EVERY = 60.0
 #: ping (a phone gone out of range, a laptop shut: a half-open connection) is closed, its seat shown offline on
 #: the dashboard at once. A dead connection is so found within two heartbeats.
 HEARTBEAT = 10.0
+#: What a page that asked for them hears at each heartbeat: silent for 2.5 heartbeats, it knows the line is dead
+#: (a phone's network gone: its socket may look open for minutes) and reconnects.
+BEAT = json.dumps({"type": "beat"})
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
@@ -217,6 +220,7 @@ class Connection:
     floods: int = 0
     with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
     awaiting_pong: bool = False  # pinged by the last heartbeat, no answer yet
+    beats: bool = False  # a page that asked (`?beat=1`) hears each heartbeat too, to find a dead server itself
 
 
 class ClassServer:
@@ -335,6 +339,9 @@ class ClassServer:
                     connection.handler.ping(b"")
                 except tornado.websocket.WebSocketClosedError:
                     dead.append(connection)
+                    continue
+                if connection.beats:  # a browser cannot see pings: it hears this, or knows the line is dead
+                    connection.handler.send(BEAT)
         for connection in dead:
             connection.handler.close(1001, "No answer to the heartbeat.")
             self.disconnect(connection)  # the dashboard shows the seat offline now, not when TCP gives up
@@ -816,7 +823,8 @@ class SeatPage(Base):
         language = self.language_in(room)
         message = self.server.table_for(room, seat.number, language)
         self.finish(page("seat.html", language, page_title=room.title, kind="seat", token=token,
-                         code=room.code, name=seat.name, message=message, join_url=None))
+                         code=room.code, name=seat.name, message=message, join_url=None,
+                         heartbeat=self.server.heartbeat or 0))
 
     def seat_language(self, token: str) -> str:
         """The language of a page refusing `token`: the address's, else that of the room the link was of (an
@@ -860,7 +868,8 @@ class WatchPage(Base):
         message = self.server.table_for(room, None, language)
         self.finish(page("seat.html", language, page_title=room.title, kind="watch", token=token,
                          code=room.code, name=tr("class.projector", language), message=message,
-                         join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector"))
+                         join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector",
+                         heartbeat=self.server.heartbeat or 0))
 
 
 class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
@@ -901,11 +910,13 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
             self.connection = Connection(self, room.code, "seat", seat.number, token, language,
                                          TokenBucket(*self.server.flood),
                                          with_view=self.get_query_argument("view", None) == "1")
+            self.connection.beats = self.get_query_argument("beat", None) == "1"
         else:
             room = self.hall.watched(token)
             language = language_of(self.get_query_argument("lang", None), room.language)
             self.connection = Connection(self, room.code, "watch", None, token, language,
                                          TokenBucket(*self.server.flood))
+            self.connection.beats = self.get_query_argument("beat", None) == "1"
         self.set_nodelay(True)
         self.server.connect(self.connection)
 

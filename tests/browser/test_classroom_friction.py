@@ -1,12 +1,12 @@
 """Class play without friction (issue 20) in a real browser: a lost connection greys the table and comes back
-by itself, an expired link leaves no secret on the screen, a student whose time ran out is told a bot played
-for them, no seat page of any game scrolls sideways on a 360 px phone (English and French), and the teacher
-places students from the dashboard in JupyterLab before the game starts.
+by itself (also when the line only goes silent), an expired link leaves no secret on the screen, a student
+whose time ran out is told a bot played for them, no seat page of any game scrolls sideways on a 360 px phone
+(English and French), and the teacher places students from the dashboard in JupyterLab before the start.
 
 The server runs in this process (`ClassServer.start`), so the test stops and restarts it on its own port, and
 fires move deadlines itself (`ManualScheduler`): nothing waits on the clock (the dashboard's server is a
-process of its own, as in a classroom). Screenshots (1280x800, 390x844,
-360x740) go to test-artifacts/classfriction/.
+process of its own, as in a classroom). Screenshots (1280x800, 390x844, 360x740) go to
+test-artifacts/classfriction/.
 """
 
 from __future__ import annotations
@@ -136,6 +136,33 @@ def test_times_up_a_lost_connection_and_an_expired_link_on_a_students_page(
         context.close()
         for running in servers:
             running.stop()
+
+
+def test_a_page_whose_line_goes_silent_drops_it_and_comes_back(browser: Any, tmp_path: Path) -> None:
+    """A phone's network gone: the socket may look open for minutes, but no heartbeat comes through. The test
+    stops the beats to one page (the server lives on): the page greys, reconnects, and is itself again."""
+    server = ClassServer(tmp_path / "silent.sqlite3", heartbeat=1.0).start()
+    context = browser.new_context(**PHONE)
+    try:
+        teacher = TeacherClient(server.url, server.teacher_token)
+        code = teacher.create_room("commissario", 3, language="fr")["code"]
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(join_room(server.url, code, "Zoé")["link"])
+        wait_connection(page, "ok")
+
+        def silence() -> None:
+            for connection in server.connections[code]:
+                connection.beats = False
+
+        server.call(silence)
+        wait_connection(page, "lost")
+        assert BANNER["fr"] in page.locator("#connection").inner_text()
+        wait_connection(page, "ok")  # a new socket, which hears the beats again
+        wait_until(lambda: [seat["online"] for seat in teacher.room(code)["seats"]][0] == 1)
+    finally:
+        context.close()
+        server.stop()
 
 
 GAMES = {"commissario": 5, "get_adler": 6, "mafia_de_cuba": 12}

@@ -202,7 +202,7 @@ def test_when_a_students_time_is_up_a_bot_plays_for_them_and_their_page_says_so(
         assert deadline.delay == 45
         action = server.call(deadline.callback)
         notice = ana.next(lambda message: message["type"] == "notice")
-        expected = "Time's up: a bot played for you." if language == "en" else "Temps écoulé : un robot a joué pour vous."
+        expected = {"en": "Time's up: a bot played for you.", "fr": "Temps écoulé : un robot a joué pour vous."}[language]
         assert notice == {"type": "notice", "code": "time_up", "text": expected}
         moves = teacher.room(code)["moves"]
         assert moves[0][:3] == [0, 0, action] and moves[0][3] == "time_up"
@@ -303,3 +303,22 @@ def test_websockets_are_deflated_when_the_client_offers_it_and_the_server_allows
         assert ("permessage-deflate" in offered) is compression
     finally:
         server.stop()
+
+
+def test_a_page_that_asks_for_beats_hears_each_heartbeat_and_programs_do_not(quiet_server: ClassServer) -> None:
+    server = quiet_server
+    teacher = TeacherClient(server.url, server.teacher_token)
+    code = teacher.create_room("commissario", 3)["code"]
+    token = join_room(server.url, code, "Ana")["token"]
+    page = Feed(websocket_url(server.url, f"/ws/seat/{token}?lang=en&beat=1"))
+    program = seat_feed(server.url, token)
+    try:
+        for feed in (page, program):
+            assert latest(feed, lambda message: message["type"] == "table")["seat"] == 0
+        server.call(server.beat)
+        assert latest(page, lambda message: True) == {"type": "beat"}
+        teacher.command(code, "pause")  # the next message the program hears is the pause, no beat before it
+        assert latest(program, lambda message: True)["paused"] is True
+    finally:
+        page.close()
+        program.close()

@@ -20,6 +20,9 @@
   var online = document.getElementById("online"), banner = document.getElementById("connection");
   var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
   var notice = false;  // a notice from the server (time's up) stays until the student taps again
+  // The server's heartbeat, in ms: the page hears a beat from it each time, and a line silent for 2.5 beats
+  // is dead (a phone's network gone), whatever the socket says: the page drops it and reconnects.
+  var heartbeat = 1000 * Number(app.dataset.heartbeat || 0), lastHeard = Date.now();
 
   function setOnline(yes) {
     online.dataset.online = yes ? "1" : "0";
@@ -151,11 +154,12 @@
   function connect() {
     var scheme = location.protocol === "https:" ? "wss:" : "ws:";
     var opened = false;
-    socket = new WebSocket(scheme + "//" + location.host + "/ws/" + kind + "/" + token + "?lang=" + lang);
+    socket = new WebSocket(scheme + "//" + location.host + "/ws/" + kind + "/" + token + "?lang=" + lang +
+                           (heartbeat ? "&beat=1" : ""));
     socket.onopen = function () {
-      opened = true; retry = 250; setOnline(true); keep(true); connection("ok", "");
+      opened = true; retry = 250; lastHeard = Date.now(); setOnline(true); keep(true); connection("ok", "");
     };
-    socket.onmessage = function (event) { handle(JSON.parse(event.data)); };
+    socket.onmessage = function (event) { lastHeard = Date.now(); handle(JSON.parse(event.data)); };
     socket.onclose = function (event) {
       setOnline(false);
       if (event.code >= 4000) { endFor(event.code, event.reason); return; }
@@ -165,5 +169,16 @@
     };
   }
 
+  function listen() {
+    if (closedForGood || !socket || socket.readyState !== 1 || Date.now() - lastHeard < 2.5 * heartbeat) { return; }
+    var dead = socket;  // silent too long: its close may never come, so the page stops waiting for it
+    dead.onclose = dead.onmessage = null;
+    dead.close();
+    setOnline(false);
+    connection("lost", words["class.connection_lost"]);
+    again();
+  }
+
   connect();
+  if (heartbeat) { setInterval(listen, heartbeat / 2); }
 })();
