@@ -1,6 +1,6 @@
 """Class play without friction (issue 20) in a real browser: a lost connection greys the table and comes back
 by itself (also when the line only goes silent), an expired link leaves no secret on the screen, a student
-whose time ran out is told a bot played for them, no seat page of any game scrolls sideways on a 360 px phone
+whose time ran out is told a bot played for them, no class page of any game scrolls sideways on a 360 px phone
 (English and French), and the teacher places students from the dashboard in JupyterLab before the start.
 
 The server runs in this process (`ClassServer.start`), so the test stops and restarts it on its own port, and
@@ -169,7 +169,7 @@ GAMES = {"commissario": 5, "get_adler": 6, "mafia_de_cuba": 12}
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_no_seat_page_scrolls_sideways_on_a_360_px_phone(browser: Any, tmp_path: Path, language: str) -> None:
+def test_no_class_page_scrolls_sideways_on_a_360_px_phone(browser: Any, tmp_path: Path, language: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     server = ClassServer(tmp_path / "narrow.sqlite3", heartbeat=None).start()
     context = browser.new_context(**SMALL)
@@ -177,13 +177,19 @@ def test_no_seat_page_scrolls_sideways_on_a_360_px_phone(browser: Any, tmp_path:
         teacher = TeacherClient(server.url, server.teacher_token)
         page = context.new_page()
         page.set_default_timeout(20_000)
+        page.goto(f"{server.url}/?lang={language}")  # the join page
+        assert page.evaluate(SIDEWAYS) == [], f"the join page ({language}) scrolls sideways"
         for game, players in GAMES.items():
-            code = teacher.create_room(game, players, seed=5, language=language, bot_delay=0,
-                                       bots={seat: "random" for seat in range(1, players)})["code"]
+            room = teacher.create_room(game, players, seed=5, language=language, bot_delay=0,
+                                       bots={seat: "random" for seat in range(1, players)})
+            code = room["code"]
+            page.goto(room["seats"][0]["link"])  # the name form
+            assert page.evaluate(SIDEWAYS) == [], f"{game}'s name form ({language}) scrolls sideways"
             seat = join_room(server.url, code, "Élodie-Anne Marchand")
-            page.goto(seat["link"])
-            page.wait_for_function("() => document.getElementById('app').dataset.state !== 'lobby'")
-            assert page.evaluate(SIDEWAYS) == [], f"{game} ({language}) scrolls sideways at the start"
+            for link in (room["watch_url"], seat["link"]):  # the projector, then the student's seat
+                page.goto(link)
+                page.wait_for_function("() => document.getElementById('app').dataset.state !== 'lobby'")
+                assert page.evaluate(SIDEWAYS) == [], f"{link} ({game}, {language}) scrolls sideways at the start"
             student = Student(server.url, seat["token"], seat["seat"], "Élodie-Anne Marchand", language)
             try:
                 play_to_the_end([student], random.Random(2))
