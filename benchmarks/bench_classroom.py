@@ -14,6 +14,10 @@ simulated student (`beliefs.SimulatedStudent`, styles in turn) reading the poste
 answer is stored before it is acknowledged, and the run checks that every one was.
 
     .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12] [--think 0-3] [--seed 1] [--beliefs]
+                                                   [--compress]
+
+It also prints the bytes of each table update a screen receives (mean, max), plain and deflated as the server
+sends them to a browser (permessage-deflate; `--compress` makes the simulated students offer it too).
 
 Goals (issue 23): 50 rooms x 12 students thinking 0-3 s, p95 under 50 ms; 30 rooms flat out, p95 under
 150 ms and no move over 1 s.
@@ -31,6 +35,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +44,7 @@ import tornado.websocket
 from tabletop_edu.beliefs import STUDENT_STYLES, SimulatedStudent
 from tabletop_edu.classroom import TeacherClient
 from tabletop_edu.classroom.client import join_room, websocket_url
-from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
+from tabletop_edu.classroom.testing import LOOK_AGAIN, BeliefPolicy, ServerProcess, simulated_policy
 
 try:
     import psutil
@@ -59,6 +64,9 @@ class RoomLoad:
         self.refusals: list[dict[str, Any]] = []
         self.over = False
         self.beliefs = 0  # beliefs sent
+        self.looked_again = 0  # moves refused as out of date (the table moved under the student's finger)
+        self.update_bytes: list[int] = []  # the size of each table message a screen received (as sent, UTF-8)
+        self.deflated_bytes: list[int] = []  # the same, deflated as the server sends it to a browser
 
     def screen_updated(self, step: int) -> None:
         self.seen[step] = self.seen.get(step, 0) + 1
@@ -66,12 +74,23 @@ class RoomLoad:
             self.latencies.append(time.perf_counter() - self.sent[step - 1])
 
 
+def deflater() -> Any:
+    """A compressor as the server's permessage-deflate keeps one per connection (tornado's: level 6, the
+    class server's memory level, context kept from one message to the next)."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS, 6)
+    return lambda data: len(compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)) - 4
+
+
 async def student(url: str, token: str, room: RoomLoad, rng: random.Random, deadline: float,
-                  think: tuple[float, float] = (0.0, 0.0), believe: BeliefPolicy | None = None) -> None:
+                  think: tuple[float, float] = (0.0, 0.0), believe: BeliefPolicy | None = None,
+                  compress: bool = False) -> None:
     """A student: states the beliefs its page asks (with `believe`); on its turn, thinks a time drawn from
-    `think` (seconds), then asks one menu per word and sends the move."""
+    `think` (seconds), then asks one menu per word and sends the move. `compress`: its socket offers
+    permessage-deflate, as a browser does."""
     query = "?view=1" if believe is not None else ""
-    socket = await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}{query}"))
+    socket = await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}{query}"),
+                                                       compression_options={} if compress else None)
+    deflated = deflater()
     shown, stated = -1, set()
     try:
         while time.perf_counter() < deadline:
@@ -80,11 +99,18 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                 raise ConnectionError("the server closed a student's connection")
             message = json.loads(text)
             if message["type"] == "refused":
-                room.refusals.append(message)
+                if message["code"] in LOOK_AGAIN:  # a move sent at a table that moved meanwhile (Mafia's
+                    room.moves -= 1                # simultaneous floor): not played, the student looks again
+                    room.looked_again += 1
+                else:
+                    room.refusals.append(message)
                 continue
             if message["type"] != "table" or not message["started"] or message["step"] <= shown:
                 continue  # a table this screen already showed (sent again after a belief): nothing new
             shown = message["step"]
+            data = text.encode("utf-8") if isinstance(text, str) else text
+            room.update_bytes.append(len(data))
+            room.deflated_bytes.append(deflated(data))
             room.screen_updated(message["step"])
             for question in (message.get("beliefs") or {}).get("questions", []) if believe else []:
                 if question["sent"] is None and question["key"] not in stated:
@@ -117,7 +143,8 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                         menu = reply
                         break
                     if reply["type"] == "refused":
-                        room.refusals.append(reply)
+                        if reply["code"] not in LOOK_AGAIN:
+                            room.refusals.append(reply)
                         menu = None
                         break
     finally:
@@ -125,14 +152,14 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
 
 
 async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float,
-              think: tuple[float, float], beliefs: bool = False) -> None:
+              think: tuple[float, float], beliefs: bool = False, compress: bool = False) -> None:
     deadline = time.perf_counter() + seconds
     rng = random.Random(seed)
     styles = list(STUDENT_STYLES)
     tasks = [student(url, token, room, random.Random(rng.randrange(2**32)), deadline, think,
                      simulated_policy("mafia_de_cuba", SimulatedStudent(styles[seat % len(styles)],
                                                                         seed=f"{seed}-{room.code}-{seat}"))
-                     if beliefs else None)
+                     if beliefs else None, compress)
              for room in rooms for seat, token in enumerate(tokens[room.code])]
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=seconds)
 
@@ -148,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
                              "flat out)")
     parser.add_argument("--beliefs", action="store_true",
                         help="the rooms ask beliefs; every student answers as a seeded simulated student")
+    parser.add_argument("--compress", action="store_true",
+                        help="the students' sockets offer permessage-deflate, as browsers do (the server then "
+                             "deflates every message it sends them)")
     arguments = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log").start()
@@ -164,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             cpu_before = server_cpu_seconds(server.process.pid)
             started = time.perf_counter()
             asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think,
-                            arguments.beliefs))
+                            arguments.beliefs, arguments.compress))
             elapsed = time.perf_counter() - started
             cpu = server_cpu_seconds(server.process.pid)
             cpu_share = None if cpu is None or cpu_before is None else (cpu - cpu_before) / elapsed
@@ -192,7 +222,13 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.beliefs:
         print(f"beliefs: {sum(room.beliefs for room in rooms)} stated, {sum(stored.values())} stored with their "
               "posteriors")
-    print(f"refusals: {len(refusals)}; rooms with a lost or extra move: {len(lost)}; "
+    sizes = [size for room in rooms for size in room.update_bytes]
+    deflated = [size for room in rooms for size in room.deflated_bytes]
+    print(f"bytes per table update (one screen's message): mean {statistics.mean(sizes):.0f}, max {max(sizes)} "
+          f"({len(sizes)} updates); deflated as sent to a browser: mean {statistics.mean(deflated):.0f}, "
+          f"max {max(deflated)}{'' if arguments.compress else ' (this run sent them plain: --compress)'}")
+    print(f"refusals: {len(refusals)} (and {sum(room.looked_again for room in rooms)} moves out of date, "
+          f"the student looking again); rooms with a lost or extra move: {len(lost)}; "
           f"games over: {sum(room.over for room in rooms)}/{len(rooms)}")
     all_stored = all(stored.get(room.code, 0) == room.beliefs for room in rooms)
     return 0 if not refusals and not lost and all_stored and all(room.over for room in rooms) else 1

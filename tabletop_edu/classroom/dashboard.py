@@ -5,7 +5,7 @@ analysis tool of the package works on the game the class is playing: the omnisci
 (spectator's) view, the game's knowledge panel (posteriors, candidate sets, who knows what) and the
 information-flow graph, redrawn at every move. The buttons call the server's API with the teacher's token:
 pause and resume, let the bot to move play one move, reveal the table at the end, seat bots in empty seats,
-give a seat a new link.
+give a seat a new link, and, before the start, place students (swap two seats: who is the Godfather).
 
 Messages arrive in the client loop's thread; the drawing happens in a worker thread of the dashboard, keeping
 only the latest message, so a slow knowledge panel never holds up the feed.
@@ -43,7 +43,8 @@ register({
            "dash.ask": "Ask what they believe", "dash.beliefs": "Beliefs",
            "dash.beliefs_off": "This room asks no beliefs (open it with beliefs=True).",
            "dash.beliefs_count": "Beliefs stated so far (what they said stays secret until the reveal)",
-           "dash.asked_at": "You asked at steps"},
+           "dash.asked_at": "You asked at steps",
+           "dash.swap": "Swap these seats", "dash.with": "with"},
     "fr": {"dash.seats": "Places", "dash.projector": "Projecteur", "dash.teacher": "Enseignant (tout)",
            "dash.knowledge": "Connaissances", "dash.pause": "Pause", "dash.resume": "Reprendre",
            "dash.step": "Un coup du robot", "dash.reveal": "Révéler la table", "dash.seat_bot": "Placer un robot",
@@ -55,11 +56,12 @@ register({
            "dash.lobby": "La partie commence quand toutes les places sont prises.",
            "dash.flow": "Flux d'information", "dash.paused": "en pause", "dash.over": "partie terminée",
            "dash.playing": "en cours", "dash.gathering": "en attente des élèves", "dash.seat": "Place",
-           "dash.bot": "Robot", "dash.closed": "fermée",
            "dash.ask": "Demander ce qu'ils croient", "dash.beliefs": "Croyances",
            "dash.beliefs_off": "Cette salle ne pose pas de questions sur les croyances (ouvrez-la avec beliefs=True).",
            "dash.beliefs_count": "Croyances données jusqu'ici (leur contenu reste secret jusqu'à la révélation)",
-           "dash.asked_at": "Vous avez demandé aux étapes"},
+           "dash.asked_at": "Vous avez demandé aux étapes",
+           "dash.bot": "Robot", "dash.closed": "fermée", "dash.swap": "Échanger ces places",
+           "dash.with": "avec"},
 })
 
 
@@ -111,6 +113,8 @@ class Dashboard(widgets.VBox):
         self.remove_bot_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.new_link_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.ask_button = widgets.Button(button_style="info", layout=widgets.Layout(width="auto"))
+        self.place_picker = widgets.Dropdown(layout=widgets.Layout(width="11em"))  # the seat to swap with
+        self.swap_button = widgets.Button(icon="exchange", layout=widgets.Layout(width="auto"))
         self.language_picker = widgets.ToggleButtons(options=list(LANGUAGES), value=language,
                                                      style={"button_width": "3em"})
         self.seats = widgets.HTML()
@@ -130,13 +134,15 @@ class Dashboard(widgets.VBox):
         self.remove_bot_button.on_click(lambda _: self._command("unbot", seat=self.seat_picker.value))
         self.new_link_button.on_click(lambda _: self._command("new_link", seat=self.seat_picker.value))
         self.ask_button.on_click(lambda _: self.ask())
+        self.swap_button.on_click(lambda _: self.swap(self.seat_picker.value, self.place_picker.value))
         self.language_picker.observe(self._on_language, names="value")
         self.tabs.observe(lambda _: self._redraw(), names="selected_index")
         controls = widgets.HBox([self.pause_button, self.step_button, self.reveal_button, self.ask_button,
                                  self.language_picker],
                                 layout=widgets.Layout(flex_flow="row wrap"))
-        seating = widgets.HBox([self.seat_picker, self.bot_picker, self.seat_bot_button, self.remove_bot_button,
-                                self.fill_button, self.new_link_button], layout=widgets.Layout(flex_flow="row wrap"))
+        seating = widgets.HBox([self.seat_picker, self.place_picker, self.swap_button, self.bot_picker,
+                                self.seat_bot_button, self.remove_bot_button, self.fill_button, self.new_link_button],
+                               layout=widgets.Layout(flex_flow="row wrap"))
         super().__init__([self.title, controls, seating, self.message, self.tabs])
         self.add_class("classroom-dashboard")
         self._label()
@@ -207,6 +213,7 @@ class Dashboard(widgets.VBox):
         self.remove_bot_button.description = self._t("dash.remove_bot")
         self.new_link_button.description = self._t("dash.new_link")
         self.ask_button.description = self._t("dash.ask")
+        self.swap_button.description = self._t("dash.swap")
         for index, key in enumerate(("dash.seats", "dash.projector", "dash.teacher", "dash.knowledge",
                                      "dash.beliefs")):
             self.tabs.set_title(index, self._t(key))
@@ -235,6 +242,7 @@ class Dashboard(widgets.VBox):
             values = [value for _, value in seat_options]
             self.seat_picker.value = keep if keep in values else next(
                 (seat["seat"] for seat in info["seats"] if seat["name"] is None), values[0])
+        self._place_options(info, seat_options)
         if list(self.bot_picker.options) != info["bots"]:
             self.bot_picker.options = info["bots"]
             self.bot_picker.value = "random" if "random" in info["bots"] else info["bots"][0]
@@ -259,6 +267,17 @@ class Dashboard(widgets.VBox):
             panel = games.knowledge_function(info["game"])
             self.knowledge.value = panel(state, self.language) if panel else ""
             self.flow.value = f"<h4>{html.escape(self._t('dash.flow'))}</h4>{flow_image(state, self.language)}"
+
+    def _place_options(self, info: dict[str, Any], seat_options: list[tuple[str, int]]) -> None:
+        """The seats the picked seat may swap with: before the start only (the teacher places students, who is
+        the Godfather); after, the control is off."""
+        options = [(f"{self._t('dash.with')} {label}", value) for label, value in seat_options]
+        if list(self.place_picker.options) != options:
+            keep = self.place_picker.value
+            self.place_picker.options = options
+            values = [value for _, value in options]
+            self.place_picker.value = keep if keep in values else values[-1]
+        self.place_picker.disabled = self.swap_button.disabled = bool(info["started"] or info["closed"])
 
     def seats_html(self, info: dict[str, Any]) -> str:
         """Who sits where, who is online, each seat's link and QR code; how to join by code."""
@@ -327,6 +346,10 @@ class Dashboard(widgets.VBox):
         """Ask every student what they believe now (a room opened with beliefs=True)."""
         self._command("ask")
 
+    def swap(self, seat: int, other: int) -> None:
+        """Before the start: seats `seat` and `other` exchange who sits there (a student's link follows them)."""
+        self._command("swap", seat=seat, to=other)
+
     def seat_bot(self, seat: int, bot: str) -> None:
         self._command("bot", seat=seat, bot=bot)
 
@@ -359,4 +382,5 @@ class Dashboard(widgets.VBox):
                       self.beliefs):
             panel.value = ""
         self.seat_picker.options = []
+        self.place_picker.options = []
         super().close()

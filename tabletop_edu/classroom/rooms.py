@@ -14,7 +14,9 @@ never applied twice.
 A room starts its game when every seat is filled, by a student who picked a name or by a bot the teacher
 seated; the game's players are those names. Students who join by code take the first empty seat, or, in a room
 opened with `draw_seats`, an empty seat drawn at random from the room's seed (the first to type the code is not
-always the Godfather). Bots the teacher seats play through `Bot.choose(view,
+always the Godfather); before the start the teacher may place them anew (`swap_seats`: each link follows its
+student). A room may limit the time of each move (`move_time_limit`): when it runs out, `time_up` lets the
+game's `TIME_UP_BOT` play that seat's move. Bots the teacher seats play through `Bot.choose(view,
 legal_actions, rng)`, with an rng seeded from the room's seed and the step, so a room's bot moves are the same
 after a restart.
 
@@ -32,8 +34,8 @@ import random
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -68,6 +70,10 @@ FINISHED_IDLE = 600.0
 #: The delay before a bot moves, so that a class can follow (tests use 0).
 DEFAULT_BOT_DELAY = 0.8
 MAX_BOT_DELAY = 30.0
+#: The per-move time limit a teacher may set (`move_time_limit`, seconds), and the bot of the game that then
+#: plays for a seat whose time ran out: every game has it, and a random move stands for no choice.
+MIN_MOVE_TIME_LIMIT, MAX_MOVE_TIME_LIMIT = 5.0, 3600.0
+TIME_UP_BOT = "random"
 
 
 class Refused(ValueError):
@@ -78,7 +84,7 @@ class Refused(ValueError):
     bad_request, storage, storage_busy (another program holds the file), too_many (sockets of one link),
     too_many_guesses (wrong room codes); of beliefs: no_beliefs (the room asks none), no_question (not asked
     this), answered (already), bad_belief (not whole percents summing to 100), not_now (the teacher's ask
-    outside play)."""
+    outside play); started (students are placed before the start only)."""
 
     def __init__(self, code: str, message: str, status: int = 400, *, fr: str | None = None) -> None:
         super().__init__(message)
@@ -187,6 +193,7 @@ class Room:
     revealed: bool = False
     closed: bool = False
     draw_seats: bool = False  # students joining by code sit at an empty seat drawn at random (seeded)
+    move_time_limit: float | None = None  # seconds a student has for a move, then a bot plays it (`time_up`)
     actions: list[ActionRow] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
     scoring: str | None = None  # the scoring rule of a room that asks beliefs ("brier", "log"); None: it asks none
@@ -350,7 +357,8 @@ class Hall:
         seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
                     seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed,
-                    draw_seats=self.store.meta(draw_seats_key(row.code)) == "1")
+                    draw_seats=self.store.meta(draw_seats_key(row.code)) == "1",
+                    move_time_limit=stored_time_limit(self.store.meta(time_limit_key(row.code))))
         self._load_beliefs(room)
         if room.started:
             room.state = self._new_state(room)
@@ -487,10 +495,11 @@ class Hall:
     def create_room(self, game: str | ModuleType, players: int, *, seed: int | None = None,
                     rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
                     bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False, beliefs: bool = False,
-                    scoring: str = SCORING_RULES[0]) -> Room:
+                    scoring: str = SCORING_RULES[0], move_time_limit: float | None = None) -> Room:
         """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name);
         `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed); `beliefs`:
-        the students are asked what they believe, their answers scored by `scoring` ("brier" or "log")."""
+        the students are asked what they believe, their answers scored by `scoring` ("brier" or "log");
+        `move_time_limit`: seconds a student has for each move, after which a bot plays it for them."""
         package = games.game_package(game)
         module = games.game_module(package)
         state_class = module.State
@@ -510,6 +519,7 @@ class Hall:
         if not isinstance(draw_seats, bool):
             raise Refused("bad_request", f"draw_seats is true or false, not {quote(repr(draw_seats))}.")
         self._check_belief_options(package, beliefs, scoring)
+        check_time_limit(move_time_limit)
         try:
             if rules is None:
                 rules = module.Rules()
@@ -528,10 +538,13 @@ class Hall:
                          + list(self.asleep.values()), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats,
-                    draw_seats=draw_seats, scoring=scoring if beliefs else None)
+                    draw_seats=draw_seats, scoring=scoring if beliefs else None,
+                    move_time_limit=None if move_time_limit is None else float(move_time_limit))
         options = {draw_seats_key(code): "1"} if draw_seats else {}
         if beliefs:
             options[beliefs_key(code)] = scoring
+        if move_time_limit is not None:
+            options[time_limit_key(code)] = repr(float(move_time_limit))
         self._save(lambda: self.store.add_room(
             RoomRow(code, number, package, players, seed, rules_to_dict(rules), language, float(bot_delay),
                     room.watch_token, False, False, False, False),
@@ -582,10 +595,12 @@ class Hall:
         self._fill(room, seat, name, bot)
         return seat
 
-    def _bot_name(self, room: Room, seat: int, bot: str) -> str:
+    def _bot_name(self, room: Room, seat: int, bot: str, names: Sequence[str | None] | None = None) -> str:
+        """A bot's name after its seat, unlike the other seats' `names` (by default, the room's now)."""
         word = "Robot" if room.language == "fr" else "Bot"  # the room's language names its bots
         name = f"{word} {seat} ({bot})"[:MAX_NAME]
-        taken = {name_key(other.name) for other in room.seats if other.name and other.number != seat}
+        names = room.names() if names is None else names
+        taken = {name_key(other) for number, other in enumerate(names) if other and number != seat}
         while name_key(name) in taken:
             name = (name[:MAX_NAME - 1] + "'")
         return name
@@ -616,6 +631,36 @@ class Hall:
         self._seat_tokens[new] = (room, seat)
         self._tell(room)
         return seat
+
+    def swap_seats(self, code: str, first: int, second: int) -> Room:
+        """The teacher places students before the game starts (who is the Godfather): seats `first` and `second`
+        exchange who sits there, a student, a bot or nobody. A student's link follows them (their page now shows
+        their new seat); a bot is named after its new seat. Refused once the game started."""
+        room = self.open_room(code)
+        one, other = self._seat(room, first), self._seat(room, second)
+        if room.started:
+            raise Refused("started", "Students are placed before the game starts; this game has started.", 409)
+        if one is other:
+            raise Refused("bad_request", f"Seat {one.number} is already seat {one.number}: pick another seat.")
+        if not one.filled and not other.filled:
+            raise Refused("bad_request", f"Seats {one.number} and {other.number} are both empty: nobody to move.")
+        moved = [SeatRow(room.code, seat.number, came.token, came.name, came.bot)
+                 for seat, came in ((one, other), (other, one))]
+        names = room.names()
+        for row in moved:
+            names[row.seat] = row.name
+        for index, row in enumerate(moved):
+            if row.bot is not None:
+                names[row.seat] = self._bot_name(room, row.seat, row.bot, names)
+                moved[index] = replace(row, name=names[row.seat])
+        self._save(lambda: self.store.set_seats(room.code, moved))
+        for row in moved:
+            seat = room.seats[row.seat]
+            seat.token, seat.name, seat.bot = row.token, row.name, row.bot
+            self._seat_tokens[seat.token] = (room, seat)
+            room.bots.pop(seat.number, None)
+        self._tell(room)
+        return room
 
     def set_paused(self, code: str, paused: bool) -> Room:
         room = self.open_room(code)
@@ -790,6 +835,21 @@ class Hall:
         action = bot.choose(state.view(seat), state.legal_actions(seat), room.bot_rng(seat))
         return seat, room.step, str(action)
 
+    def time_up(self, code: str, seat: int) -> str:
+        """The seat's time for its move ran out (its room's `move_time_limit`): the game's `TIME_UP_BOT` plays
+        the move for it, from the seat's view and legal moves alone, stored with the actor "time_up". Refused
+        (and nothing played) unless a student's move is due at that seat now, the game neither paused nor over."""
+        room = self.open_room(code)
+        state = room.state
+        if state is None or state.is_over or room.paused or seat not in state.acting_seats \
+                or room.seats[seat].bot is not None:
+            raise Refused("not_your_turn", f"No student's move is due at seat {seat} now.", 409)
+        bot = games.make_bot(room.package, TIME_UP_BOT)
+        action = str(bot.choose(room.view(seat), room.legal_actions(seat), room.bot_rng(seat)))
+        self.play(room, seat, room.step, action, actor="time_up")
+        log.info("room %s: time's up at seat %d: a bot played %s", room.code, seat, one_line(action, 200))
+        return action
+
     def step_bot(self, code: str) -> tuple[int, str]:
         """The teacher's "step": the bot to move plays one move now, even while the game is paused."""
         room = self.open_room(code)
@@ -890,6 +950,29 @@ def beliefs_key(code: str) -> str:
 def asked_key(code: str) -> str:
     """The store's meta key holding the steps at which the teacher asked a room's beliefs."""
     return f"beliefs_asked:{code}"
+
+
+def time_limit_key(code: str) -> str:
+    """The store's meta key holding a room's per-move time limit in seconds (absent: no limit)."""
+    return f"move_time_limit:{code}"
+
+
+def stored_time_limit(text: str | None) -> float | None:
+    """A room's time limit as stored (a number's text), None when it has none or the text is no number."""
+    try:
+        return None if text is None else float(text)
+    except ValueError:
+        return None
+
+
+def check_time_limit(limit: Any) -> None:
+    """`Refused` unless `limit` is None (no limit) or seconds from `MIN_MOVE_TIME_LIMIT` to `MAX_MOVE_TIME_LIMIT`."""
+    if limit is None:
+        return
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or \
+            not MIN_MOVE_TIME_LIMIT <= limit <= MAX_MOVE_TIME_LIMIT:
+        raise Refused("bad_request", f"move_time_limit is a number of seconds from {MIN_MOVE_TIME_LIMIT:g} to "
+                      f"{MAX_MOVE_TIME_LIMIT:g} (or none), not {quote(repr(limit))}.")
 
 
 def draw_seats_key(code: str) -> str:

@@ -16,8 +16,11 @@ Addresses (tokens are `secrets.token_urlsafe`):
   student's bot: `classroom.join`).
 - `/w/TOKEN`: the projector (the spectator's view and how to join); `/ws/watch/TOKEN` its websocket.
 - `/api/...`: the teacher's JSON API (bearer teacher token): create rooms, pause, resume, step a bot,
-  reveal, close, seat or remove bots, new links, records. `/ws/teacher/CODE`: the dashboard's live feed.
+  reveal, close, seat or remove bots, new links, swap two seats before the start, records.
+  `/ws/teacher/CODE`: the dashboard's live feed.
 - `POST /api/join`: a program (a student's bot) joins a room by code and name.
+- `/static/...`: the pages' script and stylesheet; `/style/tabletop.css?v=...`: the tables' stylesheet, linked
+  once by every page (cached while its version holds), so that updates carry the table alone.
 
 Messages from a seat's page are JSON objects of at most `MAX_MESSAGE` bytes: `{"type": "menu", "step": N,
 "chosen": [words]}` asks for the next buttons of a move, `{"type": "move", "step": N, "action": text}` plays
@@ -29,6 +32,13 @@ nothing.
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
+
+Class play without friction (issue 20): every websocket is pinged each `HEARTBEAT` seconds and one that
+missed a ping is closed, its seat shown offline on the dashboard (a half-open connection is found within two
+heartbeats); messages are deflated when the browser offers it (`LiveSocket`); a room's optional
+`move_time_limit` lets the game's bot play a student's move when its time is up (`time_up`, deadlines set
+through an injectable scheduler); a seat's page follows its token when the teacher places its student at
+another seat (`follow_token`).
 
 A school day without a hitch (issue 23): one server per database file (`store.WriterLock`); a link opens at
 most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; wrong room codes are throttled per
@@ -61,10 +71,11 @@ import tornado.websocket
 
 from ..core.rules import rules_to_dict
 from ..core.view import view_to_json
+from ..templates import stylesheet
 from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
-                    table_message)
+                    style_version, table_message)
 from .belief_pages import belief_panel, debrief_html, seat_points_html
 from .debrief import game_tables
 from .export import ClassGame, ClassGames, belief_answers, seat_label
@@ -99,6 +110,13 @@ STORAGE_RETRY_DELAY = 0.5
 STORAGE_RETRIES = 40
 #: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
 SWEEP_EVERY = 60.0
+#: Seconds between two heartbeats: every open websocket is pinged, and one that has not answered the previous
+#: ping (a phone gone out of range, a laptop shut: a half-open connection) is closed, its seat shown offline on
+#: the dashboard at once. A dead connection is so found within two heartbeats.
+HEARTBEAT = 10.0
+#: What a page that asked for them hears at each heartbeat: silent for 2.5 heartbeats, it knows the line is dead
+#: (a phone's network gone: its socket may look open for minutes) and reconnects.
+BEAT = json.dumps({"type": "beat"})
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
@@ -182,6 +200,18 @@ def lan_address() -> str:
     return str(addresses[0]) if addresses else "127.0.0.1"
 
 
+#: Calls a function after a delay in seconds, returning a handle whose `cancel()` stops it.
+Scheduler = Callable[[float, Callable[[], None]], Any]
+
+
+@dataclass
+class Deadline:
+    """When a student's move became due (the step) and the timer that lets a bot play it."""
+
+    step: int
+    handle: Any
+
+
 @dataclass(eq=False)
 class Connection:
     """One open websocket: its room, what it shows (a seat, the projector or the teacher) and its language."""
@@ -195,6 +225,8 @@ class Connection:
     bucket: TokenBucket
     floods: int = 0
     with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
+    awaiting_pong: bool = False  # pinged by the last heartbeat, no answer yet
+    beats: bool = False  # a page that asked (`?beat=1`) hears each heartbeat too, to find a dead server itself
 
 
 class ClassServer:
@@ -203,8 +235,15 @@ class ClassServer:
 
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
                  public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT,
+                 compression: bool = True, scheduler: Scheduler | None = None) -> None:
         self.db = str(db)
+        # calls `callback` after `delay` seconds, returning what cancels it: the loop's `call_later` unless a test
+        # brings its own (then the test says when a move's time is up)
+        self._scheduler = scheduler
+        self._deadlines: dict[tuple[str, int], Deadline] = {}
+        self.compression = compression  # websocket messages deflated when the client offers it (`LiveSocket`)
+        self.heartbeat = heartbeat  # seconds between heartbeats; None: only when `beat()` is called (tests)
         self.clock = clock  # of the limits on guesses (tests inject their own)
         self.guesses = GuessThrottle(clock)
         self.flood = flood  # (burst, rate per second) of each connection's messages
@@ -264,7 +303,7 @@ class ClassServer:
         self.hall = Hall(Store(self.db), clock=self.clock)
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
-                                      websocket_ping_interval=20, static_path=str(STATIC), static_handler_class=Static,
+                                      static_path=str(STATIC), static_handler_class=Static,
                                       compress_response=True,
                                       log_function=_quiet_log)
         sockets = tornado.netutil.bind_sockets(self.requested_port, address=self.host)
@@ -273,8 +312,11 @@ class ClassServer:
         self._server.add_sockets(sockets)
         for room in self.hall.rooms.values():
             self._schedule_bots(room)
+            self._schedule_deadlines(room)
         assert self.loop is not None
         self.loop.call_later(SWEEP_EVERY, self._sweep_often)
+        if self.heartbeat:
+            self.loop.call_later(self.heartbeat, self._beat_often)
 
     def _sweep_often(self) -> None:
         self.sweep()
@@ -285,6 +327,33 @@ class ClassServer:
         """Put to sleep the revealed rooms no page has open, idle for `idle` seconds (on the loop's thread)."""
         assert self.hall is not None
         return self.hall.sweep(lambda code: bool(self.connections.get(code)), idle)
+
+    def _beat_often(self) -> None:
+        self.beat()
+        assert self.loop is not None and self.heartbeat
+        self.loop.call_later(self.heartbeat, self._beat_often)
+
+    def beat(self) -> list[Connection]:
+        """One heartbeat (on the loop's thread): close every connection that has not answered the previous
+        ping, telling the teacher at once, and ping the others. Returns the connections found dead."""
+        dead = []
+        for connections in list(self.connections.values()):
+            for connection in list(connections):
+                if connection.awaiting_pong:
+                    dead.append(connection)
+                    continue
+                connection.awaiting_pong = True
+                try:
+                    connection.handler.ping(b"")
+                except tornado.websocket.WebSocketClosedError:
+                    dead.append(connection)
+                    continue
+                if connection.beats:  # a browser cannot see pings: it hears this, or knows the line is dead
+                    connection.handler.send(BEAT)
+        for connection in dead:
+            connection.handler.close(1001, "No answer to the heartbeat.")
+            self.disconnect(connection)  # the dashboard shows the seat offline now, not when TCP gives up
+        return dead
 
     def start(self, timeout: float = 30) -> ClassServer:
         """Run the server in a background thread; returns once it listens (its `port` is then known)."""
@@ -339,6 +408,9 @@ class ClassServer:
     async def _shutdown(self) -> None:
         if self._server is not None:
             self._server.stop()
+            # idle keep-alive connections too: a browser would send its next request down one of them to a
+            # server that no longer reads (in a process that lives on, as a notebook's), and wait forever
+            await asyncio.wait_for(self._server.close_all_connections(), timeout=5)
         for connections in list(self.connections.values()):
             for connection in list(connections):
                 connection.handler.close(1001, "The server is stopping.")
@@ -376,6 +448,7 @@ class ClassServer:
         """A room changed (already on disk): send every connection of it its new message, then let bots play."""
         self.broadcast(room)
         self._schedule_bots(room)
+        self._schedule_deadlines(room)
 
     def broadcast(self, room: Room) -> None:
         connections = self.connections.get(room.code, set())
@@ -384,6 +457,8 @@ class ClassServer:
             if room.closed:
                 connection.handler.close(CLOSE_ROOM_CLOSED, "The teacher closed this room.")
                 continue
+            if connection.kind == "seat":
+                follow_token(room, connection)
             if connection.kind == "seat" and room.seats[connection.seat].token != connection.token:
                 connection.handler.close(CLOSE_EXPIRED, "This link has expired: ask your teacher for a new one.")
                 continue
@@ -408,7 +483,8 @@ class ClassServer:
             legal = room.legal_actions(seat)
         revealed = reveal_html(room.state, language) if room.revealed and room.state is not None else None
         message = table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
-                                paused=room.paused, revealed=revealed, title=room.title, seat=seat)
+                                paused=room.paused, revealed=revealed, title=room.title, seat=seat,
+                                style=False)  # the page links the stylesheet once (`TableStyle`)
         if with_view and seat is not None:
             message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
             message["legal"] = [str(action) for action in legal]
@@ -500,7 +576,8 @@ class ClassServer:
                 "title": room.title, "language": room.language, "seed": room.seed,
                 "rules": rules_to_dict(room.rules), "step": room.step, "started": room.started,
                 "paused": room.paused, "revealed": room.revealed, "closed": room.closed, "over": room.is_over,
-                "bot_delay": room.bot_delay, "draw_seats": room.draw_seats, "bots": games.bot_names(room.package),
+                "bot_delay": room.bot_delay, "draw_seats": room.draw_seats, "move_time_limit": room.move_time_limit,
+                "bots": games.bot_names(room.package),
                 "seats": [{"seat": seat.number, "name": seat.name, "bot": seat.bot, "online": online[seat.number],
                            "link": self.seat_link(seat)} for seat in room.seats],
                 "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
@@ -541,6 +618,50 @@ class ClassServer:
 
     def watch_connections(self, room: Room) -> int:
         return sum(1 for c in self.connections.get(room.code, set()) if c.kind == "watch")
+
+    # ---------------------------------------------------------------- time limits
+
+    def _schedule(self, delay: float, callback: Callable[[], None]) -> Any:
+        if self._scheduler is not None:
+            return self._scheduler(delay, callback)
+        assert self.loop is not None
+        return self.loop.call_later(delay, callback)
+
+    def _schedule_deadlines(self, room: Room) -> None:
+        """Keep one deadline per student whose move is due, from the moment it became due: a simultaneous
+        choice keeps its deadline while the others choose; a pause, a move made or a bot seated cancels it."""
+        state, limit = room.state, room.move_time_limit
+        due: set[int] = set()
+        if limit and state is not None and not state.is_over and not room.paused and not room.closed:
+            due = {seat for seat in state.acting_seats if room.seats[seat].bot is None}
+        for (code, seat), deadline in list(self._deadlines.items()):
+            if code == room.code and (seat not in due or deadline.step > room.step
+                                      or any(mover == seat for mover, _ in state.history[deadline.step:])):
+                deadline.handle.cancel()
+                del self._deadlines[(code, seat)]
+        for seat in sorted(due):
+            if (room.code, seat) not in self._deadlines:
+                assert limit is not None
+                handle = self._schedule(limit, lambda seat=seat: self.time_up(room.code, seat))
+                self._deadlines[(room.code, seat)] = Deadline(room.step, handle)
+
+    def time_up(self, code: str, seat: int) -> str | None:
+        """A deadline passed (on the loop's thread): the bot plays the seat's move (`Hall.time_up`) and the
+        seat's pages say so. None if nothing was due any more (the student moved just in time)."""
+        self._deadlines.pop((code, seat), None)
+        assert self.hall is not None
+        try:
+            action = self.hall.time_up(code, seat)
+        except Refused as refusal:
+            if refusal.code == "storage_busy":  # the database is held elsewhere: try again in a moment
+                self._deadlines[(code, seat)] = Deadline(self.hall.rooms[code].step, self._schedule(
+                    STORAGE_RETRY_DELAY, lambda: self.time_up(code, seat)))
+            return None
+        for connection in list(self.connections.get(code, set())):
+            if connection.kind == "seat" and connection.seat == seat:
+                connection.handler.send(json.dumps({"type": "notice", "code": "time_up",
+                                                    "text": tr("class.time_up", connection.language)}))
+        return action
 
     # ---------------------------------------------------------------- bots
 
@@ -629,6 +750,14 @@ def belief_row_json(row: Any) -> dict[str, Any]:
             "posterior": row.posterior, "at": row.at}
 
 
+def follow_token(room: Room, connection: Connection) -> None:
+    """A seat's page follows its token: when the teacher placed its student at another seat (`swap_seats`),
+    the connection now shows that seat (a token no seat holds any more leaves it be: it expired)."""
+    seat = next((seat.number for seat in room.seats if seat.token == connection.token), None)
+    if seat is not None:
+        connection.seat = seat
+
+
 def seats_public(room: Room) -> list[dict[str, Any]]:
     """Each seat's number, name and bot: what every page of the room may show (never the tokens)."""
     return [{"seat": seat.number, "name": seat.name, "bot": seat.bot} for seat in room.seats]
@@ -669,6 +798,23 @@ class RedactedLogs:
 
 
 # ------------------------------------------------------------------------------------------ handlers
+
+
+class LiveSocket:
+    """What every websocket of the server shares: its pongs answer the heartbeat (`ClassServer.beat`), and its
+    messages are compressed (permessage-deflate, which every browser offers) when the server says so: a table
+    update is much like the one before, so with the compressor's context kept per connection it costs a few
+    hundred bytes, not kilobytes, at about 150 KB of memory per open page."""
+
+    connection: Connection | None
+    server: ClassServer
+
+    def on_pong(self, data: bytes) -> None:
+        if self.connection is not None:
+            self.connection.awaiting_pong = False
+
+    def get_compression_options(self) -> dict[str, Any] | None:
+        return {"mem_level": 6} if self.server.compression else None
 
 
 class Base(RedactedLogs, tornado.web.RequestHandler):
@@ -771,7 +917,8 @@ class SeatPage(Base):
         language = self.language_in(room)
         message = self.server.table_for(room, seat.number, language)
         self.finish(page("seat.html", language, page_title=room.title, kind="seat", token=token,
-                         code=room.code, name=seat.name, message=message, join_url=None))
+                         code=room.code, name=seat.name, message=message, join_url=None,
+                         heartbeat=self.server.heartbeat or 0))
 
     def seat_language(self, token: str) -> str:
         """The language of a page refusing `token`: the address's, else that of the room the link was of (an
@@ -815,10 +962,11 @@ class WatchPage(Base):
         message = self.server.table_for(room, None, language)
         self.finish(page("seat.html", language, page_title=room.title, kind="watch", token=token,
                          code=room.code, name=tr("class.projector", language), message=message,
-                         join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector"))
+                         join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector",
+                         heartbeat=self.server.heartbeat or 0))
 
 
-class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
+class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
     """A seat's or the projector's live connection (`kind` "seat" or "watch")."""
 
     server: ClassServer
@@ -856,11 +1004,13 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
             self.connection = Connection(self, room.code, "seat", seat.number, token, language,
                                          TokenBucket(*self.server.flood),
                                          with_view=self.get_query_argument("view", None) == "1")
+            self.connection.beats = self.get_query_argument("beat", None) == "1"
         else:
             room = self.hall.watched(token)
             language = language_of(self.get_query_argument("lang", None), room.language)
             self.connection = Connection(self, room.code, "watch", None, token, language,
                                          TokenBucket(*self.server.flood))
+            self.connection.beats = self.get_query_argument("beat", None) == "1"
         self.set_nodelay(True)
         self.server.connect(self.connection)
 
@@ -886,6 +1036,7 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
         connection = self.connection
         if connection is None:
             return
+        connection.awaiting_pong = False  # a message is as good a sign of life as a pong
         if not connection.bucket.take():
             connection.floods += 1
             if connection.floods >= FLOOD_CLOSE:
@@ -964,7 +1115,7 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 
 
-class TeacherSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
+class TeacherSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
     """The dashboard's live feed of one room (teacher token in the Authorization header)."""
 
     connection: Connection | None = None
@@ -1057,7 +1208,7 @@ class RoomsApi(Api):
         try:
             data = self.body()
             allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats", "beliefs",
-                       "scoring"}
+                       "scoring", "move_time_limit"}
             unknown = sorted(set(data) - allowed)
             if unknown:
                 raise Refused("bad_request", f"Unknown field(s) {', '.join(unknown)[:100]}.")
@@ -1073,7 +1224,8 @@ class RoomsApi(Api):
                                          bots={int(seat): bot for seat, bot in bots.items()},
                                          bot_delay=data.get("bot_delay", 0.8),
                                          draw_seats=data.get("draw_seats", False),
-                                         beliefs=data.get("beliefs", False), scoring=data.get("scoring", "brier"))
+                                         beliefs=data.get("beliefs", False), scoring=data.get("scoring", "brier"),
+                                         move_time_limit=data.get("move_time_limit"))
         except Refused as refusal:
             self.refused(refusal)
             return
@@ -1117,6 +1269,8 @@ class RoomApi(Api):
                 self.hall.new_link(room.code, seat)
             elif what == "ask":
                 self.hall.belief_desk.ask(room.code)
+            elif what == "swap":
+                self.hall.swap_seats(room.code, seat, data.get("to"))
             else:
                 raise Refused("bad_request", "Unknown command.", 404)
         except Refused as refusal:
@@ -1169,9 +1323,30 @@ class Static(RedactedLogs, tornado.web.StaticFileHandler):
             raise tornado.web.HTTPError(404) from None
 
     def set_default_headers(self) -> None:
-        for name, value in SECURITY_HEADERS.items():
-            if name != "Cache-Control":
-                self.set_header(name, value)
+        cacheable_headers(self)
+
+
+def cacheable_headers(handler: tornado.web.RequestHandler) -> None:
+    """The security headers of a file a browser may keep (no `no-store`)."""
+    for name, value in SECURITY_HEADERS.items():
+        if name != "Cache-Control":
+            handler.set_header(name, value)
+
+
+class TableStyle(RedactedLogs, tornado.web.RequestHandler):
+    """The tables' stylesheet, linked by every class page (the updates carry no styling). Its address holds
+    its version, so a browser keeps it for a day and fetches it again only when it changes."""
+
+    def set_default_headers(self) -> None:
+        cacheable_headers(self)
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/css; charset=utf-8")
+        if self.get_query_argument("v", None) == style_version():
+            self.set_header("Cache-Control", "public, max-age=86400, immutable")
+        else:
+            self.set_header("Cache-Control", "no-cache")
+        self.finish(stylesheet())
 
 
 def routes(server: ClassServer) -> list[tuple[str, type, dict[str, Any]]]:
@@ -1191,4 +1366,5 @@ def routes(server: ClassServer) -> list[tuple[str, type, dict[str, Any]]]:
         (r"/api/records", RecordsApi, {"server": server}),
         (r"/api/join", JoinApi, {"server": server}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
+        (r"/style/tabletop\.css", TableStyle),
     ]

@@ -7,7 +7,8 @@ its moves replayed in order (`GameState.apply`), which gives back exactly the sa
 
 Tables:
 
-- `meta(key, value)`: the teacher's token; `draw_seats:CODE` for a room whose students are seated at random.
+- `meta(key, value)`: the teacher's token; `draw_seats:CODE` for a room whose students are seated at random;
+  `move_time_limit:CODE`, a room's seconds per move.
 - `rooms`: one row per room: code, game package, seat count, seed, rules (JSON), language, bot delay, the
   projector's token, and the flags started / paused / revealed / closed.
 - `seats`: one row per seat: its token (the credential in its link), the name it plays under and its bot.
@@ -264,6 +265,15 @@ class Store:
         with self.transaction() as db:
             db.execute("UPDATE seats SET token = ? WHERE room = ? AND seat = ?", (new, room, seat))
             db.execute("INSERT INTO expired (token, room, what) VALUES (?, ?, ?)", (old, room, f"seat {seat}"))
+
+    def set_seats(self, room: str, seats: Sequence[SeatRow]) -> None:
+        """Rewrite some seats of a room at once (the teacher placing students before the start: each token moves
+        with its student). Tokens are unique, so the moved ones are first set aside, then written."""
+        with self.transaction() as db:
+            db.executemany("UPDATE seats SET token = '~' || seat || '~' || token WHERE room = ? AND seat = ?",
+                           [(room, seat.seat) for seat in seats])
+            db.executemany("UPDATE seats SET token = ?, name = ?, bot = ? WHERE room = ? AND seat = ?",
+                           [(seat.token, seat.name, seat.bot, room, seat.seat) for seat in seats])
 
     def set_flag(self, room: str, flag: str, value: bool) -> None:
         if flag not in ("paused", "revealed"):

@@ -2,6 +2,8 @@
 a server process to start, kill and restart, and students who play by tapping through the protocol (they
 ask the menu one word at a time, as the page does, and keep every message their connection receives).
 
+`ManualScheduler`: deadlines a test fires by hand; `wait_until`: a condition reached in the server's thread.
+
 `leaked(text, state, seat)` lists the secrets of the other seats that a page's text or a message holds:
 the full text (in English and French) of every event `seat` does not see in full, unless the seat sees that
 same text through another event. Markup is stripped and entities unescaped first, so a secret cannot hide
@@ -22,12 +24,16 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core import GameState
 from ..rendering import game_renderer
 from .client import Feed, join_room, seat_feed
+
+if TYPE_CHECKING:
+    from .server import ClassServer
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -177,6 +183,43 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
+    """Wait for a condition the server reaches in its own thread (never a fixed sleep)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never held")
+        time.sleep(0.005)
+
+
+@dataclass
+class Timer:
+    """A deadline the server set (`ClassServer(scheduler=...)`): fired by the test, never by the clock."""
+
+    delay: float
+    callback: Callable[[], None]
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class ManualScheduler:
+    """A class server's scheduler for tests: it records every deadline (a move's time limit) and lets the test
+    fire it (`timer.callback` through `server.call`), so no test waits on the clock."""
+
+    def __init__(self) -> None:
+        self.timers: list[Timer] = []
+
+    def __call__(self, delay: float, callback: Callable[[], None]) -> Timer:
+        timer = Timer(delay, callback)
+        self.timers.append(timer)
+        return timer
+
+    def pending(self, server: ClassServer) -> list[Timer]:
+        return list(server.call(lambda: [timer for timer in self.timers if not timer.cancelled]))
 
 
 #: Refusals that tell a page its table is out of date: the student looks again.

@@ -217,32 +217,7 @@ def seat_pupils(browser: Any, server: ServerProcess, room: dict[str, Any], names
 # ------------------------------------------------------------------------------------------ the dashboard
 
 
-def dashboard_notebook(folder: Path, url: str, token: str, code: str) -> str:
-    """A notebook with the teacher's dashboard of `code` (the server runs as its own process)."""
-    cells = [
-        "from tabletop_edu import classroom\n"
-        f"room = classroom.connect({url!r}, {token!r}).dashboard({code!r}, language='fr')\n"
-        "room",
-    ]
-    notebook = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                           "source": cell} for cell in cells],
-                "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-                "nbformat": 4, "nbformat_minor": 5}
-    name = f"dashboard-{code}.ipynb"
-    (folder / name).write_text(json.dumps(notebook), encoding="utf-8")
-    return name
-
-
-def open_dashboard(page: Any, lab: str, path: str) -> Any:
-    page.goto(f"{lab}/lab/workspaces/{path.replace('.', '-')}/tree/{path}?reset")
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-    page.get_by_text("| Idle").wait_for(timeout=90_000)
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    return page.locator(".classroom-dashboard")
-
-
-def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: Any, lab: str, notebook_copy: Path,
+def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: Any, lab_dashboard: Any,
                                                                        class_server: ServerProcess) -> None:
     teacher = TeacherClient(class_server.url, class_server.token)
     room = teacher.create_room("mafia_de_cuba", 8, seed=21, language="fr", bot_delay=0, beliefs=True)
@@ -251,8 +226,7 @@ def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: 
     try:
         lab_page = lab_context.new_page()
         lab_page.set_default_timeout(60_000)
-        dashboard = open_dashboard(lab_page, lab, dashboard_notebook(notebook_copy, class_server.url,
-                                                                     class_server.token, room["code"]))
+        dashboard = lab_dashboard(lab_page, class_server.url, class_server.token, room["code"])
         dashboard.wait_for(timeout=120_000)
         names = ["Zoé", "Louis", "Inès", "Hugo", "Léa", "Nathan", "Chloé", "Jules"]
         pupils = seat_pupils(browser, class_server, room, names, "fr", phones=4)

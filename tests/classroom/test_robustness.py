@@ -41,7 +41,7 @@ from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, webso
 from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
                                            MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import seat_students
+from tabletop_edu.classroom.testing import seat_students, wait_until
 
 
 def fetch(url: str, data: bytes | None = None) -> tuple[int, str]:
@@ -121,15 +121,6 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
-    """Wait for a condition the server reaches in its own thread (never a fixed sleep)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the condition never held")
-        time.sleep(0.005)
 
 
 def refused_status(url: str) -> int:

@@ -17,12 +17,32 @@
   }
   var table = document.getElementById("table"), moves = document.getElementById("moves");
   var statusLine = document.getElementById("status"), note = document.getElementById("message");
-  var online = document.getElementById("online");
+  var online = document.getElementById("online"), banner = document.getElementById("connection");
   var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
+  var notice = false;  // a notice from the server (time's up) stays until the student taps again
+  // The server's heartbeat, in ms: the page hears a beat from it each time, and a line silent for 2.5 beats
+  // is dead (a phone's network gone), whatever the socket says: the page drops it and reconnects.
+  var heartbeat = 1000 * Number(app.dataset.heartbeat || 0), lastHeard = Date.now();
 
   function setOnline(yes) {
     online.dataset.online = yes ? "1" : "0";
     online.textContent = yes ? words["class.online"] : words["class.offline"];
+  }
+
+  // How the connection stands, shown on the whole page: "lost" greys the table and its buttons (nothing can
+  // be tapped) under a banner until the socket is back; "expired" (the teacher gave the seat a new link) and
+  // "closed" end the page: an expired link's table is removed, so no secret stays on the screen.
+  function connection(how, text) {
+    app.dataset.connection = how;
+    banner.hidden = how === "ok";
+    banner.textContent = how === "ok" ? "" : text;
+    if (how !== "ok") { busy(true); }
+    if (how === "expired") {
+      table.replaceChildren();
+      moves.replaceChildren();
+      statusLine.textContent = words["class.link_expired"];
+      statusLine.className = "status paused";
+    }
   }
 
   function say(text, isError) {
@@ -37,6 +57,7 @@
 
   function send(message) {
     if (!socket || socket.readyState !== 1) { return; }
+    notice = false;
     busy(true);
     socket.send(JSON.stringify(message));
   }
@@ -183,7 +204,7 @@
       statusLine.textContent = message.status;
       statusLine.className = "status " + message.kind;
       drawMenu(message.menu);
-      say("");
+      if (!notice) { say(""); }
       app.dataset.step = String(step);
       app.dataset.state = message.kind;
     } else if (message.type === "menu") {
@@ -192,29 +213,65 @@
       delete drafts[message.key];
       busy(false);
       say(beliefWordsNow["belief.received"] || "✔");
+    } else if (message.type === "notice") {
+      notice = true;
+      say(message.text, true);
+      app.dataset.notice = message.code;
     } else if (message.type === "refused") {
       busy(false);
       say(message.text || message.message, true);
     }
   }
 
+  function endFor(code, reason) {
+    closedForGood = true;
+    if (code === 4001 || code === 4003) { keep(false); }
+    say("", false);
+    online.hidden = true;  // no "reconnecting": this page will not come back
+    connection(code === 4003 ? "expired" : "closed",
+      code === 4003 ? words["class.link_expired_help"] : (words[closeReasons[code]] || reason));
+  }
+
+  // A socket that could not open may have been refused for good (the link expired, the room closed while
+  // the page was away): the page's own address says so (410, 404) without a socket.
+  function again() { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
+
+  function retryOrEnd() {
+    var asking = new AbortController(), timer = setTimeout(function () { asking.abort(); }, 3000);
+    fetch(location.pathname, {cache: "no-store", signal: asking.signal}).then(function (response) {
+      clearTimeout(timer);
+      if (response.status === 410 || response.status === 404) { endFor(4003, ""); } else { again(); }
+    }, function () { clearTimeout(timer); again(); });  // no answer (the server is away): try again later
+  }
+
   function connect() {
     var scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(scheme + "//" + location.host + "/ws/" + kind + "/" + token + "?lang=" + lang);
-    socket.onopen = function () { retry = 250; setOnline(true); keep(true); };
-    socket.onmessage = function (event) { handle(JSON.parse(event.data)); };
+    var opened = false;
+    socket = new WebSocket(scheme + "//" + location.host + "/ws/" + kind + "/" + token + "?lang=" + lang +
+                           (heartbeat ? "&beat=1" : ""));
+    socket.onopen = function () {
+      opened = true; retry = 250; lastHeard = Date.now(); setOnline(true); keep(true); connection("ok", "");
+    };
+    socket.onmessage = function (event) { lastHeard = Date.now(); handle(JSON.parse(event.data)); };
     socket.onclose = function (event) {
       setOnline(false);
-      if (event.code >= 4000) {
-        closedForGood = true;
-        if (event.code === 4001 || event.code === 4003) { keep(false); }
-        say(words[closeReasons[event.code]] || event.reason, true);
-        busy(true);
-        return;
-      }
-      if (!closedForGood) { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
+      if (event.code >= 4000) { endFor(event.code, event.reason); return; }
+      if (closedForGood) { return; }
+      connection("lost", words["class.connection_lost"]);
+      if (opened) { again(); } else { retryOrEnd(); }
     };
   }
 
+  function listen() {
+    if (closedForGood || !socket || socket.readyState !== 1 || Date.now() - lastHeard < 2.5 * heartbeat) { return; }
+    var dead = socket;  // silent too long: its close may never come, so the page stops waiting for it
+    dead.onclose = dead.onmessage = null;
+    dead.close();
+    setOnline(false);
+    connection("lost", words["class.connection_lost"]);
+    again();
+  }
+
   connect();
+  if (heartbeat) { setInterval(listen, heartbeat / 2); }
 })();
