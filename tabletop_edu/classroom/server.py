@@ -63,7 +63,7 @@ from . import games
 from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
                     table_message)
 from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
-from .store import Store, WriterLock
+from .store import BUSY_TIMEOUT, Store, WriterLock
 
 log = logging.getLogger("tabletop_edu.classroom")
 
@@ -197,8 +197,9 @@ class ClassServer:
 
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
                  public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.db = str(db)
+        self.busy_timeout = busy_timeout  # how long the writer waits for another program's lock on the file
         self.clock = clock  # of the limits on guesses (tests inject their own)
         self.guesses = GuessThrottle(clock)
         self.flood = flood  # (burst, rate per second) of each connection's messages
@@ -253,7 +254,7 @@ class ClassServer:
         self._writer.announce(self.url)
 
     def _open(self) -> None:
-        self.hall = Hall(Store(self.db), clock=self.clock)
+        self.hall = Hall(Store(self.db, busy_timeout=self.busy_timeout), clock=self.clock)
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
                                       websocket_ping_interval=20, static_path=str(STATIC), static_handler_class=Static,
@@ -483,7 +484,7 @@ class ClassServer:
                 return None  # the table moved while the bot thought: it will think again
             assert self.hall is not None
             try:
-                self.hall.play(room, seat, step, action, actor="bot", even_paused=even_paused)
+                await self.hall.play_async(room, seat, step, action, actor="bot", even_paused=even_paused)
             except Refused as refusal:
                 if refusal.code == "storage_busy" and not even_paused:
                     retry_after = STORAGE_RETRY_DELAY  # the database is held elsewhere: the bot tries again
@@ -788,7 +789,7 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
         self.send(json.dumps({"type": "refused", "code": refusal.code, "message": str(refusal), "text": text,
                               "step": step}))
 
-    def on_message(self, message: str | bytes) -> None:
+    async def on_message(self, message: str | bytes) -> None:
         connection = self.connection
         if connection is None:
             return
@@ -799,27 +800,31 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
             else:
                 self.refuse(Refused("flood", "Too many messages: wait a moment."))
             return
-        self.answer(connection, message)
+        await self.answer(connection, message)
 
-    def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
+    async def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
         """Answer a message; a move the database could not take now (held by another program) is retried
         later by the server itself, the student being told so, while the loop serves everyone else."""
         if self.ws_connection is None:
             return  # the page closed meanwhile
-        self.answering = None
+        step: int | None = None
         try:
-            self.handle(connection, message)
+            data = self.read(connection, message)
+            step = data["step"] if isinstance(data.get("step"), int) and not isinstance(data["step"], bool) else None
+            await self.handle(connection, data)
         except Refused as refusal:
-            self.refuse(refusal, self.answering)
+            self.refuse(refusal, step)
             if refusal.code == "storage_busy" and attempt < STORAGE_RETRIES:
                 assert self.server.loop is not None
-                self.server.loop.call_later(STORAGE_RETRY_DELAY, self.answer, connection, message, attempt + 1)
+                self.server.loop.call_later(STORAGE_RETRY_DELAY, lambda: asyncio.ensure_future(
+                    self.answer(connection, message, attempt + 1)))
             if refusal.code == "stale":
                 room = self.hall.rooms.get(connection.room)
                 if room is not None:
                     self.send(json.dumps(self.server.message_for(room, connection)))
 
-    def handle(self, connection: Connection, message: str | bytes) -> None:
+    def read(self, connection: Connection, message: str | bytes) -> dict[str, Any]:
+        """A page's message as a JSON object of a known type, from a seat, or `Refused`."""
         if len(message) > MAX_MESSAGE:
             raise Refused("too_big", f"A message has at most {MAX_MESSAGE} bytes, not {len(message)}.")
         if isinstance(message, bytes):
@@ -832,13 +837,16 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
             raise Refused("malformed", "A message is a JSON object whose type is 'move' or 'menu'.")
         if connection.kind != "seat" or connection.seat is None:
             raise Refused("forbidden", "The projector only watches.", 403)
+        return data
+
+    async def handle(self, connection: Connection, data: dict[str, Any]) -> None:
+        assert connection.seat is not None
         room = self.hall.open_room(connection.room)
         if room.seats[connection.seat].token != connection.token:
             raise Refused("expired_token", "This link has expired: ask your teacher for a new one.", 410)
         step = data.get("step")
-        self.answering = step if isinstance(step, int) and not isinstance(step, bool) else None
         if data["type"] == "move":
-            self.hall.play(room, connection.seat, step, data.get("action"))
+            await self.hall.play_async(room, connection.seat, step, data.get("action"))
             return
         self.send(json.dumps(menu_for(room, connection.seat, step, data.get("chosen"), connection.language)))
 
