@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
+import pstats
 import random
 import statistics
 import sys
@@ -43,7 +45,9 @@ except ImportError:  # the test extra has it; without it the CPU share is not me
 
 
 class RoomLoad:
-    """One room: when each move was sent, how many screens have seen each step, and the latencies."""
+    """One room: when each move was sent, how many screens have seen each step, the latencies, and the
+    refusals (a move refused as out of date is no loss: in Mafia's free talk, several students speak at once and
+    the Godfather's question may close the floor before a student's testimony arrives)."""
 
     def __init__(self, code: str, students: int) -> None:
         self.code, self.students = code, students
@@ -51,6 +55,7 @@ class RoomLoad:
         self.seen: dict[int, int] = {}
         self.latencies: list[float] = []
         self.moves = 0
+        self.refused_moves = 0
         self.refusals: list[dict[str, Any]] = []
         self.over = False
 
@@ -60,25 +65,50 @@ class RoomLoad:
             self.latencies.append(time.perf_counter() - self.sent[step - 1])
 
 
+class Screen:
+    """A student's page: notes every table it is sent (for the latencies) and every refusal, telling the
+    refusal of a move it sent (its step is one of the moves awaiting an answer) from that of a menu."""
+
+    def __init__(self, room: RoomLoad, socket: Any) -> None:
+        self.room, self.socket = room, socket
+        self.moves_in_flight: set[int] = set()
+
+    async def next(self) -> dict[str, Any]:
+        text = await self.socket.read_message()
+        if text is None:
+            raise ConnectionError(f"the server closed a student's connection ({self.socket.close_code} "
+                                  f"{self.socket.close_reason}; refusals: "
+                                  f"{collections.Counter(r['code'] for r in self.room.refusals)})")
+        message: dict[str, Any] = json.loads(text)
+        if message["type"] == "refused":
+            if message.get("step") in self.moves_in_flight:
+                self.moves_in_flight.discard(message["step"])
+                self.room.refused_moves += 1
+            self.room.refusals.append(message)
+        elif message["type"] == "table" and message["started"]:
+            self.room.screen_updated(message["step"])
+            if message["over"]:
+                self.room.over = True
+        return message
+
+    async def move(self, step: int, action: str) -> None:
+        self.room.sent[step] = time.perf_counter()
+        self.room.moves += 1
+        self.moves_in_flight.add(step)
+        await self.socket.write_message(json.dumps({"type": "move", "step": step, "action": action}))
+
+
 async def student(url: str, token: str, room: RoomLoad, rng: random.Random, deadline: float,
                   think: tuple[float, float] = (0.0, 0.0)) -> None:
     """A student: on its turn, thinks a time drawn from `think` (seconds), then asks one menu per word and
-    sends the move."""
-    socket = await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}"))
+    sends the move. Every message is noted, also those that arrive while it waits for a menu."""
+    screen = Screen(room, await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}")))
     try:
         while time.perf_counter() < deadline:
-            text = await socket.read_message()
-            if text is None:
-                raise ConnectionError("the server closed a student's connection")
-            message = json.loads(text)
-            if message["type"] == "refused":
-                room.refusals.append(message)
-                continue
+            message = await screen.next()
             if message["type"] != "table" or not message["started"]:
                 continue
-            room.screen_updated(message["step"])
             if message["over"]:
-                room.over = True
                 return
             menu = message["menu"]
             if menu is not None and think[1] > 0:
@@ -88,23 +118,20 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                 if option is None or option["action"] is not None or \
                         (menu["complete"] is not None and rng.random() < 0.3):
                     action = option["action"] if option is not None and option["action"] else menu["complete"]
-                    room.sent[message["step"]] = time.perf_counter()
-                    room.moves += 1
-                    await socket.write_message(json.dumps({"type": "move", "step": message["step"], "action": action}))
+                    await screen.move(message["step"], action)
                     break
-                await socket.write_message(json.dumps({"type": "menu", "step": message["step"],
-                                                       "chosen": [*menu["chosen"], option["word"]]}))
+                await screen.socket.write_message(json.dumps({"type": "menu", "step": message["step"],
+                                                              "chosen": [*menu["chosen"], option["word"]]}))
                 while True:
-                    reply = json.loads(await socket.read_message())
+                    reply = await screen.next()
                     if reply["type"] == "menu":
                         menu = reply
                         break
-                    if reply["type"] == "refused":
-                        room.refusals.append(reply)
+                    if reply["type"] == "refused" and reply.get("step") == message["step"]:
                         menu = None
                         break
     finally:
-        socket.close()
+        screen.socket.close()
 
 
 async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float,
@@ -125,9 +152,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=thinking_time, default=(0.0, 0.0), metavar="LOW-HIGH",
                         help="seconds each student thinks before a move, drawn between LOW and HIGH (default: 0-0, "
                              "flat out)")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write its profile to FILE "
+                        "and print where its time went")
     arguments = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log").start()
+        profile = ["-m", "cProfile", "-o", str(Path(arguments.profile).resolve())] if arguments.profile else []
+        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log",
+                               python_options=profile).start()
         try:
             teacher = TeacherClient(server.url, server.token)
             rooms, tokens = [], {}
@@ -140,14 +171,18 @@ def main(argv: list[str] | None = None) -> int:
             assert server.process is not None
             cpu_before = server_cpu_seconds(server.process.pid)
             started = time.perf_counter()
-            asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think))
+            try:
+                asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think))
+            except (ConnectionError, asyncio.TimeoutError):
+                print("".join(server.output[-20:]), file=sys.stderr)  # what the server said last
+                raise
             elapsed = time.perf_counter() - started
             cpu = server_cpu_seconds(server.process.pid)
             cpu_share = None if cpu is None or cpu_before is None else (cpu - cpu_before) / elapsed
             lost = []
             for room in rooms:
                 record = teacher.record(room.code)
-                if record is None or len(record["actions"]) != room.moves:
+                if record is None or len(record["actions"]) != room.moves - room.refused_moves:
                     lost.append(room.code)
         finally:
             server.stop()
@@ -164,9 +199,14 @@ def main(argv: list[str] | None = None) -> int:
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms")
     shown = "not measured (no psutil)" if cpu_share is None else f"{100 * cpu_share:.0f} % of one core"
     print(f"server CPU: {shown}")
-    print(f"refusals: {len(refusals)}; rooms with a lost or extra move: {len(lost)}; "
+    codes = collections.Counter(str(refusal.get("code")) for refusal in refusals)
+    print(f"refusals: {len(refusals)} {dict(codes)} ({sum(room.refused_moves for room in rooms)} of moves); rooms with a lost or extra move: {len(lost)}; "
           f"games over: {sum(room.over for room in rooms)}/{len(rooms)}")
-    return 0 if not refusals and not lost and all(room.over for room in rooms) else 1
+    unexpected = [refusal for refusal in refusals if refusal.get("code") != "stale"]
+    if arguments.profile:
+        pstats.Stats(arguments.profile).sort_stats("tottime").print_stats(25)
+        pstats.Stats(arguments.profile).sort_stats("cumulative").print_stats(40)
+    return 0 if not unexpected and not lost and all(room.over for room in rooms) else 1
 
 
 def thinking_time(text: str) -> tuple[float, float]:
