@@ -10,11 +10,16 @@ time), replayed into game states on demand. From there:
 - `posteriors(i)`: what the table could infer at the end of game i, for games whose plugin computes it
   (Mafia de Cuba: the Godfather's posterior of every take).
 - `dataframe()` and `results_dataframe()`: one row per move (with thinking times) or per player and game,
-  as pandas DataFrames where pandas is installed (`pip install pandas`).
+  as pandas DataFrames where pandas is installed (`pip install pandas`); names exactly as typed.
+- `moves_csv()` and `results_csv()`: the same rows as CSV text for a spreadsheet, where a name is plain text:
+  one a spreadsheet would read as a formula (`=HYPERLINK(...)`, `+1`, `-2`, `@x`) is written with a leading
+  quote, as OWASP advises against CSV injection.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -165,6 +170,33 @@ class ClassGames:
 
     def results_dataframe(self) -> Any:
         return _frame(self.result_rows())
+
+    def moves_csv(self) -> str:
+        """The moves as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
+        return _csv(self.move_rows())
+
+    def results_csv(self) -> str:
+        """The results as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
+        return _csv(self.result_rows())
+
+
+#: What makes a spreadsheet read a cell as a formula when it starts it (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """`value` as a CSV cell that a spreadsheet shows as typed: a text that would start a formula is written
+    with a leading quote (`'=HYPERLINK(...)`); numbers, including negative scores, stay numbers."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    text = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows({key: spreadsheet_cell(value) for key, value in row.items()} for row in rows)
+    return text.getvalue()
 
 
 def _frame(rows: list[dict[str, Any]]) -> Any:

@@ -466,19 +466,24 @@ class WriterLock:
 
     def acquire(self) -> None:
         """Take the lock, or raise `DatabaseInUse` naming the address of the server that holds it."""
-        try:
-            handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while serving
-        except OSError as error:
-            raise StorageError(self.database, f"its lock file cannot be written ({error.strerror})") from None
-        if not _try_lock(handle):
-            handle.seek(0)
+        for _ in range(10):
             try:
-                address = json.loads(handle.read() or "{}").get("url")
-            except (ValueError, OSError, AttributeError):
-                address = None
-            handle.close()
-            raise DatabaseInUse(self.database, address if isinstance(address, str) else None)
-        self._file = handle
+                handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while serving
+            except OSError as error:
+                raise StorageError(self.database, f"its lock file cannot be written ({error.strerror})") from None
+            if not _try_lock(handle):
+                handle.seek(0)
+                try:
+                    address = json.loads(handle.read() or "{}").get("url")
+                except (ValueError, OSError, AttributeError):
+                    address = None
+                handle.close()
+                raise DatabaseInUse(self.database, address if isinstance(address, str) else None)
+            if _same_file(handle, self.path):
+                self._file = handle
+                return
+            handle.close()  # a server stopping removed the file between our open and our lock: open it again
+        raise StorageError(self.database, "its lock file keeps being removed by another program")
 
     def announce(self, address: str) -> None:
         """Write where this server listens, for the servers and notebooks it refuses."""
@@ -489,11 +494,24 @@ class WriterLock:
         self._file.flush()
 
     def release(self) -> None:
+        """Remove the lock file and drop the lock (a server that crashed leaves the file: harmless, the lock
+        itself went with the process)."""
         if self._file is not None:
-            self._file.seek(0)
-            self._file.truncate()
+            try:
+                os.remove(self.path)  # still locked: whoever opened it meanwhile sees it gone and opens again
+            except OSError:
+                self._file.seek(0)
+                self._file.truncate()
             self._file.close()  # closing drops the lock
             self._file = None
+
+
+def _same_file(handle: IO[str], path: str) -> bool:
+    """Whether the open `handle` is still the file at `path` (not one removed since it was opened)."""
+    try:
+        return os.path.samestat(os.fstat(handle.fileno()), os.stat(path))
+    except OSError:
+        return False
 
 
 def _try_lock(handle: IO[str]) -> bool:
