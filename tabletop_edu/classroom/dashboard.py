@@ -39,7 +39,8 @@ register({
            "dash.lobby": "The game starts when every seat is filled.", "dash.flow": "Information flow",
            "dash.paused": "paused", "dash.over": "game over", "dash.playing": "playing",
            "dash.gathering": "waiting for students",
-           "dash.seat": "Seat", "dash.bot": "Bot", "dash.closed": "closed"},
+           "dash.seat": "Seat", "dash.bot": "Bot", "dash.closed": "closed",
+           "dash.broken": "Rooms of this file that cannot be read (left out, kept in the file as they are):"},
     "fr": {"dash.seats": "Places", "dash.projector": "Projecteur", "dash.teacher": "Enseignant (tout)",
            "dash.knowledge": "Connaissances", "dash.pause": "Pause", "dash.resume": "Reprendre",
            "dash.step": "Un coup du robot", "dash.reveal": "Révéler la table", "dash.seat_bot": "Placer un robot",
@@ -51,7 +52,9 @@ register({
            "dash.lobby": "La partie commence quand toutes les places sont prises.",
            "dash.flow": "Flux d'information", "dash.paused": "en pause", "dash.over": "partie terminée",
            "dash.playing": "en cours", "dash.gathering": "en attente des élèves", "dash.seat": "Place",
-           "dash.bot": "Robot", "dash.closed": "fermée"},
+           "dash.bot": "Robot", "dash.closed": "fermée",
+           "dash.broken": "Salles de ce fichier illisibles (laissées de côté, gardées telles quelles dans le "
+                          "fichier) :"},
 })
 
 
@@ -75,6 +78,8 @@ class RoomClient(Protocol):
 
     def games(self) -> Any: ...
 
+    def broken_rooms(self) -> dict[str, str]: ...
+
 
 class Dashboard(widgets.VBox):
     """A room's live dashboard. `client` is a `TeacherClient` (any `RoomClient`); `code` the room's code."""
@@ -93,6 +98,8 @@ class Dashboard(widgets.VBox):
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"dashboard-{code}")
         self.title = widgets.HTML()
         self.message = widgets.HTML()
+        self.broken = widgets.HTML()  # the rooms the server could not read, with their reasons
+        self.broken_reasons = client.broken_rooms()
         self.pause_button = widgets.Button(icon="", layout=widgets.Layout(width="auto"))
         self.step_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.reveal_button = widgets.Button(button_style="warning", layout=widgets.Layout(width="auto"))
@@ -125,7 +132,7 @@ class Dashboard(widgets.VBox):
                                 layout=widgets.Layout(flex_flow="row wrap"))
         seating = widgets.HBox([self.seat_picker, self.bot_picker, self.seat_bot_button, self.remove_bot_button,
                                 self.fill_button, self.new_link_button], layout=widgets.Layout(flex_flow="row wrap"))
-        super().__init__([self.title, controls, seating, self.message, self.tabs])
+        super().__init__([self.title, controls, seating, self.message, self.broken, self.tabs])
         self.add_class("classroom-dashboard")
         self._label()
         self.feed = client.follow(code, on_message=self._receive)
@@ -196,6 +203,16 @@ class Dashboard(widgets.VBox):
         self.new_link_button.description = self._t("dash.new_link")
         for index, key in enumerate(("dash.seats", "dash.projector", "dash.teacher", "dash.knowledge")):
             self.tabs.set_title(index, self._t(key))
+        self.broken.value = self.broken_html()
+
+    def broken_html(self) -> str:
+        """The rooms that cannot be read, each with its reason (nothing when every room was read)."""
+        if not self.broken_reasons:
+            return ""
+        items = "".join(f"<li><b>{html.escape(code)}</b>: {html.escape(reason)}</li>"
+                        for code, reason in sorted(self.broken_reasons.items()))
+        return (f"<div class='classroom-broken' style='color:#b71c1c'>{html.escape(self._t('dash.broken'))}"
+                f"<ul>{items}</ul></div>")
 
     def _on_language(self, change: dict[str, Any]) -> None:
         self.language = change["new"]
@@ -320,7 +337,8 @@ class Dashboard(widgets.VBox):
             self._closed = True
         self.feed.close()
         self._worker.shutdown(wait=True)
-        for panel in (self.title, self.message, self.seats, self.projector, self.teacher, self.knowledge, self.flow):
+        for panel in (self.title, self.message, self.broken, self.seats, self.projector, self.teacher, self.knowledge,
+                      self.flow):
             panel.value = ""
         self.seat_picker.options = []
         super().close()
