@@ -189,6 +189,7 @@ class Connection:
     bucket: TokenBucket
     floods: int = 0
     with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
+    answering: asyncio.Lock = field(default_factory=asyncio.Lock)  # one message answered at a time, in order
 
 
 class ClassServer:
@@ -733,6 +734,7 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
 
     def initialize(self, server: ClassServer, kind: str) -> None:
         self.server, self.kind = server, kind
+        self.answers: set[asyncio.Future[None]] = set()
 
     @property
     def hall(self) -> Hall:
@@ -789,7 +791,14 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
         self.send(json.dumps({"type": "refused", "code": refusal.code, "message": str(refusal), "text": text,
                               "step": step}))
 
-    async def on_message(self, message: str | bytes) -> None:
+    def on_message(self, message: str | bytes) -> None:
+        """Answer in a task of its own: Tornado reads no frame (not even a pong) while `on_message` runs, and a
+        move waits for its commit; the connection's `answering` lock keeps its messages in their order."""
+        task = asyncio.ensure_future(self.answer_in_turn(message))
+        self.answers.add(task)  # the loop holds tasks weakly
+        task.add_done_callback(self.answers.discard)
+
+    async def answer_in_turn(self, message: str | bytes) -> None:
         connection = self.connection
         if connection is None:
             return
@@ -800,7 +809,8 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
             else:
                 self.refuse(Refused("flood", "Too many messages: wait a moment."))
             return
-        await self.answer(connection, message)
+        async with connection.answering:
+            await self.answer(connection, message)
 
     async def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
         """Answer a message; a move the database could not take now (held by another program) is retried
