@@ -395,7 +395,15 @@ class ClassServer:
         """A seat's (or the projector's) message: from its view and its own legal actions only.
 
         `with_view` (a seat's program asked for it) adds `view`, the seat's view as data (`view_to_json`),
-        and `legal`, the notation of its legal actions when it is to act: what a bot needs to choose."""
+        and `legal`, the notation of its legal actions when it is to act: what a bot needs to choose.
+
+        Rendered once per step and what it shows (a page opened, a refused out-of-date move and the broadcast
+        of the step share it): rendering a seat's table is most of the server's work."""
+        shown = (room.paused, room.revealed, tuple((seat.name, seat.bot) for seat in room.seats))
+        return dict(room.remember(("table", seat, language, with_view, shown),
+                                  lambda: self._render_table(room, seat, language, with_view)))
+
+    def _render_table(self, room: Room, seat: int | None, language: str, with_view: bool) -> dict[str, Any]:
         view = room.view(seat)
         legal = []
         if view is not None and seat is not None and room.seats[seat].bot is None and not room.paused:
