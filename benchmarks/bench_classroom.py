@@ -156,9 +156,9 @@ def main(argv: list[str] | None = None) -> int:
                         "and print where its time went")
     arguments = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        profile = ["-m", "cProfile", "-o", str(Path(arguments.profile).resolve())] if arguments.profile else []
-        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log",
-                               python_options=profile).start()
+        profile = {"python_options": ["-m", "cProfile", "-o", str(Path(arguments.profile).resolve())]} \
+            if arguments.profile else {}
+        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log", **profile).start()
         try:
             teacher = TeacherClient(server.url, server.token)
             rooms, tokens = [], {}
