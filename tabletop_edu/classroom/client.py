@@ -183,6 +183,10 @@ class TeacherClient:
     def rooms(self) -> list[dict[str, Any]]:
         return list(self.call("GET", "/api/rooms")["rooms"])
 
+    def broken_rooms(self) -> dict[str, str]:
+        """The rooms of the file that could not be read at start, each with the reason (they are left out)."""
+        return dict(self.call("GET", "/api/rooms").get("broken", {}))
+
     def create_room(self, game: str, players: int, *, seed: int | None = None, rules: dict[str, Any] | None = None,
                     language: str = "en", bots: dict[int, str] | None = None, bot_delay: float = 0.8,
                     draw_seats: bool = False, beliefs: bool = False, scoring: str = "brier",

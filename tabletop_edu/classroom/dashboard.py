@@ -44,7 +44,8 @@ register({
            "dash.beliefs_off": "This room asks no beliefs (open it with beliefs=True).",
            "dash.beliefs_count": "Beliefs stated so far (what they said stays secret until the reveal)",
            "dash.asked_at": "You asked at steps",
-           "dash.swap": "Swap these seats", "dash.with": "with"},
+           "dash.swap": "Swap these seats", "dash.with": "with",
+           "dash.broken": "Rooms of this file that cannot be read (left out, kept in the file as they are):"},
     "fr": {"dash.seats": "Places", "dash.projector": "Projecteur", "dash.teacher": "Enseignant (tout)",
            "dash.knowledge": "Connaissances", "dash.pause": "Pause", "dash.resume": "Reprendre",
            "dash.step": "Un coup du robot", "dash.reveal": "Révéler la table", "dash.seat_bot": "Placer un robot",
@@ -61,7 +62,9 @@ register({
            "dash.beliefs_count": "Croyances données jusqu'ici (leur contenu reste secret jusqu'à la révélation)",
            "dash.asked_at": "Vous avez demandé aux étapes",
            "dash.bot": "Robot", "dash.closed": "fermée", "dash.swap": "Échanger ces places",
-           "dash.with": "avec"},
+           "dash.with": "avec",
+           "dash.broken": "Salles de ce fichier illisibles (laissées de côté, gardées telles quelles dans le "
+                          "fichier) :"},
 })
 
 
@@ -85,6 +88,8 @@ class RoomClient(Protocol):
 
     def games(self) -> Any: ...
 
+    def broken_rooms(self) -> dict[str, str]: ...
+
 
 class Dashboard(widgets.VBox):
     """A room's live dashboard. `client` is a `TeacherClient` (any `RoomClient`); `code` the room's code."""
@@ -103,6 +108,8 @@ class Dashboard(widgets.VBox):
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"dashboard-{code}")
         self.title = widgets.HTML()
         self.message = widgets.HTML()
+        self.broken = widgets.HTML()  # the rooms the server could not read, with their reasons
+        self.broken_reasons = client.broken_rooms()
         self.pause_button = widgets.Button(icon="", layout=widgets.Layout(width="auto"))
         self.step_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.reveal_button = widgets.Button(button_style="warning", layout=widgets.Layout(width="auto"))
@@ -143,7 +150,7 @@ class Dashboard(widgets.VBox):
         seating = widgets.HBox([self.seat_picker, self.place_picker, self.swap_button, self.bot_picker,
                                 self.seat_bot_button, self.remove_bot_button, self.fill_button, self.new_link_button],
                                layout=widgets.Layout(flex_flow="row wrap"))
-        super().__init__([self.title, controls, seating, self.message, self.tabs])
+        super().__init__([self.title, controls, seating, self.message, self.broken, self.tabs])
         self.add_class("classroom-dashboard")
         self._label()
         self.feed = client.follow(code, on_message=self._receive)
@@ -217,6 +224,16 @@ class Dashboard(widgets.VBox):
         for index, key in enumerate(("dash.seats", "dash.projector", "dash.teacher", "dash.knowledge",
                                      "dash.beliefs")):
             self.tabs.set_title(index, self._t(key))
+        self.broken.value = self.broken_html()
+
+    def broken_html(self) -> str:
+        """The rooms that cannot be read, each with its reason (nothing when every room was read)."""
+        if not self.broken_reasons:
+            return ""
+        items = "".join(f"<li><b>{html.escape(code)}</b>: {html.escape(reason)}</li>"
+                        for code, reason in sorted(self.broken_reasons.items()))
+        return (f"<div class='classroom-broken' style='color:#b71c1c'>{html.escape(self._t('dash.broken'))}"
+                f"<ul>{items}</ul></div>")
 
     def _on_language(self, change: dict[str, Any]) -> None:
         self.language = change["new"]
@@ -378,8 +395,8 @@ class Dashboard(widgets.VBox):
             self._closed = True
         self.feed.close()
         self._worker.shutdown(wait=True)
-        for panel in (self.title, self.message, self.seats, self.projector, self.teacher, self.knowledge, self.flow,
-                      self.beliefs):
+        for panel in (self.title, self.message, self.broken, self.seats, self.projector, self.teacher, self.knowledge,
+                      self.flow, self.beliefs):
             panel.value = ""
         self.seat_picker.options = []
         self.place_picker.options = []

@@ -14,11 +14,17 @@ time), replayed into game states on demand. From there:
   option of every answered belief question (what the student said, what their view implied, the truth).
 - `ClassGame.beliefs`: the beliefs the students stated (`from_rooms` reads them from the server's records).
 - `save(path)` / `ClassGames.load(path)`: the games as one JSON file (records, moves, beliefs), so a class can be
-  analysed after the server is gone, and a recorded class ships with the debrief notebook.
+  analysed after the server is gone, and a recorded class ships with the debrief notebook. Names exactly as
+  typed in DataFrames and files.
+- `moves_csv()` and `results_csv()`: the same rows as CSV text for a spreadsheet, where a name is plain text:
+  one a spreadsheet would read as a formula (`=HYPERLINK(...)`, `+1`, `-2`, `@x`) is written with a leading
+  quote, as OWASP advises against CSV injection.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -169,6 +175,14 @@ class ClassGames:
     def results_dataframe(self) -> Any:
         return _frame(self.result_rows())
 
+    def moves_csv(self) -> str:
+        """The moves as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
+        return _csv(self.move_rows())
+
+    def results_csv(self) -> str:
+        """The results as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
+        return _csv(self.result_rows())
+
     def belief_rows(self) -> list[dict[str, Any]]:
         """One row per option of every answered belief question, oldest first: room, number, game, seat, label,
         step, question (its key), option, belief (what the student said), posterior (what their view implied),
@@ -228,6 +242,26 @@ def game_from_json(data: Mapping[str, Any]) -> ClassGame:
     return ClassGame(str(data["code"]), int(data["number"]), str(data["title"]), tuple(data["labels"]),
                      data["record"], tuple(tuple(move) for move in data["moves"]),  # type: ignore[misc]
                      tuple(answer_from_json(answer) for answer in data.get("beliefs", ())))
+
+
+
+#: What makes a spreadsheet read a cell as a formula when it starts it (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """`value` as a CSV cell that a spreadsheet shows as typed: a text that would start a formula is written
+    with a leading quote (`'=HYPERLINK(...)`); numbers, including negative scores, stay numbers."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    text = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows({key: spreadsheet_cell(value) for key, value in row.items()} for row in rows)
+    return text.getvalue()
 
 
 def _frame(rows: list[dict[str, Any]]) -> Any:

@@ -28,6 +28,7 @@ step it answers, and only then acknowledged. Beliefs are that seat's secret unti
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -198,10 +199,12 @@ class Room:
     bots: dict[int, Bot] = field(default_factory=dict)
     scoring: str | None = None  # the scoring rule of a room that asks beliefs ("brier", "log"); None: it asks none
     beliefs: list[BeliefRow] = field(default_factory=list)
+    pending_beliefs: dict[int, set[str]] = field(default_factory=dict)  # keys being stored now, by seat
     asked_steps: set[int] = field(default_factory=set)  # the steps at which the teacher asked for beliefs
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, int] = (-1, -1)
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
+    moving: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)  # one move of the room at a time
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
         """`compute()` once per step of the game (views, legal actions and menus are asked for again and
@@ -748,8 +751,29 @@ class Hall:
         """Play `action` (its text) for `seat`, answering `step`; refused unless it is that seat's move now.
         `actor` is stored with the move ("seat", "bot"); `even_paused` is for the teacher's step.
 
-        The move is applied in memory (which checks it and changes nothing if it is illegal), then committed;
-        if the commit fails, the room is rebuilt from the store and the move refused."""
+        The move is checked (`GameState.check`, which changes nothing), committed, and only then played in
+        memory and told: a move that could not be stored changes nothing. This waits for the commit; the
+        server, on its event loop, uses `play_async` instead."""
+        step, text = self._checked_move(room, seat, step, action, even_paused)
+        at = self._save(lambda: self.store.add_action(room.code, step, seat, text, actor))
+        self._played(room, ActionRow(room.code, step, seat, text, actor, at))
+
+    async def play_async(self, room: Room, seat: int, step: Any, action: Any, actor: str = "seat",
+                         even_paused: bool = False) -> None:
+        """`play` on an event loop: the loop serves everyone else while the writer commits the move (in one
+        group with whatever else is queued). One move of a room at a time: a second one (a simultaneous
+        choice tapped at the same moment) is checked once the first is played."""
+        async with room.moving:
+            step, text = self._checked_move(room, seat, step, action, even_paused)
+            future = self.store.submit_action(room.code, step, seat, text, actor)
+            try:
+                at = await asyncio.wrap_future(future)
+            except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
+                raise storage_refusal(error) from None
+            self._played(room, ActionRow(room.code, step, seat, text, actor, at))
+
+    def _checked_move(self, room: Room, seat: int, step: Any, action: Any, even_paused: bool) -> tuple[int, str]:
+        """(the step, the text to store) of a move `seat` may make now, or `Refused` saying why."""
         if room.closed:
             raise Refused("closed", "This room is closed.", 410)
         state = room.state
@@ -764,36 +788,29 @@ class Hall:
         if step != room.step and not self.same_choice_still_open(room, seat, step):
             raise Refused("stale", f"This move answers step {step}, but the table is at step {room.step}: "
                           "look again.", 409)
-        step = room.step
         if room.paused and not even_paused:
             raise Refused("paused", "The teacher paused the game.", 409)
         if seat not in state.acting_seats:
             raise Refused("not_your_turn", "It is not your turn.", 409)
         try:
-            state.apply(action, player=seat)
+            return room.step, state.check(action, player=seat)
         except IllegalAction as reason:
             raise Refused("illegal", str(reason)) from None
-        text = state.history[-1][1]
-        try:
-            at = self._save(lambda: self.store.add_action(room.code, step, seat, text, actor))
-        except Refused:
-            self._reload(room)  # the move was played in memory only: take it back
-            raise
-        room.actions.append(ActionRow(room.code, step, seat, text, actor, at))
+
+    def _played(self, room: Room, row: ActionRow) -> None:
+        """A committed move, played in memory and told."""
+        assert room.state is not None
+        room.state.apply(row.action, player=row.seat)
+        room.actions.append(row)
         self._tell(room)
 
     @staticmethod
     def _save(write: Callable[[], T]) -> T:
-        """Run one write of the store; a write that fails changes nothing and is refused with a reason a
-        student understands ("storage_busy" when another program holds the file: the server retries)."""
+        """Run one write of the store; a write that fails changes nothing and is refused (`storage_refusal`)."""
         try:
             return write()
-        except StorageBusy:
-            raise Refused("storage_busy", "Storage busy: the class's database is held by another program for a "
-                          "moment. Nothing was changed; retrying.", 503) from None
         except Exception as error:  # noqa: BLE001 - a disk full, a file gone: refused, never a crash
-            raise Refused("storage", f"The server could not save this ({type(error).__name__}); nothing was "
-                          "changed: try again.", 503) from None
+            raise storage_refusal(error) from None
 
     @staticmethod
     def same_choice_still_open(room: Room, seat: int, step: int) -> bool:
@@ -812,14 +829,6 @@ class Hall:
         record["actions"] = record["actions"][:step]
         then = type(state).from_record(record)
         return seat in then.acting_seats and movers <= set(then.acting_seats)
-
-    def _reload(self, room: Room) -> None:
-        """Rebuild a room's game from the store (after a failed commit, the memory may be one move ahead)."""
-        room.state = self._new_state(room)
-        room.actions = []
-        for action in self.store.actions(room.code):
-            room.state.apply(action.action, player=action.seat)
-            room.actions.append(action)
 
     def bot_choice(self, room: Room) -> tuple[int, int, str] | None:
         """(seat, step, action text) the bot to move would play now, or None if no bot is to move.
@@ -861,6 +870,16 @@ class Hall:
         return seat, action
 
 
+def storage_refusal(error: Exception) -> Refused:
+    """A write that failed, refused with a reason a student understands: "storage_busy" when another program
+    holds the file (the server retries), "storage" otherwise (a disk full, a file gone)."""
+    if isinstance(error, StorageBusy):
+        return Refused("storage_busy", "Storage busy: the class's database is held by another program for a "
+                       "moment. Nothing was changed; retrying.", 503)
+    return Refused("storage", f"The server could not save this ({type(error).__name__}); nothing was "
+                   "changed: try again.", 503)
+
+
 # ------------------------------------------------------------------------------------------ beliefs
 
 
@@ -886,9 +905,10 @@ class BeliefDesk:
         self.hall._tell(room)
         return room
 
-    def answer(self, room: Room, seat: int, step: Any, key: Any, percents: Any) -> BeliefRow:
+    async def answer(self, room: Room, seat: int, step: Any, key: Any, percents: Any) -> BeliefRow:
         """`seat` states its belief on the question `key` it was asked at `step`: stored, with the posterior of
-        its view at `step`, before this returns; `Refused` (nothing stored) for anything else."""
+        its view at `step`, before this returns (the loop serving everyone else while the writer commits it);
+        `Refused` (nothing stored) for anything else."""
         if room.closed:
             raise Refused("closed", "This room is closed.", 410)
         if room.scoring is None:
@@ -922,8 +942,17 @@ class BeliefDesk:
         assert model is not None and view is not None
         exact = model.posterior(view, games.base_question(question))
         posterior = {option: float(exact.get(option, 0.0)) for option in question.options}
-        row = self.hall._save(lambda: self.hall.store.add_belief(room.code, step, seat, question.to_json(), belief,
-                                                                 posterior))
+        if key in room.pending_beliefs.get(seat, set()):
+            raise Refused("answered", "You already answered this question.", 409,
+                          fr="Vous avez déjà répondu à cette question.")
+        room.pending_beliefs.setdefault(seat, set()).add(key)  # a second tap while the first is being stored
+        try:
+            future = self.hall.store.submit_belief(room.code, step, seat, question.to_json(), belief, posterior)
+            row = await asyncio.wrap_future(future)
+        except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
+            raise storage_refusal(error) from None
+        finally:
+            room.pending_beliefs[seat].discard(key)
         room.beliefs.append(row)
         return row
 

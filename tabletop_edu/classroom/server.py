@@ -80,7 +80,7 @@ from .belief_pages import belief_panel, debrief_html, seat_points_html
 from .debrief import game_tables
 from .export import ClassGame, ClassGames, belief_answers, seat_label
 from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
-from .store import Store, WriterLock
+from .store import BUSY_TIMEOUT, Store, WriterLock
 
 log = logging.getLogger("tabletop_edu.classroom")
 
@@ -227,6 +227,7 @@ class Connection:
     with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
     awaiting_pong: bool = False  # pinged by the last heartbeat, no answer yet
     beats: bool = False  # a page that asked (`?beat=1`) hears each heartbeat too, to find a dead server itself
+    answering: asyncio.Lock = field(default_factory=asyncio.Lock)  # one message answered at a time, in order
 
 
 class ClassServer:
@@ -236,8 +237,10 @@ class ClassServer:
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
                  public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
                  clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT,
-                 compression: bool = True, scheduler: Scheduler | None = None) -> None:
+                 compression: bool = True, scheduler: Scheduler | None = None,
+                 busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.db = str(db)
+        self.busy_timeout = busy_timeout  # how long the writer waits for another program's lock on the file
         # calls `callback` after `delay` seconds, returning what cancels it: the loop's `call_later` unless a test
         # brings its own (then the test says when a move's time is up)
         self._scheduler = scheduler
@@ -300,7 +303,7 @@ class ClassServer:
         self._writer.announce(self.url)
 
     def _open(self) -> None:
-        self.hall = Hall(Store(self.db), clock=self.clock)
+        self.hall = Hall(Store(self.db, busy_timeout=self.busy_timeout), clock=self.clock)
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
                                       static_path=str(STATIC), static_handler_class=Static,
@@ -476,7 +479,15 @@ class ClassServer:
         """A seat's (or the projector's) message: from its view and its own legal actions only.
 
         `with_view` (a seat's program asked for it) adds `view`, the seat's view as data (`view_to_json`),
-        and `legal`, the notation of its legal actions when it is to act: what a bot needs to choose."""
+        and `legal`, the notation of its legal actions when it is to act: what a bot needs to choose.
+
+        Rendered once per step and what it shows (a page opened, a refused out-of-date move and the broadcast
+        of the step share it): rendering a seat's table is most of the server's work."""
+        shown = (room.paused, room.revealed, tuple((seat.name, seat.bot) for seat in room.seats))
+        return dict(room.remember(("table", seat, language, with_view, shown),
+                                  lambda: self._render_table(room, seat, language, with_view)))
+
+    def _render_table(self, room: Room, seat: int | None, language: str, with_view: bool) -> dict[str, Any]:
         view = room.view(seat)
         legal = []
         if view is not None and seat is not None and room.seats[seat].bot is None and not room.paused:
@@ -692,7 +703,7 @@ class ClassServer:
                 return None  # the table moved while the bot thought: it will think again
             assert self.hall is not None
             try:
-                self.hall.play(room, seat, step, action, actor="bot", even_paused=even_paused)
+                await self.hall.play_async(room, seat, step, action, actor="bot", even_paused=even_paused)
             except Refused as refusal:
                 if refusal.code == "storage_busy" and not even_paused:
                     retry_after = STORAGE_RETRY_DELAY  # the database is held elsewhere: the bot tries again
@@ -974,6 +985,7 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
 
     def initialize(self, server: ClassServer, kind: str) -> None:
         self.server, self.kind = server, kind
+        self.answers: set[asyncio.Future[None]] = set()
 
     @property
     def hall(self) -> Hall:
@@ -1033,6 +1045,13 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
                               "step": step}))
 
     def on_message(self, message: str | bytes) -> None:
+        """Answer in a task of its own: Tornado reads no frame (not even a pong) while `on_message` runs, and a
+        move waits for its commit; the connection's `answering` lock keeps its messages in their order."""
+        task = asyncio.ensure_future(self.answer_in_turn(message))
+        self.answers.add(task)  # the loop holds tasks weakly
+        task.add_done_callback(self.answers.discard)
+
+    async def answer_in_turn(self, message: str | bytes) -> None:
         connection = self.connection
         if connection is None:
             return
@@ -1044,27 +1063,32 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
             else:
                 self.refuse(Refused("flood", "Too many messages: wait a moment."))
             return
-        self.answer(connection, message)
+        async with connection.answering:
+            await self.answer(connection, message)
 
-    def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
+    async def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
         """Answer a message; a move the database could not take now (held by another program) is retried
         later by the server itself, the student being told so, while the loop serves everyone else."""
         if self.ws_connection is None:
             return  # the page closed meanwhile
-        self.answering = None
+        step: int | None = None
         try:
-            self.handle(connection, message)
+            data = self.read(connection, message)
+            step = data["step"] if isinstance(data.get("step"), int) and not isinstance(data["step"], bool) else None
+            await self.handle(connection, data)
         except Refused as refusal:
-            self.refuse(refusal, self.answering)
+            self.refuse(refusal, step)
             if refusal.code == "storage_busy" and attempt < STORAGE_RETRIES:
                 assert self.server.loop is not None
-                self.server.loop.call_later(STORAGE_RETRY_DELAY, self.answer, connection, message, attempt + 1)
+                self.server.loop.call_later(STORAGE_RETRY_DELAY, lambda: asyncio.ensure_future(
+                    self.answer(connection, message, attempt + 1)))
             if refusal.code == "stale":
                 room = self.hall.rooms.get(connection.room)
                 if room is not None:
                     self.send(json.dumps(self.server.message_for(room, connection)))
 
-    def handle(self, connection: Connection, message: str | bytes) -> None:
+    def read(self, connection: Connection, message: str | bytes) -> dict[str, Any]:
+        """A page's message as a JSON object of a known type, from a seat, or `Refused`."""
         if len(message) > MAX_MESSAGE:
             raise Refused("too_big", f"A message has at most {MAX_MESSAGE} bytes, not {len(message)}.")
         if isinstance(message, bytes):
@@ -1077,16 +1101,19 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
             raise Refused("malformed", "A message is a JSON object whose type is 'move', 'menu' or 'belief'.")
         if connection.kind != "seat" or connection.seat is None:
             raise Refused("forbidden", "The projector only watches.", 403)
+        return data
+
+    async def handle(self, connection: Connection, data: dict[str, Any]) -> None:
+        assert connection.seat is not None
         room = self.hall.open_room(connection.room)
         if room.seats[connection.seat].token != connection.token:
             raise Refused("expired_token", "This link has expired: ask your teacher for a new one.", 410)
         step = data.get("step")
-        self.answering = step if isinstance(step, int) and not isinstance(step, bool) else None
         if data["type"] == "move":
-            self.hall.play(room, connection.seat, step, data.get("action"))
+            await self.hall.play_async(room, connection.seat, step, data.get("action"))
             return
         if data["type"] == "belief":
-            row = self.hall.belief_desk.answer(room, connection.seat, step, data.get("key"), data.get("percents"))
+            row = await self.hall.belief_desk.answer(room, connection.seat, step, data.get("key"), data.get("percents"))
             self.server.belief_stated(room, connection.seat, row)
             return
         self.send(json.dumps(menu_for(room, connection.seat, step, data.get("chosen"), connection.language)))

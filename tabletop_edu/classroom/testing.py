@@ -23,7 +23,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -117,8 +117,11 @@ class ServerProcess:
     `start()` waits for the line giving its address (a condition, not a sleep); `kill()` sends SIGKILL (a hard
     kill: nothing is flushed or closed); `stop()` ends it politely and is safe to call twice."""
 
-    def __init__(self, db: str | Path, log: str | Path, *extra: str) -> None:
+    def __init__(self, db: str | Path, log: str | Path, *extra: str, python_options: Sequence[str] = ()) -> None:
+        """`extra`: more arguments of `serve`; `python_options`: of the interpreter, before `-m tabletop_edu`
+        (`-m cProfile -o FILE` profiles the server: the profile is written when it stops politely)."""
         self.db, self.log_path, self.extra = str(db), Path(log), list(extra)
+        self.python_options = list(python_options)
         self.process: subprocess.Popen[str] | None = None
         self.lines: queue.Queue[str] = queue.Queue()
         self.url = ""
@@ -127,7 +130,7 @@ class ServerProcess:
 
     def start(self, timeout: float = 60) -> ServerProcess:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tabletop_edu", "serve", "--port", "0", "--db", self.db, *self.extra],
+            [sys.executable, *self.python_options, "-m", "tabletop_edu", "serve", "--port", "0", "--db", self.db, *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         threading.Thread(target=self._read, args=(self.process,), daemon=True).start()

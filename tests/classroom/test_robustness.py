@@ -41,7 +41,7 @@ from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, webso
 from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
                                            MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import seat_students, wait_until
+from tabletop_edu.classroom.testing import ServerProcess, seat_students, wait_until
 
 
 def fetch(url: str, data: bytes | None = None) -> tuple[int, str]:
@@ -238,6 +238,21 @@ def test_serve_on_a_served_file_says_where_the_server_is_and_exits_2(server: Cla
     result = serve(Path(server.db))
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip().count("\n") == 0 and server.url in result.stderr
+
+
+def test_the_lock_file_goes_with_a_clean_stop_and_a_crash_leaves_it_harmless(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite3"
+    lock = Path(str(path.resolve()) + ".lock")
+    with ClassServer(path) as server:
+        assert server.url in lock.read_text()
+    assert not lock.exists()  # a clean stop (the notebook's, Ctrl-C's, SIGTERM's) removes it
+    with ServerProcess(path, tmp_path / "server.log") as process:
+        assert process.url in lock.read_text()
+        process.kill()  # a crash: the file stays, its lock went with the process
+    assert lock.exists()
+    with ServerProcess(path, tmp_path / "server.log") as process:  # the next server is not held up by it
+        assert process.url in lock.read_text()
+    assert not lock.exists()  # SIGTERM is a clean stop
 
 
 def test_a_notebook_on_a_served_file_is_offered_the_running_server(server: ClassServer,
