@@ -483,7 +483,8 @@ class ClassServer:
 
         Rendered once per step and what it shows (a page opened, a refused out-of-date move and the broadcast
         of the step share it): rendering a seat's table is most of the server's work."""
-        shown = (room.paused, room.revealed, tuple((seat.name, seat.bot) for seat in room.seats))
+        beliefs = (len(room.beliefs), len(room.asked_steps), room.code in self._game_tables)  # asked, answered
+        shown = (room.paused, room.revealed, tuple((seat.name, seat.bot) for seat in room.seats), beliefs)
         return dict(room.remember(("table", seat, language, with_view, shown),
                                   lambda: self._render_table(room, seat, language, with_view)))
 
