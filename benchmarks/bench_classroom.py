@@ -14,6 +14,12 @@ every game ends).
 Goals (issue 23): 50 rooms x 12 students thinking 0-3 s, p95 under 50 ms; 30 rooms flat out, p95 under
 150 ms and no move over 1 s.
 
+`--finished-games 500` measures memory instead: rooms of bots play Mafia de Cuba to the end, ten at a time,
+are revealed and left idle (`serve --finished-idle 1`: they sleep a second after), and the server's resident
+memory (RSS) is printed after every hundred finished games. Goal: flat within 10 % from 100 to 500.
+
+    .venv/bin/python benchmarks/bench_classroom.py --finished-games 500
+
 A benchmark, not a test: it prints figures and exits non-zero only if something was lost or refused.
 """
 
@@ -23,6 +29,7 @@ import argparse
 import asyncio
 import collections
 import json
+import os
 import pstats
 import random
 import statistics
@@ -71,7 +78,7 @@ class Screen:
 
     def __init__(self, room: RoomLoad, socket: Any) -> None:
         self.room, self.socket = room, socket
-        self.moves_in_flight: set[int] = set()
+        self.moves_in_flight: collections.Counter[int] = collections.Counter()  # a step's move may be sent twice
 
     async def next(self) -> dict[str, Any]:
         text = await self.socket.read_message()
@@ -81,8 +88,8 @@ class Screen:
                                   f"{collections.Counter(r['code'] for r in self.room.refusals)})")
         message: dict[str, Any] = json.loads(text)
         if message["type"] == "refused":
-            if message.get("step") in self.moves_in_flight:
-                self.moves_in_flight.discard(message["step"])
+            if self.moves_in_flight[message.get("step")] > 0:
+                self.moves_in_flight[message["step"]] -= 1
                 self.room.refused_moves += 1
             self.room.refusals.append(message)
         elif message["type"] == "table" and message["started"]:
@@ -94,7 +101,7 @@ class Screen:
     async def move(self, step: int, action: str) -> None:
         self.room.sent[step] = time.perf_counter()
         self.room.moves += 1
-        self.moves_in_flight.add(step)
+        self.moves_in_flight[step] += 1
         await self.socket.write_message(json.dumps({"type": "move", "step": step, "action": action}))
 
 
@@ -148,13 +155,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rooms", type=int, default=10)
     parser.add_argument("--students", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--seconds", type=float, default=300, help="stop (and fail) after this long")
+    parser.add_argument("--seconds", type=float, default=900, help="stop (and fail) after this long")
     parser.add_argument("--think", type=thinking_time, default=(0.0, 0.0), metavar="LOW-HIGH",
                         help="seconds each student thinks before a move, drawn between LOW and HIGH (default: 0-0, "
                              "flat out)")
+    parser.add_argument("--finished-games", type=int, default=0, metavar="N",
+                        help="measure the server's memory over N finished games instead (see above)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write its profile to FILE "
                         "and print where its time went")
     arguments = parser.parse_args(argv)
+    if arguments.finished_games:
+        return memory(arguments.finished_games, arguments.seed)
     with tempfile.TemporaryDirectory() as folder:
         profile = {"python_options": ["-m", "cProfile", "-o", str(Path(arguments.profile).resolve())]} \
             if arguments.profile else {}
@@ -170,13 +181,18 @@ def main(argv: list[str] | None = None) -> int:
                 rooms.append(RoomLoad(room["code"], arguments.students))
             assert server.process is not None
             cpu_before = server_cpu_seconds(server.process.pid)
-            started = time.perf_counter()
+            started, students_cpu = time.perf_counter(), time.process_time()
             try:
                 asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think))
             except (ConnectionError, asyncio.TimeoutError):
                 print("".join(server.output[-20:]), file=sys.stderr)  # what the server said last
+                for room in rooms:
+                    codes = collections.Counter(str(refusal.get("code")) for refusal in room.refusals)
+                    print(f"room {room.code}: {room.moves} moves sent, last step seen {max(room.seen, default=None)}, "
+                          f"over: {room.over}, refusals {dict(codes)}", file=sys.stderr)
                 raise
             elapsed = time.perf_counter() - started
+            students_cpu = (time.process_time() - students_cpu) / elapsed
             cpu = server_cpu_seconds(server.process.pid)
             cpu_share = None if cpu is None or cpu_before is None else (cpu - cpu_before) / elapsed
             lost = []
@@ -197,8 +213,10 @@ def main(argv: list[str] | None = None) -> int:
           f"sent to {arguments.students} screens)")
     print(f"move -> every screen of its room updated: p50 {1000 * statistics.median(latencies):.1f} ms, "
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms")
-    shown = "not measured (no psutil)" if cpu_share is None else f"{100 * cpu_share:.0f} % of one core"
-    print(f"server CPU: {shown}")
+    shown = "not measured (no psutil)" if cpu_share is None else \
+        f"{100 * cpu_share:.0f} % of one core, {1000 * cpu_share * elapsed / max(moves, 1):.1f} ms of CPU per move"
+    print(f"server CPU: {shown}; the simulated students' process: {100 * students_cpu:.0f} % of one core "
+          f"(load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}: the machine's other work)")
     codes = collections.Counter(str(refusal.get("code")) for refusal in refusals)
     print(f"refusals: {len(refusals)} {dict(codes)} ({sum(room.refused_moves for room in rooms)} of moves); rooms with a lost or extra move: {len(lost)}; "
           f"games over: {sum(room.over for room in rooms)}/{len(rooms)}")
@@ -207,6 +225,49 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(arguments.profile).sort_stats("tottime").print_stats(25)
         pstats.Stats(arguments.profile).sort_stats("cumulative").print_stats(40)
     return 0 if not unexpected and not lost and all(room.over for room in rooms) else 1
+
+
+#: Seconds a finished room stays awake in the memory benchmark.
+IDLE = 1.0
+
+
+def memory(games: int, seed: int, batch: int = 10, every: int = 100) -> int:
+    """Play `games` games of bots to their end, reveal them, and print the server's RSS every `every` games,
+    once their rooms had the time to fall asleep."""
+    if psutil is None:
+        print("--finished-games needs psutil (the test extra)", file=sys.stderr)
+        return 2
+    figures: list[tuple[int, float]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log", "--finished-idle",
+                               str(IDLE)).start()
+        try:
+            assert server.process is not None
+            process = psutil.Process(server.process.pid)
+            teacher = TeacherClient(server.url, server.token)
+            started = time.perf_counter()
+            for first in range(0, games, batch):
+                codes = [teacher.create_room("mafia_de_cuba", 6, seed=seed + first + index, bot_delay=0,
+                                             bots={seat: "random" for seat in range(6)})["code"]
+                         for index in range(min(batch, games - first))]
+                for code in codes:
+                    while not teacher.room(code)["over"]:
+                        time.sleep(0.05)
+                    teacher.command(code, "reveal")
+                finished = first + len(codes)
+                if finished % every == 0 or finished == games:
+                    time.sleep(3 * IDLE)  # every revealed room idle long enough to be put to sleep
+                    figures.append((finished, process.memory_info().rss / 2**20))
+                    print(f"{finished} finished games: server RSS {figures[-1][1]:.1f} MB "
+                          f"({time.perf_counter() - started:.0f} s)", flush=True)
+            awake = sum(1 for room in teacher.rooms() if not room["over"])
+        finally:
+            server.stop()
+    base = figures[0][1]
+    spread = max(abs(rss - base) / base for _, rss in figures)
+    print(f"RSS from {figures[0][0]} to {figures[-1][0]} games: {base:.1f} -> {figures[-1][1]:.1f} MB, at most "
+          f"{100 * spread:.1f} % from the first figure (goal: 10 %); rooms not over: {awake}")
+    return 0 if awake == 0 else 1
 
 
 def thinking_time(text: str) -> tuple[float, float]:

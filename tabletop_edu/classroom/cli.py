@@ -56,6 +56,9 @@ def add_command(commands: Any) -> None:
                               help="seconds a student has for each move in the --room rooms; then a bot of the game "
                                    "plays it for them and their page says so (default: no limit)")
     serve_parser.add_argument("--language", choices=("en", "fr"), default="en")
+    serve_parser.add_argument("--finished-idle", type=float, default=None, metavar="SECONDS",
+                              help="how long a revealed or closed room nobody looks at stays in memory (default "
+                                   "600); it comes back from the file when opened")
     serve_parser.set_defaults(handler=serve)
 
 
@@ -74,7 +77,8 @@ def serve(arguments: argparse.Namespace) -> int:
             print(f"--room is GAME:PLAYERS, a game and its number of seats, not {text!r}", file=sys.stderr)
             return 2
         rooms.append((game, int(players)))
-    server = ClassServer(arguments.db, host=host, port=arguments.port, public_url=arguments.public_url)
+    idle = {} if arguments.finished_idle is None else {"finished_idle": arguments.finished_idle}
+    server = ClassServer(arguments.db, host=host, port=arguments.port, public_url=arguments.public_url, **idle)
 
     def ready(server: ClassServer) -> None:
         client = TeacherClient(server.url, server.teacher_token)

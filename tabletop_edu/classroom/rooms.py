@@ -65,7 +65,7 @@ EMOJI_TAGS = range(0xE0020, 0xE0080)
 #: Bytes of randomness in a seat's or projector's token (128 bits) and in the teacher's.
 TOKEN_BYTES = 16
 TEACHER_TOKEN_BYTES = 24
-#: Seconds a revealed room stays in memory with no page open on it; then it sleeps (only its code and number
+#: Seconds a revealed (or closed) room stays in memory with no page open on it; then it sleeps (only its code and number
 #: stay in memory) until someone opens it again, when it comes back from the database.
 FINISHED_IDLE = 600.0
 #: The delay before a bot moves, so that a class can follow (tests use 0).
@@ -309,14 +309,15 @@ class Room:
 class Hall:
     """Every room of a server, backed by a `Store`; `listeners` hear of each room that changed.
 
-    `rooms` holds the rooms in memory. A revealed room nobody has opened for `FINISHED_IDLE` seconds goes to
-    sleep (`sweep`): `asleep` keeps only its number, and finding it again (its code, a link) reads it back
-    from the store, so a long school day of finished games does not pile up in memory."""
+    `rooms` holds the rooms in memory. A revealed or closed room nobody has opened for `FINISHED_IDLE` seconds
+    goes to sleep (`sweep`): `asleep` keeps only its number, and finding it again (its code, a link) reads it
+    back from the store, so a long school day of finished games does not pile up in memory."""
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.clock = clock
-        self.asleep: dict[str, int] = {}
+        self.asleep: dict[str, int] = {}  # code -> number of the rooms asleep
+        self.asleep_over: dict[str, bool] = {}  # whether their game was over (a closed room's may not be)
         self.listeners: list[Callable[[Room], None]] = []
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
@@ -404,17 +405,19 @@ class Hall:
     # ---------------------------------------------------------------- sleeping rooms
 
     def sweep(self, in_use: Callable[[str], bool] = lambda code: False, idle: float = FINISHED_IDLE) -> list[str]:
-        """Put to sleep every revealed room idle for `idle` seconds that no page has open (`in_use(code)`);
-        returns their codes."""
+        """Put to sleep every revealed or closed room idle for `idle` seconds that no page has open
+        (`in_use(code)`); returns their codes."""
         now = self.clock()
         sleepy = [room for room in self.rooms.values()
-                  if room.revealed and room.is_over and now - room.last_used >= idle and not in_use(room.code)]
+                  if (room.closed or room.revealed and room.is_over) and now - room.last_used >= idle
+                  and not in_use(room.code) and not room.moving.locked()]
         for room in sleepy:
             del self.rooms[room.code]
             self._watch_tokens.pop(room.watch_token, None)
             for seat in room.seats:
                 self._seat_tokens.pop(seat.token, None)
             self.asleep[room.code] = room.number
+            self.asleep_over[room.code] = room.is_over
         return [room.code for room in sleepy]
 
     def _wake(self, code: str) -> Room | None:
@@ -426,6 +429,7 @@ class Hall:
             return None
         room = self._build(row)
         del self.asleep[code]
+        self.asleep_over.pop(code, None)
         self._add(room)
         return room
 
@@ -438,7 +442,8 @@ class Hall:
         """What the teacher's list of rooms shows of each sleeping room, read from the store (no replay)."""
         rows = [self.store.room(code) for code in self.asleep]
         return [{"code": row.code, "number": row.number, "game": row.game, "title": games.title(row.game),
-                 "step": self.store.step_count(row.code), "started": row.started, "over": True, "closed": row.closed}
+                 "step": self.store.step_count(row.code), "started": row.started,
+                 "over": self.asleep_over.get(row.code, True), "closed": row.closed}
                 for row in rows if isinstance(row, RoomRow)]
 
     def _touch(self, room: Room) -> Room:

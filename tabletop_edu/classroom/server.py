@@ -42,9 +42,11 @@ another seat (`follow_token`).
 
 A school day without a hitch (issue 23): one server per database file (`store.WriterLock`); a link opens at
 most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; wrong room codes are throttled per
-client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file has is a 404; a database held
-by another program refuses a move as "storage busy" and the server retries it; revealed rooms nobody looks at
-leave memory (`sweep`) and come back from the file when opened.
+client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file has is a 404; writes are the
+store's writer thread's (`store.Writer`: the loop awaits each move's commit, queued moves commit together), and
+a database held by another program refuses a move as "storage busy" while the server retries it; revealed or
+closed rooms nobody looks at leave memory (`sweep`, after `finished_idle` seconds) and come back from the file
+when opened.
 """
 
 from __future__ import annotations
@@ -238,8 +240,9 @@ class ClassServer:
                  public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
                  clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT,
                  compression: bool = True, scheduler: Scheduler | None = None,
-                 busy_timeout: float = BUSY_TIMEOUT) -> None:
+                 busy_timeout: float = BUSY_TIMEOUT, finished_idle: float = FINISHED_IDLE) -> None:
         self.db = str(db)
+        self.finished_idle = finished_idle  # seconds a finished or closed room nobody looks at stays in memory
         self.busy_timeout = busy_timeout  # how long the writer waits for another program's lock on the file
         # calls `callback` after `delay` seconds, returning what cancels it: the loop's `call_later` unless a test
         # brings its own (then the test says when a move's time is up)
@@ -317,19 +320,29 @@ class ClassServer:
             self._schedule_bots(room)
             self._schedule_deadlines(room)
         assert self.loop is not None
-        self.loop.call_later(SWEEP_EVERY, self._sweep_often)
         if self.heartbeat:
             self.loop.call_later(self.heartbeat, self._beat_often)
+        self.loop.call_later(self._sweep_every, self._sweep_often)
+
+    @property
+    def _sweep_every(self) -> float:
+        return max(0.05, min(SWEEP_EVERY, self.finished_idle / 2))
 
     def _sweep_often(self) -> None:
         self.sweep()
         assert self.loop is not None
-        self.loop.call_later(SWEEP_EVERY, self._sweep_often)
+        self.loop.call_later(self._sweep_every, self._sweep_often)
 
-    def sweep(self, idle: float = FINISHED_IDLE) -> list[str]:
-        """Put to sleep the revealed rooms no page has open, idle for `idle` seconds (on the loop's thread)."""
+    def sweep(self, idle: float | None = None) -> list[str]:
+        """Put to sleep the revealed or closed rooms no page has open, idle for `idle` seconds (default: the
+        server's `finished_idle`), on the loop's thread."""
         assert self.hall is not None
-        return self.hall.sweep(lambda code: bool(self.connections.get(code)), idle)
+        asleep = self.hall.sweep(lambda code: bool(self.connections.get(code)),
+                                 self.finished_idle if idle is None else idle)
+        for code in asleep:
+            self.connections.pop(code, None)  # an empty set per room would pile up over a day
+            self.errors.pop(code, None)
+        return asleep
 
     def _beat_often(self) -> None:
         self.beat()

@@ -394,6 +394,32 @@ def test_finished_rooms_leave_memory_after_an_idle_time_and_come_back_when_opene
     assert finished_game(hall, 999).number == 206  # sleeping rooms keep their numbers
 
 
+def test_closed_rooms_never_revealed_leave_memory_too_and_come_back_when_opened(tmp_path: Path) -> None:
+    clock = FakeClock()
+    hall = Hall(Store(tmp_path / "closed.sqlite3"), clock=clock)
+    midway = hall.create_room("peek", 2, seed=4, bots={0: "random", 1: "random"}, bot_delay=0)
+    hall.step_bot(midway.code)  # one move, then the teacher closes it: never over, never revealed
+    unseated = hall.create_room("peek", 3, seed=5)
+    playing = hall.create_room("peek", 2, seed=6, bots={0: "random", 1: "random"}, bot_delay=0)
+    assert midway.state is not None
+    fingerprint = hash(midway.state.fingerprint())
+    tokens = [seat.token for seat in midway.seats]
+    for room in (midway, unseated):
+        hall.close(room.code)
+    clock.advance(FINISHED_IDLE - 1)
+    assert hall.sweep() == []  # not idle long enough yet
+    clock.advance(1)
+    assert sorted(hall.sweep()) == sorted([midway.code, unseated.code])  # the open room stays
+    assert list(hall.rooms) == [playing.code]
+    listed = {row["code"]: row for row in hall.sleeping_summaries()}
+    assert listed[midway.code]["closed"] and not listed[midway.code]["over"] and listed[midway.code]["step"] == 1
+    with pytest.raises(Exception, match="expired"):
+        hall.seat_of(tokens[0])  # its links stay expired, asleep or not
+    woken = hall.room(midway.code)  # opened by the teacher: back from the database, the same game
+    assert woken.closed and woken.state is not None and hash(woken.state.fingerprint()) == fingerprint
+    assert midway.code in hall.rooms and midway.code not in hall.asleep
+
+
 def test_a_revealed_room_sleeps_only_when_no_page_shows_it(clocked: tuple[ClassServer, FakeClock]) -> None:
     server, clock = clocked
     teacher = TeacherClient(server.url, server.teacher_token)
