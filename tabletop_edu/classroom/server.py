@@ -34,8 +34,8 @@ Every page carries a Content-Security-Policy that lets it load nothing but this 
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
 
 Class play without friction (issue 20): every websocket is pinged each `HEARTBEAT` seconds and one that
-missed a ping is closed, its seat shown offline on the dashboard (a half-open connection is found within two
-heartbeats); messages are deflated when the browser offers it (`LiveSocket`); a room's optional
+answered none of the last two pings is closed, its seat shown offline on the dashboard (a half-open connection
+is found two to three heartbeats after its last word); messages are deflated when the browser offers it (`LiveSocket`); a room's optional
 `move_time_limit` lets the game's bot play a student's move when its time is up (`time_up`, deadlines set
 through an injectable scheduler); a seat's page follows its token when the teacher places its student at
 another seat (`follow_token`).
@@ -112,11 +112,14 @@ STORAGE_RETRY_DELAY = 0.5
 STORAGE_RETRIES = 40
 #: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
 SWEEP_EVERY = 60.0
-#: Seconds between two heartbeats: every open websocket is pinged, and one that has not answered the previous
-#: ping (a phone gone out of range, a laptop shut: a half-open connection) is closed, its seat shown offline on
-#: the dashboard at once. A dead connection is so found within two heartbeats.
+#: Seconds between two heartbeats: every open websocket is pinged, and one that has answered none of the last
+#: `MISSED_BEATS` pings (a phone gone out of range, a laptop shut: a half-open connection) is closed, its seat
+#: shown offline on the dashboard at once: a dead connection is found 2 to 3 heartbeats after its last word. One
+#: missed ping is forgiven: a browser whose page is starved of CPU stops reading its socket (and answering pings)
+#: for seconds, and closing a live page makes its student wait for the reconnection.
 HEARTBEAT = 10.0
-#: What a page that asked for them hears at each heartbeat: silent for 2.5 heartbeats, it knows the line is dead
+MISSED_BEATS = 2
+#: What a page that asked for them hears at each heartbeat: silent for 3.5 heartbeats, it knows the line is dead
 #: (a phone's network gone: its socket may look open for minutes) and reconnects.
 BEAT = json.dumps({"type": "beat"})
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
@@ -227,7 +230,7 @@ class Connection:
     bucket: TokenBucket
     floods: int = 0
     with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
-    awaiting_pong: bool = False  # pinged by the last heartbeat, no answer yet
+    unanswered: int = 0  # heartbeat pings sent since its last pong or message
     beats: bool = False  # a page that asked (`?beat=1`) hears each heartbeat too, to find a dead server itself
     answering: asyncio.Lock = field(default_factory=asyncio.Lock)  # one message answered at a time, in order
 
@@ -350,15 +353,16 @@ class ClassServer:
         self.loop.call_later(self.heartbeat, self._beat_often)
 
     def beat(self) -> list[Connection]:
-        """One heartbeat (on the loop's thread): close every connection that has not answered the previous
-        ping, telling the teacher at once, and ping the others. Returns the connections found dead."""
+        """One heartbeat (on the loop's thread): close every connection that answered none of the last
+        `MISSED_BEATS` pings, telling the teacher at once, and ping the others. Returns the connections found
+        dead."""
         dead = []
         for connections in list(self.connections.values()):
             for connection in list(connections):
-                if connection.awaiting_pong:
+                if connection.unanswered >= MISSED_BEATS:
                     dead.append(connection)
                     continue
-                connection.awaiting_pong = True
+                connection.unanswered += 1
                 try:
                     connection.handler.ping(b"")
                 except tornado.websocket.WebSocketClosedError:
@@ -836,7 +840,7 @@ class LiveSocket:
 
     def on_pong(self, data: bytes) -> None:
         if self.connection is not None:
-            self.connection.awaiting_pong = False
+            self.connection.unanswered = 0
 
     def get_compression_options(self) -> dict[str, Any] | None:
         return {"mem_level": 6} if self.server.compression else None
@@ -1069,7 +1073,7 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
         connection = self.connection
         if connection is None:
             return
-        connection.awaiting_pong = False  # a message is as good a sign of life as a pong
+        connection.unanswered = 0  # a message is as good a sign of life as a pong
         if not connection.bucket.take():
             connection.floods += 1
             if connection.floods >= FLOOD_CLOSE:

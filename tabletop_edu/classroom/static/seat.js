@@ -20,7 +20,7 @@
   var online = document.getElementById("online"), banner = document.getElementById("connection");
   var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
   var notice = false;  // a notice from the server (time's up) stays until the student taps again
-  // The server's heartbeat, in ms: the page hears a beat from it each time, and a line silent for 2.5 beats
+  // The server's heartbeat, in ms: the page hears a beat from it each time, and a line silent for 3.5 beats
   // is dead (a phone's network gone), whatever the socket says: the page drops it and reconnects.
   var heartbeat = 1000 * Number(app.dataset.heartbeat || 0), lastHeard = Date.now();
 
@@ -263,7 +263,7 @@
   }
 
   function listen() {
-    if (closedForGood || !socket || socket.readyState !== 1 || Date.now() - lastHeard < 2.5 * heartbeat) { return; }
+    if (closedForGood || !socket || socket.readyState !== 1 || Date.now() - lastHeard < 3.5 * heartbeat) { return; }
     var dead = socket;  // silent too long: its close may never come, so the page stops waiting for it
     dead.onclose = dead.onmessage = null;
     dead.close();
