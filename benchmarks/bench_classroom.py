@@ -198,7 +198,10 @@ def main(argv: list[str] | None = None) -> int:
             lost = []
             for room in rooms:
                 record = teacher.record(room.code)
-                if record is None or len(record["actions"]) != room.moves - room.refused_moves:
+                # a lost move: the record holds fewer moves than every screen was shown, or more than were sent
+                # and not refused (a refusal still in flight when a student left at the end is no loss)
+                if record is None or len(record["actions"]) > room.moves - room.refused_moves or \
+                        len(record["actions"]) != max(room.seen, default=0):
                     lost.append(room.code)
         finally:
             server.stop()
