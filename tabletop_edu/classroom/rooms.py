@@ -57,8 +57,8 @@ EMOJI_TAGS = range(0xE0020, 0xE0080)
 #: Bytes of randomness in a seat's or projector's token (128 bits) and in the teacher's.
 TOKEN_BYTES = 16
 TEACHER_TOKEN_BYTES = 24
-#: Seconds a revealed (or closed) room stays in memory with no page open on it; then it sleeps (only its code and number
-#: stay in memory) until someone opens it again, when it comes back from the database.
+#: Seconds a revealed (or closed) room stays in memory with no page open on it; then it sleeps (only its code and
+#: number stay in memory) until someone opens it again, when it comes back from the database.
 FINISHED_IDLE = 600.0
 #: Menus whose notation words a room keeps (`Room.menu_words`): a seat's menus of a few steps.
 MENUS_KEPT = 64
