@@ -64,14 +64,16 @@ def words_of(action: Action | str) -> tuple[str, ...]:
 
 
 def move_step(legal_actions: Sequence[Action | str], chosen: Sequence[str] = (),
-              label: Labeller | None = None) -> MoveStep:
-    """The next choice after the words `chosen`, from the legal actions alone.
+              label: Labeller | None = None, words: Sequence[tuple[str, ...]] | None = None) -> MoveStep:
+    """The next choice after the words `chosen`, from the legal actions alone (`words`: their `move_texts`,
+    when the caller keeps them).
 
     Raises `ValueError` if `chosen` is not the start of any legal action (the menu changed under the person:
     start again from the top)."""
     prefix = tuple(chosen)
     depth = len(prefix)
-    matching = [words for words in move_texts(legal_actions) if words[:depth] == prefix]
+    texts = move_texts(legal_actions) if words is None else words
+    matching = [words for words in texts if words[:depth] == prefix]
     if not matching:
         raise ValueError(f"No legal move starts with {' '.join(prefix)!r}.")
     label = label or (lambda path: path[-1])

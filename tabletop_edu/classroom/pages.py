@@ -212,8 +212,10 @@ def view_step(view: View) -> int:
 
 def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[str, Any]], step: int = 0,
                   legal_actions: Sequence[Action | str] = (), paused: bool = False, revealed: str | None = None,
-                  title: str = "", seat: int | None = None, style: bool = True) -> dict[str, Any]:
-    """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone.
+                  title: str = "", seat: int | None = None, style: bool = True,
+                  words: Sequence[tuple[str, ...]] | None = None) -> dict[str, Any]:
+    """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone
+    (`words`: the legal actions' notation words, when the caller keeps them: `moves.move_texts`).
 
     `step` is the number of moves played (the step a move must answer); `legal_actions` are the seat's own
     (empty when it is not to act); `revealed` is the reveal HTML once the teacher showed the whole table at
@@ -229,18 +231,18 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
         html = without_style(html)
     menu = None
     if view is not None and kind == "turn" and legal_actions:
-        menu = menu_message(view, legal_actions, (), language, step)
+        menu = menu_message(view, legal_actions, (), language, step, words)
     return {"type": "table", "step": step, "kind": kind, "status": status, "title": title, "html": html,
             "menu": menu, "seat": me, "started": view is not None, "over": kind == "over", "paused": paused,
             "revealed": revealed is not None}
 
 
 def menu_message(view: View, legal_actions: Sequence[Action | str], chosen: Sequence[str],
-                 language: str, step: int) -> dict[str, Any]:
+                 language: str, step: int, words: Sequence[tuple[str, ...]] | None = None) -> dict[str, Any]:
     """The next choice of a move after the words `chosen`: buttons labelled by the game (ValueError if
     `chosen` starts no legal move: the menu changed, start again)."""
     label = labeller(view, language)
-    choice = move_step(legal_actions, tuple(chosen), label)
+    choice = move_step(legal_actions, tuple(chosen), label, words)
     return {"type": "menu", "step": step, "chosen": list(choice.chosen),
             "labels": [label(tuple(choice.chosen[:index + 1])) for index in range(len(choice.chosen))],
             "options": [{"word": option.word, "label": option.label, "action": option.action}

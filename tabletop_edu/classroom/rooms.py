@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 from ..beliefs import SCORING_RULES, BeliefError, BeliefQuestion, parse_belief
 from ..core import Bot, GameState, IllegalAction, RecordError, RulesError, View, rules_from_dict, rules_to_dict
 from ..core.errors import quote
+from ..moves import move_texts
 from . import games
 from .store import ActionRow, BeliefRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
 
@@ -65,9 +66,11 @@ EMOJI_TAGS = range(0xE0020, 0xE0080)
 #: Bytes of randomness in a seat's or projector's token (128 bits) and in the teacher's.
 TOKEN_BYTES = 16
 TEACHER_TOKEN_BYTES = 24
-#: Seconds a revealed (or closed) room stays in memory with no page open on it; then it sleeps (only its code and number
-#: stay in memory) until someone opens it again, when it comes back from the database.
+#: Seconds a revealed (or closed) room stays in memory with no page open on it; then it sleeps (only its code and
+#: number stay in memory) until someone opens it again, when it comes back from the database.
 FINISHED_IDLE = 600.0
+#: Menus whose notation words a room keeps (`Room.menu_words`): a seat's menus of a few steps.
+MENUS_KEPT = 64
 #: The delay before a bot moves, so that a class can follow (tests use 0).
 DEFAULT_BOT_DELAY = 0.8
 MAX_BOT_DELAY = 30.0
@@ -203,6 +206,7 @@ class Room:
     asked_steps: set[int] = field(default_factory=set)  # the steps at which the teacher asked for beliefs
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, int] = (-1, -1)
+    _words: dict[int, tuple[Any, list[tuple[str, ...]]]] = field(default_factory=dict, repr=False)
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
     moving: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)  # one move of the room at a time
 
@@ -244,6 +248,21 @@ class Room:
         if state is None or seat not in state.acting_seats:
             return []
         return list(self.remember(("legal", seat), lambda: state.legal_actions(seat)))
+
+    def menu_words(self, seat: int) -> list[tuple[str, ...]]:
+        """`seat`'s legal actions as notation words (`moves.move_texts`), split once per menu: games hand the
+        same menu out step after step (a Mafia floor of a thousand testimonies), and every word a student taps
+        walks it again. A few menus are kept at once, each with the menu itself (so its id stays its own)."""
+        state = self.state
+        if state is None or seat not in state.acting_seats:
+            return []
+        menu = self.remember(("legal", seat), lambda: state.legal_actions(seat))
+        kept = self._words.get(id(menu))
+        if kept is None or kept[0] is not menu:
+            if len(self._words) >= MENUS_KEPT:
+                self._words.clear()
+            kept = self._words[id(menu)] = (menu, move_texts(menu))
+        return kept[1]
 
     def bot_for(self, seat: int) -> Bot | None:
         """The bot playing `seat` (built once per room and seat), or None for a person."""

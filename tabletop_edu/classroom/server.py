@@ -513,7 +513,8 @@ class ClassServer:
         revealed = reveal_html(room.state, language) if room.revealed and room.state is not None else None
         message = table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
                                 paused=room.paused, revealed=revealed, title=room.title, seat=seat,
-                                style=False)  # the page links the stylesheet once (`TableStyle`)
+                                style=False,  # the page links the stylesheet once (`TableStyle`)
+                                words=room.menu_words(seat) if legal else None)
         if with_view and seat is not None:
             message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
             message["legal"] = [str(action) for action in legal]
@@ -1155,7 +1156,8 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
         raise Refused("not_your_turn", "It is not your turn.", 409)
     try:
         return dict(room.remember(("menu", seat, tuple(chosen), language), lambda: menu_message(
-            room.view(seat), room.legal_actions(seat), chosen, language, room.step)))  # type: ignore[arg-type]
+            room.view(seat), room.legal_actions(seat), chosen, language, room.step,  # type: ignore[arg-type]
+            room.menu_words(seat))))
     except ValueError:
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 

@@ -2,8 +2,9 @@
 
 Every change a person could be told of (a seat claimed, a bot seated, a move, a pause, a reveal) is committed
 here before any client hears of it (by one writer thread, `Writer`, which commits what is queued in groups),
-so a hard kill of the server loses nothing that anyone saw. On start the rooms are rebuilt from these rows: the game from its seed, rules and seat names, then
-its moves replayed in order (`GameState.apply`), which gives back exactly the same state.
+so a hard kill of the server loses nothing that anyone saw. On start the rooms are rebuilt from these rows:
+the game from its seed, rules and seat names, then its moves replayed in order (`GameState.apply`), which
+gives back exactly the same state.
 
 Tables:
 

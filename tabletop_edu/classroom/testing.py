@@ -130,7 +130,8 @@ class ServerProcess:
 
     def start(self, timeout: float = 60) -> ServerProcess:
         self.process = subprocess.Popen(
-            [sys.executable, *self.python_options, "-m", "tabletop_edu", "serve", "--port", "0", "--db", self.db, *self.extra],
+            [sys.executable, *self.python_options, "-m", "tabletop_edu", "serve", "--port", "0", "--db", self.db,
+             *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
