@@ -14,6 +14,12 @@ every game ends).
 Goals (issue 23): 50 rooms x 12 students thinking 0-3 s, p95 under 50 ms; 30 rooms flat out, p95 under
 150 ms and no move over 1 s.
 
+`--finished-games 500` measures memory instead: rooms of bots play Mafia de Cuba to the end, ten at a time,
+are revealed and left idle (`serve --finished-idle 1`: they sleep a second after), and the server's resident
+memory (RSS) is printed after every hundred finished games. Goal: flat within 10 % from 100 to 500.
+
+    .venv/bin/python benchmarks/bench_classroom.py --finished-games 500
+
 A benchmark, not a test: it prints figures and exits non-zero only if something was lost or refused.
 """
 
@@ -21,7 +27,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
+import os
+import pstats
 import random
 import statistics
 import sys
@@ -43,7 +52,9 @@ except ImportError:  # the test extra has it; without it the CPU share is not me
 
 
 class RoomLoad:
-    """One room: when each move was sent, how many screens have seen each step, and the latencies."""
+    """One room: when each move was sent, how many screens have seen each step, the latencies, and the
+    refusals (a move refused as out of date is no loss: in Mafia's free talk, several students speak at once and
+    the Godfather's question may close the floor before a student's testimony arrives)."""
 
     def __init__(self, code: str, students: int) -> None:
         self.code, self.students = code, students
@@ -51,6 +62,7 @@ class RoomLoad:
         self.seen: dict[int, int] = {}
         self.latencies: list[float] = []
         self.moves = 0
+        self.refused_moves = 0
         self.refusals: list[dict[str, Any]] = []
         self.over = False
 
@@ -60,25 +72,50 @@ class RoomLoad:
             self.latencies.append(time.perf_counter() - self.sent[step - 1])
 
 
+class Screen:
+    """A student's page: notes every table it is sent (for the latencies) and every refusal, telling the
+    refusal of a move it sent (its step is one of the moves awaiting an answer) from that of a menu."""
+
+    def __init__(self, room: RoomLoad, socket: Any) -> None:
+        self.room, self.socket = room, socket
+        self.moves_in_flight: collections.Counter[int] = collections.Counter()  # a step's move may be sent twice
+
+    async def next(self) -> dict[str, Any]:
+        text = await self.socket.read_message()
+        if text is None:
+            raise ConnectionError(f"the server closed a student's connection ({self.socket.close_code} "
+                                  f"{self.socket.close_reason}; refusals: "
+                                  f"{collections.Counter(r['code'] for r in self.room.refusals)})")
+        message: dict[str, Any] = json.loads(text)
+        if message["type"] == "refused":
+            if self.moves_in_flight[message.get("step")] > 0:
+                self.moves_in_flight[message["step"]] -= 1
+                self.room.refused_moves += 1
+            self.room.refusals.append(message)
+        elif message["type"] == "table" and message["started"]:
+            self.room.screen_updated(message["step"])
+            if message["over"]:
+                self.room.over = True
+        return message
+
+    async def move(self, step: int, action: str) -> None:
+        self.room.sent[step] = time.perf_counter()
+        self.room.moves += 1
+        self.moves_in_flight[step] += 1
+        await self.socket.write_message(json.dumps({"type": "move", "step": step, "action": action}))
+
+
 async def student(url: str, token: str, room: RoomLoad, rng: random.Random, deadline: float,
                   think: tuple[float, float] = (0.0, 0.0)) -> None:
     """A student: on its turn, thinks a time drawn from `think` (seconds), then asks one menu per word and
-    sends the move."""
-    socket = await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}"))
+    sends the move. Every message is noted, also those that arrive while it waits for a menu."""
+    screen = Screen(room, await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}")))
     try:
         while time.perf_counter() < deadline:
-            text = await socket.read_message()
-            if text is None:
-                raise ConnectionError("the server closed a student's connection")
-            message = json.loads(text)
-            if message["type"] == "refused":
-                room.refusals.append(message)
-                continue
+            message = await screen.next()
             if message["type"] != "table" or not message["started"]:
                 continue
-            room.screen_updated(message["step"])
             if message["over"]:
-                room.over = True
                 return
             menu = message["menu"]
             if menu is not None and think[1] > 0:
@@ -88,23 +125,20 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                 if option is None or option["action"] is not None or \
                         (menu["complete"] is not None and rng.random() < 0.3):
                     action = option["action"] if option is not None and option["action"] else menu["complete"]
-                    room.sent[message["step"]] = time.perf_counter()
-                    room.moves += 1
-                    await socket.write_message(json.dumps({"type": "move", "step": message["step"], "action": action}))
+                    await screen.move(message["step"], action)
                     break
-                await socket.write_message(json.dumps({"type": "menu", "step": message["step"],
-                                                       "chosen": [*menu["chosen"], option["word"]]}))
+                await screen.socket.write_message(json.dumps({"type": "menu", "step": message["step"],
+                                                              "chosen": [*menu["chosen"], option["word"]]}))
                 while True:
-                    reply = json.loads(await socket.read_message())
+                    reply = await screen.next()
                     if reply["type"] == "menu":
                         menu = reply
                         break
-                    if reply["type"] == "refused":
-                        room.refusals.append(reply)
+                    if reply["type"] == "refused" and reply.get("step") == message["step"]:
                         menu = None
                         break
     finally:
-        socket.close()
+        screen.socket.close()
 
 
 async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float,
@@ -121,13 +155,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rooms", type=int, default=10)
     parser.add_argument("--students", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--seconds", type=float, default=300, help="stop (and fail) after this long")
+    parser.add_argument("--seconds", type=float, default=900, help="stop (and fail) after this long")
     parser.add_argument("--think", type=thinking_time, default=(0.0, 0.0), metavar="LOW-HIGH",
                         help="seconds each student thinks before a move, drawn between LOW and HIGH (default: 0-0, "
                              "flat out)")
+    parser.add_argument("--finished-games", type=int, default=0, metavar="N",
+                        help="measure the server's memory over N finished games instead (see above)")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write its profile to FILE "
+                        "and print where its time went")
     arguments = parser.parse_args(argv)
+    if arguments.finished_games:
+        return memory(arguments.finished_games, arguments.seed)
     with tempfile.TemporaryDirectory() as folder:
-        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log").start()
+        profile = {"python_options": ["-m", "cProfile", "-o", str(Path(arguments.profile).resolve())]} \
+            if arguments.profile else {}
+        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log", **profile).start()
         try:
             teacher = TeacherClient(server.url, server.token)
             rooms, tokens = [], {}
@@ -139,15 +181,27 @@ def main(argv: list[str] | None = None) -> int:
                 rooms.append(RoomLoad(room["code"], arguments.students))
             assert server.process is not None
             cpu_before = server_cpu_seconds(server.process.pid)
-            started = time.perf_counter()
-            asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think))
+            started, students_cpu = time.perf_counter(), time.process_time()
+            try:
+                asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think))
+            except (ConnectionError, asyncio.TimeoutError):
+                print("".join(server.output[-20:]), file=sys.stderr)  # what the server said last
+                for room in rooms:
+                    codes = collections.Counter(str(refusal.get("code")) for refusal in room.refusals)
+                    print(f"room {room.code}: {room.moves} moves sent, last step seen {max(room.seen, default=None)}, "
+                          f"over: {room.over}, refusals {dict(codes)}", file=sys.stderr)
+                raise
             elapsed = time.perf_counter() - started
+            students_cpu = (time.process_time() - students_cpu) / elapsed
             cpu = server_cpu_seconds(server.process.pid)
             cpu_share = None if cpu is None or cpu_before is None else (cpu - cpu_before) / elapsed
             lost = []
             for room in rooms:
                 record = teacher.record(room.code)
-                if record is None or len(record["actions"]) != room.moves:
+                # a lost move: the record holds fewer moves than every screen was shown, or more than were sent
+                # and not refused (a refusal still in flight when a student left at the end is no loss)
+                if record is None or len(record["actions"]) > room.moves - room.refused_moves or \
+                        len(record["actions"]) != max(room.seen, default=0):
                     lost.append(room.code)
         finally:
             server.stop()
@@ -162,11 +216,62 @@ def main(argv: list[str] | None = None) -> int:
           f"sent to {arguments.students} screens)")
     print(f"move -> every screen of its room updated: p50 {1000 * statistics.median(latencies):.1f} ms, "
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms")
-    shown = "not measured (no psutil)" if cpu_share is None else f"{100 * cpu_share:.0f} % of one core"
-    print(f"server CPU: {shown}")
-    print(f"refusals: {len(refusals)}; rooms with a lost or extra move: {len(lost)}; "
+    shown = "not measured (no psutil)" if cpu_share is None else \
+        f"{100 * cpu_share:.0f} % of one core, {1000 * cpu_share * elapsed / max(moves, 1):.1f} ms of CPU per move"
+    print(f"server CPU: {shown}; the simulated students' process: {100 * students_cpu:.0f} % of one core "
+          f"(load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}: the machine's other work)")
+    codes = collections.Counter(str(refusal.get("code")) for refusal in refusals)
+    print(f"refusals: {len(refusals)} {dict(codes)} ({sum(room.refused_moves for room in rooms)} of moves); "
+          f"rooms with a lost or extra move: {len(lost)}; "
           f"games over: {sum(room.over for room in rooms)}/{len(rooms)}")
-    return 0 if not refusals and not lost and all(room.over for room in rooms) else 1
+    unexpected = [refusal for refusal in refusals if refusal.get("code") not in ("stale", "over")]  # the table moved on
+    if arguments.profile:
+        pstats.Stats(arguments.profile).sort_stats("tottime").print_stats(25)
+        pstats.Stats(arguments.profile).sort_stats("cumulative").print_stats(40)
+    return 0 if not unexpected and not lost and all(room.over for room in rooms) else 1
+
+
+#: Seconds a finished room stays awake in the memory benchmark.
+IDLE = 1.0
+
+
+def memory(games: int, seed: int, batch: int = 10, every: int = 100) -> int:
+    """Play `games` games of bots to their end, reveal them, and print the server's RSS every `every` games,
+    once their rooms had the time to fall asleep."""
+    if psutil is None:
+        print("--finished-games needs psutil (the test extra)", file=sys.stderr)
+        return 2
+    figures: list[tuple[int, float]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log", "--finished-idle",
+                               str(IDLE)).start()
+        try:
+            assert server.process is not None
+            process = psutil.Process(server.process.pid)
+            teacher = TeacherClient(server.url, server.token)
+            started = time.perf_counter()
+            for first in range(0, games, batch):
+                codes = [teacher.create_room("mafia_de_cuba", 6, seed=seed + first + index, bot_delay=0,
+                                             bots={seat: "random" for seat in range(6)})["code"]
+                         for index in range(min(batch, games - first))]
+                for code in codes:
+                    while not teacher.room(code)["over"]:
+                        time.sleep(0.05)
+                    teacher.command(code, "reveal")
+                finished = first + len(codes)
+                if finished % every == 0 or finished == games:
+                    time.sleep(3 * IDLE)  # every revealed room idle long enough to be put to sleep
+                    figures.append((finished, process.memory_info().rss / 2**20))
+                    print(f"{finished} finished games: server RSS {figures[-1][1]:.1f} MB "
+                          f"({time.perf_counter() - started:.0f} s)", flush=True)
+            awake = sum(1 for room in teacher.rooms() if not room["over"])
+        finally:
+            server.stop()
+    base = figures[0][1]
+    spread = max(abs(rss - base) / base for _, rss in figures)
+    print(f"RSS from {figures[0][0]} to {figures[-1][0]} games: {base:.1f} -> {figures[-1][1]:.1f} MB, at most "
+          f"{100 * spread:.1f} % from the first figure (goal: 10 %); rooms not over: {awake}")
+    return 0 if awake == 0 else 1
 
 
 def thinking_time(text: str) -> tuple[float, float]:

@@ -47,18 +47,33 @@ class MoveStep:
 
 def move_texts(legal_actions: Sequence[Action | str]) -> list[tuple[str, ...]]:
     """The legal actions as tuples of notation words, in the game's order."""
-    return [tuple(str(action).split()) for action in legal_actions]
+    return [words_of(action) for action in legal_actions]
+
+
+def words_of(action: Action | str) -> tuple[str, ...]:
+    """An action's notation words, kept on the action value like its text (`Action.__str__`): games hand out
+    the same values in menu after menu (a Mafia floor holds a thousand testimonies), and each word of a move
+    a student taps walks the whole menu again."""
+    if isinstance(action, str):
+        return tuple(action.split())
+    known = action.__dict__
+    words: tuple[str, ...] | None = known.get("_words")
+    if words is None:
+        words = known["_words"] = tuple(str(action).split())
+    return words
 
 
 def move_step(legal_actions: Sequence[Action | str], chosen: Sequence[str] = (),
-              label: Labeller | None = None) -> MoveStep:
-    """The next choice after the words `chosen`, from the legal actions alone.
+              label: Labeller | None = None, words: Sequence[tuple[str, ...]] | None = None) -> MoveStep:
+    """The next choice after the words `chosen`, from the legal actions alone (`words`: their `move_texts`,
+    when the caller keeps them).
 
     Raises `ValueError` if `chosen` is not the start of any legal action (the menu changed under the person:
     start again from the top)."""
     prefix = tuple(chosen)
     depth = len(prefix)
-    matching = [words for words in move_texts(legal_actions) if words[:depth] == prefix]
+    texts = move_texts(legal_actions) if words is None else words
+    matching = [words for words in texts if words[:depth] == prefix]
     if not matching:
         raise ValueError(f"No legal move starts with {' '.join(prefix)!r}.")
     label = label or (lambda path: path[-1])

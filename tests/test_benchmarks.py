@@ -5,7 +5,9 @@ Speed itself is never asserted here (shared machines are noisy): `python -m tabl
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
+import json
 import random
 import sys
 from collections.abc import Callable
@@ -92,3 +94,36 @@ def test_bench_engines_searches_a_real_decision_of_every_game() -> None:
         state, seat = engines.searched_decision(module)
         assert len(state.legal_actions(seat)) >= 2  # a search with one move would not play out anything
     assert engines.playouts_per_second(commissario, iterations=4, repeats=1) > 0
+
+
+def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_every_screen() -> None:
+    bench = load("bench_classroom")
+    room = bench.RoomLoad("ABCDE", 2)
+
+    class Socket:
+        def __init__(self, messages: list[dict[str, object]]) -> None:
+            self.messages, self.sent = [json.dumps(message) for message in messages], []
+
+        async def read_message(self) -> str | None:
+            return self.messages.pop(0) if self.messages else None
+
+        async def write_message(self, text: str) -> None:
+            self.sent.append(text)
+
+    def table(step: int) -> dict[str, object]:
+        return {"type": "table", "started": True, "step": step, "over": False}
+
+    refused = [{"type": "refused", "code": "stale", "step": 3}, {"type": "refused", "code": "stale", "step": 4}]
+    first = bench.Screen(room, Socket([refused[0], refused[1], table(4)]))
+    second = bench.Screen(room, Socket([table(4)]))
+
+    async def play() -> None:
+        await first.move(3, "pass")
+        await first.move(3, "pass")  # the same step's move sent twice: two refusals can answer it
+        for _ in range(3):
+            await first.next()
+        await second.next()
+
+    asyncio.run(play())
+    assert room.moves == 2 and room.refused_moves == 1  # the refusal of step 4 answered a menu, not a move
+    assert len(room.refusals) == 2 and len(room.latencies) == 1 and room.seen == {4: 2}

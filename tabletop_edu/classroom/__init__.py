@@ -24,9 +24,10 @@ once, naming the first's address (`classroom.connect(url, db=file)` then works w
 class's games to the analysis tools (tournament tables, information flow, posteriors, pandas).
 
 Modules: `rooms` (rooms, seats, tokens: the rules of the server, no web), `store` (SQLite), `pages` (what a
-seat sees: built from its view only), `server` (Tornado), `client` (the teacher's and a seat's clients),
-`dashboard` (the ipywidgets dashboard), `student_bots` (`join`), `export` (analysis), `cli` (`serve`), `testing` (the leak check, a
-server process to kill and restart, students who tap through the protocol).
+seat sees: built from its view only), `belief_pages` (a seat's belief questions, the debrief's HTML), `server`
+(Tornado), `client` (the teacher's and a seat's clients), `dashboard` (the ipywidgets dashboard), `student_bots`
+(`join`), `export` (analysis), `debrief` (the class's beliefs analysed), `cli` (`serve`), `testing` (the leak
+check, a server process to kill and restart, students who tap through the protocol and state beliefs).
 """
 
 from __future__ import annotations
@@ -108,15 +109,21 @@ def connect(url: str, token: str | None = None, *, db: str | Path | None = None)
 def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, Any] | None = None,  # noqa: A001
          language: str = "en", bots: dict[int, str] | None = None, bot_delay: float = 0.8,
          db: str | Path = DEFAULT_DB, port: int = 0, network: bool = False,
-         public_url: str | None = None, draw_seats: bool = False) -> Any:
+         public_url: str | None = None, draw_seats: bool = False, beliefs: bool = False,
+         scoring: str = "brier", move_time_limit: float | None = None) -> Any:
     """Open a room of `game` for `players` seats on this kernel's server and return its dashboard widget.
 
     `bots` seats bots at once ({seat: "greedy"}); the dashboard seats more. The game starts when every seat
-    is filled. `draw_seats=True` seats students who join by code at random (from the seed), not in arrival order."""
+    is filled. `draw_seats=True` seats students who join by code at random (from the seed), not in arrival order.
+    `beliefs=True` asks the students what they believe (who is Adler?) at the moments the game sets and when the
+    dashboard asks, scored by `scoring` ("brier", the default, or "log") and shown beside the exact posteriors
+    of their own views once the table is revealed.
+    `move_time_limit`: seconds a student has for each move; then a bot plays it for them (and their page says so)."""
     server = start(db, port=port, network=network, public_url=public_url)
     client = __getattr__("TeacherClient")(server.url, server.teacher_token)
     room = client.create_room(game, players, seed=seed, rules=rules, language=language, bots=bots,
-                              bot_delay=bot_delay, draw_seats=draw_seats)
+                              bot_delay=bot_delay, draw_seats=draw_seats, beliefs=beliefs, scoring=scoring,
+                              move_time_limit=move_time_limit)
     return client.dashboard(room["code"], language=language)
 
 

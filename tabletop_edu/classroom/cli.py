@@ -3,6 +3,7 @@
     python -m tabletop_edu serve --port 8000                   # this machine only (127.0.0.1)
     python -m tabletop_edu serve --port 8000 --network         # phones on the classroom network too
     python -m tabletop_edu serve --room mafia_de_cuba:8 --room get_adler:5 --db class.sqlite3
+    python -m tabletop_edu serve --room commissario:4 --move-time-limit 60   # then a bot plays for the slow
 
 It prints the address, the teacher's token (for `classroom.connect(url, token)` in a notebook) and, for each
 room, its code, its seats' links and its dashboard call. `/` is the join page: students type the room code
@@ -47,7 +48,17 @@ def add_command(commands: Any) -> None:
     serve_parser.add_argument("--draw-seats", action="store_true",
                               help="students joining by code sit at seats drawn at random (from the seed), not in "
                                    "arrival order (the first to type the code is not always the Godfather)")
+    serve_parser.add_argument("--beliefs", action="store_true",
+                              help="the --room rooms ask the students what they believe (scored, shown at the debrief)")
+    serve_parser.add_argument("--scoring", choices=("brier", "log"), default="brier",
+                              help="the scoring rule of the students' beliefs (with --beliefs)")
+    serve_parser.add_argument("--move-time-limit", type=float, default=None, metavar="SECONDS",
+                              help="seconds a student has for each move in the --room rooms; then a bot of the game "
+                                   "plays it for them and their page says so (default: no limit)")
     serve_parser.add_argument("--language", choices=("en", "fr"), default="en")
+    serve_parser.add_argument("--finished-idle", type=float, default=None, metavar="SECONDS",
+                              help="how long a revealed or closed room nobody looks at stays in memory (default "
+                                   "600); it comes back from the file when opened")
     serve_parser.set_defaults(handler=serve)
 
 
@@ -66,7 +77,8 @@ def serve(arguments: argparse.Namespace) -> int:
             print(f"--room is GAME:PLAYERS, a game and its number of seats, not {text!r}", file=sys.stderr)
             return 2
         rooms.append((game, int(players)))
-    server = ClassServer(arguments.db, host=host, port=arguments.port, public_url=arguments.public_url)
+    idle = {} if arguments.finished_idle is None else {"finished_idle": arguments.finished_idle}
+    server = ClassServer(arguments.db, host=host, port=arguments.port, public_url=arguments.public_url, **idle)
 
     def ready(server: ClassServer) -> None:
         client = TeacherClient(server.url, server.teacher_token)
@@ -86,7 +98,8 @@ def serve(arguments: argparse.Namespace) -> int:
         for game, players in rooms:
             try:
                 room = client.create_room(game, players, seed=arguments.seed, language=arguments.language,
-                                          draw_seats=arguments.draw_seats)
+                                          draw_seats=arguments.draw_seats, beliefs=arguments.beliefs,
+                                          scoring=arguments.scoring, move_time_limit=arguments.move_time_limit)
             except ClassroomError as error:
                 print(f"room {game}:{players} not opened: {error}", file=sys.stderr, flush=True)
                 continue
@@ -110,8 +123,9 @@ def print_room(room: dict[str, Any], connect: str) -> None:
     """A room's code, links and dashboard call, as the teacher needs them at the start of a class."""
     state = "over" if room["over"] else f"step {room['step']}" if room["started"] else \
         f"{sum(seat['name'] is not None for seat in room['seats'])} of {len(room['seats'])} seated"
-    print(f"room {room['code']} ({room['title']}, {len(room['seats'])} seats, {state}): join at {room['join_url']}",
-          flush=True)
+    limit = f", {room['move_time_limit']:g} s per move" if room.get("move_time_limit") else ""
+    print(f"room {room['code']} ({room['title']}, {len(room['seats'])} seats{limit}, {state}): join at "
+          f"{room['join_url']}", flush=True)
     print(f"  dashboard: {connect}.dashboard({room['code']!r})", flush=True)
     print(f"  projector: {room['watch_url']}", flush=True)
     for seat in room["seats"]:

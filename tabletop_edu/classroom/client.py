@@ -183,15 +183,26 @@ class TeacherClient:
     def rooms(self) -> list[dict[str, Any]]:
         return list(self.call("GET", "/api/rooms")["rooms"])
 
+    def broken_rooms(self) -> dict[str, str]:
+        """The rooms of the file that could not be read at start, each with the reason (they are left out)."""
+        return dict(self.call("GET", "/api/rooms").get("broken", {}))
+
     def create_room(self, game: str, players: int, *, seed: int | None = None, rules: dict[str, Any] | None = None,
                     language: str = "en", bots: dict[int, str] | None = None, bot_delay: float = 0.8,
-                    draw_seats: bool = False) -> dict[str, Any]:
+                    draw_seats: bool = False, beliefs: bool = False, scoring: str = "brier",
+                    move_time_limit: float | None = None) -> dict[str, Any]:
         """A new room; returns the room's teacher view (its code, links, seats). `draw_seats`: students
-        joining by code sit at empty seats drawn at random (from the room's seed), not in arrival order."""
+        joining by code sit at empty seats drawn at random (from the room's seed), not in arrival order;
+        `beliefs`: the students are asked what they believe, scored by `scoring` ("brier" or "log");
+        `move_time_limit`: seconds a student has for a move, after which a bot of the game plays it for them."""
         body: dict[str, Any] = {"game": game, "players": players, "language": language, "bot_delay": bot_delay,
                                 "bots": {str(seat): bot for seat, bot in (bots or {}).items()}}
         if draw_seats:
             body["draw_seats"] = True
+        if beliefs:
+            body["beliefs"], body["scoring"] = True, scoring
+        if move_time_limit is not None:
+            body["move_time_limit"] = move_time_limit
         if seed is not None:
             body["seed"] = seed
         if rules is not None:
@@ -202,7 +213,8 @@ class TeacherClient:
         return dict(self.call("GET", f"/api/rooms/{code}"))
 
     def command(self, code: str, what: str, **body: Any) -> dict[str, Any]:
-        """pause, resume, step, reveal, close, bot (seat=, bot=), unbot (seat=), new_link (seat=)."""
+        """pause, resume, step, reveal, close, bot (seat=, bot=), unbot (seat=), new_link (seat=), ask (the
+        class's beliefs, now), swap (seat=, to=: before the start, two seats exchange who sits there)."""
         return dict(self.call("POST", f"/api/rooms/{code}/{what}", body))
 
     def record(self, code: str) -> dict[str, Any] | None:

@@ -5,7 +5,7 @@ analysis tool of the package works on the game the class is playing: the omnisci
 (spectator's) view, the game's knowledge panel (posteriors, candidate sets, who knows what) and the
 information-flow graph, redrawn at every move. The buttons call the server's API with the teacher's token:
 pause and resume, let the bot to move play one move, reveal the table at the end, seat bots in empty seats,
-give a seat a new link.
+give a seat a new link, and, before the start, place students (swap two seats: who is the Godfather).
 
 Messages arrive in the client loop's thread; the drawing happens in a worker thread of the dashboard, keeping
 only the latest message, so a slow knowledge panel never holds up the feed.
@@ -39,7 +39,13 @@ register({
            "dash.lobby": "The game starts when every seat is filled.", "dash.flow": "Information flow",
            "dash.paused": "paused", "dash.over": "game over", "dash.playing": "playing",
            "dash.gathering": "waiting for students",
-           "dash.seat": "Seat", "dash.bot": "Bot", "dash.closed": "closed"},
+           "dash.seat": "Seat", "dash.bot": "Bot", "dash.closed": "closed",
+           "dash.ask": "Ask what they believe", "dash.beliefs": "Beliefs",
+           "dash.beliefs_off": "This room asks no beliefs (open it with beliefs=True).",
+           "dash.beliefs_count": "Beliefs stated so far (what they said stays secret until the reveal)",
+           "dash.asked_at": "You asked at steps",
+           "dash.swap": "Swap these seats", "dash.with": "with",
+           "dash.broken": "Rooms of this file that cannot be read (left out, kept in the file as they are):"},
     "fr": {"dash.seats": "Places", "dash.projector": "Projecteur", "dash.teacher": "Enseignant (tout)",
            "dash.knowledge": "Connaissances", "dash.pause": "Pause", "dash.resume": "Reprendre",
            "dash.step": "Un coup du robot", "dash.reveal": "Révéler la table", "dash.seat_bot": "Placer un robot",
@@ -51,7 +57,14 @@ register({
            "dash.lobby": "La partie commence quand toutes les places sont prises.",
            "dash.flow": "Flux d'information", "dash.paused": "en pause", "dash.over": "partie terminée",
            "dash.playing": "en cours", "dash.gathering": "en attente des élèves", "dash.seat": "Place",
-           "dash.bot": "Robot", "dash.closed": "fermée"},
+           "dash.ask": "Demander ce qu'ils croient", "dash.beliefs": "Croyances",
+           "dash.beliefs_off": "Cette salle ne pose pas de questions sur les croyances (ouvrez-la avec beliefs=True).",
+           "dash.beliefs_count": "Croyances données jusqu'ici (leur contenu reste secret jusqu'à la révélation)",
+           "dash.asked_at": "Vous avez demandé aux étapes",
+           "dash.bot": "Robot", "dash.closed": "fermée", "dash.swap": "Échanger ces places",
+           "dash.with": "avec",
+           "dash.broken": "Salles de ce fichier illisibles (laissées de côté, gardées telles quelles dans le "
+                          "fichier) :"},
 })
 
 
@@ -75,6 +88,8 @@ class RoomClient(Protocol):
 
     def games(self) -> Any: ...
 
+    def broken_rooms(self) -> dict[str, str]: ...
+
 
 class Dashboard(widgets.VBox):
     """A room's live dashboard. `client` is a `TeacherClient` (any `RoomClient`); `code` the room's code."""
@@ -93,6 +108,8 @@ class Dashboard(widgets.VBox):
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"dashboard-{code}")
         self.title = widgets.HTML()
         self.message = widgets.HTML()
+        self.broken = widgets.HTML()  # the rooms the server could not read, with their reasons
+        self.broken_reasons = client.broken_rooms()
         self.pause_button = widgets.Button(icon="", layout=widgets.Layout(width="auto"))
         self.step_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.reveal_button = widgets.Button(button_style="warning", layout=widgets.Layout(width="auto"))
@@ -102,6 +119,9 @@ class Dashboard(widgets.VBox):
         self.seat_bot_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.remove_bot_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.new_link_button = widgets.Button(layout=widgets.Layout(width="auto"))
+        self.ask_button = widgets.Button(button_style="info", layout=widgets.Layout(width="auto"))
+        self.place_picker = widgets.Dropdown(layout=widgets.Layout(width="11em"))  # the seat to swap with
+        self.swap_button = widgets.Button(icon="exchange", layout=widgets.Layout(width="auto"))
         self.language_picker = widgets.ToggleButtons(options=list(LANGUAGES), value=language,
                                                      style={"button_width": "3em"})
         self.seats = widgets.HTML()
@@ -109,8 +129,9 @@ class Dashboard(widgets.VBox):
         self.teacher = widgets.HTML()
         self.knowledge = widgets.HTML()
         self.flow = widgets.HTML()
+        self.beliefs = widgets.HTML()
         self.tabs = widgets.Tab(children=[self.seats, self.projector, self.teacher,
-                                          widgets.VBox([self.knowledge, self.flow])])
+                                          widgets.VBox([self.knowledge, self.flow]), self.beliefs])
         self.pause_button.on_click(lambda _: self._command("resume" if self._paused else "pause"))
         self.step_button.on_click(lambda _: self._command("step"))
         self.reveal_button.on_click(lambda _: self._command("reveal"))
@@ -119,13 +140,17 @@ class Dashboard(widgets.VBox):
                                                               bot=self.bot_picker.value))
         self.remove_bot_button.on_click(lambda _: self._command("unbot", seat=self.seat_picker.value))
         self.new_link_button.on_click(lambda _: self._command("new_link", seat=self.seat_picker.value))
+        self.ask_button.on_click(lambda _: self.ask())
+        self.swap_button.on_click(lambda _: self.swap(self.seat_picker.value, self.place_picker.value))
         self.language_picker.observe(self._on_language, names="value")
         self.tabs.observe(lambda _: self._redraw(), names="selected_index")
-        controls = widgets.HBox([self.pause_button, self.step_button, self.reveal_button, self.language_picker],
+        controls = widgets.HBox([self.pause_button, self.step_button, self.reveal_button, self.ask_button,
+                                 self.language_picker],
                                 layout=widgets.Layout(flex_flow="row wrap"))
-        seating = widgets.HBox([self.seat_picker, self.bot_picker, self.seat_bot_button, self.remove_bot_button,
-                                self.fill_button, self.new_link_button], layout=widgets.Layout(flex_flow="row wrap"))
-        super().__init__([self.title, controls, seating, self.message, self.tabs])
+        seating = widgets.HBox([self.seat_picker, self.place_picker, self.swap_button, self.bot_picker,
+                                self.seat_bot_button, self.remove_bot_button, self.fill_button, self.new_link_button],
+                               layout=widgets.Layout(flex_flow="row wrap"))
+        super().__init__([self.title, controls, seating, self.message, self.broken, self.tabs])
         self.add_class("classroom-dashboard")
         self._label()
         self.feed = client.follow(code, on_message=self._receive)
@@ -194,8 +219,21 @@ class Dashboard(widgets.VBox):
         self.seat_bot_button.description = self._t("dash.seat_bot")
         self.remove_bot_button.description = self._t("dash.remove_bot")
         self.new_link_button.description = self._t("dash.new_link")
-        for index, key in enumerate(("dash.seats", "dash.projector", "dash.teacher", "dash.knowledge")):
+        self.ask_button.description = self._t("dash.ask")
+        self.swap_button.description = self._t("dash.swap")
+        for index, key in enumerate(("dash.seats", "dash.projector", "dash.teacher", "dash.knowledge",
+                                     "dash.beliefs")):
             self.tabs.set_title(index, self._t(key))
+        self.broken.value = self.broken_html()
+
+    def broken_html(self) -> str:
+        """The rooms that cannot be read, each with its reason (nothing when every room was read)."""
+        if not self.broken_reasons:
+            return ""
+        items = "".join(f"<li><b>{html.escape(code)}</b>: {html.escape(reason)}</li>"
+                        for code, reason in sorted(self.broken_reasons.items()))
+        return (f"<div class='classroom-broken' style='color:#b71c1c'>{html.escape(self._t('dash.broken'))}"
+                f"<ul>{items}</ul></div>")
 
     def _on_language(self, change: dict[str, Any]) -> None:
         self.language = change["new"]
@@ -221,11 +259,14 @@ class Dashboard(widgets.VBox):
             values = [value for _, value in seat_options]
             self.seat_picker.value = keep if keep in values else next(
                 (seat["seat"] for seat in info["seats"] if seat["name"] is None), values[0])
+        self._place_options(info, seat_options)
         if list(self.bot_picker.options) != info["bots"]:
             self.bot_picker.options = info["bots"]
             self.bot_picker.value = "random" if "random" in info["bots"] else info["bots"][0]
         self.step_button.disabled = not info["started"] or info["over"]
         self.reveal_button.disabled = not info["over"] or info["revealed"]
+        self.ask_button.disabled = "beliefs" not in info or not info["started"] or info["over"]
+        self.beliefs.value = self.beliefs_html(info)
         self.seats.value = self.seats_html(info)
         state = self.state
         seats = [{"seat": seat["seat"], "name": seat["name"], "bot": seat["bot"]} for seat in info["seats"]]
@@ -243,6 +284,17 @@ class Dashboard(widgets.VBox):
             panel = games.knowledge_function(info["game"])
             self.knowledge.value = panel(state, self.language) if panel else ""
             self.flow.value = f"<h4>{html.escape(self._t('dash.flow'))}</h4>{flow_image(state, self.language)}"
+
+    def _place_options(self, info: dict[str, Any], seat_options: list[tuple[str, int]]) -> None:
+        """The seats the picked seat may swap with: before the start only (the teacher places students, who is
+        the Godfather); after, the control is off."""
+        options = [(f"{self._t('dash.with')} {label}", value) for label, value in seat_options]
+        if list(self.place_picker.options) != options:
+            keep = self.place_picker.value
+            self.place_picker.options = options
+            values = [value for _, value in options]
+            self.place_picker.value = keep if keep in values else values[-1]
+        self.place_picker.disabled = self.swap_button.disabled = bool(info["started"] or info["closed"])
 
     def seats_html(self, info: dict[str, Any]) -> str:
         """Who sits where, who is online, each seat's link and QR code; how to join by code."""
@@ -268,6 +320,21 @@ class Dashboard(widgets.VBox):
                 f"{html.escape(self._t('dash.open_projector'))}</a></p>{join_qr}"
                 f"<table><tr>{head}<th></th></tr>{''.join(rows)}</table></div>")
 
+    def beliefs_html(self, info: dict[str, Any]) -> str:
+        """During play how many beliefs each seat stated; after the reveal the debrief (the server's, in the
+        dashboard's language)."""
+        beliefs = info.get("beliefs")
+        if beliefs is None:
+            return f"<p>{html.escape(self._t('dash.beliefs_off'))}</p>"
+        if "debrief" in beliefs:
+            return str(beliefs["debrief"].get(self.language, beliefs["debrief"]["en"]))
+        rows = "".join(f"<tr><td>{seat['seat']}</td><td>{html.escape(seat['name'] or '—')}</td>"
+                       f"<td style='text-align:right'>{count}</td></tr>"
+                       for seat, count in zip(info["seats"], beliefs["counts"]))
+        asked = ", ".join(str(step) for step in beliefs["asked_steps"]) or "—"
+        return (f"<p><b>{html.escape(self._t('dash.beliefs_count'))}</b></p><table>{rows}</table>"
+                f"<p>{html.escape(self._t('dash.asked_at'))}: {asked}</p>")
+
     # ---------------------------------------------------------------- commands
 
     def _command(self, what: str, **body: Any) -> dict[str, Any] | None:
@@ -291,6 +358,14 @@ class Dashboard(widgets.VBox):
 
     def reveal(self) -> None:
         self._command("reveal")
+
+    def ask(self) -> None:
+        """Ask every student what they believe now (a room opened with beliefs=True)."""
+        self._command("ask")
+
+    def swap(self, seat: int, other: int) -> None:
+        """Before the start: seats `seat` and `other` exchange who sits there (a student's link follows them)."""
+        self._command("swap", seat=seat, to=other)
 
     def seat_bot(self, seat: int, bot: str) -> None:
         self._command("bot", seat=seat, bot=bot)
@@ -320,7 +395,9 @@ class Dashboard(widgets.VBox):
             self._closed = True
         self.feed.close()
         self._worker.shutdown(wait=True)
-        for panel in (self.title, self.message, self.seats, self.projector, self.teacher, self.knowledge, self.flow):
+        for panel in (self.title, self.message, self.broken, self.seats, self.projector, self.teacher, self.knowledge,
+                      self.flow, self.beliefs):
             panel.value = ""
         self.seat_picker.options = []
+        self.place_picker.options = []
         super().close()

@@ -12,14 +12,21 @@ time), replayed into game states on demand. From there:
 - `dataframe()` and `results_dataframe()`: one row per move (with thinking times) or per player and game,
   as pandas DataFrames where pandas is installed (`pip install pandas`); `beliefs_dataframe()`: one row per
   option of every answered belief question (what the student said, what their view implied, the truth).
+- `ClassGame.beliefs`: the beliefs the students stated (`from_rooms` reads them from the server's records).
 - `save(path)` / `ClassGames.load(path)`: the games as one JSON file (records, moves, beliefs), so a class can be
-  analysed after the server is gone, and a recorded class ships with the debrief notebook.
+  analysed after the server is gone, and a recorded class ships with the debrief notebook. Names exactly as
+  typed in DataFrames and files.
+- `moves_csv()` and `results_csv()`: the same rows as CSV text for a spreadsheet, where a name is plain text:
+  one a spreadsheet would read as a formula (`=HYPERLINK(...)`, `+1`, `-2`, `@x`) is written with a leading
+  quote, as OWASP advises against CSV injection.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,11 +74,8 @@ class ClassGames:
 
     @classmethod
     def from_rooms(cls, rooms: Iterable[Mapping[str, Any]]) -> ClassGames:
-        """From the server's `/api/records` answer (`TeacherClient.records()`)."""
-        return cls(ClassGame(room["code"], room["number"], room["title"],
-                             tuple(seat_label(seat) for seat in room["seats"]), room["record"],
-                             tuple(tuple(move) for move in room["moves"]))  # type: ignore[misc]
-                   for room in rooms if room.get("record") is not None)
+        """From the server's `/api/records` answer (`TeacherClient.records()`), with each room's beliefs."""
+        return cls(_class_game(room) for room in rooms if room.get("record") is not None)
 
     def __len__(self) -> int:
         return len(self.games)
@@ -171,6 +175,14 @@ class ClassGames:
     def results_dataframe(self) -> Any:
         return _frame(self.result_rows())
 
+    def moves_csv(self) -> str:
+        """The moves as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
+        return _csv(self.move_rows())
+
+    def results_csv(self) -> str:
+        """The results as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
+        return _csv(self.result_rows())
+
     def belief_rows(self) -> list[dict[str, Any]]:
         """One row per option of every answered belief question, oldest first: room, number, game, seat, label,
         step, question (its key), option, belief (what the student said), posterior (what their view implied),
@@ -232,6 +244,53 @@ def game_from_json(data: Mapping[str, Any]) -> ClassGame:
                      tuple(answer_from_json(answer) for answer in data.get("beliefs", ())))
 
 
+
+#: What makes a spreadsheet read a cell as a formula when it starts it (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """`value` as a CSV cell that a spreadsheet shows as typed: a text that would start a formula is written
+    with a leading quote (`'=HYPERLINK(...)`); numbers, including negative scores, stay numbers."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    text = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows({key: spreadsheet_cell(value) for key, value in row.items()} for row in rows)
+    return text.getvalue()
+
+
 def _frame(rows: list[dict[str, Any]]) -> Any:
     pandas = need("pandas", "A DataFrame (the rows are there without it: move_rows(), result_rows())")
     return pandas.DataFrame(rows)
+
+
+def _class_game(room: Mapping[str, Any]) -> ClassGame:
+    """One room of `/api/records` as a `ClassGame`, its beliefs scored once the game has settled them."""
+    labels = tuple(seat_label(seat) for seat in room["seats"])
+    game = ClassGame(room["code"], room["number"], room["title"], labels, room["record"],
+                     tuple(tuple(move) for move in room["moves"]))  # type: ignore[misc]
+    beliefs = room.get("beliefs")
+    if not beliefs or not beliefs.get("rows"):
+        return game
+    answers = belief_answers(game.code, game.number, labels, beliefs["rows"], beliefs["scoring"], game.state())
+    return ClassGame(game.code, game.number, game.title, labels, game.record, game.moves, answers)
+
+
+def belief_answers(code: str, number: int, labels: Sequence[str], rows: Iterable[Mapping[str, Any]], scoring: str,
+                   state: GameState[Any]) -> tuple[BeliefAnswer, ...]:
+    """Stated beliefs (rows of `step`, `seat`, `question`, `belief`, `posterior`) as `BeliefAnswer`s, their
+    truth (and so their points) filled once the game is over, by the game's belief model."""
+    model = games.belief_model(state.game)
+    answers = []
+    for row in rows:
+        question = BeliefQuestion.from_json(row["question"])
+        truth = model.truth(state, games.base_question(question)) if model is not None and state.is_over else None
+        answers.append(BeliefAnswer(code, number, state.game, int(row["seat"]), labels[int(row["seat"])],
+                                    int(row["step"]), question, dict(row["belief"]), dict(row["posterior"]),
+                                    truth, scoring))
+    return tuple(answers)

@@ -9,11 +9,13 @@ from its plugin too.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from .. import registry
+from ..beliefs import BeliefQuestion
 from ..core import Bot, GameState
 
 
@@ -67,3 +69,36 @@ def posteriors(state: GameState[Any]) -> dict[int, dict[str, float]]:
     """What the table can infer at `state`, as the game's plugin computes it; a ValueError for a game that
     declares no posteriors."""
     return _plugin(state.game).posteriors_at(state)
+
+
+def belief_model(package: str) -> Any | None:
+    """The game's belief model (`beliefs.BeliefModel`), as its plugin declares it; None for a game that asks
+    no belief questions."""
+    return _plugin(package).belief_model()
+
+
+#: What a question's key gets when the teacher asks it (`asked_question`): "adler@h3#asked@12".
+ASKED = "#asked@"
+
+
+def belief_questions(model: Any, view: Any, asked_at: int | None) -> list[BeliefQuestion]:
+    """The questions a seat's `view` is asked now: those of the moments the game sets (`model.questions`, each
+    key answered once), and, after the teacher asked at step `asked_at`, the questions the model offers then
+    (its optional `questions_when_asked(view)`, else `questions`) again, under keys of that ask."""
+    questions = list(model.questions(view))
+    if asked_at is not None:
+        when_asked = getattr(model, "questions_when_asked", None)
+        again = list(when_asked(view) if when_asked is not None else questions)
+        questions += [asked_question(question, asked_at) for question in again]
+    return questions
+
+
+def asked_question(question: BeliefQuestion, step: int) -> BeliefQuestion:
+    """`question` as the teacher's ask at `step` puts it: the same words, a key of its own."""
+    return dataclasses.replace(question, key=f"{question.key}{ASKED}{step}")
+
+
+def base_question(question: BeliefQuestion) -> BeliefQuestion:
+    """The game's own question behind a teacher's ask (what its model's `posterior` and `truth` read)."""
+    key, found, _ = question.key.partition(ASKED)
+    return dataclasses.replace(question, key=key) if found else question

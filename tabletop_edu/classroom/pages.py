@@ -12,6 +12,7 @@ escaping; the scripts set texts with `textContent`, never as HTML.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -25,6 +26,7 @@ from ..extras import need
 from ..i18n import register, tr
 from ..moves import labeller, move_step
 from ..rendering import game_renderer, render_state_html, render_view_html
+from ..templates import style_block, stylesheet
 
 #: The most words a move of any game has, and the longest word: a menu request beyond is malformed.
 MAX_WORDS = 16
@@ -44,6 +46,11 @@ _WORDS = {
         "class.lobby": "Who is at the table", "class.your_seat": "Your seat", "class.start_over":
         "Start again", "class.colon": ":", "class.room_closed": "The teacher closed this room.",
         "class.link_expired": "This link has expired: ask your teacher for a new one.",
+        "class.link_expired_help": "Your teacher gave this seat a new link, so this page shows nothing any more. "
+                                   "Ask your teacher for the new link (or its QR code) and open it: your seat and "
+                                   "your game are waiting there.",
+        "class.connection_lost": "Connection lost: reconnecting… The table comes back by itself.",
+        "class.time_up": "Time's up: a bot played for you.",
         "class.flood_closed": "Too many messages: reload the page.",
         "class.name_hint": "Back at a table you joined from this browser? Type its code: your seat opens again.",
     },
@@ -62,6 +69,11 @@ _WORDS = {
         "class.start_over": "Recommencer", "class.colon": " :",
         "class.room_closed": "L'enseignant a fermé cette salle.",
         "class.link_expired": "Ce lien a expiré : demandez un nouveau lien à l'enseignant.",
+        "class.link_expired_help": "L'enseignant a donné un nouveau lien à cette place : cette page ne montre "
+                                   "plus rien. Demandez le nouveau lien (ou son code QR) à l'enseignant et "
+                                   "ouvrez-le : votre place et votre partie vous y attendent.",
+        "class.connection_lost": "Connexion perdue : reconnexion… La table revient toute seule.",
+        "class.time_up": "Temps écoulé : un robot a joué pour vous.",
         "class.flood_closed": "Trop de messages : rechargez la page.",
         "class.name_hint": "De retour à une table rejointe depuis ce navigateur ? Tapez son code : votre place "
                            "se rouvre.",
@@ -123,8 +135,25 @@ def environment() -> jinja2.Environment:
 def page(template: str, language: str, **values: Any) -> str:
     """A whole page in `language` ("en" or "fr")."""
     words = {key: tr(key, language) for key in _WORDS["en"]}
-    return environment().get_template(template).render(lang=language, words=words,
+    return environment().get_template(template).render(lang=language, words=words, style_version=style_version(),
                                                        words_json=json.dumps(words), **values)
+
+
+# ------------------------------------------------------------------------------------ the tables' stylesheet
+# The tables' HTML carries the whole stylesheet (about 16 KB) in a `<style>` block, as a notebook needs it. A
+# class page links it once instead (`/style/tabletop.css?v=...`, cached by the browser for as long as its
+# version holds), and every update carries the table alone.
+
+
+@cache
+def style_version() -> str:
+    """A short hash of the tables' stylesheet: its address changes when it does, so browsers may cache it."""
+    return hashlib.sha256(stylesheet().encode("utf-8")).hexdigest()[:12]
+
+
+def without_style(html: str) -> str:
+    """A table's (or a reveal's) HTML without its inlined stylesheet, for a page that links it."""
+    return html.replace(str(style_block()), "")
 
 
 def qr_svg(text: str, scale: int = 4) -> str:
@@ -183,32 +212,37 @@ def view_step(view: View) -> int:
 
 def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[str, Any]], step: int = 0,
                   legal_actions: Sequence[Action | str] = (), paused: bool = False, revealed: str | None = None,
-                  title: str = "", seat: int | None = None) -> dict[str, Any]:
-    """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone.
+                  title: str = "", seat: int | None = None, style: bool = True,
+                  words: Sequence[tuple[str, ...]] | None = None) -> dict[str, Any]:
+    """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone
+    (`words`: the legal actions' notation words, when the caller keeps them: `moves.move_texts`).
 
     `step` is the number of moves played (the step a move must answer); `legal_actions` are the seat's own
     (empty when it is not to act); `revealed` is the reveal HTML once the teacher showed the whole table at
-    the end of the game; `seat` is whose page it is before the game starts (after, the view says)."""
+    the end of the game; `seat` is whose page it is before the game starts (after, the view says);
+    `style=False` leaves the stylesheet out, for a page that links it (the class server's)."""
     kind, status = status_text(view, seats, language, paused=paused)
     me = seat if view is None else view.seat
     html = lobby_html(seats, me, language) if view is None else render_view_html(view, language, True)
     if revealed is not None:
         html = (f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"
                 f"{revealed}</section>{html}")
+    if not style:
+        html = without_style(html)
     menu = None
     if view is not None and kind == "turn" and legal_actions:
-        menu = menu_message(view, legal_actions, (), language, step)
+        menu = menu_message(view, legal_actions, (), language, step, words)
     return {"type": "table", "step": step, "kind": kind, "status": status, "title": title, "html": html,
             "menu": menu, "seat": me, "started": view is not None, "over": kind == "over", "paused": paused,
             "revealed": revealed is not None}
 
 
 def menu_message(view: View, legal_actions: Sequence[Action | str], chosen: Sequence[str],
-                 language: str, step: int) -> dict[str, Any]:
+                 language: str, step: int, words: Sequence[tuple[str, ...]] | None = None) -> dict[str, Any]:
     """The next choice of a move after the words `chosen`: buttons labelled by the game (ValueError if
     `chosen` starts no legal move: the menu changed, start again)."""
     label = labeller(view, language)
-    choice = move_step(legal_actions, tuple(chosen), label)
+    choice = move_step(legal_actions, tuple(chosen), label, words)
     return {"type": "menu", "step": step, "chosen": list(choice.chosen),
             "labels": [label(tuple(choice.chosen[:index + 1])) for index in range(len(choice.chosen))],
             "options": [{"word": option.word, "label": option.label, "action": option.action}

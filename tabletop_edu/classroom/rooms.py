@@ -14,27 +14,38 @@ never applied twice.
 A room starts its game when every seat is filled, by a student who picked a name or by a bot the teacher
 seated; the game's players are those names. Students who join by code take the first empty seat, or, in a room
 opened with `draw_seats`, an empty seat drawn at random from the room's seed (the first to type the code is not
-always the Godfather). Bots the teacher seats play through `Bot.choose(view,
+always the Godfather); before the start the teacher may place them anew (`swap_seats`: each link follows its
+student). A room may limit the time of each move (`move_time_limit`): when it runs out, `time_up` lets the
+game's `TIME_UP_BOT` play that seat's move. Bots the teacher seats play through `Bot.choose(view,
 legal_actions, rng)`, with an rng seeded from the room's seed and the step, so a room's bot moves are the same
 after a restart.
+
+A room opened with `beliefs=True` asks its students what they believe (`tabletop_edu.beliefs`): at the moments
+its game's belief model sets, and when the teacher asks, each seat is offered the model's questions for its own
+view; a stated belief is checked (`parse_belief`), stored with the exact posterior of the seat's view at the
+step it answers, and only then acknowledged. Beliefs are that seat's secret until the reveal.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import random
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, TypeVar
 
+from ..beliefs import SCORING_RULES, BeliefError, BeliefQuestion, parse_belief
 from ..core import Bot, GameState, IllegalAction, RecordError, RulesError, View, rules_from_dict, rules_to_dict
 from ..core.errors import quote
+from ..moves import move_texts
 from . import games
-from .store import ActionRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
+from .store import ActionRow, BeliefRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
 
 log = logging.getLogger("tabletop_edu.classroom")
 T = TypeVar("T")
@@ -55,12 +66,18 @@ EMOJI_TAGS = range(0xE0020, 0xE0080)
 #: Bytes of randomness in a seat's or projector's token (128 bits) and in the teacher's.
 TOKEN_BYTES = 16
 TEACHER_TOKEN_BYTES = 24
-#: Seconds a revealed room stays in memory with no page open on it; then it sleeps (only its code and number
-#: stay in memory) until someone opens it again, when it comes back from the database.
+#: Seconds a revealed (or closed) room stays in memory with no page open on it; then it sleeps (only its code and
+#: number stay in memory) until someone opens it again, when it comes back from the database.
 FINISHED_IDLE = 600.0
+#: Menus whose notation words a room keeps (`Room.menu_words`): a seat's menus of a few steps.
+MENUS_KEPT = 64
 #: The delay before a bot moves, so that a class can follow (tests use 0).
 DEFAULT_BOT_DELAY = 0.8
 MAX_BOT_DELAY = 30.0
+#: The per-move time limit a teacher may set (`move_time_limit`, seconds), and the bot of the game that then
+#: plays for a seat whose time ran out: every game has it, and a random move stands for no choice.
+MIN_MOVE_TIME_LIMIT, MAX_MOVE_TIME_LIMIT = 5.0, 3600.0
+TIME_UP_BOT = "random"
 
 
 class Refused(ValueError):
@@ -69,7 +86,9 @@ class Refused(ValueError):
     Codes: unknown_token, expired_token, unknown_room, closed, forbidden, bad_name, name_taken, room_full,
     seat_taken, not_started, paused, over, stale, not_your_turn, illegal, malformed, too_big, flood, no_bot,
     bad_request, storage, storage_busy (another program holds the file), too_many (sockets of one link),
-    too_many_guesses (wrong room codes)."""
+    too_many_guesses (wrong room codes); of beliefs: no_beliefs (the room asks none), no_question (not asked
+    this), answered (already), bad_belief (not whole percents summing to 100), not_now (the teacher's ask
+    outside play); started (students are placed before the start only)."""
 
     def __init__(self, code: str, message: str, status: int = 400, *, fr: str | None = None) -> None:
         super().__init__(message)
@@ -178,11 +197,18 @@ class Room:
     revealed: bool = False
     closed: bool = False
     draw_seats: bool = False  # students joining by code sit at an empty seat drawn at random (seeded)
+    move_time_limit: float | None = None  # seconds a student has for a move, then a bot plays it (`time_up`)
     actions: list[ActionRow] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
+    scoring: str | None = None  # the scoring rule of a room that asks beliefs ("brier", "log"); None: it asks none
+    beliefs: list[BeliefRow] = field(default_factory=list)
+    pending_beliefs: dict[int, set[str]] = field(default_factory=dict)  # keys being stored now, by seat
+    asked_steps: set[int] = field(default_factory=set)  # the steps at which the teacher asked for beliefs
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, int] = (-1, -1)
+    _words: dict[int, tuple[Any, list[tuple[str, ...]]]] = field(default_factory=dict, repr=False)
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
+    moving: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)  # one move of the room at a time
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
         """`compute()` once per step of the game (views, legal actions and menus are asked for again and
@@ -223,6 +249,21 @@ class Room:
             return []
         return list(self.remember(("legal", seat), lambda: state.legal_actions(seat)))
 
+    def menu_words(self, seat: int) -> list[tuple[str, ...]]:
+        """`seat`'s legal actions as notation words (`moves.move_texts`), split once per menu: games hand the
+        same menu out step after step (a Mafia floor of a thousand testimonies), and every word a student taps
+        walks it again. A few menus are kept at once, each with the menu itself (so its id stays its own)."""
+        state = self.state
+        if state is None or seat not in state.acting_seats:
+            return []
+        menu = self.remember(("legal", seat), lambda: state.legal_actions(seat))
+        kept = self._words.get(id(menu))
+        if kept is None or kept[0] is not menu:
+            if len(self._words) >= MENUS_KEPT:
+                self._words.clear()
+            kept = self._words[id(menu)] = (menu, move_texts(menu))
+        return kept[1]
+
     def bot_for(self, seat: int) -> Bot | None:
         """The bot playing `seat` (built once per room and seat), or None for a person."""
         name = self.seats[seat].bot
@@ -246,6 +287,40 @@ class Room:
     def record(self) -> dict[str, Any] | None:
         return None if self.state is None else self.state.record()
 
+    def state_at(self, step: int) -> GameState[Any]:
+        """The game as it was after `step` moves (replayed from the record: what a seat saw then)."""
+        state = self.state
+        assert state is not None and 0 <= step <= self.step
+        if step == self.step:
+            return state
+
+        def replay() -> GameState[Any]:
+            record = state.record()
+            record["actions"] = record["actions"][:step]
+            return type(state).from_record(record)
+        return self.remember(("state_at", step), replay)  # type: ignore[no-any-return]
+
+    def belief_questions(self, seat: int, step: int | None = None) -> list[BeliefQuestion]:
+        """The questions `seat` is asked at `step` (default: now), from its view then alone: those its game's
+        belief model sets at that moment (the teacher's ask included); none for a bot, a room that asks no
+        beliefs, a game not started or over."""
+        step = self.step if step is None else step
+        if self.scoring is None or self.state is None or self.seats[seat].bot is not None or not 0 <= step <= self.step:
+            return []
+        state = self.state_at(step)
+        if state.is_over:
+            return []
+        model = games.belief_model(self.package)
+        assert model is not None, "a room asks beliefs only of a game with a belief model"
+        view = self.view(seat) if step == self.step else state.view(seat)
+        asked_at = max((asked for asked in self.asked_steps if asked <= step), default=None)
+        return list(self.remember(("questions", seat, step, asked_at),
+                                  lambda: games.belief_questions(model, view, asked_at)))
+
+    def answered(self, seat: int) -> dict[str, BeliefRow]:
+        """`seat`'s stated beliefs by question key (each key is answered once: a moment of the game, or an ask)."""
+        return {row.key: row for row in self.beliefs if row.seat == seat}
+
     def names(self) -> list[str | None]:
         return [seat.name for seat in self.seats]
 
@@ -253,14 +328,15 @@ class Room:
 class Hall:
     """Every room of a server, backed by a `Store`; `listeners` hear of each room that changed.
 
-    `rooms` holds the rooms in memory. A revealed room nobody has opened for `FINISHED_IDLE` seconds goes to
-    sleep (`sweep`): `asleep` keeps only its number, and finding it again (its code, a link) reads it back
-    from the store, so a long school day of finished games does not pile up in memory."""
+    `rooms` holds the rooms in memory. A revealed or closed room nobody has opened for `FINISHED_IDLE` seconds
+    goes to sleep (`sweep`): `asleep` keeps only its number, and finding it again (its code, a link) reads it
+    back from the store, so a long school day of finished games does not pile up in memory."""
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.clock = clock
-        self.asleep: dict[str, int] = {}
+        self.asleep: dict[str, int] = {}  # code -> number of the rooms asleep
+        self.asleep_over: dict[str, bool] = {}  # whether their game was over (a closed room's may not be)
         self.listeners: list[Callable[[Room], None]] = []
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
@@ -272,6 +348,7 @@ class Hall:
             token = new_token(TEACHER_TOKEN_BYTES)
             store.set_meta("teacher_token", token)
         self.teacher_token = token
+        self.belief_desk = BeliefDesk(self)
         for row in store.rooms():
             if isinstance(row, BrokenRoom):
                 self._set_broken(row.code, row.number, row.reason)
@@ -303,7 +380,9 @@ class Hall:
         seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
                     seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed,
-                    draw_seats=self.store.meta(draw_seats_key(row.code)) == "1")
+                    draw_seats=self.store.meta(draw_seats_key(row.code)) == "1",
+                    move_time_limit=stored_time_limit(self.store.meta(time_limit_key(row.code))))
+        self._load_beliefs(room)
         if room.started:
             room.state = self._new_state(room)
             for action in self.store.actions(row.code):
@@ -312,6 +391,17 @@ class Hall:
                 room.state.apply(action.action, player=action.seat)
                 room.actions.append(action)
         return room
+
+    def _load_beliefs(self, room: Room) -> None:
+        """A room's belief options and stated beliefs, read back from the store."""
+        scoring = self.store.meta(beliefs_key(room.code))
+        if scoring is None:
+            return
+        if scoring not in SCORING_RULES or games.belief_model(room.package) is None:
+            raise RecordError(f"room {room.code}: it asks beliefs scored by {scoring!r}, which cannot be served.")
+        room.scoring = scoring
+        room.asked_steps = set(json.loads(self.store.meta(asked_key(room.code)) or "[]"))
+        room.beliefs = self.store.beliefs(room.code)
 
     def _add(self, room: Room) -> None:
         room.last_used = self.clock()
@@ -334,17 +424,19 @@ class Hall:
     # ---------------------------------------------------------------- sleeping rooms
 
     def sweep(self, in_use: Callable[[str], bool] = lambda code: False, idle: float = FINISHED_IDLE) -> list[str]:
-        """Put to sleep every revealed room idle for `idle` seconds that no page has open (`in_use(code)`);
-        returns their codes."""
+        """Put to sleep every revealed or closed room idle for `idle` seconds that no page has open
+        (`in_use(code)`); returns their codes."""
         now = self.clock()
         sleepy = [room for room in self.rooms.values()
-                  if room.revealed and room.is_over and now - room.last_used >= idle and not in_use(room.code)]
+                  if (room.closed or room.revealed and room.is_over) and now - room.last_used >= idle
+                  and not in_use(room.code) and not room.moving.locked()]
         for room in sleepy:
             del self.rooms[room.code]
             self._watch_tokens.pop(room.watch_token, None)
             for seat in room.seats:
                 self._seat_tokens.pop(seat.token, None)
             self.asleep[room.code] = room.number
+            self.asleep_over[room.code] = room.is_over
         return [room.code for room in sleepy]
 
     def _wake(self, code: str) -> Room | None:
@@ -356,6 +448,7 @@ class Hall:
             return None
         room = self._build(row)
         del self.asleep[code]
+        self.asleep_over.pop(code, None)
         self._add(room)
         return room
 
@@ -368,7 +461,8 @@ class Hall:
         """What the teacher's list of rooms shows of each sleeping room, read from the store (no replay)."""
         rows = [self.store.room(code) for code in self.asleep]
         return [{"code": row.code, "number": row.number, "game": row.game, "title": games.title(row.game),
-                 "step": self.store.step_count(row.code), "started": row.started, "over": True, "closed": row.closed}
+                 "step": self.store.step_count(row.code), "started": row.started,
+                 "over": self.asleep_over.get(row.code, True), "closed": row.closed}
                 for row in rows if isinstance(row, RoomRow)]
 
     def _touch(self, room: Room) -> Room:
@@ -427,9 +521,12 @@ class Hall:
 
     def create_room(self, game: str | ModuleType, players: int, *, seed: int | None = None,
                     rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
-                    bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False) -> Room:
+                    bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False, beliefs: bool = False,
+                    scoring: str = SCORING_RULES[0], move_time_limit: float | None = None) -> Room:
         """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name);
-        `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed)."""
+        `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed); `beliefs`:
+        the students are asked what they believe, their answers scored by `scoring` ("brier" or "log");
+        `move_time_limit`: seconds a student has for each move, after which a bot plays it for them."""
         package = games.game_package(game)
         module = games.game_module(package)
         state_class = module.State
@@ -448,6 +545,8 @@ class Hall:
             raise Refused("bad_request", f"bot_delay is a number of seconds from 0 to {MAX_BOT_DELAY}.")
         if not isinstance(draw_seats, bool):
             raise Refused("bad_request", f"draw_seats is true or false, not {quote(repr(draw_seats))}.")
+        self._check_belief_options(package, beliefs, scoring)
+        check_time_limit(move_time_limit)
         try:
             if rules is None:
                 rules = module.Rules()
@@ -466,17 +565,33 @@ class Hall:
                          + list(self.asleep.values()), default=0)
         seats = [Seat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats,
-                    draw_seats=draw_seats)
+                    draw_seats=draw_seats, scoring=scoring if beliefs else None,
+                    move_time_limit=None if move_time_limit is None else float(move_time_limit))
+        options = {draw_seats_key(code): "1"} if draw_seats else {}
+        if beliefs:
+            options[beliefs_key(code)] = scoring
+        if move_time_limit is not None:
+            options[time_limit_key(code)] = repr(float(move_time_limit))
         self._save(lambda: self.store.add_room(
             RoomRow(code, number, package, players, seed, rules_to_dict(rules), language, float(bot_delay),
                     room.watch_token, False, False, False, False),
-            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats],
-            {draw_seats_key(code): "1"} if draw_seats else None))
+            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats], options or None))
         self._add(room)
         for seat, bot in sorted(bots.items()):
             self.seat_bot(code, seat, bot)
         self._tell(room)
         return room
+
+    @staticmethod
+    def _check_belief_options(package: str, beliefs: Any, scoring: Any) -> None:
+        if not isinstance(beliefs, bool):
+            raise Refused("bad_request", f"beliefs is true or false, not {quote(repr(beliefs))}.")
+        if scoring not in SCORING_RULES:
+            raise Refused("bad_request", f"The scoring rule is {' or '.join(map(repr, SCORING_RULES))}, not "
+                          f"{quote(repr(scoring))}.")
+        if beliefs and games.belief_model(package) is None:
+            raise Refused("bad_request", f"{games.title(package)} asks no belief questions: open the room without "
+                          "beliefs.")
 
     def _new_code(self) -> str:
         while True:
@@ -507,10 +622,12 @@ class Hall:
         self._fill(room, seat, name, bot)
         return seat
 
-    def _bot_name(self, room: Room, seat: int, bot: str) -> str:
+    def _bot_name(self, room: Room, seat: int, bot: str, names: Sequence[str | None] | None = None) -> str:
+        """A bot's name after its seat, unlike the other seats' `names` (by default, the room's now)."""
         word = "Robot" if room.language == "fr" else "Bot"  # the room's language names its bots
         name = f"{word} {seat} ({bot})"[:MAX_NAME]
-        taken = {name_key(other.name) for other in room.seats if other.name and other.number != seat}
+        names = room.names() if names is None else names
+        taken = {name_key(other) for number, other in enumerate(names) if other and number != seat}
         while name_key(name) in taken:
             name = (name[:MAX_NAME - 1] + "'")
         return name
@@ -541,6 +658,36 @@ class Hall:
         self._seat_tokens[new] = (room, seat)
         self._tell(room)
         return seat
+
+    def swap_seats(self, code: str, first: int, second: int) -> Room:
+        """The teacher places students before the game starts (who is the Godfather): seats `first` and `second`
+        exchange who sits there, a student, a bot or nobody. A student's link follows them (their page now shows
+        their new seat); a bot is named after its new seat. Refused once the game started."""
+        room = self.open_room(code)
+        one, other = self._seat(room, first), self._seat(room, second)
+        if room.started:
+            raise Refused("started", "Students are placed before the game starts; this game has started.", 409)
+        if one is other:
+            raise Refused("bad_request", f"Seat {one.number} is already seat {one.number}: pick another seat.")
+        if not one.filled and not other.filled:
+            raise Refused("bad_request", f"Seats {one.number} and {other.number} are both empty: nobody to move.")
+        moved = [SeatRow(room.code, seat.number, came.token, came.name, came.bot)
+                 for seat, came in ((one, other), (other, one))]
+        names = room.names()
+        for row in moved:
+            names[row.seat] = row.name
+        for index, row in enumerate(moved):
+            if row.bot is not None:
+                names[row.seat] = self._bot_name(room, row.seat, row.bot, names)
+                moved[index] = replace(row, name=names[row.seat])
+        self._save(lambda: self.store.set_seats(room.code, moved))
+        for row in moved:
+            seat = room.seats[row.seat]
+            seat.token, seat.name, seat.bot = row.token, row.name, row.bot
+            self._seat_tokens[seat.token] = (room, seat)
+            room.bots.pop(seat.number, None)
+        self._tell(room)
+        return room
 
     def set_paused(self, code: str, paused: bool) -> Room:
         room = self.open_room(code)
@@ -628,8 +775,29 @@ class Hall:
         """Play `action` (its text) for `seat`, answering `step`; refused unless it is that seat's move now.
         `actor` is stored with the move ("seat", "bot"); `even_paused` is for the teacher's step.
 
-        The move is applied in memory (which checks it and changes nothing if it is illegal), then committed;
-        if the commit fails, the room is rebuilt from the store and the move refused."""
+        The move is checked (`GameState.check`, which changes nothing), committed, and only then played in
+        memory and told: a move that could not be stored changes nothing. This waits for the commit; the
+        server, on its event loop, uses `play_async` instead."""
+        step, text = self._checked_move(room, seat, step, action, even_paused)
+        at = self._save(lambda: self.store.add_action(room.code, step, seat, text, actor))
+        self._played(room, ActionRow(room.code, step, seat, text, actor, at))
+
+    async def play_async(self, room: Room, seat: int, step: Any, action: Any, actor: str = "seat",
+                         even_paused: bool = False) -> None:
+        """`play` on an event loop: the loop serves everyone else while the writer commits the move (in one
+        group with whatever else is queued). One move of a room at a time: a second one (a simultaneous
+        choice tapped at the same moment) is checked once the first is played."""
+        async with room.moving:
+            step, text = self._checked_move(room, seat, step, action, even_paused)
+            future = self.store.submit_action(room.code, step, seat, text, actor)
+            try:
+                at = await asyncio.wrap_future(future)
+            except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
+                raise storage_refusal(error) from None
+            self._played(room, ActionRow(room.code, step, seat, text, actor, at))
+
+    def _checked_move(self, room: Room, seat: int, step: Any, action: Any, even_paused: bool) -> tuple[int, str]:
+        """(the step, the text to store) of a move `seat` may make now, or `Refused` saying why."""
         if room.closed:
             raise Refused("closed", "This room is closed.", 410)
         state = room.state
@@ -644,36 +812,29 @@ class Hall:
         if step != room.step and not self.same_choice_still_open(room, seat, step):
             raise Refused("stale", f"This move answers step {step}, but the table is at step {room.step}: "
                           "look again.", 409)
-        step = room.step
         if room.paused and not even_paused:
             raise Refused("paused", "The teacher paused the game.", 409)
         if seat not in state.acting_seats:
             raise Refused("not_your_turn", "It is not your turn.", 409)
         try:
-            state.apply(action, player=seat)
+            return room.step, state.check(action, player=seat)
         except IllegalAction as reason:
             raise Refused("illegal", str(reason)) from None
-        text = state.history[-1][1]
-        try:
-            at = self._save(lambda: self.store.add_action(room.code, step, seat, text, actor))
-        except Refused:
-            self._reload(room)  # the move was played in memory only: take it back
-            raise
-        room.actions.append(ActionRow(room.code, step, seat, text, actor, at))
+
+    def _played(self, room: Room, row: ActionRow) -> None:
+        """A committed move, played in memory and told."""
+        assert room.state is not None
+        room.state.apply(row.action, player=row.seat)
+        room.actions.append(row)
         self._tell(room)
 
     @staticmethod
     def _save(write: Callable[[], T]) -> T:
-        """Run one write of the store; a write that fails changes nothing and is refused with a reason a
-        student understands ("storage_busy" when another program holds the file: the server retries)."""
+        """Run one write of the store; a write that fails changes nothing and is refused (`storage_refusal`)."""
         try:
             return write()
-        except StorageBusy:
-            raise Refused("storage_busy", "Storage busy: the class's database is held by another program for a "
-                          "moment. Nothing was changed; retrying.", 503) from None
         except Exception as error:  # noqa: BLE001 - a disk full, a file gone: refused, never a crash
-            raise Refused("storage", f"The server could not save this ({type(error).__name__}); nothing was "
-                          "changed: try again.", 503) from None
+            raise storage_refusal(error) from None
 
     @staticmethod
     def same_choice_still_open(room: Room, seat: int, step: int) -> bool:
@@ -693,14 +854,6 @@ class Hall:
         then = type(state).from_record(record)
         return seat in then.acting_seats and movers <= set(then.acting_seats)
 
-    def _reload(self, room: Room) -> None:
-        """Rebuild a room's game from the store (after a failed commit, the memory may be one move ahead)."""
-        room.state = self._new_state(room)
-        room.actions = []
-        for action in self.store.actions(room.code):
-            room.state.apply(action.action, player=action.seat)
-            room.actions.append(action)
-
     def bot_choice(self, room: Room) -> tuple[int, int, str] | None:
         """(seat, step, action text) the bot to move would play now, or None if no bot is to move.
 
@@ -715,6 +868,21 @@ class Hall:
         action = bot.choose(state.view(seat), state.legal_actions(seat), room.bot_rng(seat))
         return seat, room.step, str(action)
 
+    def time_up(self, code: str, seat: int) -> str:
+        """The seat's time for its move ran out (its room's `move_time_limit`): the game's `TIME_UP_BOT` plays
+        the move for it, from the seat's view and legal moves alone, stored with the actor "time_up". Refused
+        (and nothing played) unless a student's move is due at that seat now, the game neither paused nor over."""
+        room = self.open_room(code)
+        state = room.state
+        if state is None or state.is_over or room.paused or seat not in state.acting_seats \
+                or room.seats[seat].bot is not None:
+            raise Refused("not_your_turn", f"No student's move is due at seat {seat} now.", 409)
+        bot = games.make_bot(room.package, TIME_UP_BOT)
+        action = str(bot.choose(room.view(seat), room.legal_actions(seat), room.bot_rng(seat)))
+        self.play(room, seat, room.step, action, actor="time_up")
+        log.info("room %s: time's up at seat %d: a bot played %s", room.code, seat, one_line(action, 200))
+        return action
+
     def step_bot(self, code: str) -> tuple[int, str]:
         """The teacher's "step": the bot to move plays one move now, even while the game is paused."""
         room = self.open_room(code)
@@ -724,6 +892,140 @@ class Hall:
         seat, step, action = choice
         self.play(room, seat, step, action, actor="bot", even_paused=True)
         return seat, action
+
+
+def storage_refusal(error: Exception) -> Refused:
+    """A write that failed, refused with a reason a student understands: "storage_busy" when another program
+    holds the file (the server retries), "storage" otherwise (a disk full, a file gone)."""
+    if isinstance(error, StorageBusy):
+        return Refused("storage_busy", "Storage busy: the class's database is held by another program for a "
+                       "moment. Nothing was changed; retrying.", 503)
+    return Refused("storage", f"The server could not save this ({type(error).__name__}); nothing was "
+                   "changed: try again.", 503)
+
+
+# ------------------------------------------------------------------------------------------ beliefs
+
+
+class BeliefDesk:
+    """The belief questions of a hall's rooms: the teacher's ask (every seat is asked again what its game asks
+    now, `games.asked_question`), and a student's answer: checked, stored with the exact posterior of the seat's
+    view, then kept in memory (in that order: nothing is acknowledged that is not on disk). Every check comes
+    first and refuses with a reason a student understands, storing nothing."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+
+    def ask(self, code: str) -> Room:
+        """The teacher asks what the class believes now: every seat gets the questions of its view at this step."""
+        room = self.hall.open_room(code)
+        if room.scoring is None:
+            raise Refused("no_beliefs", "This room asks no beliefs: open one with beliefs=True.", 409)
+        if room.state is None or room.state.is_over:
+            raise Refused("not_now", "Beliefs are asked while the game is played.", 409)
+        steps = sorted(room.asked_steps | {room.step})
+        self.hall._save(lambda: self.hall.store.set_meta(asked_key(room.code), json.dumps(steps)))
+        room.asked_steps = set(steps)
+        self.hall._tell(room)
+        return room
+
+    async def answer(self, room: Room, seat: int, step: Any, key: Any, percents: Any) -> BeliefRow:
+        """`seat` states its belief on the question `key` it was asked at `step`: stored, with the posterior of
+        its view at `step`, before this returns (the loop serving everyone else while the writer commits it);
+        `Refused` (nothing stored) for anything else."""
+        if room.closed:
+            raise Refused("closed", "This room is closed.", 410)
+        if room.scoring is None:
+            raise Refused("no_beliefs", "This room asks no beliefs.", 409,
+                          fr="Cette salle ne pose pas de questions sur vos croyances.")
+        if room.state is None:
+            raise Refused("not_started", "The game starts when every seat has a player.")
+        if isinstance(step, bool) or not isinstance(step, int) or not isinstance(key, str) or len(key) > 200:
+            raise Refused("malformed", "A belief names the step and the question it answers.")
+        if room.is_over:
+            raise Refused("over", "The game is over: beliefs are no longer asked.")
+        if not 0 <= step <= room.step:
+            raise Refused("stale", f"This belief answers step {step}, but the table is at step {room.step}.", 409)
+        asked = {question.key: question for question in room.belief_questions(seat, step)}
+        question = asked.get(key)
+        if question is None:
+            raise Refused("no_question", "You were not asked this question at this moment.", 409,
+                          fr="Cette question ne vous a pas été posée à ce moment.")
+        if step != room.step and key not in {other.key for other in room.belief_questions(seat)}:
+            raise Refused("stale", "This question is closed: the table moved on. Answer the new one.", 409,
+                          fr="Cette question est close : la table a avancé. Répondez à la nouvelle.")
+        if key in room.answered(seat):
+            raise Refused("answered", "You already answered this question.", 409,
+                          fr="Vous avez déjà répondu à cette question.")
+        try:
+            belief = parse_belief(question, percents)
+        except BeliefError as error:
+            raise Refused("bad_belief", str(error), fr=belief_error_fr(question, percents)) from None
+        view = room.view(seat) if step == room.step else room.state_at(step).view(seat)
+        model = games.belief_model(room.package)
+        assert model is not None and view is not None
+        exact = model.posterior(view, games.base_question(question))
+        posterior = {option: float(exact.get(option, 0.0)) for option in question.options}
+        if key in room.pending_beliefs.get(seat, set()):
+            raise Refused("answered", "You already answered this question.", 409,
+                          fr="Vous avez déjà répondu à cette question.")
+        room.pending_beliefs.setdefault(seat, set()).add(key)  # a second tap while the first is being stored
+        try:
+            future = self.hall.store.submit_belief(room.code, step, seat, question.to_json(), belief, posterior)
+            row = await asyncio.wrap_future(future)
+        except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
+            raise storage_refusal(error) from None
+        finally:
+            room.pending_beliefs[seat].discard(key)
+        room.beliefs.append(row)
+        return row
+
+
+def belief_error_fr(question: BeliefQuestion, percents: Any) -> str:
+    """Why a belief was refused, in French (the same checks as `parse_belief`, in its order)."""
+    if not isinstance(percents, Mapping):
+        return "Une croyance donne un pourcentage à chaque réponse possible."
+    if any(option not in question.options for option in percents):
+        return "Ce n'est pas une réponse possible à cette question."
+    if any(option not in percents for option in question.options):
+        return "Donnez un pourcentage à chaque réponse possible (0 convient)."
+    values = [percents[option] for option in question.options]
+    if any(isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100 for value in values):
+        return "Chaque pourcentage est un nombre entier de 0 à 100."
+    return f"Les pourcentages font {sum(values)} au total, pas 100."
+
+
+def beliefs_key(code: str) -> str:
+    """The store's meta key holding the scoring rule of a room that asks beliefs."""
+    return f"beliefs:{code}"
+
+
+def asked_key(code: str) -> str:
+    """The store's meta key holding the steps at which the teacher asked a room's beliefs."""
+    return f"beliefs_asked:{code}"
+
+
+def time_limit_key(code: str) -> str:
+    """The store's meta key holding a room's per-move time limit in seconds (absent: no limit)."""
+    return f"move_time_limit:{code}"
+
+
+def stored_time_limit(text: str | None) -> float | None:
+    """A room's time limit as stored (a number's text), None when it has none or the text is no number."""
+    try:
+        return None if text is None else float(text)
+    except ValueError:
+        return None
+
+
+def check_time_limit(limit: Any) -> None:
+    """`Refused` unless `limit` is None (no limit) or seconds from `MIN_MOVE_TIME_LIMIT` to `MAX_MOVE_TIME_LIMIT`."""
+    if limit is None:
+        return
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or \
+            not MIN_MOVE_TIME_LIMIT <= limit <= MAX_MOVE_TIME_LIMIT:
+        raise Refused("bad_request", f"move_time_limit is a number of seconds from {MIN_MOVE_TIME_LIMIT:g} to "
+                      f"{MAX_MOVE_TIME_LIMIT:g} (or none), not {quote(repr(limit))}.")
 
 
 def draw_seats_key(code: str) -> str:

@@ -16,22 +16,37 @@ Addresses (tokens are `secrets.token_urlsafe`):
   student's bot: `classroom.join`).
 - `/w/TOKEN`: the projector (the spectator's view and how to join); `/ws/watch/TOKEN` its websocket.
 - `/api/...`: the teacher's JSON API (bearer teacher token): create rooms, pause, resume, step a bot,
-  reveal, close, seat or remove bots, new links, records. `/ws/teacher/CODE`: the dashboard's live feed.
+  reveal, close, seat or remove bots, new links, swap two seats before the start, records.
+  `/ws/teacher/CODE`: the dashboard's live feed.
 - `POST /api/join`: a program (a student's bot) joins a room by code and name.
+- `/static/...`: the pages' script and stylesheet; `/style/tabletop.css?v=...`: the tables' stylesheet, linked
+  once by every page (cached while its version holds), so that updates carry the table alone.
 
 Messages from a seat's page are JSON objects of at most `MAX_MESSAGE` bytes: `{"type": "menu", "step": N,
 "chosen": [words]}` asks for the next buttons of a move, `{"type": "move", "step": N, "action": text}` plays
-it. Each connection may send `FLOOD_BURST` messages at once and `FLOOD_RATE` a second after that. Anything
-else is refused with `{"type": "refused", "code": ..., "message": ...}` and changes nothing.
+it; in a room that asks beliefs, `{"type": "belief", "step": N, "key": question, "percents": {option: whole
+percent}}` states a belief, answered with `{"type": "belief_received", ...}` once it is stored (see
+`belief_pages`, `rooms.BeliefDesk`). Each connection may send `FLOOD_BURST` messages at once and `FLOOD_RATE` a
+second after that. Anything else is refused with `{"type": "refused", "code": ..., "message": ...}` and changes
+nothing.
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
 
+Class play without friction (issue 20): every websocket is pinged each `HEARTBEAT` seconds and one that
+answered none of the last two pings is closed, its seat shown offline on the dashboard (a half-open connection
+is found two to three heartbeats after its last word); messages are deflated when the browser offers it (`LiveSocket`); a room's optional
+`move_time_limit` lets the game's bot play a student's move when its time is up (`time_up`, deadlines set
+through an injectable scheduler); a seat's page follows its token when the teacher places its student at
+another seat (`follow_token`).
+
 A school day without a hitch (issue 23): one server per database file (`store.WriterLock`); a link opens at
 most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; wrong room codes are throttled per
-client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file has is a 404; a database held
-by another program refuses a move as "storage busy" and the server retries it; revealed rooms nobody looks at
-leave memory (`sweep`) and come back from the file when opened.
+client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file has is a 404; writes are the
+store's writer thread's (`store.Writer`: the loop awaits each move's commit, queued moves commit together), and
+a database held by another program refuses a move as "storage busy" while the server retries it; revealed or
+closed rooms nobody looks at leave memory (`sweep`, after `finished_idle` seconds) and come back from the file
+when opened.
 """
 
 from __future__ import annotations
@@ -58,12 +73,16 @@ import tornado.websocket
 
 from ..core.rules import rules_to_dict
 from ..core.view import view_to_json
+from ..templates import stylesheet
 from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
-                    table_message)
+                    style_version, table_message)
+from .belief_pages import belief_panel, debrief_html, seat_points_html
+from .debrief import game_tables
+from .export import ClassGame, ClassGames, belief_answers, seat_label
 from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
-from .store import Store, WriterLock
+from .store import BUSY_TIMEOUT, Store, WriterLock
 
 log = logging.getLogger("tabletop_edu.classroom")
 
@@ -93,6 +112,16 @@ STORAGE_RETRY_DELAY = 0.5
 STORAGE_RETRIES = 40
 #: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
 SWEEP_EVERY = 60.0
+#: Seconds between two heartbeats: every open websocket is pinged, and one that has answered none of the last
+#: `MISSED_BEATS` pings (a phone gone out of range, a laptop shut: a half-open connection) is closed, its seat
+#: shown offline on the dashboard at once: a dead connection is found 2 to 3 heartbeats after its last word. One
+#: missed ping is forgiven: a browser whose page is starved of CPU stops reading its socket (and answering pings)
+#: for seconds, and closing a live page makes its student wait for the reconnection.
+HEARTBEAT = 10.0
+MISSED_BEATS = 2
+#: What a page that asked for them hears at each heartbeat: silent for 3.5 heartbeats, it knows the line is dead
+#: (a phone's network gone: its socket may look open for minutes) and reconnects.
+BEAT = json.dumps({"type": "beat"})
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
@@ -176,6 +205,18 @@ def lan_address() -> str:
     return str(addresses[0]) if addresses else "127.0.0.1"
 
 
+#: Calls a function after a delay in seconds, returning a handle whose `cancel()` stops it.
+Scheduler = Callable[[float, Callable[[], None]], Any]
+
+
+@dataclass
+class Deadline:
+    """When a student's move became due (the step) and the timer that lets a bot play it."""
+
+    step: int
+    handle: Any
+
+
 @dataclass(eq=False)
 class Connection:
     """One open websocket: its room, what it shows (a seat, the projector or the teacher) and its language."""
@@ -189,6 +230,9 @@ class Connection:
     bucket: TokenBucket
     floods: int = 0
     with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
+    unanswered: int = 0  # heartbeat pings sent since its last pong or message
+    beats: bool = False  # a page that asked (`?beat=1`) hears each heartbeat too, to find a dead server itself
+    answering: asyncio.Lock = field(default_factory=asyncio.Lock)  # one message answered at a time, in order
 
 
 class ClassServer:
@@ -197,8 +241,18 @@ class ClassServer:
 
     def __init__(self, db: str | Path, *, host: str = "127.0.0.1", port: int = 0,
                  public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT,
+                 compression: bool = True, scheduler: Scheduler | None = None,
+                 busy_timeout: float = BUSY_TIMEOUT, finished_idle: float = FINISHED_IDLE) -> None:
         self.db = str(db)
+        self.finished_idle = finished_idle  # seconds a finished or closed room nobody looks at stays in memory
+        self.busy_timeout = busy_timeout  # how long the writer waits for another program's lock on the file
+        # calls `callback` after `delay` seconds, returning what cancels it: the loop's `call_later` unless a test
+        # brings its own (then the test says when a move's time is up)
+        self._scheduler = scheduler
+        self._deadlines: dict[tuple[str, int], Deadline] = {}
+        self.compression = compression  # websocket messages deflated when the client offers it (`LiveSocket`)
+        self.heartbeat = heartbeat  # seconds between heartbeats; None: only when `beat()` is called (tests)
         self.clock = clock  # of the limits on guesses (tests inject their own)
         self.guesses = GuessThrottle(clock)
         self.flood = flood  # (burst, rate per second) of each connection's messages
@@ -212,6 +266,8 @@ class ClassServer:
         self._thread: threading.Thread | None = None
         self._server: tornado.httpserver.HTTPServer | None = None
         self._bots_pending: set[str] = set()
+        self._game_tables: dict[str, list[Any]] = {}  # by room: its game's own debrief tables, once made
+        self._tables_pending: set[str] = set()
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="classroom-bot")
         self._ready = threading.Event()
         self._failure: BaseException | None = None
@@ -253,10 +309,10 @@ class ClassServer:
         self._writer.announce(self.url)
 
     def _open(self) -> None:
-        self.hall = Hall(Store(self.db), clock=self.clock)
+        self.hall = Hall(Store(self.db, busy_timeout=self.busy_timeout), clock=self.clock)
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
-                                      websocket_ping_interval=20, static_path=str(STATIC), static_handler_class=Static,
+                                      static_path=str(STATIC), static_handler_class=Static,
                                       compress_response=True,
                                       log_function=_quiet_log)
         sockets = tornado.netutil.bind_sockets(self.requested_port, address=self.host)
@@ -265,18 +321,59 @@ class ClassServer:
         self._server.add_sockets(sockets)
         for room in self.hall.rooms.values():
             self._schedule_bots(room)
+            self._schedule_deadlines(room)
         assert self.loop is not None
-        self.loop.call_later(SWEEP_EVERY, self._sweep_often)
+        if self.heartbeat:
+            self.loop.call_later(self.heartbeat, self._beat_often)
+        self.loop.call_later(self._sweep_every, self._sweep_often)
+
+    @property
+    def _sweep_every(self) -> float:
+        return max(0.05, min(SWEEP_EVERY, self.finished_idle / 2))
 
     def _sweep_often(self) -> None:
         self.sweep()
         assert self.loop is not None
-        self.loop.call_later(SWEEP_EVERY, self._sweep_often)
+        self.loop.call_later(self._sweep_every, self._sweep_often)
 
-    def sweep(self, idle: float = FINISHED_IDLE) -> list[str]:
-        """Put to sleep the revealed rooms no page has open, idle for `idle` seconds (on the loop's thread)."""
+    def sweep(self, idle: float | None = None) -> list[str]:
+        """Put to sleep the revealed or closed rooms no page has open, idle for `idle` seconds (default: the
+        server's `finished_idle`), on the loop's thread."""
         assert self.hall is not None
-        return self.hall.sweep(lambda code: bool(self.connections.get(code)), idle)
+        asleep = self.hall.sweep(lambda code: bool(self.connections.get(code)),
+                                 self.finished_idle if idle is None else idle)
+        for code in asleep:
+            self.connections.pop(code, None)  # an empty set per room would pile up over a day
+            self.errors.pop(code, None)
+        return asleep
+
+    def _beat_often(self) -> None:
+        self.beat()
+        assert self.loop is not None and self.heartbeat
+        self.loop.call_later(self.heartbeat, self._beat_often)
+
+    def beat(self) -> list[Connection]:
+        """One heartbeat (on the loop's thread): close every connection that answered none of the last
+        `MISSED_BEATS` pings, telling the teacher at once, and ping the others. Returns the connections found
+        dead."""
+        dead = []
+        for connections in list(self.connections.values()):
+            for connection in list(connections):
+                if connection.unanswered >= MISSED_BEATS:
+                    dead.append(connection)
+                    continue
+                connection.unanswered += 1
+                try:
+                    connection.handler.ping(b"")
+                except tornado.websocket.WebSocketClosedError:
+                    dead.append(connection)
+                    continue
+                if connection.beats:  # a browser cannot see pings: it hears this, or knows the line is dead
+                    connection.handler.send(BEAT)
+        for connection in dead:
+            connection.handler.close(1001, "No answer to the heartbeat.")
+            self.disconnect(connection)  # the dashboard shows the seat offline now, not when TCP gives up
+        return dead
 
     def start(self, timeout: float = 30) -> ClassServer:
         """Run the server in a background thread; returns once it listens (its `port` is then known)."""
@@ -331,6 +428,9 @@ class ClassServer:
     async def _shutdown(self) -> None:
         if self._server is not None:
             self._server.stop()
+            # idle keep-alive connections too: a browser would send its next request down one of them to a
+            # server that no longer reads (in a process that lives on, as a notebook's), and wait forever
+            await asyncio.wait_for(self._server.close_all_connections(), timeout=5)
         for connections in list(self.connections.values()):
             for connection in list(connections):
                 connection.handler.close(1001, "The server is stopping.")
@@ -368,6 +468,7 @@ class ClassServer:
         """A room changed (already on disk): send every connection of it its new message, then let bots play."""
         self.broadcast(room)
         self._schedule_bots(room)
+        self._schedule_deadlines(room)
 
     def broadcast(self, room: Room) -> None:
         connections = self.connections.get(room.code, set())
@@ -376,6 +477,8 @@ class ClassServer:
             if room.closed:
                 connection.handler.close(CLOSE_ROOM_CLOSED, "The teacher closed this room.")
                 continue
+            if connection.kind == "seat":
+                follow_token(room, connection)
             if connection.kind == "seat" and room.seats[connection.seat].token != connection.token:
                 connection.handler.close(CLOSE_EXPIRED, "This link has expired: ask your teacher for a new one.")
                 continue
@@ -393,18 +496,105 @@ class ClassServer:
         """A seat's (or the projector's) message: from its view and its own legal actions only.
 
         `with_view` (a seat's program asked for it) adds `view`, the seat's view as data (`view_to_json`),
-        and `legal`, the notation of its legal actions when it is to act: what a bot needs to choose."""
+        and `legal`, the notation of its legal actions when it is to act: what a bot needs to choose.
+
+        Rendered once per step and what it shows (a page opened, a refused out-of-date move and the broadcast
+        of the step share it): rendering a seat's table is most of the server's work."""
+        beliefs = (len(room.beliefs), len(room.asked_steps), room.code in self._game_tables)  # asked, answered
+        shown = (room.paused, room.revealed, tuple((seat.name, seat.bot) for seat in room.seats), beliefs)
+        return dict(room.remember(("table", seat, language, with_view, shown),
+                                  lambda: self._render_table(room, seat, language, with_view)))
+
+    def _render_table(self, room: Room, seat: int | None, language: str, with_view: bool) -> dict[str, Any]:
         view = room.view(seat)
         legal = []
         if view is not None and seat is not None and room.seats[seat].bot is None and not room.paused:
             legal = room.legal_actions(seat)
         revealed = reveal_html(room.state, language) if room.revealed and room.state is not None else None
         message = table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
-                                paused=room.paused, revealed=revealed, title=room.title, seat=seat)
+                                paused=room.paused, revealed=revealed, title=room.title, seat=seat,
+                                style=False,  # the page links the stylesheet once (`TableStyle`)
+                                words=room.menu_words(seat) if legal else None)
         if with_view and seat is not None:
             message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
             message["legal"] = [str(action) for action in legal]
+        if room.scoring is not None and view is not None:
+            self.add_beliefs(message, room, seat, language)
         return message
+
+    # ---------------------------------------------------------------- beliefs
+
+    def add_beliefs(self, message: dict[str, Any], room: Room, seat: int | None, language: str) -> None:
+        """A seat's own questions now (`beliefs`), and once the table is revealed its own points (a seat) or the
+        class's debrief (the projector) in `debrief`: never another seat's belief before the reveal."""
+        assert room.scoring is not None
+        if seat is not None and room.seats[seat].bot is None:
+            message["beliefs"] = belief_panel(room.belief_questions(seat), room.answered(seat), room.step,
+                                              room.scoring, language)
+        if room.revealed:
+            message["debrief"] = self.debrief(room, language) if seat is None \
+                else seat_points_html(self.belief_answers(room), seat, language)
+
+    @staticmethod
+    def labels(room: Room) -> list[str]:
+        return [seat_label({"name": seat.name, "bot": seat.bot}) for seat in room.seats]
+
+    def belief_answers(self, room: Room) -> Any:
+        """The room's stated beliefs as `BeliefAnswer`s, scored once the game is over (for the debrief)."""
+        assert room.state is not None and room.scoring is not None
+        return room.remember(("belief_answers", len(room.beliefs)), lambda: belief_answers(
+            room.code, room.number, self.labels(room), [row.__dict__ for row in room.beliefs], str(room.scoring),
+            room.state))
+
+    def debrief(self, room: Room, language: str) -> str:
+        """The class's debrief of a revealed room in `language`. The game's own tables replay the whole game
+        (seconds for Commissario): they are made once, in a worker thread, and every page of the room gets them
+        when they are ready; until then the debrief shows the class's beliefs and points."""
+        assert room.state is not None and room.scoring is not None
+        games = ClassGames([ClassGame(room.code, room.number, room.title, tuple(self.labels(room)), room.state.record(),
+                                      (), tuple(self.belief_answers(room)))])
+        own = self._game_tables.get(room.code)
+        if own is None:
+            self._make_game_tables(room, games)
+        return str(room.remember(("debrief", language, len(room.beliefs), own is not None),
+                                 lambda: debrief_html(games, str(room.scoring), language, own or [])))
+
+    def _make_game_tables(self, room: Room, games: ClassGames) -> None:
+        """Compute the game's debrief tables of `room` off the event loop, then send every page of it again."""
+        if room.code in self._tables_pending or self.loop is None:
+            return
+        self._tables_pending.add(room.code)
+
+        def done(future: asyncio.Future[Any]) -> None:
+            self._tables_pending.discard(room.code)
+            try:
+                self._game_tables[room.code] = list(future.result())
+            except Exception as error:  # noqa: BLE001 - a game's debrief bug must not stop the class's
+                log.warning("room %s: the game's debrief failed: %s", room.code, one_line(repr(error), 300))
+                self._game_tables[room.code] = []
+            self.broadcast(room)
+        self.loop.run_in_executor(self._executor, game_tables, games, 0).add_done_callback(done)
+
+    def teacher_beliefs(self, room: Room) -> dict[str, Any] | None:
+        """What the dashboard shows of beliefs: during play how many each seat stated; after the reveal every
+        belief and the debrief (a dashboard may be on the projector's screen: no belief before the reveal)."""
+        if room.scoring is None:
+            return None
+        counts = [sum(1 for row in room.beliefs if row.seat == seat.number) for seat in room.seats]
+        found: dict[str, Any] = {"scoring": room.scoring, "asked_steps": sorted(room.asked_steps), "counts": counts}
+        if room.revealed and room.state is not None:
+            found["rows"] = [belief_row_json(row) for row in room.beliefs]
+            found["debrief"] = {language: self.debrief(room, language) for language in ("en", "fr")}
+        return found
+
+    def belief_stated(self, room: Room, seat: int, row: Any) -> None:
+        """A belief is on disk: tell that seat's pages (theirs alone), then the teachers (a count)."""
+        received = json.dumps({"type": "belief_received", "step": row.step, "key": row.key})
+        for connection in list(self.connections.get(room.code, set())):
+            if connection.kind == "seat" and connection.seat == seat:
+                connection.handler.send(received)
+                connection.handler.send(json.dumps(self.message_for(room, connection)))
+        self._tell_teachers(room)
 
     def teacher_message(self, room: Room) -> dict[str, Any]:
         """Everything about a room, for the teacher's dashboard (which replays the record itself)."""
@@ -416,13 +606,18 @@ class ClassServer:
                 "title": room.title, "language": room.language, "seed": room.seed,
                 "rules": rules_to_dict(room.rules), "step": room.step, "started": room.started,
                 "paused": room.paused, "revealed": room.revealed, "closed": room.closed, "over": room.is_over,
-                "bot_delay": room.bot_delay, "draw_seats": room.draw_seats, "bots": games.bot_names(room.package),
+                "bot_delay": room.bot_delay, "draw_seats": room.draw_seats, "move_time_limit": room.move_time_limit,
+                "bots": games.bot_names(room.package),
                 "seats": [{"seat": seat.number, "name": seat.name, "bot": seat.bot, "online": online[seat.number],
                            "link": self.seat_link(seat)} for seat in room.seats],
                 "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
                 "record": room.record(), "moves": [[action.step, action.seat, action.action, action.actor, action.at]
                                                    for action in room.actions],
-                "errors": list(self.errors.get(room.code, []))}
+                "errors": list(self.errors.get(room.code, [])), **self._beliefs_entry(room)}
+
+    def _beliefs_entry(self, room: Room) -> dict[str, Any]:
+        beliefs = self.teacher_beliefs(room)
+        return {} if beliefs is None else {"beliefs": beliefs}
 
     def connect(self, connection: Connection) -> None:
         self.connections.setdefault(connection.room, set()).add(connection)
@@ -454,6 +649,50 @@ class ClassServer:
     def watch_connections(self, room: Room) -> int:
         return sum(1 for c in self.connections.get(room.code, set()) if c.kind == "watch")
 
+    # ---------------------------------------------------------------- time limits
+
+    def _schedule(self, delay: float, callback: Callable[[], None]) -> Any:
+        if self._scheduler is not None:
+            return self._scheduler(delay, callback)
+        assert self.loop is not None
+        return self.loop.call_later(delay, callback)
+
+    def _schedule_deadlines(self, room: Room) -> None:
+        """Keep one deadline per student whose move is due, from the moment it became due: a simultaneous
+        choice keeps its deadline while the others choose; a pause, a move made or a bot seated cancels it."""
+        state, limit = room.state, room.move_time_limit
+        due: set[int] = set()
+        if limit and state is not None and not state.is_over and not room.paused and not room.closed:
+            due = {seat for seat in state.acting_seats if room.seats[seat].bot is None}
+        for (code, seat), deadline in list(self._deadlines.items()):
+            if code == room.code and (seat not in due or deadline.step > room.step
+                                      or any(mover == seat for mover, _ in state.history[deadline.step:])):
+                deadline.handle.cancel()
+                del self._deadlines[(code, seat)]
+        for seat in sorted(due):
+            if (room.code, seat) not in self._deadlines:
+                assert limit is not None
+                handle = self._schedule(limit, lambda seat=seat: self.time_up(room.code, seat))
+                self._deadlines[(room.code, seat)] = Deadline(room.step, handle)
+
+    def time_up(self, code: str, seat: int) -> str | None:
+        """A deadline passed (on the loop's thread): the bot plays the seat's move (`Hall.time_up`) and the
+        seat's pages say so. None if nothing was due any more (the student moved just in time)."""
+        self._deadlines.pop((code, seat), None)
+        assert self.hall is not None
+        try:
+            action = self.hall.time_up(code, seat)
+        except Refused as refusal:
+            if refusal.code == "storage_busy":  # the database is held elsewhere: try again in a moment
+                self._deadlines[(code, seat)] = Deadline(self.hall.rooms[code].step, self._schedule(
+                    STORAGE_RETRY_DELAY, lambda: self.time_up(code, seat)))
+            return None
+        for connection in list(self.connections.get(code, set())):
+            if connection.kind == "seat" and connection.seat == seat:
+                connection.handler.send(json.dumps({"type": "notice", "code": "time_up",
+                                                    "text": tr("class.time_up", connection.language)}))
+        return action
+
     # ---------------------------------------------------------------- bots
 
     def _schedule_bots(self, room: Room, delay: float | None = None) -> None:
@@ -483,7 +722,7 @@ class ClassServer:
                 return None  # the table moved while the bot thought: it will think again
             assert self.hall is not None
             try:
-                self.hall.play(room, seat, step, action, actor="bot", even_paused=even_paused)
+                await self.hall.play_async(room, seat, step, action, actor="bot", even_paused=even_paused)
             except Refused as refusal:
                 if refusal.code == "storage_busy" and not even_paused:
                     retry_after = STORAGE_RETRY_DELAY  # the database is held elsewhere: the bot tries again
@@ -535,6 +774,20 @@ def bot_turn(room: Room) -> tuple[int, int, Callable[[], str]] | None:
     return seat, room.step, lambda: str(bot.choose(view, legal, rng))
 
 
+def belief_row_json(row: Any) -> dict[str, Any]:
+    """A stored belief as the teacher's API sends it."""
+    return {"step": row.step, "seat": row.seat, "key": row.key, "question": row.question, "belief": row.belief,
+            "posterior": row.posterior, "at": row.at}
+
+
+def follow_token(room: Room, connection: Connection) -> None:
+    """A seat's page follows its token: when the teacher placed its student at another seat (`swap_seats`),
+    the connection now shows that seat (a token no seat holds any more leaves it be: it expired)."""
+    seat = next((seat.number for seat in room.seats if seat.token == connection.token), None)
+    if seat is not None:
+        connection.seat = seat
+
+
 def seats_public(room: Room) -> list[dict[str, Any]]:
     """Each seat's number, name and bot: what every page of the room may show (never the tokens)."""
     return [{"seat": seat.number, "name": seat.name, "bot": seat.bot} for seat in room.seats]
@@ -575,6 +828,23 @@ class RedactedLogs:
 
 
 # ------------------------------------------------------------------------------------------ handlers
+
+
+class LiveSocket:
+    """What every websocket of the server shares: its pongs answer the heartbeat (`ClassServer.beat`), and its
+    messages are compressed (permessage-deflate, which every browser offers) when the server says so: a table
+    update is much like the one before, so with the compressor's context kept per connection it costs a few
+    hundred bytes, not kilobytes, at about 150 KB of memory per open page."""
+
+    connection: Connection | None
+    server: ClassServer
+
+    def on_pong(self, data: bytes) -> None:
+        if self.connection is not None:
+            self.connection.unanswered = 0
+
+    def get_compression_options(self) -> dict[str, Any] | None:
+        return {"mem_level": 6} if self.server.compression else None
 
 
 class Base(RedactedLogs, tornado.web.RequestHandler):
@@ -677,7 +947,8 @@ class SeatPage(Base):
         language = self.language_in(room)
         message = self.server.table_for(room, seat.number, language)
         self.finish(page("seat.html", language, page_title=room.title, kind="seat", token=token,
-                         code=room.code, name=seat.name, message=message, join_url=None))
+                         code=room.code, name=seat.name, message=message, join_url=None,
+                         heartbeat=self.server.heartbeat or 0))
 
     def seat_language(self, token: str) -> str:
         """The language of a page refusing `token`: the address's, else that of the room the link was of (an
@@ -721,10 +992,11 @@ class WatchPage(Base):
         message = self.server.table_for(room, None, language)
         self.finish(page("seat.html", language, page_title=room.title, kind="watch", token=token,
                          code=room.code, name=tr("class.projector", language), message=message,
-                         join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector"))
+                         join_url=self.server.public_url, join_qr=qr_svg(join), body_class="projector",
+                         heartbeat=self.server.heartbeat or 0))
 
 
-class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
+class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
     """A seat's or the projector's live connection (`kind` "seat" or "watch")."""
 
     server: ClassServer
@@ -732,6 +1004,7 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
 
     def initialize(self, server: ClassServer, kind: str) -> None:
         self.server, self.kind = server, kind
+        self.answers: set[asyncio.Future[None]] = set()
 
     @property
     def hall(self) -> Hall:
@@ -762,11 +1035,13 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
             self.connection = Connection(self, room.code, "seat", seat.number, token, language,
                                          TokenBucket(*self.server.flood),
                                          with_view=self.get_query_argument("view", None) == "1")
+            self.connection.beats = self.get_query_argument("beat", None) == "1"
         else:
             room = self.hall.watched(token)
             language = language_of(self.get_query_argument("lang", None), room.language)
             self.connection = Connection(self, room.code, "watch", None, token, language,
                                          TokenBucket(*self.server.flood))
+            self.connection.beats = self.get_query_argument("beat", None) == "1"
         self.set_nodelay(True)
         self.server.connect(self.connection)
 
@@ -789,9 +1064,17 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
                               "step": step}))
 
     def on_message(self, message: str | bytes) -> None:
+        """Answer in a task of its own: Tornado reads no frame (not even a pong) while `on_message` runs, and a
+        move waits for its commit; the connection's `answering` lock keeps its messages in their order."""
+        task = asyncio.ensure_future(self.answer_in_turn(message))
+        self.answers.add(task)  # the loop holds tasks weakly
+        task.add_done_callback(self.answers.discard)
+
+    async def answer_in_turn(self, message: str | bytes) -> None:
         connection = self.connection
         if connection is None:
             return
+        connection.unanswered = 0  # a message is as good a sign of life as a pong
         if not connection.bucket.take():
             connection.floods += 1
             if connection.floods >= FLOOD_CLOSE:
@@ -799,27 +1082,32 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
             else:
                 self.refuse(Refused("flood", "Too many messages: wait a moment."))
             return
-        self.answer(connection, message)
+        async with connection.answering:
+            await self.answer(connection, message)
 
-    def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
+    async def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
         """Answer a message; a move the database could not take now (held by another program) is retried
         later by the server itself, the student being told so, while the loop serves everyone else."""
         if self.ws_connection is None:
             return  # the page closed meanwhile
-        self.answering = None
+        step: int | None = None
         try:
-            self.handle(connection, message)
+            data = self.read(connection, message)
+            step = data["step"] if isinstance(data.get("step"), int) and not isinstance(data["step"], bool) else None
+            await self.handle(connection, data)
         except Refused as refusal:
-            self.refuse(refusal, self.answering)
+            self.refuse(refusal, step)
             if refusal.code == "storage_busy" and attempt < STORAGE_RETRIES:
                 assert self.server.loop is not None
-                self.server.loop.call_later(STORAGE_RETRY_DELAY, self.answer, connection, message, attempt + 1)
+                self.server.loop.call_later(STORAGE_RETRY_DELAY, lambda: asyncio.ensure_future(
+                    self.answer(connection, message, attempt + 1)))
             if refusal.code == "stale":
                 room = self.hall.rooms.get(connection.room)
                 if room is not None:
                     self.send(json.dumps(self.server.message_for(room, connection)))
 
-    def handle(self, connection: Connection, message: str | bytes) -> None:
+    def read(self, connection: Connection, message: str | bytes) -> dict[str, Any]:
+        """A page's message as a JSON object of a known type, from a seat, or `Refused`."""
         if len(message) > MAX_MESSAGE:
             raise Refused("too_big", f"A message has at most {MAX_MESSAGE} bytes, not {len(message)}.")
         if isinstance(message, bytes):
@@ -828,17 +1116,24 @@ class TableSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
             data = json.loads(message)
         except (ValueError, RecursionError):
             raise Refused("malformed", "A message is a JSON object.") from None
-        if not isinstance(data, dict) or data.get("type") not in ("move", "menu"):
-            raise Refused("malformed", "A message is a JSON object whose type is 'move' or 'menu'.")
+        if not isinstance(data, dict) or data.get("type") not in ("move", "menu", "belief"):
+            raise Refused("malformed", "A message is a JSON object whose type is 'move', 'menu' or 'belief'.")
         if connection.kind != "seat" or connection.seat is None:
             raise Refused("forbidden", "The projector only watches.", 403)
+        return data
+
+    async def handle(self, connection: Connection, data: dict[str, Any]) -> None:
+        assert connection.seat is not None
         room = self.hall.open_room(connection.room)
         if room.seats[connection.seat].token != connection.token:
             raise Refused("expired_token", "This link has expired: ask your teacher for a new one.", 410)
         step = data.get("step")
-        self.answering = step if isinstance(step, int) and not isinstance(step, bool) else None
         if data["type"] == "move":
-            self.hall.play(room, connection.seat, step, data.get("action"))
+            await self.hall.play_async(room, connection.seat, step, data.get("action"))
+            return
+        if data["type"] == "belief":
+            row = await self.hall.belief_desk.answer(room, connection.seat, step, data.get("key"), data.get("percents"))
+            self.server.belief_stated(room, connection.seat, row)
             return
         self.send(json.dumps(menu_for(room, connection.seat, step, data.get("chosen"), connection.language)))
 
@@ -861,12 +1156,13 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
         raise Refused("not_your_turn", "It is not your turn.", 409)
     try:
         return dict(room.remember(("menu", seat, tuple(chosen), language), lambda: menu_message(
-            room.view(seat), room.legal_actions(seat), chosen, language, room.step)))  # type: ignore[arg-type]
+            room.view(seat), room.legal_actions(seat), chosen, language, room.step,  # type: ignore[arg-type]
+            room.menu_words(seat))))
     except ValueError:
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 
 
-class TeacherSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
+class TeacherSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
     """The dashboard's live feed of one room (teacher token in the Authorization header)."""
 
     connection: Connection | None = None
@@ -958,7 +1254,8 @@ class RoomsApi(Api):
     def post(self) -> None:
         try:
             data = self.body()
-            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats"}
+            allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats", "beliefs",
+                       "scoring", "move_time_limit"}
             unknown = sorted(set(data) - allowed)
             if unknown:
                 raise Refused("bad_request", f"Unknown field(s) {', '.join(unknown)[:100]}.")
@@ -973,7 +1270,9 @@ class RoomsApi(Api):
                                          rules=data.get("rules"), language=data.get("language", "en"),
                                          bots={int(seat): bot for seat, bot in bots.items()},
                                          bot_delay=data.get("bot_delay", 0.8),
-                                         draw_seats=data.get("draw_seats", False))
+                                         draw_seats=data.get("draw_seats", False),
+                                         beliefs=data.get("beliefs", False), scoring=data.get("scoring", "brier"),
+                                         move_time_limit=data.get("move_time_limit"))
         except Refused as refusal:
             self.refused(refusal)
             return
@@ -1015,6 +1314,10 @@ class RoomApi(Api):
                 self.hall.remove_bot(room.code, seat)
             elif what == "new_link":
                 self.hall.new_link(room.code, seat)
+            elif what == "ask":
+                self.hall.belief_desk.ask(room.code)
+            elif what == "swap":
+                self.hall.swap_seats(room.code, seat, data.get("to"))
             else:
                 raise Refused("bad_request", "Unknown command.", 404)
         except Refused as refusal:
@@ -1032,7 +1335,9 @@ class RecordsApi(Api):
                 continue
             rooms.append({"code": room.code, "number": room.number, "title": room.title,
                           "seats": seats_public(room), "over": room.is_over, "record": room.record(),
-                          "moves": [[a.step, a.seat, a.action, a.actor, a.at] for a in room.actions]})
+                          "moves": [[a.step, a.seat, a.action, a.actor, a.at] for a in room.actions],
+                          **({} if room.scoring is None else {"beliefs": {
+                              "scoring": room.scoring, "rows": [belief_row_json(row) for row in room.beliefs]}})})
         self.reply({"rooms": rooms})
 
 
@@ -1065,9 +1370,30 @@ class Static(RedactedLogs, tornado.web.StaticFileHandler):
             raise tornado.web.HTTPError(404) from None
 
     def set_default_headers(self) -> None:
-        for name, value in SECURITY_HEADERS.items():
-            if name != "Cache-Control":
-                self.set_header(name, value)
+        cacheable_headers(self)
+
+
+def cacheable_headers(handler: tornado.web.RequestHandler) -> None:
+    """The security headers of a file a browser may keep (no `no-store`)."""
+    for name, value in SECURITY_HEADERS.items():
+        if name != "Cache-Control":
+            handler.set_header(name, value)
+
+
+class TableStyle(RedactedLogs, tornado.web.RequestHandler):
+    """The tables' stylesheet, linked by every class page (the updates carry no styling). Its address holds
+    its version, so a browser keeps it for a day and fetches it again only when it changes."""
+
+    def set_default_headers(self) -> None:
+        cacheable_headers(self)
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/css; charset=utf-8")
+        if self.get_query_argument("v", None) == style_version():
+            self.set_header("Cache-Control", "public, max-age=86400, immutable")
+        else:
+            self.set_header("Cache-Control", "no-cache")
+        self.finish(stylesheet())
 
 
 def routes(server: ClassServer) -> list[tuple[str, type, dict[str, Any]]]:
@@ -1087,4 +1413,5 @@ def routes(server: ClassServer) -> list[tuple[str, type, dict[str, Any]]]:
         (r"/api/records", RecordsApi, {"server": server}),
         (r"/api/join", JoinApi, {"server": server}),
         (r"/static/(.*)", Static, {"path": str(STATIC)}),
+        (r"/style/tabletop\.css", TableStyle),
     ]

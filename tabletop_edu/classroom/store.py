@@ -1,13 +1,15 @@
 """The durable truth of the class server: one SQLite file (stdlib `sqlite3`).
 
 Every change a person could be told of (a seat claimed, a bot seated, a move, a pause, a reveal) is committed
-here in its own transaction before any client hears of it, so a hard kill of the server loses nothing that
-anyone saw. On start the rooms are rebuilt from these rows: the game from its seed, rules and seat names, then
-its moves replayed in order (`GameState.apply`), which gives back exactly the same state.
+here before any client hears of it (by one writer thread, `Writer`, which commits what is queued in groups),
+so a hard kill of the server loses nothing that anyone saw. On start the rooms are rebuilt from these rows:
+the game from its seed, rules and seat names, then its moves replayed in order (`GameState.apply`), which
+gives back exactly the same state.
 
 Tables:
 
-- `meta(key, value)`: the teacher's token; `draw_seats:CODE` for a room whose students are seated at random.
+- `meta(key, value)`: the teacher's token; `draw_seats:CODE` for a room whose students are seated at random;
+  `move_time_limit:CODE`, a room's seconds per move.
 - `rooms`: one row per room: code, game package, seat count, seed, rules (JSON), language, bot delay, the
   projector's token, and the flags started / paused / revealed / closed.
 - `seats`: one row per seat: its token (the credential in its link), the name it plays under and its bot.
@@ -15,6 +17,11 @@ Tables:
   even a bug upstream could not store two moves for one step.
 - `expired`: tokens that were valid once (a seat's link replaced, a closed room), so that they are refused
   as expired rather than unknown.
+- `beliefs(room, step, seat, key, question, belief, posterior, at)`: one row per belief a student stated (the
+  question, their probabilities and the exact posterior of their view at that step, as JSON), committed before
+  the seat is told it was received; `(room, seat, key)` is the primary key: one answer per question (a key
+  names its moment: "adler@h3"). A room's belief options are `meta` entries: `beliefs:CODE` (its scoring rule, when it asks) and
+  `beliefs_asked:CODE` (the steps at which the teacher asked, a JSON list).
 
 The file uses write-ahead logging with `synchronous=FULL`: a committed move survives a killed process (and
 a power cut).
@@ -28,18 +35,22 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import sqlite3
+import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 try:
     import fcntl
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
+
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -55,12 +66,17 @@ CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL REFERENCES rooms(code), step INTEGER NOT NULL, seat INTEGER NOT NULL,
     action TEXT NOT NULL, actor TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (room, step));
 CREATE TABLE IF NOT EXISTS expired (token TEXT PRIMARY KEY, room TEXT NOT NULL, what TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS beliefs (
+    room TEXT NOT NULL REFERENCES rooms(code), step INTEGER NOT NULL, seat INTEGER NOT NULL, key TEXT NOT NULL,
+    question TEXT NOT NULL, belief TEXT NOT NULL, posterior TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (room, seat, key));
 """
 
 
-#: How long a write waits for another program's lock before giving up, in seconds: short, because the server
-#: waits on its event loop (SQLite's default, 5 s, froze every page); the server retries later instead.
-BUSY_TIMEOUT = 0.1
+#: How long the writer waits for another program's lock before giving up, in seconds. It waits in its own
+#: thread, so the pages go on being served meanwhile; short all the same, so that a student soon hears
+#: "storage busy" (the server then retries the move).
+BUSY_TIMEOUT = 0.25
 
 
 class StorageBusy(RuntimeError):
@@ -113,6 +129,7 @@ COLUMNS = {
     "seats": ("room", "seat", "token", "name", "bot"),
     "actions": ("room", "step", "seat", "action", "actor", "at"),
     "expired": ("token", "room", "what"),
+    "beliefs": ("room", "step", "seat", "key", "question", "belief", "posterior", "at"),
 }
 
 
@@ -135,11 +152,114 @@ class ActionRow:
     at: float
 
 
-class Store:
-    """The SQLite file of a class server. Used from one thread (the server's event loop) at a time."""
+@dataclass(frozen=True)
+class BeliefRow:
+    """One belief a student stated: the question (`BeliefQuestion.to_json()`), their probabilities and the
+    exact posterior of their seat's view at `step`, by option."""
 
-    def __init__(self, path: str | Path) -> None:
-        """Open (or create) the file; a file that is no class database raises `StorageError`, one sentence."""
+    room: str
+    step: int
+    seat: int
+    key: str
+    question: dict[str, Any]
+    belief: dict[str, float]
+    posterior: dict[str, float]
+    at: float
+
+
+class Writer:
+    """The one thread that writes the file, over a connection of its own; the reads stay on the caller's.
+
+    Group commit: whatever is queued when the thread comes round is written in ONE transaction (one sync to
+    disk for a whole class's moves, instead of one each), every job in a savepoint of its own so that a job that
+    fails (a constraint) takes back its own rows only. A job's future is done after the COMMIT: its result, or
+    its error; `StorageBusy` for every job of the group when another program held the lock for longer than
+    `busy_timeout` (then nothing of the group is written)."""
+
+    def __init__(self, path: str, busy_timeout: float) -> None:
+        self.path = path
+        self.connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
+        self.connection.execute("PRAGMA synchronous=FULL")  # per connection, like foreign_keys
+        self.connection.execute("PRAGMA foreign_keys=ON")
+        self.writing = 0  # jobs of the group being written now (set by the writer thread only)
+        self._queue: queue.SimpleQueue[tuple[Callable[[sqlite3.Connection], Any], Future[Any]] | None] = \
+            queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=f"classroom-writer-{Path(path).name}", daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[sqlite3.Connection], T]) -> Future[T]:
+        future: Future[T] = Future()
+        if not self._thread.is_alive():
+            future.set_exception(StorageError(self.path, "it is closed"))
+            return future
+        self._queue.put((job, future))
+        return future
+
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for the thread (not counting the group it is writing now)."""
+        return self._queue.qsize()
+
+    def close(self) -> None:
+        """Write what is queued, then stop the thread and close its connection."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        self.connection.close()
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            group = [first]
+            while first is not None and not self._queue.empty():  # everything queued meanwhile joins the group
+                group.append(self._queue.get())
+            jobs = [item for item in group if item is not None]
+            if jobs:
+                self.writing = len(jobs)
+                self._commit(jobs)
+                self.writing = 0
+            if len(jobs) < len(group):
+                return
+
+    def _commit(self, jobs: list[tuple[Callable[[sqlite3.Connection], Any], Future[Any]]]) -> None:
+        db = self.connection
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            failure = _busy_or(error)
+            for _, future in jobs:
+                future.set_exception(failure)
+            return
+        outcomes: list[tuple[bool, Any]] = []
+        for job, _ in jobs:
+            db.execute("SAVEPOINT job")
+            try:
+                outcomes.append((True, job(db)))
+            except BaseException as error:  # noqa: BLE001 - the job's own failure, handed to whoever waits on it
+                db.execute("ROLLBACK TO job")
+                outcomes.append((False, _busy_or(error)))
+            db.execute("RELEASE job")
+        try:
+            db.execute("COMMIT")
+        except sqlite3.Error as error:  # a disk full, an I/O error: nothing of the group is written
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            failure = _busy_or(error)
+            outcomes = [(False, failure)] * len(jobs)
+        for (_, future), (done, value) in zip(jobs, outcomes):
+            if done:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+
+class Store:
+    """The SQLite file of a class server: reads on the caller's thread (the server's event loop), writes by
+    its `Writer` thread (`submit`, `write`)."""
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
+        """Open (or create) the file; a file that is no class database raises `StorageError`, one sentence.
+        `busy_timeout`: how long the writer waits for a lock another program holds."""
         self.path = str(path)
         if Path(self.path).is_dir():
             raise StorageError(self.path, "it is a directory")
@@ -153,6 +273,7 @@ class Store:
         except BaseException:
             self.connection.close()
             raise
+        self.writer = Writer(self.path, busy_timeout)
 
     def _prepare(self) -> None:
         try:
@@ -183,25 +304,20 @@ class Store:
                                    "class server's: it belongs to another program")
 
     def close(self) -> None:
+        """Commit what is queued, stop the writer, close both connections."""
+        self.writer.close()
         self.connection.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic change: committed when the block ends, rolled back if it raises. `StorageBusy` if another
-        program holds the write lock for longer than `BUSY_TIMEOUT` (then nothing is written)."""
-        try:
-            self.connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            raise _busy_or(error) from None
-        try:
-            yield self.connection
-            self.connection.execute("COMMIT")
-        except BaseException as error:
-            if self.connection.in_transaction:
-                self.connection.execute("ROLLBACK")
-            if isinstance(error, sqlite3.OperationalError):
-                raise _busy_or(error) from None
-            raise
+    def submit(self, job: Callable[[sqlite3.Connection], T]) -> Future[T]:
+        """Queue `job(connection)` for the writer thread; the future is done once it is committed (or failed:
+        `StorageBusy`, or the job's own error, with nothing of it written). The server's loop awaits it
+        (`asyncio.wrap_future`), so no write ever holds the loop up."""
+        return self.writer.submit(job)
+
+    def write(self, job: Callable[[sqlite3.Connection], T]) -> T:
+        """`job(connection)` committed, waited for here (code without an event loop: tests, scripts, the
+        teacher's rare controls)."""
+        return self.writer.submit(job).result()
 
     # ---------------------------------------------------------------- meta
 
@@ -210,14 +326,13 @@ class Store:
         return None if row is None else str(row[0])
 
     def set_meta(self, key: str, value: str) -> None:
-        with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        self.write(lambda db: db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)))
 
     # ---------------------------------------------------------------- writes
 
     def add_room(self, room: RoomRow, seats: Sequence[SeatRow], meta: Mapping[str, str] | None = None) -> None:
         """A new room, its seats and its `meta` entries (options kept beside the rooms' columns), at once."""
-        with self.transaction() as db:
+        def job(db: sqlite3.Connection) -> None:
             db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list((meta or {}).items()))
             db.execute("INSERT INTO rooms (code, number, game, seat_count, seed, rules, language, bot_delay, "
                        "watch_token, started, paused, revealed, closed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -227,39 +342,84 @@ class Store:
             db.executemany("INSERT INTO seats (room, seat, token, name, bot) VALUES (?,?,?,?,?)",
                            [(seat.room, seat.seat, seat.token, seat.name, seat.bot) for seat in seats])
 
+        self.write(job)
+
     def set_seat(self, room: str, seat: int, *, name: str | None, bot: str | None,
                  started: bool | None = None) -> None:
         """A seat's name and bot (and, in the same transaction, the room's start when the last seat filled)."""
-        with self.transaction() as db:
+        def job(db: sqlite3.Connection) -> None:
             db.execute("UPDATE seats SET name = ?, bot = ? WHERE room = ? AND seat = ?", (name, bot, room, seat))
             if started is not None:
                 db.execute("UPDATE rooms SET started = ? WHERE code = ?", (int(started), room))
 
+        self.write(job)
+
     def replace_token(self, room: str, seat: int, old: str, new: str) -> None:
-        with self.transaction() as db:
+        def job(db: sqlite3.Connection) -> None:
             db.execute("UPDATE seats SET token = ? WHERE room = ? AND seat = ?", (new, room, seat))
             db.execute("INSERT INTO expired (token, room, what) VALUES (?, ?, ?)", (old, room, f"seat {seat}"))
+
+        self.write(job)
+
+    def set_seats(self, room: str, seats: Sequence[SeatRow]) -> None:
+        """Rewrite some seats of a room at once (the teacher placing students before the start: each token moves
+        with its student). Tokens are unique, so the moved ones are first set aside, then written."""
+        def job(db: sqlite3.Connection) -> None:
+            db.executemany("UPDATE seats SET token = '~' || seat || '~' || token WHERE room = ? AND seat = ?",
+                           [(room, seat.seat) for seat in seats])
+            db.executemany("UPDATE seats SET token = ?, name = ?, bot = ? WHERE room = ? AND seat = ?",
+                           [(seat.token, seat.name, seat.bot, room, seat.seat) for seat in seats])
+
+        self.write(job)
 
     def set_flag(self, room: str, flag: str, value: bool) -> None:
         if flag not in ("paused", "revealed"):
             raise ValueError(f"not a room flag: {flag}")
-        with self.transaction() as db:
-            db.execute(f"UPDATE rooms SET {flag} = ? WHERE code = ?", (int(value), room))
+        self.write(lambda db: db.execute(f"UPDATE rooms SET {flag} = ? WHERE code = ?", (int(value), room)))
 
     def close_room(self, room: str, tokens: Sequence[str]) -> None:
-        with self.transaction() as db:
+        def job(db: sqlite3.Connection) -> None:
             db.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (room,))
             db.executemany("INSERT OR IGNORE INTO expired (token, room, what) VALUES (?, ?, 'closed room')",
                            [(token, room) for token in tokens])
 
+        self.write(job)
+
     def add_action(self, room: str, step: int, seat: int, action: str, actor: str) -> float:
-        """One move, committed before anyone is told of it; returns the time stored with it (for analysis
-        of thinking times, never for the game itself)."""
+        """One move, committed before this returns (code without an event loop); see `submit_action`."""
+        return self.submit_action(room, step, seat, action, actor).result()
+
+    def submit_action(self, room: str, step: int, seat: int, action: str, actor: str) -> Future[float]:
+        """One move, queued for the writer: the future gives the time stored with it (for analysis of thinking
+        times, never for the game itself) once it is committed; nobody may be told of the move before."""
         at = time.time()
-        with self.transaction() as db:
+
+        def job(db: sqlite3.Connection) -> float:
             db.execute("INSERT INTO actions (room, step, seat, action, actor, at) VALUES (?,?,?,?,?,?)",
                        (room, step, seat, action, actor, at))
-        return at
+            return at
+
+        return self.submit(job)
+
+    def add_belief(self, room: str, step: int, seat: int, question: Mapping[str, Any], belief: Mapping[str, float],
+                   posterior: Mapping[str, float]) -> BeliefRow:
+        """One stated belief, committed before this returns (code without an event loop); see `submit_belief`."""
+        return self.submit_belief(room, step, seat, question, belief, posterior).result()
+
+    def submit_belief(self, room: str, step: int, seat: int, question: Mapping[str, Any],
+                      belief: Mapping[str, float], posterior: Mapping[str, float]) -> Future[BeliefRow]:
+        """One stated belief, queued for the writer like a move (`submit_action`): the seat is told it was
+        received only once the future is done, after the commit."""
+        at = time.time()
+        row = BeliefRow(room, step, seat, str(question["key"]), dict(question), dict(belief), dict(posterior), at)
+
+        def job(db: sqlite3.Connection) -> BeliefRow:
+            db.execute("INSERT INTO beliefs (room, step, seat, key, question, belief, posterior, at) "
+                       "VALUES (?,?,?,?,?,?,?,?)", (room, step, seat, row.key, json.dumps(row.question),
+                                                    json.dumps(row.belief), json.dumps(row.posterior), at))
+            return row
+
+        return self.submit(job)
 
     # ---------------------------------------------------------------- reads
 
@@ -297,6 +457,13 @@ class Store:
                                        "ORDER BY step", (room,)).fetchall()
         return [ActionRow(*row) for row in rows]
 
+    def beliefs(self, room: str) -> list[BeliefRow]:
+        """A room's stated beliefs, in the order they were stated."""
+        rows = self.connection.execute("SELECT room, step, seat, key, question, belief, posterior, at FROM beliefs "
+                                       "WHERE room = ? ORDER BY rowid", (room,)).fetchall()
+        return [BeliefRow(code, step, seat, key, json.loads(question), json.loads(belief), json.loads(posterior), at)
+                for code, step, seat, key, question, belief, posterior, at in rows]
+
     def expired(self, token: str) -> str | None:
         """What an expired token was for, or None if it never expired."""
         row = self.connection.execute("SELECT what FROM expired WHERE token = ?", (token,)).fetchone()
@@ -308,10 +475,11 @@ class Store:
         return None if row is None else str(row[0])
 
 
-def _busy_or(error: sqlite3.OperationalError) -> Exception:
+def _busy_or(error: BaseException) -> BaseException:
     """`StorageBusy` for a lock held elsewhere, the error itself otherwise."""
     text = str(error)
-    return StorageBusy(text) if "locked" in text or "busy" in text else error
+    locked = isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+    return StorageBusy(text) if locked else error
 
 
 def _room_row(row: tuple[Any, ...]) -> RoomRow | BrokenRoom:
@@ -363,19 +531,24 @@ class WriterLock:
 
     def acquire(self) -> None:
         """Take the lock, or raise `DatabaseInUse` naming the address of the server that holds it."""
-        try:
-            handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while serving
-        except OSError as error:
-            raise StorageError(self.database, f"its lock file cannot be written ({error.strerror})") from None
-        if not _try_lock(handle):
-            handle.seek(0)
+        for _ in range(10):
             try:
-                address = json.loads(handle.read() or "{}").get("url")
-            except (ValueError, OSError, AttributeError):
-                address = None
-            handle.close()
-            raise DatabaseInUse(self.database, address if isinstance(address, str) else None)
-        self._file = handle
+                handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while serving
+            except OSError as error:
+                raise StorageError(self.database, f"its lock file cannot be written ({error.strerror})") from None
+            if not _try_lock(handle):
+                handle.seek(0)
+                try:
+                    address = json.loads(handle.read() or "{}").get("url")
+                except (ValueError, OSError, AttributeError):
+                    address = None
+                handle.close()
+                raise DatabaseInUse(self.database, address if isinstance(address, str) else None)
+            if _same_file(handle, self.path):
+                self._file = handle
+                return
+            handle.close()  # a server stopping removed the file between our open and our lock: open it again
+        raise StorageError(self.database, "its lock file keeps being removed by another program")
 
     def announce(self, address: str) -> None:
         """Write where this server listens, for the servers and notebooks it refuses."""
@@ -386,11 +559,24 @@ class WriterLock:
         self._file.flush()
 
     def release(self) -> None:
+        """Remove the lock file and drop the lock (a server that crashed leaves the file: harmless, the lock
+        itself went with the process)."""
         if self._file is not None:
-            self._file.seek(0)
-            self._file.truncate()
+            try:
+                os.remove(self.path)  # still locked: whoever opened it meanwhile sees it gone and opens again
+            except OSError:
+                self._file.seek(0)
+                self._file.truncate()
             self._file.close()  # closing drops the lock
             self._file = None
+
+
+def _same_file(handle: IO[str], path: str) -> bool:
+    """Whether the open `handle` is still the file at `path` (not one removed since it was opened)."""
+    try:
+        return os.path.samestat(os.fstat(handle.fileno()), os.stat(path))
+    except OSError:
+        return False
 
 
 def _try_lock(handle: IO[str]) -> bool:

@@ -2,6 +2,8 @@
 a server process to start, kill and restart, and students who play by tapping through the protocol (they
 ask the menu one word at a time, as the page does, and keep every message their connection receives).
 
+`ManualScheduler`: deadlines a test fires by hand; `wait_until`: a condition reached in the server's thread.
+
 `leaked(text, state, seat)` lists the secrets of the other seats that a page's text or a message holds:
 the full text (in English and French) of every event `seat` does not see in full, unless the seat sees that
 same text through another event. Markup is stripped and entities unescaped first, so a secret cannot hide
@@ -21,12 +23,17 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core import GameState
 from ..rendering import game_renderer
 from .client import Feed, join_room, seat_feed
+
+if TYPE_CHECKING:
+    from .server import ClassServer
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -110,8 +117,11 @@ class ServerProcess:
     `start()` waits for the line giving its address (a condition, not a sleep); `kill()` sends SIGKILL (a hard
     kill: nothing is flushed or closed); `stop()` ends it politely and is safe to call twice."""
 
-    def __init__(self, db: str | Path, log: str | Path, *extra: str) -> None:
+    def __init__(self, db: str | Path, log: str | Path, *extra: str, python_options: Sequence[str] = ()) -> None:
+        """`extra`: more arguments of `serve`; `python_options`: of the interpreter, before `-m tabletop_edu`
+        (`-m cProfile -o FILE` profiles the server: the profile is written when it stops politely)."""
         self.db, self.log_path, self.extra = str(db), Path(log), list(extra)
+        self.python_options = list(python_options)
         self.process: subprocess.Popen[str] | None = None
         self.lines: queue.Queue[str] = queue.Queue()
         self.url = ""
@@ -120,7 +130,8 @@ class ServerProcess:
 
     def start(self, timeout: float = 60) -> ServerProcess:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tabletop_edu", "serve", "--port", "0", "--db", self.db, *self.extra],
+            [sys.executable, *self.python_options, "-m", "tabletop_edu", "serve", "--port", "0", "--db", self.db,
+             *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
@@ -178,23 +189,90 @@ class ServerProcess:
         self.stop()
 
 
+def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
+    """Wait for a condition the server reaches in its own thread (never a fixed sleep)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never held")
+        time.sleep(0.005)
+
+
+@dataclass
+class Timer:
+    """A deadline the server set (`ClassServer(scheduler=...)`): fired by the test, never by the clock."""
+
+    delay: float
+    callback: Callable[[], None]
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class ManualScheduler:
+    """A class server's scheduler for tests: it records every deadline (a move's time limit) and lets the test
+    fire it (`timer.callback` through `server.call`), so no test waits on the clock."""
+
+    def __init__(self) -> None:
+        self.timers: list[Timer] = []
+
+    def __call__(self, delay: float, callback: Callable[[], None]) -> Timer:
+        timer = Timer(delay, callback)
+        self.timers.append(timer)
+        return timer
+
+    def pending(self, server: ClassServer) -> list[Timer]:
+        return list(server.call(lambda: [timer for timer in self.timers if not timer.cancelled]))
+
+
 #: Refusals that tell a page its table is out of date: the student looks again.
 LOOK_AGAIN = ("stale", "not_your_turn")
+
+#: How a simulated student states a belief: from the question as its page shows it (key, text, options), the
+#: table message it came with (its own view as data too, for a student asking with `views=True`) and an rng,
+#: whole percents by option summing to 100, or None to leave it unanswered.
+BeliefPolicy = Callable[[dict[str, Any], dict[str, Any], random.Random], "dict[str, int] | None"]
+
+
+def simulated_policy(game: str, student: Any) -> BeliefPolicy:
+    """The policy of a simulated student (`beliefs.SimulatedStudent`, its own seeded style and noise) at a table
+    of `game`: the exact posterior of the seat's own view (from its table message: a `Student` with
+    `views=True`), bent by the student's style."""
+    from ..beliefs import BeliefQuestion
+    from ..core.view import view_from_json
+    from ..registry import game as find_game
+    from .games import base_question
+
+    model = find_game(game).belief_model()
+    assert model is not None, f"{game} asks no beliefs"
+
+    def policy(shown: dict[str, Any], table: dict[str, Any], rng: random.Random) -> dict[str, int] | None:
+        assert "view" in table, "a simulated student reads its own view: join with views=True"
+        options = tuple(option["option"] for option in shown["options"])
+        labels = tuple(option["label"] for option in shown["options"])
+        question = BeliefQuestion(shown["key"], shown["text"], shown["text"], options, labels, labels)
+        posterior = model.posterior(view_from_json(table["view"]), base_question(question))
+        answer: dict[str, int] | None = student.answer(question, posterior)
+        return answer
+    return policy
 
 
 class Student:
     """A seat's connection: every message it received, the latest table, and moves made by tapping."""
 
-    def __init__(self, url: str, token: str, seat: int, name: str, language: str = "en") -> None:
+    def __init__(self, url: str, token: str, seat: int, name: str, language: str = "en", *,
+                 views: bool = False) -> None:
         self.url, self.token, self.seat, self.name = url, token, seat, name
-        self.feed: Feed = seat_feed(url, token, language)
+        self.feed: Feed = seat_feed(url, token, language, view=views)
         self.received: list[dict[str, Any]] = []
         self.table: dict[str, Any] | None = None
+        self.passed: set[str] = set()  # the belief questions this student chose to leave unanswered
 
     @classmethod
-    def join(cls, url: str, code: str, name: str, language: str = "en") -> Student:
+    def join(cls, url: str, code: str, name: str, language: str = "en", *, views: bool = False) -> Student:
         seat = join_room(url, code, name)
-        return cls(url, seat["token"], seat["seat"], name, language)
+        return cls(url, seat["token"], seat["seat"], name, language, views=views)
 
     def next(self, predicate: Any = lambda message: True, timeout: float = 30) -> dict[str, Any]:
         def keep(message: dict[str, Any]) -> bool:
@@ -249,18 +327,47 @@ class Student:
         assert outcome["type"] == "table", f"{self.name}'s move {action!r} was refused: {outcome}"
         return str(action)
 
+    def open_questions(self) -> list[dict[str, Any]]:
+        """The belief questions the latest table asks this seat, not answered yet nor passed over."""
+        panel = (self.table or {}).get("beliefs")
+        return [] if panel is None else [question for question in panel["questions"]
+                                         if question["sent"] is None and question["key"] not in self.passed]
+
+    def answer_beliefs(self, policy: BeliefPolicy, rng: random.Random) -> list[dict[str, Any]]:
+        """State a belief for every open question of the latest table, as a person taps it on the page, each
+        sent once the previous one is acknowledged; returns the acknowledgements (a question the table moved
+        past meanwhile is refused as stale and skipped)."""
+        received = []
+        for question in self.open_questions():
+            assert self.table is not None
+            step = self.table["beliefs"]["step"]
+            percents = policy(question, self.table, rng)
+            if percents is None:
+                self.passed.add(question["key"])
+                continue
+            self.feed.send({"type": "belief", "step": step, "key": question["key"], "percents": percents})
+            outcome = self.next(lambda m: m["type"] in ("belief_received", "refused"))
+            if outcome["type"] == "refused" and outcome["code"] == "stale":
+                continue
+            assert outcome["type"] == "belief_received", f"{self.name}'s belief was refused: {outcome}"
+            received.append(outcome)
+        return received
+
     def close(self) -> None:
         self.feed.close()
 
 
-def seat_students(url: str, code: str, names: list[str], language: str = "en") -> list[Student]:
-    return [Student.join(url, code, name, language) for name in names]
+def seat_students(url: str, code: str, names: list[str], language: str = "en", *,
+                  views: bool = False) -> list[Student]:
+    return [Student.join(url, code, name, language, views=views) for name in names]
 
 
 def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: int = 0,
-                    limit: int = 400) -> int:
+                    limit: int = 400, believe: BeliefPolicy | list[BeliefPolicy] | None = None) -> int:
     """Every student taps moves whenever their seat is to act (bots of the room play the other seats), until
-    the game is over; returns the number of moves played."""
+    the game is over; returns the number of moves played. With `believe` (one policy, or one per student), each
+    student first states a belief for every question its page asks (in a room that asks beliefs)."""
+    policies = believe if isinstance(believe, list) else [believe] * len(students)
     step = first_step
     for _ in range(limit):
         tables = [student.wait_step(step) for student in students]
@@ -270,6 +377,9 @@ def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: 
         if any(table["step"] < current for table in tables):  # a page has not heard of the latest move yet:
             step = current                                      # wait until every page has, then look again
             continue
+        for student, policy in zip(students, policies):
+            if policy is not None:
+                student.answer_beliefs(policy, rng)
         movers = [student for student, table in zip(students, tables)
                   if table["menu"] is not None and table["step"] == current]
         if movers:

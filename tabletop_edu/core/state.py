@@ -273,6 +273,23 @@ class GameState(ABC, Generic[RulesT]):
             seat = player  # the usual case, checked here: this runs at every step of every game
         else:
             seat = self._acting_seat(player)
+        move = self._checked(seat, action)
+        events, history = self.events, self.history
+        first_new = len(events)
+        self._step = len(history) + 1
+        self._play(seat, move)
+        self._update_turn()
+        history.append((seat, move.__dict__.get("_notation") or str(move)))  # the text `str` keeps on the value
+        return events[first_new:]
+
+    def check(self, action: Action | str, *, player: Seat | None = None) -> str:
+        """The text `apply` would record for `action` now, or `IllegalAction` saying why: nothing changes.
+        For a server that stores a move before it plays it (and tells anyone of it)."""
+        move = self._checked(self._acting_seat(player), action)
+        return str(move.__dict__.get("_notation") or str(move))
+
+    def _checked(self, seat: Seat, action: Action | str) -> Action:
+        """The action value `seat` plays for `action`, read and validated, or `IllegalAction`."""
         try:
             # a value the game handed out is known canonical: the check `_canonical` starts with, inlined
             move = action if isinstance(action, Action) and action.__dict__.get("_canonical") else \
@@ -283,13 +300,7 @@ class GameState(ABC, Generic[RulesT]):
         except Exception as error:  # noqa: BLE001 - a move is refused, never a crash (check_game reports the cause)
             raise IllegalAction(f"{quote(_text_of(action))} could not be read as a move of {self.title}: "
                                 f"{type(error).__name__}: {quote(_text_of(error))}") from error
-        events, history = self.events, self.history
-        first_new = len(events)
-        self._step = len(history) + 1
-        self._play(seat, move)
-        self._update_turn()
-        history.append((seat, move.__dict__.get("_notation") or str(move)))  # the text `str` keeps on the value
-        return events[first_new:]
+        return move
 
     def _canonical(self, action: Action | str) -> Action:
         """The action value the text of `action` reads as: the only form `apply` plays and records.

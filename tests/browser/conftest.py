@@ -12,6 +12,7 @@ Every page records the requests it makes: `offline_requests(page)` lists those t
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -178,6 +179,37 @@ def lab(notebook_copy: Path) -> Iterator[str]:
         yield match.group(1)
     finally:
         server.stop()
+
+
+def dashboard_notebook(folder: Path, url: str, token: str, code: str) -> str:
+    """A notebook with the teacher's dashboard of `code` (the server runs as its own process)."""
+    cells = [
+        "from tabletop_edu import classroom\n"
+        f"room = classroom.connect({url!r}, {token!r}).dashboard({code!r}, language='fr')\n"
+        "room",
+    ]
+    notebook = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                           "source": cell} for cell in cells],
+                "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    name = f"dashboard-{code}.ipynb"
+    (folder / name).write_text(json.dumps(notebook), encoding="utf-8")
+    return name
+
+
+@pytest.fixture()
+def lab_dashboard(lab: str, notebook_copy: Path) -> Callable[[Any, str, str, str], Any]:
+    """`open(page, url, token, code)`: the teacher's dashboard of a room (French), run in JupyterLab on `page`;
+    returns its locator."""
+    def open_dashboard(page: Any, url: str, token: str, code: str) -> Any:
+        path = dashboard_notebook(notebook_copy, url, token, code)
+        page.goto(f"{lab}/lab/workspaces/{path.replace('.', '-')}/tree/{path}?reset")
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+        page.get_by_text("| Idle").wait_for(timeout=90_000)
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        return page.locator(".classroom-dashboard")
+    return open_dashboard
 
 
 @pytest.fixture()

@@ -103,6 +103,24 @@ class Pupil:
         assert all(url.startswith(self.server) for url in self.requests), \
             [url for url in self.requests if not url.startswith(self.server)]
 
+    def answer_a_question(self) -> bool:
+        """If the page asks a belief question not yet answered, tap "+10" ten times on its first answer and send
+        it, as a student would (True once it is acknowledged); False if there is none."""
+        open_question = self.page.locator("#beliefs fieldset.belief:not(.sent)")
+        if not open_question.count():
+            return False
+        key = open_question.first.get_attribute("data-key")
+        for _ in range(10):
+            button = self.page.locator(f"#beliefs fieldset.belief[data-key='{key}'] .belief-row").first \
+                .locator("button.more")
+            button.tap() if self.phone else button.click()
+        send = self.page.locator(f"#beliefs fieldset.belief[data-key='{key}'] button.send")
+        send.tap() if self.phone else send.click()
+        self.page.wait_for_function("k => [...document.querySelectorAll('#beliefs fieldset.belief.sent')]"
+                                    ".some(box => box.dataset.key === k) || document.getElementById('message')"
+                                    ".classList.contains('error')", arg=key)
+        return True
+
     def close(self) -> None:
         self.context.close()
 
@@ -153,10 +171,12 @@ class Replay:
 
 
 def play_in_browsers(pupils: list[Pupil], teacher: TeacherClient, code: str, rng: random.Random,
-                     shots: dict[int, str] | None = None) -> GameState[Any]:
+                     shots: dict[int, str] | None = None, believers: tuple[Pupil, ...] = ()) -> GameState[Any]:
     """Play the room to the end by tapping (bots, if any, play at once); after every move, check every page
-    against the secrets of the step it shows."""
+    against the secrets of the step it shows. Each of `believers` answers the first belief question its page
+    asks, by tapping."""
     replay = Replay(teacher, code)
+    to_answer = set(believers)
     for _ in range(500):
         step = replay.refresh()
         shown = [pupil.wait_step_at_least(step) for pupil in pupils]
@@ -167,6 +187,9 @@ def play_in_browsers(pupils: list[Pupil], teacher: TeacherClient, code: str, rng
         if all(state == "over" for _, state in shown):
             assert replay.states[-1].is_over
             return replay.states[-1]
+        for pupil in [pupil for pupil in pupils if pupil in to_answer]:
+            if pupil.answer_a_question():
+                to_answer.discard(pupil)
         movers = [pupil for pupil, (page_step, state) in zip(pupils, shown)
                   if state == "turn" and page_step == len(replay.actions)]
         if shots and step >= min(shots) and movers:  # a student's turn, on a phone and on a laptop
@@ -194,50 +217,28 @@ def seat_pupils(browser: Any, server: ServerProcess, room: dict[str, Any], names
 # ------------------------------------------------------------------------------------------ the dashboard
 
 
-def dashboard_notebook(folder: Path, url: str, token: str, code: str) -> str:
-    """A notebook with the teacher's dashboard of `code` (the server runs as its own process)."""
-    cells = [
-        "from tabletop_edu import classroom\n"
-        f"room = classroom.connect({url!r}, {token!r}).dashboard({code!r}, language='fr')\n"
-        "room",
-    ]
-    notebook = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                           "source": cell} for cell in cells],
-                "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-                "nbformat": 4, "nbformat_minor": 5}
-    name = f"dashboard-{code}.ipynb"
-    (folder / name).write_text(json.dumps(notebook), encoding="utf-8")
-    return name
-
-
-def open_dashboard(page: Any, lab: str, path: str) -> Any:
-    page.goto(f"{lab}/lab/workspaces/{path.replace('.', '-')}/tree/{path}?reset")
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-    page.get_by_text("| Idle").wait_for(timeout=90_000)
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    return page.locator(".classroom-dashboard")
-
-
-def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: Any, lab: str, notebook_copy: Path,
+def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: Any, lab_dashboard: Any,
                                                                        class_server: ServerProcess) -> None:
     teacher = TeacherClient(class_server.url, class_server.token)
-    room = teacher.create_room("mafia_de_cuba", 8, seed=21, language="fr", bot_delay=0)
+    room = teacher.create_room("mafia_de_cuba", 8, seed=21, language="fr", bot_delay=0, beliefs=True)
     lab_context = browser.new_context(viewport={"width": 1400, "height": 1000})
     pupils: list[Pupil] = []
     try:
         lab_page = lab_context.new_page()
         lab_page.set_default_timeout(60_000)
-        dashboard = open_dashboard(lab_page, lab, dashboard_notebook(notebook_copy, class_server.url,
-                                                                     class_server.token, room["code"]))
+        dashboard = lab_dashboard(lab_page, class_server.url, class_server.token, room["code"])
         dashboard.wait_for(timeout=120_000)
         names = ["Zoé", "Louis", "Inès", "Hugo", "Léa", "Nathan", "Chloé", "Jules"]
         pupils = seat_pupils(browser, class_server, room, names, "fr", phones=4)
         for name in names:  # the dashboard lists every student as they sit down
             dashboard.get_by_text(name, exact=True).first.wait_for()
         lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard-seats.png"), full_page=True)
-        final = play_in_browsers(pupils, teacher, room["code"], random.Random(8), shots={6: "classroom-mafia"})
+        final = play_in_browsers(pupils, teacher, room["code"], random.Random(8), shots={6: "classroom-mafia"},
+                                 believers=(pupils[0], pupils[-1]))  # a phone and a laptop
         assert check_frames(pupils, teacher.record(room["code"])) > 8 * len(final.history)
+        stated = teacher.records()[0]["beliefs"]["rows"]
+        assert {row["seat"] for row in stated} == {pupils[0].seat, pupils[-1].seat}
+        assert all(list(row["belief"].values())[0] == 1.0 for row in stated)  # ten taps on the first answer
         dashboard.get_by_role("button", name="Révéler la table").click()  # the teacher's control, in the browser
         for pupil in pupils:
             pupil.page.locator(".classroom-reveal").wait_for()
@@ -248,6 +249,10 @@ def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: 
         lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard.png"), full_page=True)
         dashboard.get_by_role("tab", name="Connaissances").click()
         lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard-knowledge.png"), full_page=True)
+        dashboard.get_by_role("tab", name="Croyances").click()  # the debrief, once the table is revealed
+        dashboard.get_by_text("Ce que la classe croyait").wait_for()
+        BELIEFS_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        lab_page.screenshot(path=str(BELIEFS_ARTIFACTS / "dashboard-debrief-fr.png"), full_page=True)
     finally:
         for pupil in pupils:
             pupil.close()
@@ -275,12 +280,14 @@ def test_get_adler_five_students_by_tapping(browser: Any, class_server: ServerPr
 
 def test_commissario_four_students_by_tapping(browser: Any, class_server: ServerProcess) -> None:
     teacher = TeacherClient(class_server.url, class_server.token)
-    room = teacher.create_room("commissario", 4, seed=7, language="fr", bot_delay=0,
+    room = teacher.create_room("commissario", 4, seed=7, language="fr", bot_delay=0, beliefs=True,
                                bots={1: "greedy", 3: "random"})  # for time: 112 moves, half of them by bots
     pupils = seat_pupils(browser, class_server, room, ["Anna", "Camille"], "fr", phones=1)
     try:
         final = play_in_browsers(pupils, teacher, room["code"], random.Random(6), shots={9: "classroom-commissario"})
         assert check_frames(pupils, teacher.record(room["code"])) > len(pupils) * len(final.history)
+        asked = [json.loads(frame).get("beliefs") for pupil in pupils for frame in pupil.frames]
+        assert any(panel and panel["questions"] for panel in asked), "the pages asked what X picked"
     finally:
         for pupil in pupils:
             pupil.close()
@@ -379,3 +386,85 @@ def test_a_french_seat_page_speaks_french(browser: Any, class_server: ServerProc
         shoot(page, "seat-fr")
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------------------------------ beliefs
+
+
+BELIEFS_ARTIFACTS = ARTIFACTS / "beliefs"
+
+
+def shoot_beliefs(page: Any, name: str, sizes: tuple[str, ...] = ("laptop", "phone")) -> None:
+    """Screenshots of `page` at a laptop's and a phone's size, under test-artifacts/beliefs/."""
+    BELIEFS_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for label in sizes:
+        page.set_viewport_size((LAPTOP if label == "laptop" else PHONE)["viewport"])
+        page.screenshot(path=str(BELIEFS_ARTIFACTS / f"{name}-{label}.png"), full_page=True)
+
+
+def tap_belief(page: Any, phone: bool, tens: list[int]) -> None:
+    """Tap "+10" on each option of the first open question `tens[i]` times, as a student does."""
+    for index, count in enumerate(tens):
+        for _ in range(count):
+            button = page.locator("#beliefs fieldset.belief:not(.sent)").first.locator(".belief-row").nth(index) \
+                .locator("button.more")
+            button.tap() if phone else button.click()
+
+
+def test_get_adler_with_beliefs_a_student_answers_by_tapping_and_the_projector_shows_the_debrief(
+        browser: Any, class_server: ServerProcess) -> None:
+    from tabletop_edu.get_adler import new_game
+    from tabletop_edu.get_adler.rules import ADLER
+
+    seed = next(seed for seed in range(100) if ADLER not in new_game(4, seed=seed).characters[:2])  # two heroes
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("get_adler", 4, seed=seed, language="en", bot_delay=0, beliefs=True,
+                               bots={2: "smart", 3: "smart"})
+    pupils = seat_pupils(browser, class_server, room, ["Ada", "Ben"], "en", phones=1)
+    ada, ben = pupils
+    french = browser.new_context(**PHONE).new_page()  # Ada's seat open in French too (a second device)
+    projector = browser.new_context(**LAPTOP).new_page()
+    try:
+        ada.page.wait_for_function("() => !document.getElementById('beliefs').hidden")  # the game asks at once
+        french.goto(f"{room['seats'][0]['link']}?lang=fr")
+        french.wait_for_function("() => !document.getElementById('beliefs').hidden")
+        assert "Que croyez-vous ?" in french.locator("#beliefs").inner_text()
+        assert "Des points sur 100" in french.locator("#beliefs").inner_text()
+        tap_belief(ada.page, True, [5, 2])
+        send = ada.page.locator("#beliefs button.send").first
+        assert send.is_disabled() and "70\u00a0%" in ada.page.locator("#beliefs .belief-total").first.inner_text()
+        shoot_beliefs(ada.page, "question-en")  # ends at the phone's size
+        shoot_beliefs(french, "question-fr")
+        tap_belief(ada.page, True, [0, 1, 2])
+        assert not send.is_disabled()
+        send.tap()
+        ada.page.wait_for_function("() => document.querySelector('#beliefs fieldset.belief.sent') !== null")
+        shoot_beliefs(ada.page, "question-sent-en", ("laptop",))
+        rows = teacher.records()[0]["beliefs"]["rows"]
+        assert [(row["seat"], sorted(row["belief"].values())) for row in rows] == [(0, [0.2, 0.3, 0.5])]
+        final = play_in_browsers(pupils, teacher, room["code"], random.Random(3))
+        assert final.is_over
+        for frame in ben.frames:  # Ada's belief never reached Ben's page
+            message = json.loads(frame)
+            assert message["type"] != "belief_received" and "debrief" not in message
+            assert all(question["sent"] is None for question in (message.get("beliefs") or {}).get("questions", []))
+        teacher.command(room["code"], "reveal")
+        answers = teacher.games()[0].beliefs
+        points = [answer.score for answer in answers if answer.seat == 0]
+        for language in ("en", "fr"):
+            projector.goto(f"{room['watch_url']}?lang={language}")
+            projector.wait_for_selector("#debrief .belief-debrief")
+            text = projector.locator("#debrief").inner_text()
+            heading = "What the class believed" if language == "en" else "Ce que la classe croyait"
+            assert heading in text and "Ada" in text and f"{sum(points) / len(points):.0f}" in text
+            shoot_beliefs(projector, f"debrief-{language}")  # ends at a phone's size: the debrief fits it
+            debrief = projector.locator("#debrief .belief-debrief")
+            assert debrief.evaluate("box => box.scrollWidth - box.clientWidth") <= 1
+            projector.set_viewport_size(LAPTOP["viewport"])
+        ada.page.wait_for_selector("#debrief .belief-debrief")
+        assert f"{sum(points) / len(points):.0f} / 100" in ada.page.locator("#debrief").inner_text()
+    finally:
+        for page in (french, projector):
+            page.context.close()
+        for pupil in pupils:
+            pupil.close()

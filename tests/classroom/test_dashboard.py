@@ -4,7 +4,10 @@ drives it (bots, pause, step, reveal); the class's games go to the analysis tool
 
 from __future__ import annotations
 
+import csv
+import io
 import random
+import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +17,10 @@ import networkx as nx
 import pytest
 
 from tabletop_edu import classroom
-from tabletop_edu.classroom.export import ClassGames
+from tabletop_edu.classroom import ClassServer, TeacherClient
+from tabletop_edu.classroom.export import FORMULA_STARTS, ClassGame, ClassGames, spreadsheet_cell
+from tabletop_edu.core import RandomBot, play_game
+from tabletop_edu.examples import peek
 from tabletop_edu.classroom.testing import Student, play_to_the_end
 from tabletop_edu.tournament import TournamentResult
 
@@ -114,3 +120,55 @@ def test_a_server_restarted_on_its_file_keeps_its_rooms(tmp_path: Path) -> None:
         ada_again.close()
     finally:
         classroom.stop_all()
+
+
+SPREADSHEET_NAMES = ['=HYPERLINK("http://x.example","click")', "+1", "-2", "@x", "Ann"]
+
+
+@pytest.mark.parametrize("name", SPREADSHEET_NAMES)
+def test_names_are_plain_text_in_csv_and_as_typed_in_dataframes(name: str) -> None:
+    state = play_game(peek.new_game([name, "Bob"], seed=4), [RandomBot()] * 2)
+    game = ClassGame("ABCDE", 1, "Peek", (name, "Bob"), state.record(),
+                     tuple((step, seat, action, "seat", 100.0 + step) for step, (seat, action) in
+                           enumerate(state.history)))
+    games = ClassGames([game])
+    for text in (games.moves_csv(), games.results_csv()):
+        rows = list(csv.DictReader(io.StringIO(text)))
+        players = {row["player"] for row in rows}
+        shown = name if name == "Ann" else "'" + name  # a spreadsheet shows the text, never runs a formula
+        assert shown in players and "Bob" in players
+        assert all(not cell.startswith(FORMULA_STARTS) for row in rows for cell in row.values())
+    scores = {row["player"]: row["score"] for row in csv.DictReader(io.StringIO(games.results_csv()))}
+    assert all(score.lstrip("-").replace(".", "").isdigit() for score in scores.values())  # numbers stay numbers
+    assert spreadsheet_cell(-2) == -2 and spreadsheet_cell("-2") == "'-2" and spreadsheet_cell("\tx") == "'\tx"
+    assert name in set(games.dataframe()["player"]) and name in set(games.results_dataframe()["player"])
+
+
+def test_the_dashboard_shows_the_rooms_that_cannot_be_read_with_their_reasons(tmp_path: Path) -> None:
+    db = tmp_path / "class.sqlite3"
+    with ClassServer(db) as first:
+        teacher = TeacherClient(first.url, first.teacher_token)
+        good, bad = (teacher.create_room("peek", 2, seed=seed, bot_delay=0)["code"] for seed in (1, 2))
+    with sqlite3.connect(db) as database:
+        database.execute("UPDATE rooms SET game = '<b>no_such_game' WHERE code = ?", (bad,))
+    with ClassServer(db) as server:
+        dashboard = TeacherClient(server.url, server.teacher_token).dashboard(good)
+        try:
+            shown = dashboard.broken.value
+            assert bad in shown and "no_such_game" in shown and "cannot be read" in shown
+            assert "<b>no_such" not in shown and "&lt;b&gt;no_such_game" in shown  # the reason is plain text
+            dashboard.language_picker.value = "fr"
+            assert "illisibles" in dashboard.broken.value and bad in dashboard.broken.value
+        finally:
+            dashboard.close()
+        clean = TeacherClient(server.url, server.teacher_token)
+        teacher_room = clean.create_room("peek", 2, seed=3, bot_delay=0)["code"]
+    with sqlite3.connect(db) as database:
+        database.execute("DELETE FROM seats WHERE room = ?", (bad,))
+        database.execute("DELETE FROM rooms WHERE code = ?", (bad,))
+    with ClassServer(db) as server:
+        dashboard = TeacherClient(server.url, server.teacher_token).dashboard(teacher_room)
+        try:
+            assert dashboard.broken.value == ""  # every room read: nothing shown
+        finally:
+            dashboard.close()

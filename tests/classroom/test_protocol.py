@@ -68,7 +68,7 @@ def test_a_whole_game_by_tapping_leaks_nothing_to_any_seat(fast_server: ClassSer
             assert view_step(view) == message["step"]  # the step tells the seat nothing its view does not
             legal = state.legal_actions(seat) if seat is not None and seat in state.acting_seats else []
             expected = table_message(view, language, seats=seats_public_of(names), step=message["step"],
-                                     legal_actions=legal, title=message["title"])
+                                     legal_actions=legal, title=message["title"], style=False)
             assert message == json.loads(json.dumps(expected)), f"seat {seat}, step {message['step']}"
     finally:
         projector.close()

@@ -41,7 +41,7 @@ from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, webso
 from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
                                            MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import seat_students
+from tabletop_edu.classroom.testing import ServerProcess, seat_students, wait_until
 
 
 def fetch(url: str, data: bytes | None = None) -> tuple[int, str]:
@@ -121,15 +121,6 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
-    """Wait for a condition the server reaches in its own thread (never a fixed sleep)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the condition never held")
-        time.sleep(0.005)
 
 
 def refused_status(url: str) -> int:
@@ -247,6 +238,21 @@ def test_serve_on_a_served_file_says_where_the_server_is_and_exits_2(server: Cla
     result = serve(Path(server.db))
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip().count("\n") == 0 and server.url in result.stderr
+
+
+def test_the_lock_file_goes_with_a_clean_stop_and_a_crash_leaves_it_harmless(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite3"
+    lock = Path(str(path.resolve()) + ".lock")
+    with ClassServer(path) as server:
+        assert server.url in lock.read_text()
+    assert not lock.exists()  # a clean stop (the notebook's, Ctrl-C's, SIGTERM's) removes it
+    with ServerProcess(path, tmp_path / "server.log") as process:
+        assert process.url in lock.read_text()
+        process.kill()  # a crash: the file stays, its lock went with the process
+    assert lock.exists()
+    with ServerProcess(path, tmp_path / "server.log") as process:  # the next server is not held up by it
+        assert process.url in lock.read_text()
+    assert not lock.exists()  # SIGTERM is a clean stop
 
 
 def test_a_notebook_on_a_served_file_is_offered_the_running_server(server: ClassServer,
@@ -386,6 +392,32 @@ def test_finished_rooms_leave_memory_after_an_idle_time_and_come_back_when_opene
     other, seat = hall.seat_of(tokens[list(tokens)[7]])  # a seat's link wakes its room too
     assert other.state is not None and hash(other.state.fingerprint()) == fingerprints[other.code] and seat.number == 1
     assert finished_game(hall, 999).number == 206  # sleeping rooms keep their numbers
+
+
+def test_closed_rooms_never_revealed_leave_memory_too_and_come_back_when_opened(tmp_path: Path) -> None:
+    clock = FakeClock()
+    hall = Hall(Store(tmp_path / "closed.sqlite3"), clock=clock)
+    midway = hall.create_room("peek", 2, seed=4, bots={0: "random", 1: "random"}, bot_delay=0)
+    hall.step_bot(midway.code)  # one move, then the teacher closes it: never over, never revealed
+    unseated = hall.create_room("peek", 3, seed=5)
+    playing = hall.create_room("peek", 2, seed=6, bots={0: "random", 1: "random"}, bot_delay=0)
+    assert midway.state is not None
+    fingerprint = hash(midway.state.fingerprint())
+    tokens = [seat.token for seat in midway.seats]
+    for room in (midway, unseated):
+        hall.close(room.code)
+    clock.advance(FINISHED_IDLE - 1)
+    assert hall.sweep() == []  # not idle long enough yet
+    clock.advance(1)
+    assert sorted(hall.sweep()) == sorted([midway.code, unseated.code])  # the open room stays
+    assert list(hall.rooms) == [playing.code]
+    listed = {row["code"]: row for row in hall.sleeping_summaries()}
+    assert listed[midway.code]["closed"] and not listed[midway.code]["over"] and listed[midway.code]["step"] == 1
+    with pytest.raises(Exception, match="expired"):
+        hall.seat_of(tokens[0])  # its links stay expired, asleep or not
+    woken = hall.room(midway.code)  # opened by the teacher: back from the database, the same game
+    assert woken.closed and woken.state is not None and hash(woken.state.fingerprint()) == fingerprint
+    assert midway.code in hall.rooms and midway.code not in hall.asleep
 
 
 def test_a_revealed_room_sleeps_only_when_no_page_shows_it(clocked: tuple[ClassServer, FakeClock]) -> None:

@@ -260,3 +260,48 @@ def test_students_choosing_at_the_same_moment_all_get_their_choice_in(hall: Hall
     refused("stale", lambda: hall.play(room, 1, step, picks[1]), hall, room)  # seat 1 already chose
     hall.play(room, 2, step, picks[2])
     assert room.step == step + 3
+
+
+def test_the_teacher_places_students_before_the_start_and_each_link_follows_its_student(tmp_path: Path) -> None:
+    hall = Hall(Store(tmp_path / "placed.sqlite3"))
+    room = hall.create_room("mafia_de_cuba", 6, seed=4)
+    _, ana = hall.join(room.code, "Ana")
+    _, ben = hall.join(room.code, "Ben")
+    ana_token, ben_token = ana.token, ben.token
+    hall.seat_bot(room.code, 3, "random")
+    hall.swap_seats(room.code, 0, 2)  # Ana to an empty seat
+    assert room.names()[:3] == [None, "Ben", "Ana"] and hall.seat_of(ana_token)[1].number == 2
+    hall.swap_seats(room.code, 2, 1)  # Ana and Ben exchange seats
+    assert room.names()[:3] == [None, "Ana", "Ben"]
+    assert [hall.seat_of(token)[1].number for token in (ana_token, ben_token)] == [1, 2]
+    hall.swap_seats(room.code, 4, 3)  # a bot moves, and is named after its new seat
+    assert room.seats[4].bot == "random" and room.seats[4].name == "Bot 4 (random)" and not room.seats[3].filled
+    assert room.seats[0].token not in (ana_token, ben_token)  # the empty seat keeps a link of its own
+
+    again = Hall(Store(tmp_path / "placed.sqlite3"))  # the placing is on disk
+    assert again.rooms[room.code].names() == room.names()
+    assert [seat.token for seat in again.rooms[room.code].seats] == [seat.token for seat in room.seats]
+
+    for name in ("Cleo", "Dan", "Eve"):
+        hall.join(room.code, name)
+    assert room.state is not None and room.state.players[1] == "Ana" and room.state.players[2] == "Ben"
+    error = refused("started", lambda: hall.swap_seats(room.code, 1, 2), hall, room)
+    assert error.status == 409 and "before the game starts" in str(error)
+
+
+@pytest.mark.parametrize(("first", "second", "code"), [(1, 1, "bad_request"), (2, 3, "bad_request"),
+                                                        (0, 6, "bad_request"), (-1, 0, "bad_request"),
+                                                        (True, 0, "bad_request"), ("0", 1, "bad_request")])
+def test_placing_refuses_a_seat_with_itself_two_empty_seats_or_no_such_seat(hall: Hall, first: Any, second: Any,
+                                                                            code: str) -> None:
+    room = hall.create_room("commissario", 4, seed=2)
+    hall.join(room.code, "Ana")
+    hall.join(room.code, "Ben")
+    refused(code, lambda: hall.swap_seats(room.code, first, second), hall, room)
+
+
+def test_placing_in_a_closed_room_is_refused(hall: Hall) -> None:
+    room = hall.create_room("commissario", 4, seed=2)
+    hall.join(room.code, "Ana")
+    hall.close(room.code)
+    refused("closed", lambda: hall.swap_seats(room.code, 0, 1), hall, room)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import json
+import random
 
 import pytest
 
@@ -120,3 +122,29 @@ def test_events_are_immutable_values_that_copy_and_pickle() -> None:
         bare.data["leak"] = 1  # type: ignore[index]
     assert copy.deepcopy(bare).data is NO_DATA and pickle.loads(pickle.dumps(bare)) == bare
     assert copy.deepcopy(state.events) == state.events
+
+
+@pytest.mark.parametrize("game", ["tabletop_edu.examples.peek", "tabletop_edu.commissario",
+                                  "tabletop_edu.get_adler", "tabletop_edu.mafia_de_cuba"])
+def test_check_says_what_apply_would_record_and_changes_nothing(game: str) -> None:
+    module = importlib.import_module(game)
+    rng = random.Random(7)
+    state = module.new_game(module.State.min_players, seed=3)
+    while not state.is_over:
+        seat = state.acting_seats[0]
+        for action in rng.sample(state.legal_actions(seat), min(3, len(state.legal_actions(seat)))):
+            before = state.fingerprint()
+            text = state.check(str(action), player=seat)
+            assert state.fingerprint() == before
+            probe = state.clone()
+            probe.apply(str(action), player=seat)
+            assert probe.history[-1] == (seat, text)
+        for wrong in ("fly away", "x" * 500):
+            with pytest.raises(IllegalAction) as checked:
+                state.check(wrong, player=seat)
+            with pytest.raises(IllegalAction) as applied:
+                state.apply(wrong, player=seat)
+            assert str(checked.value) == str(applied.value) and state.fingerprint() == before
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    with pytest.raises(IllegalAction, match="over"):
+        state.check("pass")

@@ -8,7 +8,7 @@ import pytest
 
 from tabletop_edu import get_adler, mafia_de_cuba
 from tabletop_edu.examples import peek
-from tabletop_edu.moves import move_step
+from tabletop_edu.moves import move_step, words_of
 
 
 def every_move_by_clicks(legal: list[str]) -> set[str]:
@@ -49,3 +49,13 @@ def test_a_move_that_is_also_a_prefix_is_offered_as_complete() -> None:
 def test_a_path_that_starts_no_legal_move_is_refused() -> None:
     with pytest.raises(ValueError, match="No legal move"):
         move_step(["pass"], ["peek"])
+
+
+def test_the_words_of_an_action_are_kept_on_it_and_change_nothing_else() -> None:
+    state = mafia_de_cuba.new_game(12, seed=2)
+    menu = state.legal_actions(state.acting_seats[0])
+    first = [words_of(action) for action in menu]
+    assert first == [tuple(str(action).split()) for action in menu] and words_of(" take  3 ") == ("take", "3")
+    assert all(words_of(action) is words for action, words in zip(menu, first))  # split once, kept
+    twin = mafia_de_cuba.State.parse_action(str(menu[0]))
+    assert twin == menu[0] and hash(twin) == hash(menu[0]) and repr(twin) == repr(menu[0])

@@ -17,12 +17,32 @@
   }
   var table = document.getElementById("table"), moves = document.getElementById("moves");
   var statusLine = document.getElementById("status"), note = document.getElementById("message");
-  var online = document.getElementById("online");
+  var online = document.getElementById("online"), banner = document.getElementById("connection");
   var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
+  var notice = false;  // a notice from the server (time's up) stays until the student taps again
+  // The server's heartbeat, in ms: the page hears a beat from it each time, and a line silent for 3.5 beats
+  // is dead (a phone's network gone), whatever the socket says: the page drops it and reconnects.
+  var heartbeat = 1000 * Number(app.dataset.heartbeat || 0), lastHeard = Date.now();
 
   function setOnline(yes) {
     online.dataset.online = yes ? "1" : "0";
     online.textContent = yes ? words["class.online"] : words["class.offline"];
+  }
+
+  // How the connection stands, shown on the whole page: "lost" greys the table and its buttons (nothing can
+  // be tapped) under a banner until the socket is back; "expired" (the teacher gave the seat a new link) and
+  // "closed" end the page: an expired link's table is removed, so no secret stays on the screen.
+  function connection(how, text) {
+    app.dataset.connection = how;
+    banner.hidden = how === "ok";
+    banner.textContent = how === "ok" ? "" : text;
+    if (how !== "ok") { busy(true); }
+    if (how === "expired") {
+      table.replaceChildren();
+      moves.replaceChildren();
+      statusLine.textContent = words["class.link_expired"];
+      statusLine.className = "status paused";
+    }
   }
 
   function say(text, isError) {
@@ -37,6 +57,7 @@
 
   function send(message) {
     if (!socket || socket.readyState !== 1) { return; }
+    notice = false;
     busy(true);
     socket.send(JSON.stringify(message));
   }
@@ -87,41 +108,170 @@
     moves.appendChild(controls);
   }
 
+  // Belief questions: one row per option, -10/+10 buttons, the running total; "Send" once it makes 100 %.
+  // A draft is kept per question while the table moves on, and dropped once the server has stored it.
+  var beliefsBox = document.getElementById("beliefs"), debrief = document.getElementById("debrief");
+  var drafts = {}, beliefStep = 0, beliefWordsNow = {};
+
+  function beliefQuestion(question, beliefWords) {
+    var box = document.createElement("fieldset");
+    box.className = "belief";
+    box.dataset.key = question.key;
+    var legend = document.createElement("legend");
+    legend.textContent = question.text;
+    box.appendChild(legend);
+    if (question.sent) {
+      box.classList.add("sent");
+      var done = document.createElement("p");
+      done.className = "belief-sent";
+      done.textContent = "✔ " + beliefWords["belief.answered"] + beliefWords["belief.colon"] + " " +
+        question.options.map(function (option) { return option.label + " " + question.sent[option.option] + "\u00a0%"; })
+          .join(", ");
+      box.appendChild(done);
+      return box;
+    }
+    var draft = drafts[question.key];
+    if (!draft) {
+      draft = drafts[question.key] = {};
+      question.options.forEach(function (option) { draft[option.option] = 0; });
+    }
+    var total = question.options.reduce(function (sum, option) { return sum + draft[option.option]; }, 0);
+    function redraw() { box.replaceWith(beliefQuestion(question, beliefWords)); }
+    question.options.forEach(function (option) {
+      var row = document.createElement("div");
+      row.className = "belief-row";
+      var label = document.createElement("span");
+      label.className = "belief-label";
+      label.textContent = option.label;
+      var value = document.createElement("span");
+      value.className = "belief-value";
+      value.textContent = draft[option.option] + "\u00a0%";
+      var less = button(beliefWords["belief.less"], "chip less", function () {
+        draft[option.option] = Math.max(0, draft[option.option] - 10); redraw();
+      });
+      less.disabled = draft[option.option] === 0;
+      less.setAttribute("aria-label", option.label + " −10 %");
+      var more = button(beliefWords["belief.more"], "chip more", function () {
+        draft[option.option] = Math.min(100, draft[option.option] + 10); redraw();
+      });
+      more.disabled = total >= 100;
+      more.setAttribute("aria-label", option.label + " +10 %");
+      row.append(label, less, value, more);
+      box.appendChild(row);
+    });
+    var foot = document.createElement("div");
+    foot.className = "belief-foot";
+    var sum = document.createElement("span");
+    sum.className = "belief-total" + (total === 100 ? " full" : "");
+    sum.textContent = beliefWords["belief.total"] + beliefWords["belief.colon"] + " " + total + "\u00a0%";
+    var clear = button(beliefWords["belief.clear"], "chip clear", function () {
+      delete drafts[question.key]; redraw();
+    });
+    var sendButton = button(beliefWords["belief.send"], "send", function () {
+      send({type: "belief", step: beliefStep, key: question.key, percents: draft});
+    });
+    sendButton.disabled = total !== 100;
+    foot.append(sum, clear, sendButton);
+    box.appendChild(foot);
+    return box;
+  }
+
+  function drawBeliefs(panel) {
+    beliefsBox.replaceChildren();
+    if (!panel || !panel.questions.length) { beliefsBox.hidden = true; return; }
+    beliefsBox.hidden = false;
+    beliefStep = panel.step;
+    var beliefWords = beliefWordsNow = panel.words;
+    var title = document.createElement("h2");
+    title.textContent = beliefWords["belief.title"];
+    var optional = document.createElement("p");
+    optional.className = "belief-optional";
+    optional.textContent = beliefWords["belief.optional"];
+    var rule = document.createElement("p");
+    rule.className = "belief-rule";
+    rule.textContent = panel.sentence;
+    beliefsBox.append(title, optional);
+    panel.questions.forEach(function (question) { beliefsBox.appendChild(beliefQuestion(question, beliefWords)); });
+    beliefsBox.appendChild(rule);
+  }
+
   function handle(message) {
     if (message.type === "table") {
       step = message.step;
+      drawBeliefs(message.beliefs);
+      debrief.innerHTML = message.debrief || "";
       table.innerHTML = message.html;
       statusLine.textContent = message.status;
       statusLine.className = "status " + message.kind;
       drawMenu(message.menu);
-      say("");
+      if (!notice) { say(""); }
       app.dataset.step = String(step);
       app.dataset.state = message.kind;
     } else if (message.type === "menu") {
       if (message.step === step) { drawMenu(message); }
+    } else if (message.type === "belief_received") {
+      delete drafts[message.key];
+      busy(false);
+      say(beliefWordsNow["belief.received"] || "✔");
+    } else if (message.type === "notice") {
+      notice = true;
+      say(message.text, true);
+      app.dataset.notice = message.code;
     } else if (message.type === "refused") {
       busy(false);
       say(message.text || message.message, true);
     }
   }
 
+  function endFor(code, reason) {
+    closedForGood = true;
+    if (code === 4001 || code === 4003) { keep(false); }
+    say("", false);
+    online.hidden = true;  // no "reconnecting": this page will not come back
+    connection(code === 4003 ? "expired" : "closed",
+      code === 4003 ? words["class.link_expired_help"] : (words[closeReasons[code]] || reason));
+  }
+
+  // A socket that could not open may have been refused for good (the link expired, the room closed while
+  // the page was away): the page's own address says so (410, 404) without a socket.
+  function again() { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
+
+  function retryOrEnd() {
+    var asking = new AbortController(), timer = setTimeout(function () { asking.abort(); }, 3000);
+    fetch(location.pathname, {cache: "no-store", signal: asking.signal}).then(function (response) {
+      clearTimeout(timer);
+      if (response.status === 410 || response.status === 404) { endFor(4003, ""); } else { again(); }
+    }, function () { clearTimeout(timer); again(); });  // no answer (the server is away): try again later
+  }
+
   function connect() {
     var scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(scheme + "//" + location.host + "/ws/" + kind + "/" + token + "?lang=" + lang);
-    socket.onopen = function () { retry = 250; setOnline(true); keep(true); };
-    socket.onmessage = function (event) { handle(JSON.parse(event.data)); };
+    var opened = false;
+    socket = new WebSocket(scheme + "//" + location.host + "/ws/" + kind + "/" + token + "?lang=" + lang +
+                           (heartbeat ? "&beat=1" : ""));
+    socket.onopen = function () {
+      opened = true; retry = 250; lastHeard = Date.now(); setOnline(true); keep(true); connection("ok", "");
+    };
+    socket.onmessage = function (event) { lastHeard = Date.now(); handle(JSON.parse(event.data)); };
     socket.onclose = function (event) {
       setOnline(false);
-      if (event.code >= 4000) {
-        closedForGood = true;
-        if (event.code === 4001 || event.code === 4003) { keep(false); }
-        say(words[closeReasons[event.code]] || event.reason, true);
-        busy(true);
-        return;
-      }
-      if (!closedForGood) { setTimeout(connect, retry); retry = Math.min(retry * 2, 4000); }
+      if (event.code >= 4000) { endFor(event.code, event.reason); return; }
+      if (closedForGood) { return; }
+      connection("lost", words["class.connection_lost"]);
+      if (opened) { again(); } else { retryOrEnd(); }
     };
   }
 
+  function listen() {
+    if (closedForGood || !socket || socket.readyState !== 1 || Date.now() - lastHeard < 3.5 * heartbeat) { return; }
+    var dead = socket;  // silent too long: its close may never come, so the page stops waiting for it
+    dead.onclose = dead.onmessage = null;
+    dead.close();
+    setOnline(false);
+    connection("lost", words["class.connection_lost"]);
+    again();
+  }
+
   connect();
+  if (heartbeat) { setInterval(listen, heartbeat / 2); }
 })();

@@ -1,0 +1,239 @@
+"""Class play without friction (issue 20) in a real browser: a lost connection greys the table and comes back
+by itself (also when the line only goes silent), an expired link leaves no secret on the screen, a student
+whose time ran out is told a bot played for them, no class page of any game scrolls sideways on a 360 px phone
+(English and French), and the teacher places students from the dashboard in JupyterLab before the start.
+
+The server runs in this process (`ClassServer.start`), so the test stops and restarts it on its own port, and
+fires move deadlines itself (`ManualScheduler`): nothing waits on the clock (the dashboard's server is a
+process of its own, as in a classroom). Screenshots (1280x800, 390x844, 360x740) go to
+test-artifacts/classfriction/.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tabletop_edu.classroom import ClassServer, TeacherClient
+from tabletop_edu.classroom.client import join_room
+from tabletop_edu.classroom.rooms import Hall
+from tabletop_edu.classroom.store import Store
+from tabletop_edu.classroom.testing import (ManualScheduler, ServerProcess, Student, leaked, play_to_the_end,
+                                            wait_until)
+from tabletop_edu.core import load
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "classfriction"
+SIZES = {"laptop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844},
+         "small": {"width": 360, "height": 740}}
+PHONE = {"viewport": SIZES["phone"], "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+SMALL = {"viewport": SIZES["small"], "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+BANNER = {"en": "Connection lost", "fr": "Connexion perdue"}
+EXPIRED = {"en": "new link", "fr": "nouveau lien"}
+TIME_UP = {"en": "Time's up: a bot played for you.", "fr": "Temps écoulé : un robot a joué pour vous."}
+#: Every element that scrolls sideways (the page itself included), as [what, scrollWidth, clientWidth].
+SIDEWAYS = """() => [document.documentElement, ...document.querySelectorAll('body *')]
+  .filter(e => e === document.documentElement || ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => [e.tagName + '.' + e.className, e.scrollWidth, e.clientWidth])"""
+
+
+def shoot(page: Any, name: str) -> None:
+    """Screenshots of the page at a laptop's, a phone's and a small phone's size."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"), full_page=True)
+    page.set_viewport_size(SIZES["phone"])
+
+
+def wait_connection(page: Any, how: str) -> None:
+    page.wait_for_function("how => document.getElementById('app').dataset.connection === how", arg=how)
+
+
+@pytest.fixture()
+def timed_server(tmp_path: Path) -> Iterator[tuple[ClassServer, ManualScheduler]]:
+    scheduler = ManualScheduler()
+    server = ClassServer(tmp_path / "class.sqlite3", scheduler=scheduler).start()
+    try:
+        yield server, scheduler
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_times_up_a_lost_connection_and_an_expired_link_on_a_students_page(
+        browser: Any, timed_server: tuple[ClassServer, ManualScheduler], tmp_path: Path, language: str) -> None:
+    server, scheduler = timed_server
+    teacher = TeacherClient(server.url, server.teacher_token)
+    code = teacher.create_room("mafia_de_cuba", 6, seed=11, language=language, bot_delay=0, move_time_limit=60,
+                               bots={seat: "random" for seat in range(1, 6)})["code"]
+    link = join_room(server.url, code, "Zoé")["link"]
+    context = browser.new_context(**PHONE)
+    servers = [server]
+
+    def restart() -> ClassServer:
+        """The same server again, on the same file and port (a laptop woken up)."""
+        servers.append(ClassServer(server.db, port=port, scheduler=scheduler).start())
+        return servers[-1]
+
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(link)
+        page.wait_for_function("() => document.getElementById('online').dataset.online === '1' && "
+                               "document.getElementById('app').dataset.state === 'turn'")
+
+        # time's up: the deadline fires, a bot plays the Godfather's move, the page says so
+        wait_until(lambda: len(scheduler.pending(server)) == 1)
+        server.call(scheduler.pending(server)[0].callback)
+        page.wait_for_function("() => document.getElementById('app').dataset.notice === 'time_up'")
+        assert page.locator("#message").inner_text() == TIME_UP[language]
+        assert teacher.room(code)["moves"][0][3] == "time_up"
+        shoot(page, f"times-up-{language}")
+
+        # lost: the server stops; the table greys under a banner and cannot be tapped
+        port = server.port
+        server.stop()
+        wait_connection(page, "lost")
+        assert BANNER[language] in page.locator("#connection").inner_text()
+        assert page.evaluate("() => getComputedStyle(document.getElementById('table')).pointerEvents") == "none"
+        shoot(page, f"connection-lost-{language}")
+
+        # back: the same server comes back on its port, the page by itself
+        server = restart()
+        wait_connection(page, "ok")
+        assert page.locator("#connection").is_hidden()
+        assert page.evaluate("() => getComputedStyle(document.getElementById('table')).pointerEvents") == "auto"
+
+        # expired while away: the teacher gave the seat a new link while the page was offline
+        server.stop()
+        wait_connection(page, "lost")
+        hall = Hall(Store(server.db))
+        new_link = hall.new_link(code, 0).token
+        hall.store.close()
+        server = restart()
+        wait_connection(page, "expired")
+        record = teacher.record(code)
+        assert record is not None
+        shown = page.evaluate("() => ({table: document.getElementById('table').innerHTML, "
+                              "moves: document.getElementById('moves').innerHTML, html: document.body.outerHTML})")
+        assert shown["table"] == "" and shown["moves"] == ""  # not even the seat's own secrets stay
+        assert not leaked(shown["html"], load(record), None), "an expired page still shows a secret"
+        assert EXPIRED[language] in page.locator("#connection").inner_text()
+        shoot(page, f"link-expired-{language}")
+
+        # the new link opens the seat; a link replaced while the page is open expires at once
+        page.goto(f"{server.url}/s/{new_link}")
+        wait_connection(page, "ok")
+        teacher.command(code, "new_link", seat=0)
+        wait_connection(page, "expired")
+        assert page.locator("#table").inner_html() == ""
+    finally:
+        context.close()
+        for running in servers:
+            running.stop()
+
+
+def test_a_page_whose_line_goes_silent_drops_it_and_comes_back(browser: Any, tmp_path: Path) -> None:
+    """A phone's network gone: the socket may look open for minutes, but no heartbeat comes through. The test
+    stops the beats to one page (the server lives on): the page greys, reconnects, and is itself again."""
+    server = ClassServer(tmp_path / "silent.sqlite3", heartbeat=1.0).start()
+    context = browser.new_context(**PHONE)
+    try:
+        teacher = TeacherClient(server.url, server.teacher_token)
+        code = teacher.create_room("commissario", 3, language="fr")["code"]
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(join_room(server.url, code, "Zoé")["link"])
+        wait_connection(page, "ok")
+
+        def silence() -> None:
+            for connection in server.connections[code]:
+                connection.beats = False
+
+        server.call(silence)
+        wait_connection(page, "lost")
+        assert BANNER["fr"] in page.locator("#connection").inner_text()
+        wait_connection(page, "ok")  # a new socket, which hears the beats again
+        wait_until(lambda: [seat["online"] for seat in teacher.room(code)["seats"]][0] == 1)
+    finally:
+        context.close()
+        server.stop()
+
+
+GAMES = {"commissario": 5, "get_adler": 6, "mafia_de_cuba": 12}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_no_class_page_scrolls_sideways_on_a_360_px_phone(browser: Any, tmp_path: Path, language: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    server = ClassServer(tmp_path / "narrow.sqlite3", heartbeat=None).start()
+    context = browser.new_context(**SMALL)
+    try:
+        teacher = TeacherClient(server.url, server.teacher_token)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"{server.url}/?lang={language}")  # the join page
+        assert page.evaluate(SIDEWAYS) == [], f"the join page ({language}) scrolls sideways"
+        for game, players in GAMES.items():
+            room = teacher.create_room(game, players, seed=5, language=language, bot_delay=0,
+                                       bots={seat: "random" for seat in range(1, players)})
+            code = room["code"]
+            page.goto(room["seats"][0]["link"])  # the name form
+            assert page.evaluate(SIDEWAYS) == [], f"{game}'s name form ({language}) scrolls sideways"
+            seat = join_room(server.url, code, "Élodie-Anne Marchand")
+            for link in (room["watch_url"], seat["link"]):  # the projector, then the student's seat
+                page.goto(link)
+                page.wait_for_function("() => document.getElementById('app').dataset.state !== 'lobby'")
+                assert page.evaluate(SIDEWAYS) == [], f"{link} ({game}, {language}) scrolls sideways at the start"
+            student = Student(server.url, seat["token"], seat["seat"], "Élodie-Anne Marchand", language)
+            try:
+                play_to_the_end([student], random.Random(2))
+            finally:
+                student.close()
+            teacher.command(code, "reveal")
+            page.locator(".classroom-reveal").wait_for()
+            assert page.evaluate(SIDEWAYS) == [], f"{game} ({language}) scrolls sideways once revealed"
+            if game == "get_adler":
+                page.screenshot(path=str(ARTIFACTS / f"get-adler-revealed-360-{language}.png"), full_page=True)
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_the_teacher_places_students_from_the_dashboard_in_jupyterlab(browser: Any, lab_dashboard: Any,
+                                                                      tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    server = ServerProcess(tmp_path / "placing.sqlite3", ARTIFACTS / "placing-server.log").start()
+    context = browser.new_context(viewport=SIZES["laptop"])
+    try:
+        teacher = TeacherClient(server.url, server.token)
+        code = teacher.create_room("mafia_de_cuba", 6, seed=2, language="fr")["code"]
+        for name in ("Zoé", "Louis", "Inès"):
+            join_room(server.url, code, name)
+        lab_page = context.new_page()
+        lab_page.set_default_timeout(60_000)
+        dashboard = lab_dashboard(lab_page, server.url, server.token, code)
+        dashboard.get_by_text("Inès", exact=True).first.wait_for(timeout=120_000)
+        pickers = dashboard.locator("select")
+        pickers.nth(0).select_option(label="Place 0: Zoé")  # Zoé, first to join, would be the Godfather
+        pickers.nth(1).select_option(label="avec Place 4: —")
+        dashboard.get_by_role("button", name="Échanger ces places").click()
+        wait_until(lambda: [seat["name"] for seat in teacher.room(code)["seats"]][:5] ==
+                   [None, "Louis", "Inès", None, "Zoé"], timeout=30)
+        pickers.nth(0).select_option(label="Place 1: Louis")
+        pickers.nth(1).select_option(label="avec Place 0: —")
+        dashboard.get_by_role("button", name="Échanger ces places").click()  # Louis will be the Godfather
+        wait_until(lambda: teacher.room(code)["seats"][0]["name"] == "Louis", timeout=30)
+        dashboard.locator(".classroom-seats tr").nth(1).get_by_text("Louis", exact=True).wait_for()  # seat 0's row
+        dashboard.locator(".classroom-seats tr").nth(5).get_by_text("Zoé", exact=True).wait_for()  # seat 4's
+        for size in ("laptop", "phone"):
+            lab_page.set_viewport_size(SIZES[size])
+            lab_page.screenshot(path=str(ARTIFACTS / f"dashboard-placing-{size}.png"), full_page=True)
+    finally:
+        context.close()
+        server.stop()

@@ -1,0 +1,166 @@
+"""The database's one writer thread (issue 23): writes leave the event loop, queued writes commit together, and
+a move is told to nobody before its commit.
+
+- Group commit: whatever is queued while the writer is busy commits in ONE transaction (counted on the writer's
+  own connection with SQLite's trace hook); a job that fails takes back its own rows only.
+- Another process holding the file's write lock does not freeze the server: a page is served while the lock is
+  still held and the move still waits for it; the move is stored once the lock is free, without being resent.
+- Every change a listener hears of (what the pages are then sent) is already in the file.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+
+import pytest
+
+from tabletop_edu.classroom import ClassServer, TeacherClient
+from tabletop_edu.classroom.rooms import Hall, Room
+from tabletop_edu.classroom.store import StorageBusy, Store
+from tabletop_edu.classroom.testing import play_to_the_end, seat_students
+
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
+    """Wait for a condition another thread reaches (never a fixed sleep)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never held")
+        time.sleep(0.002)
+
+
+def test_moves_queued_while_the_writer_is_busy_commit_in_one_transaction(tmp_path: Path) -> None:
+    hall = Hall(Store(tmp_path / "group.sqlite3"))
+    rooms = [hall.create_room("peek", 2, seed=seed) for seed in range(8)]
+    for room in rooms:
+        for seat, name in enumerate(["Ann", "Bob"]):
+            hall.claim(room.seats[seat].token, name)
+    statements: list[str] = []
+    hall.store.write(lambda db: db.set_trace_callback(statements.append))
+    started, gate = threading.Event(), threading.Event()
+    blocker = hall.store.submit(lambda db: (started.set(), gate.wait(10)))  # the writer is busy with this one
+    assert started.wait(10)
+    futures: list[Future[float]] = []
+    for room in rooms:
+        assert room.state is not None
+        seat = room.state.acting_seats[0]
+        futures.append(hall.store.submit_action(room.code, 0, seat, "pass", "seat"))
+    duplicate = hall.store.submit_action(rooms[0].code, 0, 1, "pass", "seat")  # (room, step) taken: refused
+    assert hall.store.writer.queued == len(rooms) + 1
+    statements.clear()
+    gate.set()
+    blocker.result(10)
+    assert all(isinstance(future.result(10), float) for future in futures)
+    with pytest.raises(sqlite3.IntegrityError):
+        duplicate.result(10)
+    # since the clear: the blocker's commit, then one transaction for all nine moves
+    assert statements.count("BEGIN IMMEDIATE") == 1 and statements.count("COMMIT") == 2, statements
+    reader = sqlite3.connect(hall.store.path)
+    try:
+        stored = reader.execute("SELECT room, step, action FROM actions ORDER BY room").fetchall()
+    finally:
+        reader.close()
+    assert stored == sorted((room.code, 0, "pass") for room in rooms)  # each once, the duplicate taken back
+    hall.store.close()
+
+
+def test_a_lock_held_elsewhere_fails_the_whole_group_as_busy_and_writes_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path / "busy.sqlite3", busy_timeout=0.05)
+    holder = sqlite3.connect(store.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        futures = [store.submit(lambda db, key=key: db.execute("INSERT INTO meta VALUES (?, 'x')", (key,)))
+                   for key in ("a", "b", "c")]
+        for future in futures:
+            with pytest.raises(StorageBusy):
+                future.result(10)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert store.meta("a") is None and store.meta("c") is None
+    store.set_meta("a", "y")  # the file free again: written
+    assert store.meta("a") == "y"
+    store.close()
+
+
+HOLD_THE_LOCK = """
+import sqlite3, sys
+holder = sqlite3.connect(sys.argv[1], isolation_level=None)
+holder.execute("BEGIN IMMEDIATE")
+print("held", flush=True)
+sys.stdin.readline()
+holder.execute("ROLLBACK")
+"""
+
+
+def test_a_write_lock_held_by_another_process_does_not_freeze_the_server(tmp_path: Path) -> None:
+    # the writer waits up to a minute for the lock: long enough that a write on the loop would freeze every page
+    with ClassServer(tmp_path / "held.sqlite3", flood=(10_000, 10_000.0), busy_timeout=60) as server:
+        teacher = TeacherClient(server.url, server.teacher_token)
+        room = teacher.create_room("peek", 2, seed=3, bot_delay=0)
+        students = seat_students(server.url, room["code"], ["Ann", "Bob"])
+        try:
+            tables = [student.wait_step(0) for student in students]
+            mover = next(student for student, table in zip(students, tables) if table["menu"] is not None)
+            holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, server.db], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
+            try:
+                assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+                mover.feed.send({"type": "move", "step": 0, "action": "pass"})
+                assert server.hall is not None
+                writer = server.hall.store.writer
+                wait_until(lambda: writer.writing == 1)  # the move waits for the lock, in the writer's thread
+                with urllib.request.urlopen(server.url + "/", timeout=10) as response:
+                    assert response.status == 200  # a page is served meanwhile...
+                assert teacher.room(room["code"])["step"] == 0  # ...and reads show the table as stored
+                assert writer.writing == 1 and holder.poll() is None  # the lock is still held, the move waiting
+            finally:
+                assert holder.stdin is not None
+                holder.stdin.write("\n")
+                holder.stdin.close()
+                holder.wait(30)
+            moved = mover.next(lambda message: message["type"] in ("refused", "table") and message.get("step") == 1
+                               or message["type"] == "refused")
+            assert moved["type"] == "table" and moved["step"] == 1  # stored once free, never refused
+            assert [action[1:3] for action in teacher.room(room["code"])["moves"]] == [[mover.seat, "pass"]]
+        finally:
+            for student in students:
+                student.close()
+
+
+def test_every_change_told_to_the_pages_is_already_in_the_file(fast_server: ClassServer) -> None:
+    server = fast_server
+    assert server.hall is not None
+    hall = server.hall
+    unstored: list[str] = []
+    reader = sqlite3.connect(server.db, check_same_thread=False)
+
+    def check(room: Room) -> None:  # heard on the loop, before the pages are sent the new table
+        rows = reader.execute("SELECT COUNT(*) FROM actions WHERE room = ?", (room.code,)).fetchone()[0]
+        if rows != room.step:
+            unstored.append(f"{room.code}: step {room.step} told, {rows} moves stored")
+
+    server.call(lambda: hall.listeners.insert(0, check))
+    teacher = TeacherClient(server.url, server.teacher_token)
+    try:
+        room = teacher.create_room("mafia_de_cuba", 6, seed=4, bot_delay=0, bots={4: "loyal", 5: "random"})
+        students = seat_students(server.url, room["code"], [f"S{seat}" for seat in range(4)])
+        try:
+            play_to_the_end(students, random.Random(5))
+        finally:
+            for student in students:
+                student.close()
+        assert teacher.room(room["code"])["over"]
+        assert not unstored, unstored[:3]
+    finally:
+        reader.close()
