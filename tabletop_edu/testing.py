@@ -26,7 +26,8 @@ from __future__ import annotations
 import copy
 import random
 import re
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
 from types import ModuleType
 from typing import Any
 
@@ -295,12 +296,14 @@ def _first_difference(expected: Any, got: Any) -> str:
 @dataclass(frozen=True)
 class AskedBelief:
     """One question a belief model asked during `check_beliefs`: the seat's view then, the question, the
-    model's posterior from that view, and the truth once the game ended."""
+    model's posterior from that view, the truth once the game ended, and whether it came from the model's
+    optional `questions_when_asked` (the teacher's ask) rather than its `questions`."""
 
     view: Any
     question: Any
     posterior: dict[str, float]
     truth: str | None
+    when_asked: bool = False
 
 
 def check_beliefs(game: str, *, players: int, bots: list[Any], seed: int = 0, rules: Any = None,
@@ -310,7 +313,9 @@ def check_beliefs(game: str, *, players: int, bots: list[Any], seed: int = 0, ru
     view, a different hidden state with the same view, gets the same questions and posteriors, `twins` worlds
     per question); each posterior is on exactly the question's options, non-negative, summing to 1; once the
     game is over every question has a truth, one of its options, to which the posterior gave a positive
-    probability. Returns what was asked, for a game's own checks (its engine's exact inference)."""
+    probability. The same for the model's optional `questions_when_asked` (what the teacher's ask offers),
+    checked at every step, each question once per posterior it has. Returns what was asked, for a game's own
+    checks (its engine's exact inference)."""
     from .registry import game as find_game
 
     plugin = find_game(game)
@@ -319,7 +324,10 @@ def check_beliefs(game: str, *, players: int, bots: list[Any], seed: int = 0, ru
         raise GameCheckFailed(f"{plugin.title} declares no belief model (GamePlugin.beliefs).")
     state: GameState[Any] = plugin.new_game(players, seed=seed, rules=rules)
     rng = random.Random(f"beliefs-{seed}")
-    asked: dict[tuple[int, str], tuple[Any, Any, dict[str, float]]] = {}
+    sources: list[tuple[bool, Callable[[Any], list[Any]]]] = [(False, model.questions)]
+    if callable(getattr(model, "questions_when_asked", None)):
+        sources.append((True, model.questions_when_asked))
+    asked: dict[tuple[Any, ...], AskedBelief] = {}
 
     def fail(message: str) -> GameCheckFailed:
         return GameCheckFailed(f"{plugin.title}, seed {seed}, step {len(state.history)}: {message}")
@@ -327,26 +335,31 @@ def check_beliefs(game: str, *, players: int, bots: list[Any], seed: int = 0, ru
     while not state.is_over:
         for seat in range(len(state.players)):
             view = state.view(seat)
-            questions = model.questions(view)
-            for question in questions:
-                if (seat, question.key) in asked:
-                    continue
-                posterior = model.posterior(view, question)
-                if list(posterior) != list(question.options) or min(posterior.values()) < 0:
-                    raise fail(f"the posterior of {question.key} is not on its options: {posterior}")
-                if abs(sum(posterior.values()) - 1) > 1e-9:
-                    raise fail(f"the posterior of {question.key} sums to {sum(posterior.values())}")
-                for _ in range(twins):
-                    twin = state.resample(seat, rng).view(seat)
-                    if model.questions(twin) != questions or model.posterior(twin, question) != posterior:
-                        raise fail(f"seat {seat}'s question {question.key} reads more than the view")
-                asked[seat, question.key] = (view, question, posterior)
+            for when_asked, ask in sources:
+                questions = ask(view)
+                for question in questions:
+                    if not when_asked and (seat, question.key) in asked:
+                        continue
+                    posterior = model.posterior(view, question)
+                    if list(posterior) != list(question.options) or min(posterior.values()) < 0:
+                        raise fail(f"the posterior of {question.key} is not on its options: {posterior}")
+                    if abs(sum(posterior.values()) - 1) > 1e-9:
+                        raise fail(f"the posterior of {question.key} sums to {sum(posterior.values())}")
+                    entry = (seat, question.key) if not when_asked else (seat, question.key, *posterior.values())
+                    if entry in asked:
+                        continue
+                    for _ in range(twins):
+                        twin = state.resample(seat, rng).view(seat)
+                        if ask(twin) != questions or model.posterior(twin, question) != posterior:
+                            raise fail(f"seat {seat}'s question {question.key} reads more than the view")
+                    asked[entry] = AskedBelief(view, question, posterior, None, when_asked)
         seat = state.acting_seats[0]
         state.apply(bots[seat].choose(state.view(seat), state.legal_actions(seat), rng), player=seat)
     found = []
-    for (seat, key), (view, question, posterior) in asked.items():
-        truth = model.truth(state, question)
-        if truth not in question.options or posterior[truth] <= 0:
-            raise fail(f"seat {seat}'s question {key}: the truth {truth!r} had no chance in {posterior}")
-        found.append(AskedBelief(view, question, posterior, truth))
+    for item in asked.values():
+        truth = model.truth(state, item.question)
+        if truth not in item.question.options or item.posterior[truth] <= 0:
+            raise fail(f"seat {item.view.seat}'s question {item.question.key}: the truth {truth!r} had no chance "
+                       f"in {item.posterior}")
+        found.append(replace(item, truth=truth))
     return found

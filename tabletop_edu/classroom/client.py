@@ -62,7 +62,9 @@ def request(url: str, method: str = "GET", body: Any = None, token: str | None =
             reply = json.loads(error.read())
         except ValueError:
             reply = {"error": "http", "message": str(error)}
-        raise ClassroomError(str(reply.get("error")), str(reply.get("message")), error.code) from None
+        french = reply.get("fr")
+        raise ClassroomError(str(reply.get("error")), str(reply.get("message")), error.code,
+                             fr=french if isinstance(french, str) else None) from None
 
 
 def websocket_url(url: str, path: str) -> str:

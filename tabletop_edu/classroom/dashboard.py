@@ -341,7 +341,8 @@ class Dashboard(widgets.VBox):
         try:
             reply = self.client.command(self.code, what, **body)
         except ClassroomError as error:
-            self.message.value = f"<span style='color:#b71c1c;font-weight:bold'>{html.escape(str(error))}</span>"
+            self.message.value = (f"<span style='color:#b71c1c;font-weight:bold'>"
+                                  f"{html.escape(error.text_in(self.language))}</span>")
             return None
         self.message.value = ""
         return reply

@@ -666,7 +666,8 @@ class Hall:
         room = self.open_room(code)
         one, other = self._seat(room, first), self._seat(room, second)
         if room.started:
-            raise Refused("started", "Students are placed before the game starts; this game has started.", 409)
+            raise Refused("started", "Students are placed before the game starts; this game has started.", 409,
+                          fr="Les élèves se placent avant le début de la partie ; celle-ci a commencé.")
         if one is other:
             raise Refused("bad_request", f"Seat {one.number} is already seat {one.number}: pick another seat.")
         if not one.filled and not other.filled:

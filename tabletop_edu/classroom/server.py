@@ -1207,7 +1207,8 @@ def teacher_allowed(server: ClassServer, request: Any) -> bool:
 
 
 class Api(Base):
-    """JSON in, JSON out; refusals as `{"error": code, "message": text}` with an HTTP status."""
+    """JSON in, JSON out; refusals as `{"error": code, "message": text}` (and `"fr"`, the French text, when the
+    refusal has one) with an HTTP status."""
 
     teacher_only = True
 
@@ -1235,7 +1236,8 @@ class Api(Base):
 
     def refused(self, refusal: Refused) -> None:
         self.set_status(refusal.status)
-        self.finish(json.dumps({"error": refusal.code, "message": str(refusal)}))
+        french = {"fr": refusal.fr} if refusal.fr else {}
+        self.finish(json.dumps({"error": refusal.code, "message": str(refusal), **french}))
 
     def reply(self, data: Any) -> None:
         self.finish(json.dumps(data))

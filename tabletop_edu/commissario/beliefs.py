@@ -15,6 +15,9 @@ turn order is known): the probability it gives the pick made, and its own likeli
 the card released; a myopic reading of the auction, as the "bidder" bot plays it).
 
 Moments: the key names the round (`pick:2@r3`), so a server asks it once; it stays on offer until X reveals.
+The teacher's ask (`questions_when_asked`) may come earlier: in the pick phase, about every other seat that has
+already picked (its pick is locked, the same uniform posterior). Not during the releases: "what will X bid?" has
+no posterior from the view alone, only a guess at how X plays.
 """
 
 from __future__ import annotations
@@ -40,6 +43,17 @@ class PickBeliefs:
         if view.seat is None or facts["phase"] != "first_reveal":
             return []
         return [_pick_question(view, seat) for seat in range(len(view.players))
+                if seat != view.seat and seat not in facts["revealed"]]
+
+    def questions_when_asked(self, view: View) -> list[BeliefQuestion]:
+        """What the teacher's ask offers: "what did X pick?" for every other seat whose pick is locked and not
+        yet revealed in any part (a first reveal would narrow the uniform posterior), so in the pick phase and
+        the first reveals. None during the releases (nothing is picked; what X will release is a strategy, not
+        hidden information) nor the second reveals (every seat has shown a colour)."""
+        facts = view.facts
+        if view.seat is None or facts["phase"] not in ("pick", "first_reveal"):
+            return []
+        return [_pick_question(view, seat) for seat in facts["picked"]
                 if seat != view.seat and seat not in facts["revealed"]]
 
     def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:

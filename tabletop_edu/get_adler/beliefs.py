@@ -11,7 +11,8 @@ Adler is Adler (their mean, from their views just before and just after the answ
 Adler's binds only the worlds where he is not Adler, so it can never lower it: exact reasoning is never fooled),
 and for heroes who believe every answer, whom a lie can fool (it worked when it lowered theirs).
 
-Moments: the key names the hour (`adler@h3`), so a server asks it once per hour; it stays on offer all hour.
+Moments: the key names the hour (`adler@h3`), so a server asks it once per hour; it stays on offer all hour,
+and the teacher's ask (`questions_when_asked`) offers it again at any moment of play.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ class AdlerBeliefs:
         question = BeliefQuestion(f"adler@h{facts['hour']}", "Who is Adler?", "Qui est Adler ?",
                                   tuple(str(seat) for seat in others), names, names)
         return [] if settled(self.posterior(view, question)) else [question]
+
+    def questions_when_asked(self, view: View) -> list[BeliefQuestion]:
+        """What the teacher's ask offers: the hour's question, at any moment of play (a hero's belief moves
+        with every answer heard, so it is worth asking again within the hour)."""
+        return self.questions(view)
 
     def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
         found = adler_distribution(worlds_for_view(view))

@@ -13,6 +13,8 @@ the wrong way (his mean probability of every taker's true role, testimonies beli
 
 Moments: a question's key names its moment (`role:3@0` when the box came back, `role:3@1` after the first
 accusation...), so a server asks each key once; the questions of a moment stay on offer until the next one.
+When the teacher asks (`questions_when_asked`), the box round has questions too (`role:3@box`): every taker who
+has already taken, as soon as the box has left the Godfather.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 
 from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed, settled
 from ..core import Event, GameState, View
-from ._box import BOX_PHASES
+from ._box import BOX_PHASES, observation_from_view
 from .chain import view_posterior
 from .engine import role_of
 from .rules import TOKEN_ORDER, take_text
@@ -47,7 +49,7 @@ class MafiaBeliefs:
         if view.seat is None or view.is_over or facts["phase"] in BOX_PHASES:
             return []
         moment = len(facts["revealed"])
-        roles = ("thief", *(token for token in TOKEN_ORDER if facts["tokens_in_game"].get(token, 0)), "street-kid")
+        roles = _roles(view)
         asked = []
         for seat in facts["order"]:
             if seat == view.seat or seat in facts["revealed"] or seat in facts["eliminated"]:
@@ -56,6 +58,19 @@ class MafiaBeliefs:
             if not settled(self.posterior(view, question)):
                 asked.append(question)
         return asked
+
+    def questions_when_asked(self, view: View) -> list[BeliefQuestion]:
+        """What the teacher's ask offers at any moment: during the box round, every taker who has already
+        taken and whose role the view does not settle (before the first take nothing is hidden yet: none);
+        after it, the questions of the moment."""
+        facts = view.facts
+        if view.seat is None or view.is_over:
+            return []
+        if facts["phase"] not in BOX_PHASES:
+            return self.questions(view)
+        takers = [seat for kind, seat in observation_from_view(view).steps if kind == "take" and seat != view.seat]
+        questions = [_role_question(view, seat, "box", _roles(view)) for seat in takers]
+        return [question for question in questions if not settled(self.posterior(view, question))]
 
     def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
         found = view_posterior(view, view.rules)
@@ -140,7 +155,13 @@ def _claim_is_true(state: GameState[Any], event: Event) -> bool:
     return int(words[0]) == seen["diamonds"] and Counter(words[1:]) == Counter(seen["tokens"])
 
 
-def _role_question(view: View, seat: int, moment: int, roles: tuple[str, ...]) -> BeliefQuestion:
+def _roles(view: View) -> tuple[str, ...]:
+    """Every role the table's tokens allow, the options of every question (the same for every seat)."""
+    tokens = view.facts["tokens_in_game"]
+    return ("thief", *(token for token in TOKEN_ORDER if tokens.get(token, 0)), "street-kid")
+
+
+def _role_question(view: View, seat: int, moment: int | str, roles: tuple[str, ...]) -> BeliefQuestion:
     name = view.players[seat]
     return BeliefQuestion(f"role:{seat}@{moment}", f"What is {name}'s role?", f"Quel est le rôle de {name} ?",
                           roles, tuple(ROLE_LABELS[role][0] for role in roles),

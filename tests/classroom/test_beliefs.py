@@ -25,6 +25,7 @@ from tabletop_edu.beliefs import STUDENT_STYLES, BeliefQuestion, SimulatedStuden
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.belief_pages import belief_panel
 from tabletop_edu.classroom.client import ClassroomError, Feed, websocket_url
+from tabletop_edu.classroom.games import ASKED
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import ServerProcess, Student, play_to_the_end, seat_students, simulated_policy
 from tabletop_edu.core import GameState, View, load
@@ -561,3 +562,53 @@ def test_the_debrief_shows_calibration_from_the_answers() -> None:
     assert "<td>40-60 %</td><td class='num'>—</td><td class='num'>50\u00a0%<br><small>n\u00a0=\u00a04</small></td>" \
         in page
     assert "Calibration" in page and "Ana" in page
+
+
+def test_the_teachers_ask_in_mafias_box_round_reaches_every_seat_and_stores_the_posterior(
+        class_server: ClassServer, db: Path) -> None:
+    """During the box round Mafia de Cuba itself asks nothing; the teacher's ask gives every seat the questions
+    of its own view then (each taker who has taken, unless the view settles their role), and an answer is stored
+    with the model's exact posterior of that view."""
+    teacher = TeacherClient(class_server.url, class_server.teacher_token)
+    room = teacher.create_room("mafia_de_cuba", 6, seed=7, language="fr", bot_delay=0, beliefs=True)
+    students = seat_students(class_server.url, room["code"], [f"Élève {seat}" for seat in range(6)], "fr")
+    model = registry.game("mafia_de_cuba").belief_model()
+    rng = random.Random(4)
+    try:
+        box_round = 4  # hide, set aside, two takes: the box is with the third taker
+        for step in range(box_round):
+            for student in students:
+                student.wait_step(step)
+            (mover,) = [student for student in students if student.table and student.table["menu"]]
+            assert mover.tap_move(rng) is not None
+        for student in students:
+            student.wait_step(box_round)
+            assert student.open_questions() == []  # the game asks nothing in the box round
+        record = teacher.record(room["code"])
+        assert record is not None and len(record["actions"]) == box_round
+        views = [load(record).view(seat) for seat in range(6)]
+        assert views[0].facts["phase"] == "take"
+        expected = [[f"{question.key}#asked@{box_round}" for question in model.questions_when_asked(view)]
+                    for view in views]
+        assert sum(map(len, expected)) >= 4 and sum(not keys for keys in expected) <= 2
+        teacher.command(room["code"], "ask")
+        for student, keys in zip(students, expected):
+            if keys:
+                student.next(lambda m: m["type"] == "table" and any(
+                    ASKED in q["key"] for q in (m.get("beliefs") or {}).get("questions", [])))
+            assert [question["key"] for question in student.open_questions()] == keys
+        seat = next(seat for seat, keys in enumerate(expected) if keys)
+
+        def first_only(question: dict[str, Any], table: dict[str, Any], rng: random.Random) -> dict[str, int] | None:
+            return lopsided(question, table, rng) if question["key"] == expected[seat][0] else None
+
+        (acknowledged,) = students[seat].answer_beliefs(first_only, random.Random(5))
+        ((_, step, stored_seat, key, _, posterior),) = stored(db)
+        assert (step, stored_seat, key) == (box_round, seat, expected[seat][0]) == (box_round, seat,
+                                                                                   acknowledged["key"])
+        question = model.questions_when_asked(views[seat])[0]
+        assert json.loads(posterior) == pytest.approx(model.posterior(views[seat], question), abs=1e-12)
+        assert 0 < max(json.loads(posterior).values()) < 1
+    finally:
+        for student in students:
+            student.close()

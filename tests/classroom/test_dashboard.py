@@ -172,3 +172,26 @@ def test_the_dashboard_shows_the_rooms_that_cannot_be_read_with_their_reasons(tm
             assert dashboard.broken.value == ""  # every room read: nothing shown
         finally:
             dashboard.close()
+
+
+@pytest.mark.parametrize(("language", "words", "not_words"), [
+    ("fr", "Les élèves se placent avant le début de la partie", "has started"),
+    ("en", "this game has started", "commencé"),
+])
+def test_a_seat_placement_refused_after_the_start_is_told_in_the_dashboards_language(
+        tmp_path: Path, language: str, words: str, not_words: str) -> None:
+    dashboard = classroom.open("peek", 2, seed=1, db=tmp_path / "class.sqlite3", bot_delay=0, language=language)
+    try:
+        dashboard.wait_for(lambda d: d.info is not None)
+        server = classroom.start(tmp_path / "class.sqlite3")
+        students = [Student.join(server.url, dashboard.code, name) for name in ("Ana", "Bo")]
+        try:
+            dashboard.wait_for(lambda d: d.info["started"])
+            dashboard.swap(0, 1)  # as a click that came just before the page greyed the button out
+            assert words in dashboard.message.value and not_words not in dashboard.message.value
+        finally:
+            for student in students:
+                student.close()
+    finally:
+        dashboard.close()
+        classroom.stop_all()

@@ -22,7 +22,7 @@ PLUGIN = game("commissario")
 def test_posteriors_follow_the_engines_model_of_hidden_picks(players: int, rules: Rules | None) -> None:
     bots = [PLUGIN.make_bot(PLUGIN.bot_names()[0]) for _ in range(players)]
     asked = check_beliefs("commissario", players=players, bots=bots, seed=players, rules=rules)
-    assert asked
+    assert asked and any(item.when_asked and item.view.facts["phase"] == "pick" for item in asked)
     rng = random.Random(0)
     for item in asked[:12]:
         seat = int(item.question.key.split(":")[1].split("@")[0])
@@ -58,3 +58,35 @@ def test_a_used_up_2x_card_is_no_longer_possible() -> None:
     posterior = MODEL.posterior(state.view(0), question)
     assert all(posterior[name] == 0 for name in posterior if name.endswith("2x"))
     assert posterior["red orange"] == pytest.approx(1 / 15)
+
+
+def test_the_teachers_ask_is_about_every_locked_unrevealed_pick() -> None:
+    state = new_game(3, seed=2)
+    while state.phase == "release":
+        assert all(MODEL.questions_when_asked(state.view(seat)) == [] for seat in range(3))  # nothing picked yet
+        seat = state.acting_seats[0]
+        state.apply(state.legal_actions(seat)[0], player=state.acting_seats[0])
+    assert MODEL.questions_when_asked(state.view(0)) == []
+    state.apply(state.legal_actions(2)[0], player=2)
+    assert MODEL.questions(state.view(0)) == []  # the game asks only once every pick is locked
+    (question,) = MODEL.questions_when_asked(state.view(0))
+    assert question.key == "pick:2@r1" and MODEL.questions_when_asked(state.view(2)) == []
+    assert MODEL.posterior(state.view(0), question) == pytest.approx(dict.fromkeys(question.options, 1 / 21))
+    picked = pick_name(state.picks[2])
+    while state.phase == "pick":
+        seat = state.acting_seats[0]
+        state.apply(state.legal_actions(seat)[0], player=seat)
+    assert MODEL.questions_when_asked(state.view(0)) == MODEL.questions(state.view(0))
+    first = state.acting_seats[0]
+    state.apply(state.legal_actions(first)[0], player=first)
+    assert all(question.key != f"pick:{first}@r1" for seat in range(3)
+               for question in MODEL.questions_when_asked(state.view(seat)))  # a revealed colour: not asked
+    while state.phase == "first_reveal":
+        seat = state.acting_seats[0]
+        state.apply(state.legal_actions(seat)[0], player=seat)
+    assert state.phase == "second_reveal" and all(MODEL.questions_when_asked(state.view(seat)) == []
+                                                  for seat in range(3))
+    while not state.is_over:
+        seat = state.acting_seats[0]
+        state.apply(state.legal_actions(seat)[0], player=seat)
+    assert MODEL.truth(state, question) == picked

@@ -51,3 +51,20 @@ def test_adler_and_spectators_are_not_asked_heroes_are_asked_about_the_others() 
     assert question.key == "adler@h1" and str(hero) not in question.options and len(question.options) == 4
     assert MODEL.posterior(state.view(hero), question) == dict.fromkeys(question.options, 0.25)
     assert MODEL.truth(state, question) is None
+
+
+def test_the_teachers_ask_offers_heroes_the_hours_question_at_any_moment_of_play() -> None:
+    state = new_game(5, seed=7)
+    adler = state.characters.index(ADLER)
+    moments = 0
+    while not state.is_over:
+        for seat in range(5):
+            offered = MODEL.questions_when_asked(state.view(seat))
+            assert offered == MODEL.questions(state.view(seat))
+            if seat == adler:
+                assert offered == []
+            elif state.view(seat).facts["adler_seat"] is None:
+                moments += bool(offered)
+        state.apply(state.legal_actions(state.acting_seats[0])[0], player=state.acting_seats[0])
+    assert moments > 5
+    assert all(MODEL.questions_when_asked(state.view(seat)) == [] for seat in (*range(5), None))

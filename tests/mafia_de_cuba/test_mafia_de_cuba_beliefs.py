@@ -20,9 +20,12 @@ LINEUP = ["loyal", "greedy-thief", "cautious-thief", "loyal", "greedy-thief", "l
 def test_posteriors_are_the_exact_inference_of_the_view(seed: int) -> None:
     asked = check_beliefs("mafia_de_cuba", players=7, bots=[PLUGIN.make_bot(name) for name in LINEUP], seed=seed)
     assert asked, "no question was asked in a whole game"
-    for index, item in enumerate(asked):
+    assert any(item.question.key.endswith("@box") for item in asked if item.when_asked), "no ask in the box round"
+    by_kind = {False: 0, True: 0}
+    for item in asked:
         seat = int(item.question.key.split(":")[1].split("@")[0])
-        if index < 3:  # brute force, slow: a few
+        by_kind[item.when_asked] += 1
+        if by_kind[item.when_asked] <= 3:  # brute force, slow: a few of each kind
             exact = brute_force_posterior(observation_from_view(item.view, item.view.rules)).role_probabilities(seat)
         else:
             exact = view_posterior(item.view, item.view.rules).role_probabilities(seat)  # type: ignore[union-attr]
@@ -46,6 +49,30 @@ def test_the_godfather_is_asked_after_the_box_and_after_each_accusation() -> Non
         keys = [question.key for question in MODEL.questions(state.view(state.godfather))]
         assert keys and all(key.endswith("@1") for key in keys) and "role:2@1" not in keys
     assert MODEL.questions(state.view(None)) == []
+
+
+def test_the_teachers_ask_in_the_box_round_is_about_every_taker_who_has_taken() -> None:
+    state = new_game(6, seed=4)
+    for action in ["hide 2", "set-aside none", "take 3"]:
+        # Before the first take nothing is hidden yet: the ask has no question for anyone.
+        assert all(MODEL.questions_when_asked(state.view(seat)) == [] for seat in range(6))
+        state.apply(action)
+    state.apply("take loyal")
+    keys = {seat: [question.key for question in MODEL.questions_when_asked(state.view(seat))] for seat in range(6)}
+    # Seat 2 saw every token still in the box after seat 1 took: seat 1 is a thief, settled, not asked.
+    assert keys == {0: ["role:1@box", "role:2@box"], 1: ["role:2@box"], 2: [], 3: ["role:1@box", "role:2@box"],
+                    4: ["role:1@box", "role:2@box"], 5: ["role:1@box", "role:2@box"]}
+    assert MODEL.questions(state.view(0)) == []  # the game itself asks nothing in the box round
+    question = MODEL.questions_when_asked(state.view(0))[0]
+    posterior = MODEL.posterior(state.view(0), question)
+    assert question.options == ("thief", "loyal", "fbi", "driver", "street-kid") and 0 < posterior["thief"] < 1
+    for action in ["take 4", "take fbi", "take driver"]:
+        state.apply(action)
+    assert MODEL.questions_when_asked(state.view(0)) == MODEL.questions(state.view(0)) != []  # after: the moment's
+    while not state.is_over:
+        state.apply(state.legal_actions(state.acting_seats[0])[0], player=state.acting_seats[0])
+    assert MODEL.truth(state, question) == "thief"
+    assert MODEL.questions_when_asked(state.view(0)) == [] and MODEL.questions_when_asked(state.view(None)) == []
 
 
 def test_a_taker_is_not_asked_about_what_the_view_settles() -> None:
