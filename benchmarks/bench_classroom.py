@@ -58,17 +58,20 @@ class RoomLoad:
 
     def __init__(self, code: str, students: int) -> None:
         self.code, self.students = code, students
-        self.sent: dict[int, float] = {}
-        self.seen: dict[int, int] = {}
+        self.sent: dict[int, float] = {}  # the first move sent at each step (the one the table moved on with)
+        self.seen: dict[int, set[int]] = {}  # the screens that were shown each step (a table sent again counts once)
         self.latencies: list[float] = []
         self.moves = 0
         self.refused_moves = 0
         self.refusals: list[dict[str, Any]] = []
         self.over = False
 
-    def screen_updated(self, step: int) -> None:
-        self.seen[step] = self.seen.get(step, 0) + 1
-        if self.seen[step] == self.students and step - 1 in self.sent:
+    def screen_updated(self, step: int, screen: int) -> None:
+        screens = self.seen.setdefault(step, set())
+        if screen in screens:
+            return
+        screens.add(screen)
+        if len(screens) == self.students and step - 1 in self.sent:
             self.latencies.append(time.perf_counter() - self.sent[step - 1])
 
 
@@ -93,13 +96,13 @@ class Screen:
                 self.room.refused_moves += 1
             self.room.refusals.append(message)
         elif message["type"] == "table" and message["started"]:
-            self.room.screen_updated(message["step"])
+            self.room.screen_updated(message["step"], id(self))
             if message["over"]:
                 self.room.over = True
         return message
 
     async def move(self, step: int, action: str) -> None:
-        self.room.sent[step] = time.perf_counter()
+        self.room.sent.setdefault(step, time.perf_counter())
         self.room.moves += 1
         self.moves_in_flight[step] += 1
         await self.socket.write_message(json.dumps({"type": "move", "step": step, "action": action}))
@@ -203,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
                 if record is None or len(record["actions"]) > room.moves - room.refused_moves or \
                         len(record["actions"]) != max(room.seen, default=0):
                     lost.append(room.code)
+                    print(f"room {room.code}: {0 if record is None else len(record['actions'])} moves stored, last "
+                          f"step shown {max(room.seen, default=0)}, {room.moves} sent, {room.refused_moves} refused",
+                          file=sys.stderr)
         finally:
             server.stop()
     latencies = sorted(latency for room in rooms for latency in room.latencies)

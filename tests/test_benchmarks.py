@@ -126,4 +126,6 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
 
     asyncio.run(play())
     assert room.moves == 2 and room.refused_moves == 1  # the refusal of step 4 answered a menu, not a move
-    assert len(room.refusals) == 2 and len(room.latencies) == 1 and room.seen == {4: 2}
+    assert len(room.refusals) == 2 and len(room.latencies) == 1 and room.seen == {4: {id(first), id(second)}}
+    room.screen_updated(4, id(first))  # a table sent again to a screen that had it: no second latency
+    assert len(room.latencies) == 1
