@@ -52,14 +52,18 @@ except ImportError:  # the test extra has it; without it the CPU share is not me
 
 
 class RoomLoad:
-    """One room: when each move was sent, how many screens have seen each step, the latencies, and the
+    """One room: when each seat sent its moves, when each step reached its first and its last screen, the
     refusals (a move refused as out of date is no loss: in Mafia's free talk, several students speak at once and
-    the Godfather's question may close the floor before a student's testimony arrives)."""
+    the Godfather's question may close the floor before a student's testimony arrives), and at the end the
+    latency of each move, from the record: step s + 1 is the move of the record's seat at step s, sent at that
+    seat's last send before any screen showed step s + 1, and it counts until every screen showed it."""
 
     def __init__(self, code: str, students: int) -> None:
         self.code, self.students = code, students
-        self.sent: dict[int, float] = {}  # the first move sent at each step (the one the table moved on with)
-        self.seen: dict[int, set[int]] = {}  # the screens that were shown each step (a table sent again counts once)
+        self.sends: dict[int, list[float]] = {}  # seat -> the times it sent a move
+        self.seen: dict[int, set[int]] = {}  # step -> the screens (seats) that were shown it
+        self.first_seen: dict[int, float] = {}
+        self.all_seen: dict[int, float] = {}
         self.latencies: list[float] = []
         self.moves = 0
         self.refused_moves = 0
@@ -69,10 +73,20 @@ class RoomLoad:
     def screen_updated(self, step: int, screen: int) -> None:
         screens = self.seen.setdefault(step, set())
         if screen in screens:
-            return
+            return  # a table sent again (after a refusal) counts once
+        now = time.perf_counter()
         screens.add(screen)
-        if len(screens) == self.students and step - 1 in self.sent:
-            self.latencies.append(time.perf_counter() - self.sent[step - 1])
+        self.first_seen.setdefault(step, now)
+        if len(screens) == self.students:
+            self.all_seen[step] = now
+
+    def measure(self, actions: list[list[Any]]) -> None:
+        """The latency of every move of the record (its list of [seat, action]) that every screen was shown."""
+        for step, (seat, _) in enumerate(actions):
+            shown, everywhere = self.first_seen.get(step + 1), self.all_seen.get(step + 1)
+            sent = [time for time in self.sends.get(seat, []) if shown is not None and time <= shown]
+            if sent and everywhere is not None:
+                self.latencies.append(everywhere - max(sent))
 
 
 class Screen:
@@ -82,6 +96,7 @@ class Screen:
     def __init__(self, room: RoomLoad, socket: Any) -> None:
         self.room, self.socket = room, socket
         self.moves_in_flight: collections.Counter[int] = collections.Counter()  # a step's move may be sent twice
+        self.seat = -1  # told by the first table
 
     async def next(self) -> dict[str, Any]:
         text = await self.socket.read_message()
@@ -96,13 +111,14 @@ class Screen:
                 self.room.refused_moves += 1
             self.room.refusals.append(message)
         elif message["type"] == "table" and message["started"]:
-            self.room.screen_updated(message["step"], id(self))
+            self.seat = message["seat"]
+            self.room.screen_updated(message["step"], self.seat)
             if message["over"]:
                 self.room.over = True
         return message
 
     async def move(self, step: int, action: str) -> None:
-        self.room.sent.setdefault(step, time.perf_counter())
+        self.room.sends.setdefault(self.seat, []).append(time.perf_counter())
         self.room.moves += 1
         self.moves_in_flight[step] += 1
         await self.socket.write_message(json.dumps({"type": "move", "step": step, "action": action}))
@@ -201,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
             lost = []
             for room in rooms:
                 record = teacher.record(room.code)
+                if record is not None:
+                    room.measure(record["actions"])
                 # a lost move: the record holds fewer moves than every screen was shown, or more than were sent
                 # and not refused (a refusal still in flight when a student left at the end is no loss)
                 if record is None or len(record["actions"]) > room.moves - room.refused_moves or \

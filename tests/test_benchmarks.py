@@ -110,22 +110,24 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
         async def write_message(self, text: str) -> None:
             self.sent.append(text)
 
-    def table(step: int) -> dict[str, object]:
-        return {"type": "table", "started": True, "step": step, "over": False}
+    def table(step: int, seat: int) -> dict[str, object]:
+        return {"type": "table", "started": True, "step": step, "over": False, "seat": seat}
 
     refused = [{"type": "refused", "code": "stale", "step": 3}, {"type": "refused", "code": "stale", "step": 4}]
-    first = bench.Screen(room, Socket([refused[0], refused[1], table(4)]))
-    second = bench.Screen(room, Socket([table(4)]))
+    first = bench.Screen(room, Socket([table(3, 0), refused[0], refused[1], table(4, 0), table(4, 0)]))
+    second = bench.Screen(room, Socket([table(3, 1), table(4, 1)]))
 
     async def play() -> None:
+        await first.next()
+        await second.next()
         await first.move(3, "pass")
         await first.move(3, "pass")  # the same step's move sent twice: two refusals can answer it
-        for _ in range(3):
+        for _ in range(4):
             await first.next()
         await second.next()
 
     asyncio.run(play())
     assert room.moves == 2 and room.refused_moves == 1  # the refusal of step 4 answered a menu, not a move
-    assert len(room.refusals) == 2 and len(room.latencies) == 1 and room.seen == {4: {id(first), id(second)}}
-    room.screen_updated(4, id(first))  # a table sent again to a screen that had it: no second latency
-    assert len(room.latencies) == 1
+    assert len(room.refusals) == 2 and room.seen == {3: {0, 1}, 4: {0, 1}}  # a table sent again counts once
+    room.measure([[1, "x"], [1, "x"], [1, "x"], [0, "pass"]])  # step 4 is seat 0's move: timed from its last send
+    assert len(room.latencies) == 1 and 0 <= room.latencies[0] == room.all_seen[4] - room.sends[0][-1]
