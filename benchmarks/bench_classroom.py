@@ -90,21 +90,27 @@ class RoomLoad:
 
 
 class Screen:
-    """A student's page: notes every table it is sent (for the latencies) and every refusal, telling the
-    refusal of a move it sent (its step is one of the moves awaiting an answer) from that of a menu."""
+    """A student's page: reads its socket all the time, like a browser showing each table as it arrives (also
+    while its student thinks), noting every table (for the latencies) and every refusal, and telling the
+    refusal of a move it sent (its step is one of the moves awaiting an answer) from that of a menu. Its
+    student takes the messages in order with `next`."""
 
     def __init__(self, room: RoomLoad, socket: Any) -> None:
         self.room, self.socket = room, socket
         self.moves_in_flight: collections.Counter[int] = collections.Counter()  # a step's move may be sent twice
         self.seat = -1  # told by the first table
+        self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.reader = asyncio.ensure_future(self._read())
 
-    async def next(self) -> dict[str, Any]:
-        text = await self.socket.read_message()
-        if text is None:
-            raise ConnectionError(f"the server closed a student's connection ({self.socket.close_code} "
-                                  f"{self.socket.close_reason}; refusals: "
-                                  f"{collections.Counter(r['code'] for r in self.room.refusals)})")
-        message: dict[str, Any] = json.loads(text)
+    async def _read(self) -> None:
+        while True:
+            text = await self.socket.read_message()
+            if text is None:
+                await self.inbox.put(None)
+                return
+            await self.inbox.put(self.note(json.loads(text)))
+
+    def note(self, message: dict[str, Any]) -> dict[str, Any]:
         if message["type"] == "refused":
             if self.moves_in_flight[message.get("step")] > 0:
                 self.moves_in_flight[message["step"]] -= 1
@@ -116,6 +122,18 @@ class Screen:
             if message["over"]:
                 self.room.over = True
         return message
+
+    async def next(self) -> dict[str, Any]:
+        message = await self.inbox.get()
+        if message is None:
+            raise ConnectionError(f"the server closed a student's connection ({self.socket.close_code} "
+                                  f"{self.socket.close_reason}; refusals: "
+                                  f"{collections.Counter(r['code'] for r in self.room.refusals)})")
+        return message
+
+    def close(self) -> None:
+        self.reader.cancel()
+        self.socket.close()
 
     async def move(self, step: int, action: str) -> None:
         self.room.sends.setdefault(self.seat, []).append(time.perf_counter())
@@ -157,7 +175,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                         menu = None
                         break
     finally:
-        screen.socket.close()
+        screen.close()
 
 
 async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float,
