@@ -52,54 +52,91 @@ except ImportError:  # the test extra has it; without it the CPU share is not me
 
 
 class RoomLoad:
-    """One room: when each move was sent, how many screens have seen each step, the latencies, and the
+    """One room: when each seat sent its moves, when each step reached its first and its last screen, the
     refusals (a move refused as out of date is no loss: in Mafia's free talk, several students speak at once and
-    the Godfather's question may close the floor before a student's testimony arrives)."""
+    the Godfather's question may close the floor before a student's testimony arrives), and at the end the
+    latency of each move, from the record: step s + 1 is the move of the record's seat at step s, sent at that
+    seat's last send before any screen showed step s + 1, and it counts until every screen showed it."""
 
     def __init__(self, code: str, students: int) -> None:
         self.code, self.students = code, students
-        self.sent: dict[int, float] = {}
-        self.seen: dict[int, int] = {}
+        self.sends: dict[int, list[float]] = {}  # seat -> the times it sent a move
+        self.seen: dict[int, set[int]] = {}  # step -> the screens (seats) that were shown it
+        self.first_seen: dict[int, float] = {}
+        self.all_seen: dict[int, float] = {}
         self.latencies: list[float] = []
         self.moves = 0
         self.refused_moves = 0
         self.refusals: list[dict[str, Any]] = []
         self.over = False
 
-    def screen_updated(self, step: int) -> None:
-        self.seen[step] = self.seen.get(step, 0) + 1
-        if self.seen[step] == self.students and step - 1 in self.sent:
-            self.latencies.append(time.perf_counter() - self.sent[step - 1])
+    def screen_updated(self, step: int, screen: int) -> None:
+        screens = self.seen.setdefault(step, set())
+        if screen in screens:
+            return  # a table sent again (after a refusal) counts once
+        now = time.perf_counter()
+        screens.add(screen)
+        self.first_seen.setdefault(step, now)
+        if len(screens) == self.students:
+            self.all_seen[step] = now
+
+    def measure(self, actions: list[list[Any]]) -> None:
+        """The latency of every move of the record (its list of [seat, action]) that every screen was shown."""
+        for step, (seat, _) in enumerate(actions):
+            shown, everywhere = self.first_seen.get(step + 1), self.all_seen.get(step + 1)
+            sent = [time for time in self.sends.get(seat, []) if shown is not None and time <= shown]
+            if sent and everywhere is not None:
+                self.latencies.append(everywhere - max(sent))
 
 
 class Screen:
-    """A student's page: notes every table it is sent (for the latencies) and every refusal, telling the
-    refusal of a move it sent (its step is one of the moves awaiting an answer) from that of a menu."""
+    """A student's page: reads its socket all the time, like a browser showing each table as it arrives (also
+    while its student thinks), noting every table (for the latencies) and every refusal, and telling the
+    refusal of a move it sent (its step is one of the moves awaiting an answer) from that of a menu. Its
+    student takes the messages in order with `next`."""
 
     def __init__(self, room: RoomLoad, socket: Any) -> None:
         self.room, self.socket = room, socket
         self.moves_in_flight: collections.Counter[int] = collections.Counter()  # a step's move may be sent twice
+        self.seat = -1  # told by the first table
+        self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.reader = asyncio.ensure_future(self._read())
 
-    async def next(self) -> dict[str, Any]:
-        text = await self.socket.read_message()
-        if text is None:
-            raise ConnectionError(f"the server closed a student's connection ({self.socket.close_code} "
-                                  f"{self.socket.close_reason}; refusals: "
-                                  f"{collections.Counter(r['code'] for r in self.room.refusals)})")
-        message: dict[str, Any] = json.loads(text)
+    async def _read(self) -> None:
+        while True:
+            text = await self.socket.read_message()
+            if text is None:
+                await self.inbox.put(None)
+                return
+            await self.inbox.put(self.note(json.loads(text)))
+
+    def note(self, message: dict[str, Any]) -> dict[str, Any]:
         if message["type"] == "refused":
             if self.moves_in_flight[message.get("step")] > 0:
                 self.moves_in_flight[message["step"]] -= 1
                 self.room.refused_moves += 1
             self.room.refusals.append(message)
         elif message["type"] == "table" and message["started"]:
-            self.room.screen_updated(message["step"])
+            self.seat = message["seat"]
+            self.room.screen_updated(message["step"], self.seat)
             if message["over"]:
                 self.room.over = True
         return message
 
+    async def next(self) -> dict[str, Any]:
+        message = await self.inbox.get()
+        if message is None:
+            raise ConnectionError(f"the server closed a student's connection ({self.socket.close_code} "
+                                  f"{self.socket.close_reason}; refusals: "
+                                  f"{collections.Counter(r['code'] for r in self.room.refusals)})")
+        return message
+
+    def close(self) -> None:
+        self.reader.cancel()
+        self.socket.close()
+
     async def move(self, step: int, action: str) -> None:
-        self.room.sent[step] = time.perf_counter()
+        self.room.sends.setdefault(self.seat, []).append(time.perf_counter())
         self.room.moves += 1
         self.moves_in_flight[step] += 1
         await self.socket.write_message(json.dumps({"type": "move", "step": step, "action": action}))
@@ -138,7 +175,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                         menu = None
                         break
     finally:
-        screen.socket.close()
+        screen.close()
 
 
 async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float,
@@ -198,11 +235,16 @@ def main(argv: list[str] | None = None) -> int:
             lost = []
             for room in rooms:
                 record = teacher.record(room.code)
+                if record is not None:
+                    room.measure(record["actions"])
                 # a lost move: the record holds fewer moves than every screen was shown, or more than were sent
                 # and not refused (a refusal still in flight when a student left at the end is no loss)
                 if record is None or len(record["actions"]) > room.moves - room.refused_moves or \
                         len(record["actions"]) != max(room.seen, default=0):
                     lost.append(room.code)
+                    print(f"room {room.code}: {0 if record is None else len(record['actions'])} moves stored, last "
+                          f"step shown {max(room.seen, default=0)}, {room.moves} sent, {room.refused_moves} refused",
+                          file=sys.stderr)
         finally:
             server.stop()
     latencies = sorted(latency for room in rooms for latency in room.latencies)

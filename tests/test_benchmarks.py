@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -101,29 +102,51 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
     room = bench.RoomLoad("ABCDE", 2)
 
     class Socket:
-        def __init__(self, messages: list[dict[str, object]]) -> None:
-            self.messages, self.sent = [json.dumps(message) for message in messages], []
+        """What the server sends, when the test says so (a read waits, like a socket's)."""
+
+        def __init__(self) -> None:
+            self.arriving: asyncio.Queue[str] = asyncio.Queue()
+            self.sent: list[str] = []
+
+        def feed(self, *messages: dict[str, object]) -> None:
+            for message in messages:
+                self.arriving.put_nowait(json.dumps(message))
 
         async def read_message(self) -> str | None:
-            return self.messages.pop(0) if self.messages else None
+            return await self.arriving.get()
 
         async def write_message(self, text: str) -> None:
             self.sent.append(text)
 
-    def table(step: int) -> dict[str, object]:
-        return {"type": "table", "started": True, "step": step, "over": False}
+        def close(self) -> None:
+            pass
+
+    def table(step: int, seat: int) -> dict[str, object]:
+        return {"type": "table", "started": True, "step": step, "over": False, "seat": seat}
 
     refused = [{"type": "refused", "code": "stale", "step": 3}, {"type": "refused", "code": "stale", "step": 4}]
-    first = bench.Screen(room, Socket([refused[0], refused[1], table(4)]))
-    second = bench.Screen(room, Socket([table(4)]))
+    first: Any = None
 
     async def play() -> None:
+        nonlocal first
+        first, second = bench.Screen(room, Socket()), bench.Screen(room, Socket())
+        first.socket.feed(table(3, 0))
+        second.socket.feed(table(3, 1))
+        await first.next()
+        await second.next()
         await first.move(3, "pass")
         await first.move(3, "pass")  # the same step's move sent twice: two refusals can answer it
-        for _ in range(3):
+        first.socket.feed(*refused, table(4, 0), table(4, 0))
+        second.socket.feed(table(4, 1))
+        for _ in range(4):
             await first.next()
         await second.next()
+        for screen in (first, second):
+            screen.close()
 
     asyncio.run(play())
     assert room.moves == 2 and room.refused_moves == 1  # the refusal of step 4 answered a menu, not a move
-    assert len(room.refusals) == 2 and len(room.latencies) == 1 and room.seen == {4: 2}
+    assert len(room.refusals) == 2 and room.seen == {3: {0, 1}, 4: {0, 1}}  # a table sent again counts once
+    room.measure([[1, "x"], [1, "x"], [1, "x"], [0, "pass"]])  # step 4 is seat 0's move: timed from its last send
+    assert len(room.latencies) == 1 and 0 <= room.latencies[0] == room.all_seen[4] - room.sends[0][-1]
+    assert first is not None and first.seat == 0
