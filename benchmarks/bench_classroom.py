@@ -10,6 +10,13 @@ wall time). It checks that nothing was refused or lost (each room's record holds
 every game ends).
 
     .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12] [--think 0-3] [--seed 1]
+                                                   [--compress] [--beliefs]
+
+It also prints the bytes of each table update a screen receives (mean, max), as sent and deflated as the server
+sends them to a browser (permessage-deflate; `--compress` makes the simulated students' sockets offer it, as
+browsers do). With `--beliefs` the rooms ask beliefs and every student answers each question its page asks, as a
+seeded simulated student (`beliefs.SimulatedStudent`, the styles in turn) reading the posterior of its own view;
+the run checks that every answer was stored.
 
 Goals (issue 23): 50 rooms x 12 students thinking 0-3 s, p95 under 50 ms; 30 rooms flat out, p95 under
 150 ms and no move over 1 s.
@@ -36,14 +43,16 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
 import tornado.websocket
 
+from tabletop_edu.beliefs import STUDENT_STYLES, SimulatedStudent
 from tabletop_edu.classroom import TeacherClient
 from tabletop_edu.classroom.client import join_room, websocket_url
-from tabletop_edu.classroom.testing import ServerProcess
+from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
 
 try:
     import psutil
@@ -69,6 +78,9 @@ class RoomLoad:
         self.refused_moves = 0
         self.refusals: list[dict[str, Any]] = []
         self.over = False
+        self.update_bytes: list[int] = []  # the size of each table message a screen received (as sent, UTF-8)
+        self.deflated_bytes: list[int] = []  # the same, deflated as the server sends it to a browser
+        self.beliefs = 0  # beliefs sent
 
     def screen_updated(self, step: int, screen: int) -> None:
         screens = self.seen.setdefault(step, set())
@@ -89,6 +101,13 @@ class RoomLoad:
                 self.latencies.append(everywhere - max(sent))
 
 
+def deflater() -> Any:
+    """A compressor as the server's permessage-deflate keeps one per connection (tornado's: level 6, the
+    class server's memory level, context kept from one message to the next): the size of each message deflated."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS, 6)
+    return lambda data: len(compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)) - 4
+
+
 class Screen:
     """A student's page: reads its socket all the time, like a browser showing each table as it arrives (also
     while its student thinks), noting every table (for the latencies) and every refusal, and telling the
@@ -100,6 +119,7 @@ class Screen:
         self.moves_in_flight: collections.Counter[int] = collections.Counter()  # a step's move may be sent twice
         self.seat = -1  # told by the first table
         self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.deflated = deflater()
         self.reader = asyncio.ensure_future(self._read())
 
     async def _read(self) -> None:
@@ -108,11 +128,16 @@ class Screen:
             if text is None:
                 await self.inbox.put(None)
                 return
-            await self.inbox.put(self.note(json.loads(text)))
+            message = json.loads(text)
+            if message["type"] == "table":
+                data = text.encode("utf-8") if isinstance(text, str) else text
+                self.room.update_bytes.append(len(data))
+                self.room.deflated_bytes.append(self.deflated(data))
+            await self.inbox.put(self.note(message))
 
     def note(self, message: dict[str, Any]) -> dict[str, Any]:
         if message["type"] == "refused":
-            if self.moves_in_flight[message.get("step")] > 0:
+            if message.get("answers") == "move" and self.moves_in_flight[message.get("step")] > 0:
                 self.moves_in_flight[message["step"]] -= 1
                 self.room.refused_moves += 1
             self.room.refusals.append(message)
@@ -143,10 +168,15 @@ class Screen:
 
 
 async def student(url: str, token: str, room: RoomLoad, rng: random.Random, deadline: float,
-                  think: tuple[float, float] = (0.0, 0.0)) -> None:
-    """A student: on its turn, thinks a time drawn from `think` (seconds), then asks one menu per word and
-    sends the move. Every message is noted, also those that arrive while it waits for a menu."""
-    screen = Screen(room, await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}")))
+                  think: tuple[float, float] = (0.0, 0.0), believe: BeliefPolicy | None = None,
+                  compress: bool = False) -> None:
+    """A student: states the beliefs its page asks (with `believe`); on its turn, thinks a time drawn from
+    `think` (seconds), then asks one menu per word and sends the move. Every message is noted, also those that
+    arrive while it waits for a menu. `compress`: its socket offers permessage-deflate, as a browser does."""
+    query = "?view=1" if believe is not None else ""
+    screen = Screen(room, await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}{query}"),
+                                                                    compression_options={} if compress else None))
+    stated: set[str] = set()
     try:
         while time.perf_counter() < deadline:
             message = await screen.next()
@@ -154,6 +184,15 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                 continue
             if message["over"]:
                 return
+            for question in (message.get("beliefs") or {}).get("questions", []) if believe else []:
+                if question["sent"] is None and question["key"] not in stated:
+                    stated.add(question["key"])
+                    percents = believe(question, message, rng)
+                    if percents is not None:
+                        room.beliefs += 1
+                        await screen.socket.write_message(json.dumps({
+                            "type": "belief", "step": message["beliefs"]["step"], "key": question["key"],
+                            "percents": percents}))
             menu = message["menu"]
             if menu is not None and think[1] > 0:
                 await asyncio.sleep(rng.uniform(*think))
@@ -179,11 +218,15 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
 
 
 async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float,
-              think: tuple[float, float]) -> None:
+              think: tuple[float, float], beliefs: bool = False, compress: bool = False) -> None:
     deadline = time.perf_counter() + seconds
     rng = random.Random(seed)
-    tasks = [student(url, token, room, random.Random(rng.randrange(2**32)), deadline, think)
-             for room in rooms for token in tokens[room.code]]
+    styles = list(STUDENT_STYLES)
+    tasks = [student(url, token, room, random.Random(rng.randrange(2**32)), deadline, think,
+                     simulated_policy("mafia_de_cuba", SimulatedStudent(styles[seat % len(styles)],
+                                                                        seed=f"{seed}-{room.code}-{seat}"))
+                     if beliefs else None, compress)
+             for room in rooms for seat, token in enumerate(tokens[room.code])]
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=seconds)
 
 
@@ -198,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
                              "flat out)")
     parser.add_argument("--finished-games", type=int, default=0, metavar="N",
                         help="measure the server's memory over N finished games instead (see above)")
+    parser.add_argument("--compress", action="store_true",
+                        help="the students' sockets offer permessage-deflate, as browsers do (the server then "
+                             "deflates every message it sends them)")
+    parser.add_argument("--beliefs", action="store_true",
+                        help="the rooms ask beliefs; every student answers as a seeded simulated student")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write its profile to FILE "
                         "and print where its time went")
     arguments = parser.parse_args(argv)
@@ -212,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
             rooms, tokens = [], {}
             for index in range(arguments.rooms):
                 room = teacher.create_room("mafia_de_cuba", arguments.students, seed=arguments.seed + index,
-                                           bot_delay=0)
+                                           bot_delay=0, beliefs=arguments.beliefs)
                 tokens[room["code"]] = [join_room(server.url, room["code"], f"S{seat}")["token"]
                                         for seat in range(arguments.students)]
                 rooms.append(RoomLoad(room["code"], arguments.students))
@@ -220,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
             cpu_before = server_cpu_seconds(server.process.pid)
             started, students_cpu = time.perf_counter(), time.process_time()
             try:
-                asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think))
+                asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think,
+                                arguments.beliefs, arguments.compress))
             except (ConnectionError, asyncio.TimeoutError):
                 print("".join(server.output[-20:]), file=sys.stderr)  # what the server said last
                 for room in rooms:
@@ -232,9 +281,11 @@ def main(argv: list[str] | None = None) -> int:
             students_cpu = (time.process_time() - students_cpu) / elapsed
             cpu = server_cpu_seconds(server.process.pid)
             cpu_share = None if cpu is None or cpu_before is None else (cpu - cpu_before) / elapsed
-            lost = []
+            lost, stored = [], {}
             for room in rooms:
                 record = teacher.record(room.code)
+                stored[room.code] = sum((teacher.room(room.code).get("beliefs") or {}).get("counts", [])) \
+                    if arguments.beliefs else 0
                 if record is not None:
                     room.measure(record["actions"])
                 # a lost move: the record holds fewer moves than every screen was shown, or more than were sent
@@ -262,6 +313,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{100 * cpu_share:.0f} % of one core, {1000 * cpu_share * elapsed / max(moves, 1):.1f} ms of CPU per move"
     print(f"server CPU: {shown}; the simulated students' process: {100 * students_cpu:.0f} % of one core "
           f"(load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}: the machine's other work)")
+    sizes = [size for room in rooms for size in room.update_bytes]
+    deflated = [size for room in rooms for size in room.deflated_bytes]
+    print(f"bytes per table update (one screen's message): mean {statistics.mean(sizes):.0f}, max {max(sizes)} "
+          f"({len(sizes)} updates); deflated as sent to a browser: mean {statistics.mean(deflated):.0f}, "
+          f"max {max(deflated)}{'' if arguments.compress else ' (this run sent them plain: --compress)'}")
+    if arguments.beliefs:
+        print(f"beliefs: {sum(room.beliefs for room in rooms)} stated, {sum(stored.values())} stored")
     codes = collections.Counter(str(refusal.get("code")) for refusal in refusals)
     print(f"refusals: {len(refusals)} {dict(codes)} ({sum(room.refused_moves for room in rooms)} of moves); "
           f"rooms with a lost or extra move: {len(lost)}; "
@@ -270,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.profile:
         pstats.Stats(arguments.profile).sort_stats("tottime").print_stats(25)
         pstats.Stats(arguments.profile).sort_stats("cumulative").print_stats(40)
-    return 0 if not unexpected and not lost and all(room.over for room in rooms) else 1
+    all_stored = all(stored.get(room.code, 0) >= room.beliefs for room in rooms)
+    return 0 if not unexpected and not lost and all_stored and all(room.over for room in rooms) else 1
 
 
 #: Seconds a finished room stays awake in the memory benchmark.

@@ -124,7 +124,9 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
     def table(step: int, seat: int) -> dict[str, object]:
         return {"type": "table", "started": True, "step": step, "over": False, "seat": seat}
 
-    refused = [{"type": "refused", "code": "stale", "step": 3}, {"type": "refused", "code": "stale", "step": 4}]
+    refused = [{"type": "refused", "code": "stale", "step": 3, "answers": "move"},
+               {"type": "refused", "code": "stale", "step": 4, "answers": "move"},
+               {"type": "refused", "code": "stale", "step": 3, "answers": "menu"}]  # a menu's, at a move's step
     first: Any = None
 
     async def play() -> None:
@@ -138,7 +140,7 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
         await first.move(3, "pass")  # the same step's move sent twice: two refusals can answer it
         first.socket.feed(*refused, table(4, 0), table(4, 0))
         second.socket.feed(table(4, 1))
-        for _ in range(4):
+        for _ in range(5):
             await first.next()
         await second.next()
         for screen in (first, second):
@@ -146,7 +148,7 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
 
     asyncio.run(play())
     assert room.moves == 2 and room.refused_moves == 1  # the refusal of step 4 answered a menu, not a move
-    assert len(room.refusals) == 2 and room.seen == {3: {0, 1}, 4: {0, 1}}  # a table sent again counts once
+    assert len(room.refusals) == 3 and room.seen == {3: {0, 1}, 4: {0, 1}}  # a table sent again counts once
     room.measure([[1, "x"], [1, "x"], [1, "x"], [0, "pass"]])  # step 4 is seat 0's move: timed from its last send
     assert len(room.latencies) == 1 and 0 <= room.latencies[0] == room.all_seen[4] - room.sends[0][-1]
     assert first is not None and first.seat == 0

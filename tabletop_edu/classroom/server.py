@@ -1055,13 +1055,14 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
         if self.connection is not None:
             self.server.disconnect(self.connection)
 
-    def refuse(self, refusal: Refused, step: int | None = None) -> None:
-        """Say why a message changed nothing; `step`: the step the refused move or menu request answered."""
+    def refuse(self, refusal: Refused, step: int | None = None, answers: str | None = None) -> None:
+        """Say why a message changed nothing; `step`: the step the refused move or menu request answered;
+        `answers`: the type of the refused message ("move", "menu", "belief"), so a program tells them apart."""
         connection = self.connection
         language = connection.language if connection else "en"
         text = refusal_text(refusal, language)
         self.send(json.dumps({"type": "refused", "code": refusal.code, "message": str(refusal), "text": text,
-                              "step": step}))
+                              "step": step, "answers": answers}))
 
     def on_message(self, message: str | bytes) -> None:
         """Answer in a task of its own: Tornado reads no frame (not even a pong) while `on_message` runs, and a
@@ -1091,12 +1092,14 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
         if self.ws_connection is None:
             return  # the page closed meanwhile
         step: int | None = None
+        answers: str | None = None
         try:
             data = self.read(connection, message)
             step = data["step"] if isinstance(data.get("step"), int) and not isinstance(data["step"], bool) else None
+            answers = str(data["type"])
             await self.handle(connection, data)
         except Refused as refusal:
-            self.refuse(refusal, step)
+            self.refuse(refusal, step, answers)
             if refusal.code == "storage_busy" and attempt < STORAGE_RETRIES:
                 assert self.server.loop is not None
                 self.server.loop.call_later(STORAGE_RETRY_DELAY, lambda: asyncio.ensure_future(
