@@ -103,7 +103,8 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     # Margins in inches, from the longest texts (no layout engine: it would triple the drawing time).
     left = 0.4 + 0.13 * max((len(label) for label in labels), default=4)
     top = 0.75 + 0.105 * max((len(kind) for kind in kinds), default=0)
-    entries = len(_legend(language)) + len(layout.journeys(columns, graph.nodes, y))
+    journeys = layout.journeys(columns, graph.nodes, y)  # each object's stops, drawn and named in the legend
+    entries = len(_legend(language)) + len(journeys)
     bottom = 1.0 + 0.3 * -(-entries // 2)  # the steps, their label, and the legend in two columns
     height = round((0.46 * (max(lanes.values(), default=0) + 1.4) + top + bottom) * DPI) / DPI  # whole pixels
     figure = Figure(figsize=(WIDTH, height), dpi=DPI)
@@ -121,7 +122,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     seat_ys = [y[node] for node in lanes if graph.nodes[node].get("kind") == "seat"]
     for x, column in enumerate(columns):
         _draw_column(axes, x, column, y, seat_ys)
-    journeys = _draw_journeys(axes, columns, y, graph, names, language)
+    journey_handles = _draw_journeys(axes, journeys, y, graph, names, language)
     highest, lowest = max(y.values()), min(y.values())
     _label_columns(axes, columns, kinds, highest + 0.55, language)
     axes.set_ylim(lowest - 0.7, highest + 0.5)
@@ -132,7 +133,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     if not columns:
         axes.text(0, (highest + lowest) / 2, tr("flow.nothing", language), fontsize=16, va="center")
     figure.suptitle(heading, fontsize=18, y=1 - 0.12 / height, va="top")
-    figure.legend(handles=_legend(language) + journeys, loc="lower center", ncol=2,
+    figure.legend(handles=_legend(language) + journey_handles, loc="lower center", ncol=2,
                   fontsize=SMALLEST_TYPE + 1, frameon=False, bbox_to_anchor=(0.5, 0.0))
     return figure
 
@@ -166,11 +167,11 @@ def _draw_column(axes: Any, x: int, column: Column, y: Mapping[Any, float], seat
               markerfacecolor=SEAT_COLOUR if is_seat else OBJECT_COLOUR, markeredgecolor="black", zorder=6)
 
 
-def _draw_journeys(axes: Any, columns: list[Column], y: Mapping[Any, float], graph: nx.MultiDiGraph,
+def _draw_journeys(axes: Any, journeys: Mapping[Any, list[tuple[int, Any]]], y: Mapping[Any, float], graph: nx.MultiDiGraph,
                    names: Mapping[Any, str], language: str) -> list[Line2D]:
     """The chain of seats that held each object in turn (the events it is the source of, by their actor)."""
     handles = []
-    for node, stops in layout.journeys(columns, graph.nodes, y).items():
+    for node, stops in journeys.items():
         xs, ys = zip(*((x, y[actor]) for x, actor in stops))
         axes.plot(xs, ys, color=JOURNEY_COLOUR, linewidth=5, alpha=0.75, drawstyle="steps-post", zorder=1,
                   gid=f"journey-{node}")
