@@ -232,7 +232,7 @@ class DebriefTable:
         title, columns, note = self.in_language(language)
         rows = self.rows_fr if language == "fr" and self.rows_fr is not None else self.rows
         head = "".join(f"<th>{escape(column)}</th>" for column in columns)
-        body = "".join("<tr>" + "".join(f"<td>{escape(_cell(value, language))}</td>" for value in row) + "</tr>"
+        body = "".join("<tr>" + "".join(f"<td>{escape(cell_text(value, language))}</td>" for value in row) + "</tr>"
                        for row in rows)
         return (f"<table class='tabletop-debrief'><caption>{escape(title)}</caption><thead><tr>{head}</tr></thead>"
                 f"<tbody>{body}</tbody></table>" + (f"<p>{escape(note)}</p>" if note else ""))
@@ -241,7 +241,8 @@ class DebriefTable:
         return self.html()
 
 
-def _cell(value: Any, language: str) -> str:
+def cell_text(value: Any, language: str) -> str:
+    """A debrief table's cell as text: yes/no (oui/non) for a truth value, the value's own text otherwise."""
     if isinstance(value, bool):
         return ("oui" if value else "non") if language == "fr" else ("yes" if value else "no")
     return str(value)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..beliefs import RULE_SENTENCES, BeliefAnswer, BeliefQuestion, DebriefTable, rounded_percents
+from ..beliefs import RULE_SENTENCES, BeliefAnswer, BeliefQuestion, DebriefTable, cell_text, rounded_percents
 from ..i18n import register, tr
 from .debrief import calibration_rows, game_tables, score_rows
 from .export import ClassGames
@@ -29,7 +29,7 @@ _WORDS = {
            "belief.answers": "answers", "belief.bayes": "Exact posterior's points", "belief.step": "step",
            "belief.rule": "Scoring rule", "belief.none": "No belief was stated in this game.",
            "belief.brier": "quadratic (Brier)", "belief.log": "logarithmic", "belief.colon": ":",
-           "belief.option": "Answer", "belief.count": "Answers", "belief.yes": "yes", "belief.no": "no",
+           "belief.option": "Answer", "belief.count": "Answers",
            "belief.calibration": "Calibration: of the answers given about this much, how many were true",
            "belief.said": "Given", "belief.class_true": "Class: true", "belief.exact_true": "Exact: true"},
     "fr": {"belief.title": "Que croyez-vous ?", "belief.total": "Total", "belief.send": "Envoyer",
@@ -42,7 +42,7 @@ _WORDS = {
            "belief.answers": "réponses", "belief.bayes": "Points du postérieur exact", "belief.step": "étape",
            "belief.rule": "Règle de score", "belief.none": "Aucune croyance n'a été donnée dans cette partie.",
            "belief.brier": "quadratique (Brier)", "belief.log": "logarithmique", "belief.colon": " :",
-           "belief.option": "Réponse", "belief.count": "Réponses", "belief.yes": "oui", "belief.no": "non",
+           "belief.option": "Réponse", "belief.count": "Réponses",
            "belief.calibration": "Calibration : des réponses données à peu près ce pourcentage, combien "
                                  "étaient vraies",
            "belief.said": "Donné", "belief.class_true": "Classe : vrai", "belief.exact_true": "Exact : vrai"},
@@ -145,16 +145,11 @@ def _game_table(table: DebriefTable, language: str) -> str:
     rows = table.rows_fr if language == "fr" and table.rows_fr is not None else table.rows
     colon = tr("belief.colon", language)
     head = "".join(f"<th>{escape(column)}</th>" for column in columns)
-    body = "".join("<tr>" + "".join(f"<td data-label='{escape(column + colon)}'>{escape(_cell(value, language))}</td>"
+    body = "".join("<tr>" + "".join(f"<td data-label='{escape(column + colon)}'>"
+                                    f"{escape(cell_text(value, language))}</td>"
                                     for column, value in zip(columns, row)) + "</tr>" for row in rows)
     return (f"<h3>{escape(title)}</h3><table class='belief-table game-debrief'><thead><tr>{head}</tr></thead>"
             f"<tbody>{body}</tbody></table>" + (f"<p class='note'>{escape(note)}</p>" if note else ""))
-
-
-def _cell(value: Any, language: str) -> str:
-    if isinstance(value, bool):
-        return tr("belief.yes" if value else "belief.no", language)
-    return str(value)
 
 
 def _question_table(group: Sequence[BeliefAnswer], language: str) -> str:

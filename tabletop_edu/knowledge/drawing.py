@@ -167,8 +167,8 @@ def _draw_column(axes: Any, x: int, column: Column, y: Mapping[Any, float], seat
               markerfacecolor=SEAT_COLOUR if is_seat else OBJECT_COLOUR, markeredgecolor="black", zorder=6)
 
 
-def _draw_journeys(axes: Any, journeys: Mapping[Any, list[tuple[int, Any]]], y: Mapping[Any, float], graph: nx.MultiDiGraph,
-                   names: Mapping[Any, str], language: str) -> list[Line2D]:
+def _draw_journeys(axes: Any, journeys: Mapping[Any, list[tuple[int, Any]]], y: Mapping[Any, float],
+                   graph: nx.MultiDiGraph, names: Mapping[Any, str], language: str) -> list[Line2D]:
     """The chain of seats that held each object in turn (the events it is the source of, by their actor)."""
     handles = []
     for node, stops in journeys.items():
