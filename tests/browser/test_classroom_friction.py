@@ -34,6 +34,9 @@ SMALL = {"viewport": SIZES["small"], "device_scale_factor": 2, "is_mobile": True
 BANNER = {"en": "Connection lost", "fr": "Connexion perdue"}
 EXPIRED = {"en": "new link", "fr": "nouveau lien"}
 TIME_UP = {"en": "Time's up: a bot played for you.", "fr": "Temps écoulé : un robot a joué pour vous."}
+#: The flood limit of servers whose simulated students tap at machine speed (a page's own flood limit, meant for
+#: people, is tested in tests/classroom/test_protocol.py): a whole game played flat out may outrun it.
+MACHINE_SPEED = (10_000, 10_000.0)
 #: Every element that scrolls sideways (the page itself included), as [what, scrollWidth, clientWidth].
 SIDEWAYS = """() => [document.documentElement, ...document.querySelectorAll('body *')]
   .filter(e => e === document.documentElement || ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
@@ -57,7 +60,7 @@ def wait_connection(page: Any, how: str) -> None:
 @pytest.fixture()
 def timed_server(tmp_path: Path) -> Iterator[tuple[ClassServer, ManualScheduler]]:
     scheduler = ManualScheduler()
-    server = ClassServer(tmp_path / "class.sqlite3", scheduler=scheduler).start()
+    server = ClassServer(tmp_path / "class.sqlite3", scheduler=scheduler, flood=MACHINE_SPEED).start()
     try:
         yield server, scheduler
     finally:
@@ -77,7 +80,7 @@ def test_times_up_a_lost_connection_and_an_expired_link_on_a_students_page(
 
     def restart() -> ClassServer:
         """The same server again, on the same file and port (a laptop woken up)."""
-        servers.append(ClassServer(server.db, port=port, scheduler=scheduler).start())
+        servers.append(ClassServer(server.db, port=port, scheduler=scheduler, flood=MACHINE_SPEED).start())
         return servers[-1]
 
     try:
@@ -141,7 +144,7 @@ def test_times_up_a_lost_connection_and_an_expired_link_on_a_students_page(
 def test_a_page_whose_line_goes_silent_drops_it_and_comes_back(browser: Any, tmp_path: Path) -> None:
     """A phone's network gone: the socket may look open for minutes, but no heartbeat comes through. The test
     stops the beats to one page (the server lives on): the page greys, reconnects, and is itself again."""
-    server = ClassServer(tmp_path / "silent.sqlite3", heartbeat=1.0).start()
+    server = ClassServer(tmp_path / "silent.sqlite3", heartbeat=1.0, flood=MACHINE_SPEED).start()
     context = browser.new_context(**PHONE)
     try:
         teacher = TeacherClient(server.url, server.teacher_token)
@@ -171,7 +174,7 @@ GAMES = {"commissario": 5, "get_adler": 6, "mafia_de_cuba": 12}
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_no_class_page_scrolls_sideways_on_a_360_px_phone(browser: Any, tmp_path: Path, language: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    server = ClassServer(tmp_path / "narrow.sqlite3", heartbeat=None).start()
+    server = ClassServer(tmp_path / "narrow.sqlite3", heartbeat=None, flood=MACHINE_SPEED).start()
     context = browser.new_context(**SMALL)
     try:
         teacher = TeacherClient(server.url, server.teacher_token)
