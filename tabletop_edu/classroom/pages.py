@@ -125,9 +125,9 @@ def refusal_text(refusal: Any, language: str) -> str:
 
 @cache
 def environment() -> jinja2.Environment:
-    """The page templates (tabletop_edu/classroom/templates), autoescaped."""
+    """The page templates (tabletop_edu/classroom/templates), autoescaped, read once (`auto_reload` off)."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("tabletop_edu.classroom", "templates"),
-                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     env.globals["tr"] = tr
     return env
 

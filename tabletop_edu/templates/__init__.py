@@ -289,9 +289,12 @@ def _percent_class(share: float) -> str:
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The templates' environment: autoescape on for everything, undefined names are errors."""
+    """The templates' environment: autoescape on for everything, undefined names are errors. The templates are
+    the package's own files, read once: no look at their dates at every drawing (`auto_reload`), which cost the
+    class server a file-system call for each template of each seat's table at every step."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("tabletop_edu", "templates"), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             auto_reload=False)
     env.filters["name"] = _name_filter
     env.filters["tooltip"] = _tooltip_filter
     env.filters["bar"] = _percent_class
