@@ -8,12 +8,15 @@ pages and the dashboard call it directly. A game's renderer module is the one it
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .core import GameState, View
+from markupsafe import escape
+
+from .core import Event, GameState, View
+from .i18n import tr
 from .registry import find_game
-from .templates import Row, log_lines, page, render
+from .templates import Row, display_names, log_lines, page, render
 
 
 def html(subject: View | GameState[Any]) -> str:
@@ -59,9 +62,59 @@ def generic_view_html(view: View, log: bool = True, language: str = "en") -> str
     title = plugin.title if plugin is not None else view.game.rsplit(".", 1)[-1].replace("_", " ").title()
     table = page("generic", title, view.seat, view.players, language)
     if log:
-        table.log = log_lines(view.log, view.players, language, lambda event, players, language: event.text)
+        table.log = log_lines(view.log, view.players, language, _engine_text)
     rows = [Row((_fact_text(value),), head=str(key)) for key, value in view.facts.items()]
     return render("generic/table.html.j2", page=table, you="", rows=rows)
+
+
+class RunningLog:
+    """One seat's log, worded one event at a time, for a table drawn again at every step (the class server
+    redraws every seat's table after every move, and re-wording the whole log each time was most of its work).
+
+    `table_html(view)` is exactly `render_view_html(view, language)` (a test checks it at every step of games
+    of every game, in both languages): the game's table without its log, with the log's lines kept here and
+    only those of the events new since the last drawing worded. A view whose log is not the last one grown
+    (another game, a seat's log restarted) is worded from its start again."""
+
+    def __init__(self, language: str = "en") -> None:
+        self.language = language
+        self._items: list[str] = []  # one `<li>` per worded line, as the log template writes it
+        self._events = 0  # the view's events worded so far
+        self._last: Event | None = None
+        self._players: tuple[str, ...] = ()
+
+    def items(self, view: View) -> list[str]:
+        """The log's lines of `view`, as the `<li>` items of the table's log (escaped)."""
+        log = view.log
+        known = self._events
+        if view.players != self._players or len(log) < known or (known and log[known - 1] != self._last):
+            self._items, known, self._players = [], 0, tuple(view.players)
+        wording = game_renderer(view.game, "event_text") or _engine_text
+        names = display_names(view.players)
+        for event in log[known:]:
+            text = wording(event, names, self.language)
+            if text:
+                self._items.append(f'<li value="{event.step}">{escape(text)}</li>')
+        self._events, self._last = len(log), (log[-1] if log else None)
+        return self._items
+
+    def table_html(self, view: View) -> str:
+        """`render_view_html(view, self.language)`, the log worded only where it grew."""
+        body = render_view_html(view, self.language, log=False)
+        if not body.endswith(_TABLE_END):  # a table not laid out by the shared template: drawn whole
+            return render_view_html(view, self.language, log=True)
+        section = (f'\n<section class="tt-panel tt-log-panel"><h3>{escape(tr("tt.log", self.language))}</h3>\n'
+                   f'<ol class="tabletop-log tt-log">{"".join(self.items(view))}</ol>\n</section>')
+        return f"{body[:-len(_TABLE_END)]}{section}</div>"
+
+
+#: How the shared template ends a table drawn without its log (the log goes before the last `</div>`).
+_TABLE_END = "\n</div>"
+
+
+def _engine_text(event: Event, players: Sequence[str], language: str) -> str:
+    """The engine's own text of an event (a game without a renderer of its own words its log so)."""
+    return event.text
 
 
 def _fact_text(value: Any) -> str:
@@ -73,4 +126,4 @@ def _fact_text(value: Any) -> str:
     return "\u2014" if value is None else str(value)
 
 
-__all__ = ["call_renderer", "game_renderer", "generic_view_html", "html", "render_state_html", "render_view_html"]
+__all__ = ["RunningLog", "call_renderer", "game_renderer", "generic_view_html", "html", "render_state_html", "render_view_html"]

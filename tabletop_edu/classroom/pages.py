@@ -25,7 +25,7 @@ from ..core import Action, View
 from ..extras import need
 from ..i18n import register, tr
 from ..moves import labeller, move_step
-from ..rendering import game_renderer, render_state_html, render_view_html
+from ..rendering import RunningLog, game_renderer, render_state_html, render_view_html
 from ..templates import style_block, stylesheet
 
 #: The most words a move of any game has, and the longest word: a menu request beyond is malformed.
@@ -125,9 +125,9 @@ def refusal_text(refusal: Any, language: str) -> str:
 
 @cache
 def environment() -> jinja2.Environment:
-    """The page templates (tabletop_edu/classroom/templates), autoescaped."""
+    """The page templates (tabletop_edu/classroom/templates), autoescaped, read once (`auto_reload` off)."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("tabletop_edu.classroom", "templates"),
-                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     env.globals["tr"] = tr
     return env
 
@@ -213,9 +213,10 @@ def view_step(view: View) -> int:
 def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[str, Any]], step: int = 0,
                   legal_actions: Sequence[Action | str] = (), paused: bool = False, revealed: str | None = None,
                   title: str = "", seat: int | None = None, style: bool = True,
-                  words: Sequence[tuple[str, ...]] | None = None) -> dict[str, Any]:
+                  words: Sequence[tuple[str, ...]] | None = None, log: RunningLog | None = None) -> dict[str, Any]:
     """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone
-    (`words`: the legal actions' notation words, when the caller keeps them: `moves.move_texts`).
+    (`words`: the legal actions' notation words, when the caller keeps them: `moves.move_texts`; `log`: the
+    seat's log kept from its last table, when the caller keeps it, so that only its new lines are worded).
 
     `step` is the number of moves played (the step a move must answer); `legal_actions` are the seat's own
     (empty when it is not to act); `revealed` is the reveal HTML once the teacher showed the whole table at
@@ -223,7 +224,8 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
     `style=False` leaves the stylesheet out, for a page that links it (the class server's)."""
     kind, status = status_text(view, seats, language, paused=paused)
     me = seat if view is None else view.seat
-    html = lobby_html(seats, me, language) if view is None else render_view_html(view, language, True)
+    html = lobby_html(seats, me, language) if view is None else \
+        log.table_html(view) if log is not None else render_view_html(view, language, True)
     if revealed is not None:
         html = (f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"
                 f"{revealed}</section>{html}")

@@ -44,6 +44,7 @@ from ..beliefs import SCORING_RULES, BeliefError, BeliefQuestion, parse_belief
 from ..core import Bot, GameState, IllegalAction, RecordError, RulesError, View, rules_from_dict, rules_to_dict
 from ..core.errors import quote
 from ..moves import move_texts
+from ..rendering import RunningLog
 from . import games
 from .store import ActionRow, BeliefRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
 
@@ -207,6 +208,8 @@ class Room:
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, int] = (-1, -1)
     _words: dict[int, tuple[Any, list[tuple[str, ...]]]] = field(default_factory=dict, repr=False)
+    _logs: dict[tuple[int | None, str], RunningLog] = field(default_factory=dict, repr=False)
+    _logs_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_logs` are of
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
     moving: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)  # one move of the room at a time
 
@@ -219,6 +222,15 @@ class Room:
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]
+
+    def running_log(self, seat: int | None, language: str) -> RunningLog:
+        """`seat`'s log in `language`, kept from one table to the next: each step words its new lines only."""
+        if self._logs_state is not self.state:  # a new game: its logs start afresh
+            self._logs, self._logs_state = {}, self.state
+        log = self._logs.get((seat, language))
+        if log is None:
+            log = self._logs[(seat, language)] = RunningLog(language)
+        return log
 
     @property
     def module(self) -> ModuleType:

@@ -14,6 +14,9 @@ Seat = int
 Source = int | str  # a seat number, or an object of the table such as "box" or "deck"
 
 
+_EMPTY_HASH = hash(frozenset())
+
+
 class _NoData(Mapping[str, Any]):
     """The empty details of an event that has none: read-only, so one value is safely shared by all events."""
 
@@ -28,6 +31,9 @@ class _NoData(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return "{}"
+
+    def __hash__(self) -> int:  # as an empty FrozenDict's (they are equal): events stay hashable, to be memoized
+        return _EMPTY_HASH
 
     def __reduce__(self) -> str:
         return "NO_DATA"  # copies and pickles are this same value

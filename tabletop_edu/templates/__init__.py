@@ -236,6 +236,28 @@ def log_lines(events: Iterable[Any], players: Sequence[str], language: str,
     return [(step, text) for step, text in lines if text]
 
 
+def remembered_wording(event_text: Callable[[Any, Sequence[str], str], str],
+                       limit: int = 20_000) -> Callable[[Any, Sequence[str], str], str]:
+    """`event_text`, keeping what it said of each (event, names, language): a table that lists what was said
+    (Mafia de Cuba's testimonies) words the same events again at every step for every seat. Events are
+    immutable, so a kept wording never goes stale; the memory is emptied when it holds `limit` wordings."""
+    kept: dict[tuple[Any, tuple[str, ...], str], str] = {}
+
+    def worded(event: Any, players: Sequence[str], language: str = "en") -> str:
+        key = (event, tuple(players), language)
+        try:
+            text = kept.get(key)
+        except TypeError:  # details that cannot be hashed: worded every time
+            return event_text(event, players, language)
+        if text is None:
+            if len(kept) >= limit:
+                kept.clear()
+            text = kept[key] = event_text(event, players, language)
+        return text
+
+    return worded
+
+
 def seat_box(players: Sequence[str], seat: int, viewer: int | None, acting: Sequence[int], **parts: Any) -> SeatBox:
     """A `SeatBox` for `seat` with its shortened name and the turn and viewer marks."""
     return SeatBox(number=seat, name=players[seat], turn=seat in acting, me=seat == viewer, **parts)
@@ -267,9 +289,12 @@ def _percent_class(share: float) -> str:
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The templates' environment: autoescape on for everything, undefined names are errors."""
+    """The templates' environment: autoescape on for everything, undefined names are errors. The templates are
+    the package's own files, read once: no look at their dates at every drawing (`auto_reload`), which cost the
+    class server a file-system call for each template of each seat's table at every step."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("tabletop_edu", "templates"), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             auto_reload=False)
     env.filters["name"] = _name_filter
     env.filters["tooltip"] = _tooltip_filter
     env.filters["bar"] = _percent_class
@@ -312,5 +337,5 @@ def style_block() -> Markup:
 
 
 __all__ = ["Banner", "Bar", "Card", "Cell", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag",
-           "acting_seats", "colon", "display_names", "elide", "environment", "join_names", "log_lines", "page",
+           "acting_seats", "colon", "display_names", "elide", "environment", "join_names", "log_lines", "page", "remembered_wording",
            "perspective_title", "render", "seat_box", "short_name", "style_block", "stylesheet", "word"]

@@ -1,0 +1,86 @@
+"""The class server's tables drawn with a running log (`rendering.RunningLog`: only the new events worded at each
+step) are exactly the tables drawn whole, for every game, every seat, both languages, every step; and the memory
+of wordings (`templates.remembered_wording`) words an event once and never says anything else."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tabletop_edu import commissario, get_adler, mafia_de_cuba
+from tabletop_edu.core import Event, FrozenDict, freeze
+from tabletop_edu.core.events import NO_DATA
+from tabletop_edu.examples import peek
+from tabletop_edu.rendering import RunningLog, render_view_html
+from tabletop_edu.templates import remembered_wording
+
+NAMES = ["<b>Ana</b>", "Ben & Co", "Chloé", "Dee", "Eve", "Farid", "Gus", "Hal"]
+GAMES: dict[str, tuple[ModuleType, int]] = {
+    "peek": (peek, 3), "commissario": (commissario, 3), "get_adler": (get_adler, 5),
+    "mafia_de_cuba": (mafia_de_cuba, 8)}
+
+
+def play_one(state: Any, rng: random.Random) -> None:
+    seat = state.acting_seats[0]
+    state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_running_log_draws_the_whole_table_at_every_step(game: str) -> None:
+    module, players = GAMES[game]
+    state = module.new_game(NAMES[:players], seed=7)
+    rng = random.Random(3)
+    seats = [*range(players), None]
+    logs = {(seat, language): RunningLog(language) for seat in seats for language in ("en", "fr")}
+    steps = 0
+    while True:
+        for (seat, language), log in logs.items():
+            view = state.view(seat)
+            assert log.table_html(view) == render_view_html(view, language), (game, steps, seat, language)
+        if state.is_over or steps == 60:
+            break
+        play_one(state, rng)
+        steps += 1
+    assert steps >= 5 and len(state.events) > steps  # the log grew through the game
+
+
+def test_a_running_log_handed_another_game_starts_again() -> None:
+    """A room that starts a new game (or a log handed a shorter, or a different, log) words it from the start."""
+    first = mafia_de_cuba.new_game(NAMES[:6], seed=1)
+    second = mafia_de_cuba.new_game(NAMES[:6], seed=2)
+    rng = random.Random(0)
+    for _ in range(12):
+        play_one(first, rng)
+    log = RunningLog("en")
+    log.table_html(first.view(2))
+    for state in (second, first, mafia_de_cuba.new_game(NAMES[:7], seed=1)):
+        assert log.table_html(state.view(2)) == render_view_html(state.view(2), "en")
+
+
+def test_remembered_wording_words_each_event_once() -> None:
+    calls: list[Any] = []
+
+    def wording(event: Event, players: Any, language: str) -> str:
+        calls.append(event)
+        return f"{players[0]} {event.text} ({language})"
+
+    worded = remembered_wording(wording, limit=3)
+    event = Event(1, "say", "hello", actor=0, data=freeze({"claim": "took 3", "box": [1, 2]}))
+    again = Event(1, "say", "hello", actor=0, data=freeze({"box": [1, 2], "claim": "took 3"}))  # an equal copy
+    assert worded(event, ["Ana"], "en") == "Ana hello (en)" and worded(again, ("Ana",), "en") == "Ana hello (en)"
+    assert len(calls) == 1
+    assert worded(event, ["Ben"], "en") == "Ben hello (en)" and worded(event, ["Ana"], "fr") == "Ana hello (fr)"
+    assert len(calls) == 3  # other names, another language: worded again
+    unhashable = Event(2, "say", "odd", data={"box": [1]})  # type: ignore[arg-type] - a plain dict inside
+    assert worded(unhashable, ["Ana"], "en") == worded(unhashable, ["Ana"], "en") == "Ana odd (en)"
+    assert len(calls) == 5  # not kept, worded each time
+    worded(Event(3, "say", "a"), ["Ana"], "en")
+    assert worded(event, ["Ana"], "en") == "Ana hello (en)"  # the memory was emptied at its limit, then refilled
+
+
+def test_events_without_details_are_hashable_like_empty_details() -> None:
+    assert NO_DATA == FrozenDict() and hash(NO_DATA) == hash(FrozenDict())
+    assert hash(Event(0, "deal", "dealt")) == hash(Event(0, "deal", "dealt", data=FrozenDict()))
