@@ -126,4 +126,5 @@ def _fact_text(value: Any) -> str:
     return "\u2014" if value is None else str(value)
 
 
-__all__ = ["RunningLog", "call_renderer", "game_renderer", "generic_view_html", "html", "render_state_html", "render_view_html"]
+__all__ = ["RunningLog", "call_renderer", "game_renderer", "generic_view_html", "html", "render_state_html",
+           "render_view_html"]

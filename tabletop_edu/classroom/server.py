@@ -514,7 +514,8 @@ class ClassServer:
         message = table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
                                 paused=room.paused, revealed=revealed, title=room.title, seat=seat,
                                 style=False,  # the page links the stylesheet once (`TableStyle`)
-                                words=room.menu_words(seat) if legal else None, log=room.running_log(seat, language))
+                                words=room.menu_words(seat) if legal else None,
+                                log=room.running_log(seat, language))  # its new lines only are worded
         if with_view and seat is not None:
             message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
             message["legal"] = [str(action) for action in legal]

@@ -20,8 +20,8 @@ from typing import Any
 
 from ..core import Event, GameState, View
 from ..i18n import register, tr
-from ..templates import (Banner, Row, SeatBox, Tag, acting_seats, colon, display_names, join_names, log_lines, page, remembered_wording,
-                         render, seat_box, short_name, word)
+from ..templates import (Banner, Row, SeatBox, Tag, acting_seats, colon, display_names, join_names, log_lines, page,
+                         remembered_wording, render, seat_box, short_name, word)
 from .rules import TOKEN_ORDER
 
 register({
@@ -517,15 +517,15 @@ def _own_secrets(view: View, language: str) -> list[str]:
     return lines
 
 
+#: `event_text` for what was said: the same testimonies are listed at every step of the floor, for every seat.
+_said_text = remembered_wording(event_text)
+
+
 def _statements(view: View, language: str) -> list[str]:
     """What was said aloud so far (questions, testimonies, silences), from the log."""
     names = display_names(view.players)
     said = ("question", "testimony", "silent", "floor", "accuse")
     return [_said_text(event, names, language) for event in view.log if event.kind in said]
-
-
-#: `event_text` for what was said: the same testimonies are listed at every step of the floor, for every seat.
-_said_text = remembered_wording(event_text)
 
 
 def _box_centre(view: View, language: str) -> list[str]:

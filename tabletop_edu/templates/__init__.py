@@ -337,5 +337,6 @@ def style_block() -> Markup:
 
 
 __all__ = ["Banner", "Bar", "Card", "Cell", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag",
-           "acting_seats", "colon", "display_names", "elide", "environment", "join_names", "log_lines", "page", "remembered_wording",
-           "perspective_title", "render", "seat_box", "short_name", "style_block", "stylesheet", "word"]
+           "acting_seats", "colon", "display_names", "elide", "environment", "join_names", "log_lines", "page",
+           "perspective_title", "remembered_wording", "render", "seat_box", "short_name", "style_block", "stylesheet",
+           "word"]
