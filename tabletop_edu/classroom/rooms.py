@@ -36,6 +36,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, TypeVar
@@ -799,15 +800,39 @@ class Hall:
                          even_paused: bool = False) -> None:
         """`play` on an event loop: the loop serves everyone else while the writer commits the move (in one
         group with whatever else is queued). One move of a room at a time: a second one (a simultaneous
-        choice tapped at the same moment) is checked once the first is played."""
+        choice tapped at the same moment) is checked once the first is played.
+
+        The committed move is played and told by the loop's first callback after the commit, not when this
+        coroutine resumes a turn of the loop later: under load a turn of the loop is tens of milliseconds (the
+        tables of other rooms' moves), and a committed move is played even if its waiter is gone."""
+        loop = asyncio.get_running_loop()
         async with room.moving:
             step, text = self._checked_move(room, seat, step, action, even_paused)
-            future = self.store.submit_action(room.code, step, seat, text, actor)
-            try:
-                at = await asyncio.wrap_future(future)
-            except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
-                raise storage_refusal(error) from None
-            self._played(room, ActionRow(room.code, step, seat, text, actor, at))
+            played: asyncio.Future[None] = loop.create_future()
+
+            def committed(future: Future[float]) -> None:  # on the loop
+                try:
+                    at = future.result()
+                except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
+                    outcome: BaseException | None = storage_refusal(error)
+                else:
+                    try:
+                        self._played(room, ActionRow(room.code, step, seat, text, actor, at))
+                        outcome = None
+                    except Exception as error:  # noqa: BLE001 - raised to the waiter, as if played there
+                        outcome = error
+                if not played.done():
+                    if outcome is None:
+                        played.set_result(None)
+                    else:
+                        played.set_exception(outcome)
+
+            def on_commit(future: Future[float]) -> None:  # on the writer's thread
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(committed, future)
+
+            self.store.submit_action(room.code, step, seat, text, actor).add_done_callback(on_commit)
+            await played
 
     def _checked_move(self, room: Room, seat: int, step: Any, action: Any, even_paused: bool) -> tuple[int, str]:
         """(the step, the text to store) of a move `seat` may make now, or `Refused` saying why."""
