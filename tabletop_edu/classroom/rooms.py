@@ -801,17 +801,21 @@ class Hall:
         """`play` on an event loop: the loop serves everyone else while the writer commits the move (in one
         group with whatever else is queued).
 
-        One move of a room at a time: the moves that arrive while one is being committed (students testifying
-        at once on Mafia's floor, a simultaneous choice tapped at the same moment) all wait for that commit and
-        are checked together as soon as it is played: the refused ones (out of date) at once, not one turn of
-        the loop after another as a queue behind a lock would. The committed move is played and told by the
+        One move of a room at a time: a move is checked when it arrives (a move out of date is refused at once);
+        the good ones that arrive while another is being committed (students testifying at once on Mafia's
+        floor, a simultaneous choice tapped at the same moment) wait for that commit and are checked again,
+        together, as soon as it is played, not one turn of the loop after another as a queue behind a lock
+        would. The committed move is played and told by the
         loop's first callback after the commit, not when this coroutine resumes a turn later (under load a turn
         of the loop is tens of milliseconds: the tables of other rooms' moves); it is played even if its waiter
         is gone."""
         loop = asyncio.get_running_loop()
-        while room.committing is not None and not room.committing.done():
+        answered = step
+        while True:
+            step, text = self._checked_move(room, seat, answered, action, even_paused)  # out of date: refused now
+            if room.committing is None or room.committing.done():
+                break
             await asyncio.wait((room.committing,))  # its outcome is its own mover's; this move is checked anew
-        step, text = self._checked_move(room, seat, step, action, even_paused)
         played: asyncio.Future[None] = loop.create_future()
         room.committing = played
 
