@@ -107,7 +107,7 @@ def serve(arguments: argparse.Namespace) -> int:
             print_room(room, connect)
         print("stop: Ctrl-C here (the rooms stay in the file: the same command reopens them)", flush=True)
 
-    collect_garbage_seldom()
+    tune_for_serving()
     signal.signal(signal.SIGTERM, lambda *_: server.loop.call_soon_threadsafe(server.loop.stop)
                   if server.loop else None)
     try:
@@ -124,15 +124,24 @@ def serve(arguments: argparse.Namespace) -> int:
 #: The garbage collector's thresholds in a `serve` process (Python's default: 700, 10, 10).
 COLLECTOR_THRESHOLDS = (20_000, 50, 50)
 
+#: Seconds a thread holds the interpreter before one waiting for it gets it (Python's default: 0.005).
+SWITCH_INTERVAL = 0.001
 
-def collect_garbage_seldom() -> None:
-    """Run Python's cycle collector far less often in the server's own process: a class's rooms keep every seat's
-    view and table of the current step, so most young objects live a step and the default thresholds made a full
-    collection (about 0.2 s with the event loop stopped) every second or two of a busy class, and collections
-    took about 40 % of the server's CPU (`benchmarks/bench_classroom.py --rooms 50 --think 0-3`). Nearly all
-    garbage is freed at once by reference counting; the rest waits longer. A notebook's server, in the kernel's
-    process, leaves the kernel's collector as it is."""
+
+def tune_for_serving() -> None:
+    """Tune the interpreter of the server's own process (a notebook's server, in the kernel's process, leaves
+    the kernel's interpreter as it is).
+
+    The cycle collector runs far less often: a class's rooms keep every seat's view and table of the current
+    step, so most young objects live a step, and the default thresholds made a full collection (about 0.2 s with
+    the event loop stopped) every second or two of a busy class, about 40 % of the server's CPU
+    (`benchmarks/bench_classroom.py --rooms 50 --think 0-3`). Nearly all garbage is freed at once by reference
+    counting; the rest waits longer.
+
+    The writer thread gets the interpreter back sooner: it needs it between every two SQLite calls of a commit,
+    and waited up to 5 ms each time while the loop drew tables (a group commit of 0.6 ms took 48 ms at p95)."""
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 def print_room(room: dict[str, Any], connect: str) -> None:

@@ -36,6 +36,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, TypeVar
@@ -211,7 +212,7 @@ class Room:
     _logs: dict[tuple[int | None, str], RunningLog] = field(default_factory=dict, repr=False)
     _logs_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_logs` are of
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
-    moving: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)  # one move of the room at a time
+    committing: asyncio.Future[None] | None = field(default=None, repr=False)  # the move being committed now
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
         """`compute()` once per step of the game (views, legal actions and menus are asked for again and
@@ -441,7 +442,7 @@ class Hall:
         now = self.clock()
         sleepy = [room for room in self.rooms.values()
                   if (room.closed or room.revealed and room.is_over) and now - room.last_used >= idle
-                  and not in_use(room.code) and not room.moving.locked()]
+                  and not in_use(room.code) and room.committing is None]
         for room in sleepy:
             del self.rooms[room.code]
             self._watch_tokens.pop(room.watch_token, None)
@@ -798,16 +799,55 @@ class Hall:
     async def play_async(self, room: Room, seat: int, step: Any, action: Any, actor: str = "seat",
                          even_paused: bool = False) -> None:
         """`play` on an event loop: the loop serves everyone else while the writer commits the move (in one
-        group with whatever else is queued). One move of a room at a time: a second one (a simultaneous
-        choice tapped at the same moment) is checked once the first is played."""
-        async with room.moving:
-            step, text = self._checked_move(room, seat, step, action, even_paused)
-            future = self.store.submit_action(room.code, step, seat, text, actor)
+        group with whatever else is queued).
+
+        One move of a room at a time: a move is checked when it arrives (a move out of date is refused at once);
+        the good ones that arrive while another is being committed (students testifying at once on Mafia's
+        floor, a simultaneous choice tapped at the same moment) wait for that commit and are checked again,
+        together, as soon as it is played, not one turn of the loop after another as a queue behind a lock
+        would. The committed move is played and told by the
+        loop's first callback after the commit, not when this coroutine resumes a turn later (under load a turn
+        of the loop is tens of milliseconds: the tables of other rooms' moves); it is played even if its waiter
+        is gone."""
+        loop = asyncio.get_running_loop()
+        answered = step
+        while True:
+            step, text = self._checked_move(room, seat, answered, action, even_paused)  # out of date: refused now
+            if room.committing is None or room.committing.done():
+                break
+            await asyncio.wait((room.committing,))  # its outcome is its own mover's; this move is checked anew
+        played: asyncio.Future[None] = loop.create_future()
+        room.committing = played
+
+        def committed(future: Future[float]) -> None:  # on the loop
             try:
-                at = await asyncio.wrap_future(future)
+                at = future.result()
             except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
-                raise storage_refusal(error) from None
-            self._played(room, ActionRow(room.code, step, seat, text, actor, at))
+                outcome: BaseException | None = storage_refusal(error)
+            else:
+                try:
+                    self._played(room, ActionRow(room.code, step, seat, text, actor, at))
+                    outcome = None
+                except Exception as error:  # noqa: BLE001 - raised to the waiter, as if played there
+                    outcome = error
+            if room.committing is played:
+                room.committing = None
+            if not played.done():
+                if outcome is None:
+                    played.set_result(None)
+                else:
+                    played.set_exception(outcome)
+
+        def on_commit(future: Future[float]) -> None:  # on the writer's thread
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(committed, future)
+
+        try:
+            self.store.submit_action(room.code, step, seat, text, actor).add_done_callback(on_commit)
+        except BaseException:
+            room.committing = None  # nothing was queued: the room's next move need not wait for this one
+            raise
+        await played
 
     def _checked_move(self, room: Room, seat: int, step: Any, action: Any, even_paused: bool) -> tuple[int, str]:
         """(the step, the text to store) of a move `seat` may make now, or `Refused` saying why."""

@@ -10,6 +10,7 @@ a move is told to nobody before its commit.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 import subprocess
@@ -24,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
-from tabletop_edu.classroom.rooms import Hall, Room
+from tabletop_edu.classroom.rooms import Hall, Refused, Room
 from tabletop_edu.classroom.store import StorageBusy, Store
 from tabletop_edu.classroom.testing import play_to_the_end, seat_students
 
@@ -164,3 +165,58 @@ def test_every_change_told_to_the_pages_is_already_in_the_file(fast_server: Clas
         assert not unstored, unstored[:3]
     finally:
         reader.close()
+
+
+def test_moves_waiting_for_a_commit_are_checked_together_when_it_is_played(tmp_path: Path) -> None:
+    """Students choosing at the same moment: the moves that arrive while one of their room is being committed
+    wait for that commit, then are all checked at once. A move out of date is refused then, without waiting for
+    the commits of the moves that are still good (behind a lock, each waiter waited for every commit before it),
+    and a move already out of date when it arrives is refused without waiting at all."""
+    hall = Hall(Store(tmp_path / "together.sqlite3"))
+    room = hall.create_room("commissario", 3, seed=4)
+    for seat, name in enumerate(["Ann", "Bob", "Cyd"]):
+        hall.claim(room.seats[seat].token, name)
+    assert room.state is not None
+    while set(room.state.acting_seats) != {0, 1, 2}:  # on to the first simultaneous choice (the picks)
+        seat = room.state.acting_seats[0]
+        hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]))
+    step = room.step
+    commits: list[tuple[int, Future[float]]] = []  # the moves handed to the writer, committed by this test
+
+    def submit_action(code: str, step: int, seat: int, action: str, actor: str) -> Future[float]:
+        commits.append((seat, Future()))
+        return commits[-1][1]
+
+    hall.store.submit_action = submit_action  # type: ignore[method-assign]
+    picks = {seat: room.state.legal_actions(seat)[0] for seat in range(3)}
+
+    async def class_taps() -> list[BaseException | None]:
+        async def until(condition: Callable[[], bool]) -> None:
+            for _ in range(10000):
+                if condition():
+                    return
+                await asyncio.sleep(0)
+            raise AssertionError(f"the loop never got there: commits {commits}, moving {room.committing}")
+
+        first = asyncio.ensure_future(hall.play_async(room, 0, step, str(picks[0])))
+        await until(lambda: len(commits) == 1)
+        second = asyncio.ensure_future(hall.play_async(room, 1, step, str(picks[1])))
+        again = asyncio.ensure_future(hall.play_async(room, 0, step, str(picks[0])))  # Ann taps twice
+        await until(lambda: room.committing is not None and not second.done())
+        assert len(commits) == 1 and not again.done()  # both wait for Ann's commit
+        commits[0][1].set_result(1.0)
+        await until(lambda: again.done() and len(commits) == 2)
+        assert not commits[1][1].done() and not second.done()  # Bob's commit still pending: Ann's tap refused
+        late = asyncio.ensure_future(hall.play_async(room, 0, step, str(picks[0])))  # Ann, a third time
+        await until(late.done)
+        assert not commits[1][1].done()  # refused while Bob's commit is still pending
+        commits[1][1].set_result(2.0)
+        await asyncio.wait((first, second, again))
+        assert isinstance(late.exception(), Refused)
+        return [task.exception() for task in (first, second, again)]
+
+    outcomes = asyncio.run(class_taps())
+    assert outcomes[0] is None and outcomes[1] is None
+    assert isinstance(outcomes[2], Refused) and outcomes[2].code in ("stale", "not_your_turn")
+    assert [seat for seat, _ in room.state.history[step:]] == [0, 1] and room.committing is None
+    assert [seat for seat, _ in commits] == [0, 1]
