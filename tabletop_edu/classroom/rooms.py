@@ -805,10 +805,9 @@ class Hall:
         the good ones that arrive while another is being committed (students testifying at once on Mafia's
         floor, a simultaneous choice tapped at the same moment) wait for that commit and are checked again,
         together, as soon as it is played, not one turn of the loop after another as a queue behind a lock
-        would. The committed move is played and told by the
-        loop's first callback after the commit, not when this coroutine resumes a turn later (under load a turn
-        of the loop is tens of milliseconds: the tables of other rooms' moves); it is played even if its waiter
-        is gone."""
+        would. The committed move is played and told by the loop's first callback after the commit, not when
+        this coroutine resumes a turn later (under load a turn of the loop is tens of milliseconds: the tables
+        of other rooms' moves); it is played even if its waiter is gone."""
         loop = asyncio.get_running_loop()
         answered = step
         while True:
