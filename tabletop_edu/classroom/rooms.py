@@ -863,7 +863,7 @@ class Hall:
                     game = game.clone() if game is room.state else game
                     assert game is not None
                     game.apply(text, player=move.seat)
-            except Refused as refusal:
+            except Exception as refusal:  # noqa: BLE001 - `Refused`, or raised to its waiter as if played there
                 move.settle(refusal)
                 continue
             rows.append(ActionRow(room.code, step, move.seat, text, move.actor, 0.0))
