@@ -61,18 +61,17 @@ except ImportError:  # the test extra has it; without it the CPU share is not me
 
 
 class RoomLoad:
-    """One room: when each seat sent its moves, when each step reached its first and its last screen, the
-    refusals (a move refused as out of date is no loss: in Mafia's free talk, several students speak at once and
-    the Godfather's question may close the floor before a student's testimony arrives), and at the end the
-    latency of each move, from the record: step s + 1 is the move of the record's seat at step s, sent at that
-    seat's last send before any screen showed step s + 1, and it counts until every screen showed it."""
+    """One room: when each seat sent its moves, when each screen was shown each step, the refusals (a move
+    refused as out of date is no loss: in Mafia's free talk, several students speak at once and the Godfather's
+    question may close the floor before a student's testimony arrives), and at the end the latency of each move,
+    from the record: step s + 1 is the move of the record's seat at step s, sent at that seat's last send before
+    any screen showed it, and it counts until every screen showed it. Moves committed together reach the
+    screens in one table: a screen shows a move when it shows its step or a later one."""
 
     def __init__(self, code: str, students: int) -> None:
         self.code, self.students = code, students
         self.sends: dict[int, list[float]] = {}  # seat -> the times it sent a move
-        self.seen: dict[int, set[int]] = {}  # step -> the screens (seats) that were shown it
-        self.first_seen: dict[int, float] = {}
-        self.all_seen: dict[int, float] = {}
+        self.shown: dict[int, list[tuple[int, float]]] = {}  # screen (seat) -> (step, time) of each new step shown
         self.latencies: list[float] = []
         self.moves = 0
         self.refused_moves = 0
@@ -83,22 +82,33 @@ class RoomLoad:
         self.beliefs = 0  # beliefs sent
 
     def screen_updated(self, step: int, screen: int) -> None:
-        screens = self.seen.setdefault(step, set())
-        if screen in screens:
+        shown = self.shown.setdefault(screen, [])
+        if shown and shown[-1][0] >= step:
             return  # a table sent again (after a refusal) counts once
-        now = time.perf_counter()
-        screens.add(screen)
-        self.first_seen.setdefault(step, now)
-        if len(screens) == self.students:
-            self.all_seen[step] = now
+        shown.append((step, time.perf_counter()))
+
+    @property
+    def last_step_shown(self) -> int:
+        return max((shown[-1][0] for shown in self.shown.values() if shown), default=0)
 
     def measure(self, actions: list[list[Any]]) -> None:
         """The latency of every move of the record (its list of [seat, action]) that every screen was shown."""
-        for step, (seat, _) in enumerate(actions):
-            shown, everywhere = self.first_seen.get(step + 1), self.all_seen.get(step + 1)
-            sent = [time for time in self.sends.get(seat, []) if shown is not None and time <= shown]
-            if sent and everywhere is not None:
-                self.latencies.append(everywhere - max(sent))
+        screens = list(self.shown.values())
+        if len(screens) < self.students:
+            return
+        at = [0] * len(screens)  # per screen: its first entry that may show the step
+        for step, (seat, _) in enumerate(actions, start=1):
+            times = []
+            for index, shown in enumerate(screens):
+                while at[index] < len(shown) and shown[at[index]][0] < step:
+                    at[index] += 1
+                if at[index] == len(shown):
+                    break
+                times.append(shown[at[index]][1])
+            else:
+                sent = [time for time in self.sends.get(seat, []) if time <= min(times)]
+                if sent:
+                    self.latencies.append(max(times) - max(sent))
 
 
 def deflater() -> Any:
@@ -274,27 +284,28 @@ def main(argv: list[str] | None = None) -> int:
                 print("".join(server.output[-20:]), file=sys.stderr)  # what the server said last
                 for room in rooms:
                     codes = collections.Counter(str(refusal.get("code")) for refusal in room.refusals)
-                    print(f"room {room.code}: {room.moves} moves sent, last step seen {max(room.seen, default=None)}, "
+                    print(f"room {room.code}: {room.moves} moves sent, last step seen {room.last_step_shown}, "
                           f"over: {room.over}, refusals {dict(codes)}", file=sys.stderr)
                 raise
             elapsed = time.perf_counter() - started
             students_cpu = (time.process_time() - students_cpu) / elapsed
             cpu = server_cpu_seconds(server.process.pid)
             cpu_share = None if cpu is None or cpu_before is None else (cpu - cpu_before) / elapsed
-            lost, stored = [], {}
+            lost, stored, recorded = [], {}, 0
             for room in rooms:
                 record = teacher.record(room.code)
                 stored[room.code] = sum((teacher.room(room.code).get("beliefs") or {}).get("counts", [])) \
                     if arguments.beliefs else 0
                 if record is not None:
                     room.measure(record["actions"])
+                    recorded += len(record["actions"])
                 # a lost move: the record holds fewer moves than every screen was shown, or more than were sent
                 # and not refused (a refusal still in flight when a student left at the end is no loss)
                 if record is None or len(record["actions"]) > room.moves - room.refused_moves or \
-                        len(record["actions"]) != max(room.seen, default=0):
+                        len(record["actions"]) != room.last_step_shown:
                     lost.append(room.code)
                     print(f"room {room.code}: {0 if record is None else len(record['actions'])} moves stored, last "
-                          f"step shown {max(room.seen, default=0)}, {room.moves} sent, {room.refused_moves} refused",
+                          f"step shown {room.last_step_shown}, {room.moves} sent, {room.refused_moves} refused",
                           file=sys.stderr)
         finally:
             server.stop()
@@ -308,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"moves: {moves} in {elapsed:.1f} s ({moves / elapsed:.1f} moves/s, each one committed to SQLite and "
           f"sent to {arguments.students} screens)")
     print(f"move -> every screen of its room updated: p50 {1000 * statistics.median(latencies):.1f} ms, "
-          f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms")
+          f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms ({len(latencies)} of the {recorded} moves "
+          "stored: the others' seats sent no move before they were shown)")
     shown = "not measured (no psutil)" if cpu_share is None else \
         f"{100 * cpu_share:.0f} % of one core, {1000 * cpu_share * elapsed / max(moves, 1):.1f} ms of CPU per move"
     print(f"server CPU: {shown}; the simulated students' process: {100 * students_cpu:.0f} % of one core "

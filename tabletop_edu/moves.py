@@ -63,30 +63,41 @@ def words_of(action: Action | str) -> tuple[str, ...]:
     return words
 
 
+class MoveTree:
+    """The legal actions' words as a tree, built once per menu: each word a person taps then costs the options
+    at that level, not a walk over the whole menu (a Mafia floor of a thousand testimonies, walked again for
+    every word of every student's move)."""
+
+    def __init__(self, texts: Sequence[tuple[str, ...]]) -> None:
+        self.moves = set(texts)
+        self.after: dict[tuple[str, ...], dict[str, None]] = {}  # a start of moves -> its next words, in order
+        for words in texts:
+            for depth in range(len(words)):
+                self.after.setdefault(words[:depth], {}).setdefault(words[depth], None)
+
+    def step(self, chosen: Sequence[str] = (), label: Labeller | None = None) -> MoveStep:
+        """The next choice after the words `chosen` (ValueError if no legal move starts with them)."""
+        prefix = tuple(chosen)
+        if prefix not in self.after and prefix not in self.moves:
+            raise ValueError(f"No legal move starts with {' '.join(prefix)!r}.")
+        label = label or (lambda path: path[-1])
+        options = []
+        for word in self.after.get(prefix, ()):
+            path = (*prefix, word)
+            ends_here = path not in self.after  # no move goes on after this word: one click plays it
+            options.append(MoveOption(word, label(path), " ".join(path) if ends_here else None))
+        return MoveStep(prefix, tuple(options), " ".join(prefix) if prefix in self.moves else None)
+
+
 def move_step(legal_actions: Sequence[Action | str], chosen: Sequence[str] = (),
-              label: Labeller | None = None, words: Sequence[tuple[str, ...]] | None = None) -> MoveStep:
-    """The next choice after the words `chosen`, from the legal actions alone (`words`: their `move_texts`,
-    when the caller keeps them).
+              label: Labeller | None = None, words: MoveTree | None = None) -> MoveStep:
+    """The next choice after the words `chosen`, from the legal actions alone (`words`: their `MoveTree`,
+    when the caller keeps it).
 
     Raises `ValueError` if `chosen` is not the start of any legal action (the menu changed under the person:
     start again from the top)."""
-    prefix = tuple(chosen)
-    depth = len(prefix)
-    texts = move_texts(legal_actions) if words is None else words
-    matching = [words for words in texts if words[:depth] == prefix]
-    if not matching:
-        raise ValueError(f"No legal move starts with {' '.join(prefix)!r}.")
-    label = label or (lambda path: path[-1])
-    complete = " ".join(prefix) if prefix in matching else None
-    nexts: dict[str, list[tuple[str, ...]]] = {}
-    for words in matching:
-        if len(words) > depth:
-            nexts.setdefault(words[depth], []).append(words)
-    options = []
-    for word, continuations in nexts.items():
-        ends_here = all(len(words) == depth + 1 for words in continuations)
-        options.append(MoveOption(word, label((*prefix, word)), " ".join((*prefix, word)) if ends_here else None))
-    return MoveStep(prefix, tuple(options), complete)
+    tree = MoveTree(move_texts(legal_actions)) if words is None else words
+    return tree.step(chosen, label)
 
 
 def labeller(view: View, language: str = "en") -> Labeller:

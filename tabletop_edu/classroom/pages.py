@@ -24,7 +24,7 @@ import jinja2
 from ..core import Action, View
 from ..extras import need
 from ..i18n import register, tr
-from ..moves import labeller, move_step
+from ..moves import MoveTree, labeller, move_step
 from ..rendering import RunningLog, game_renderer, render_state_html, render_view_html
 from ..templates import style_block, stylesheet
 
@@ -213,9 +213,9 @@ def view_step(view: View) -> int:
 def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[str, Any]], step: int = 0,
                   legal_actions: Sequence[Action | str] = (), paused: bool = False, revealed: str | None = None,
                   title: str = "", seat: int | None = None, style: bool = True,
-                  words: Sequence[tuple[str, ...]] | None = None, log: RunningLog | None = None) -> dict[str, Any]:
+                  words: MoveTree | None = None, log: RunningLog | None = None) -> dict[str, Any]:
     """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone
-    (`words`: the legal actions' notation words, when the caller keeps them: `moves.move_texts`; `log`: the
+    (`words`: the legal actions' tree of notation words, when the caller keeps it: `moves.MoveTree`; `log`: the
     seat's log kept from its last table, when the caller keeps it, so that only its new lines are worded).
 
     `step` is the number of moves played (the step a move must answer); `legal_actions` are the seat's own
@@ -240,7 +240,7 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
 
 
 def menu_message(view: View, legal_actions: Sequence[Action | str], chosen: Sequence[str],
-                 language: str, step: int, words: Sequence[tuple[str, ...]] | None = None) -> dict[str, Any]:
+                 language: str, step: int, words: MoveTree | None = None) -> dict[str, Any]:
     """The next choice of a move after the words `chosen`: buttons labelled by the game (ValueError if
     `chosen` starts no legal move: the menu changed, start again)."""
     label = labeller(view, language)

@@ -42,9 +42,10 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from ..beliefs import SCORING_RULES, BeliefError, BeliefQuestion, parse_belief
-from ..core import Bot, GameState, IllegalAction, RecordError, RulesError, View, rules_from_dict, rules_to_dict
+from ..core import (Bot, GameState, IllegalAction, RecordError, RulesError, SeatLog, View, rules_from_dict,
+                    rules_to_dict)
 from ..core.errors import quote
-from ..moves import move_texts
+from ..moves import MoveTree, move_texts
 from ..rendering import RunningLog
 from . import games
 from .store import ActionRow, BeliefRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
@@ -71,7 +72,7 @@ TEACHER_TOKEN_BYTES = 24
 #: Seconds a revealed (or closed) room stays in memory with no page open on it; then it sleeps (only its code and
 #: number stay in memory) until someone opens it again, when it comes back from the database.
 FINISHED_IDLE = 600.0
-#: Menus whose notation words a room keeps (`Room.menu_words`): a seat's menus of a few steps.
+#: Menus whose notation words a room keeps (`Room.menu_tree`): a seat's menus of a few steps.
 MENUS_KEPT = 64
 #: The delay before a bot moves, so that a class can follow (tests use 0).
 DEFAULT_BOT_DELAY = 0.8
@@ -181,6 +182,29 @@ class Seat:
 
 
 @dataclass
+class WaitingMove:
+    """A move checked when it arrived, waiting to be checked again and committed with its room's next group
+    (`Hall.play_async`); `played` is done once it is played, or refused."""
+
+    seat: int
+    answered: Any  # the step the move answers, as the page sent it
+    action: Any
+    actor: str
+    even_paused: bool
+    played: asyncio.Future[None]
+
+    def settle(self, outcome: BaseException | None) -> None:
+        """Played (`outcome` None) or refused with `outcome`; told to its waiter, if it still waits."""
+        if self.played.done():
+            return
+        if outcome is None:
+            self.played.set_result(None)
+        else:
+            self.played.set_exception(outcome)
+            self.played.add_done_callback(lambda played: played.exception())  # no "never retrieved" if none waits
+
+
+@dataclass
 class Room:
     """One table: its game, seats and flags. `state` is None until every seat is filled."""
 
@@ -208,11 +232,15 @@ class Room:
     asked_steps: set[int] = field(default_factory=set)  # the steps at which the teacher asked for beliefs
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, int] = (-1, -1)
-    _words: dict[int, tuple[Any, list[tuple[str, ...]]]] = field(default_factory=dict, repr=False)
+    _words: dict[int, tuple[Any, MoveTree]] = field(default_factory=dict, repr=False)
     _logs: dict[tuple[int | None, str], RunningLog] = field(default_factory=dict, repr=False)
     _logs_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_logs` are of
+    _seat_logs: dict[int | None, SeatLog] = field(default_factory=dict, repr=False)  # each seat's log, kept
+    _seat_logs_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_seat_logs` are of
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
-    committing: asyncio.Future[None] | None = field(default=None, repr=False)  # the move being committed now
+    committing: asyncio.Future[None] | None = field(default=None, repr=False)  # done when the moves being
+    # committed now are played
+    waiting: list[WaitingMove] = field(default_factory=list, repr=False)  # moves that wait for that commit
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
         """`compute()` once per step of the game (views, legal actions and menus are asked for again and
@@ -251,9 +279,17 @@ class Room:
         return self.state is not None and self.state.is_over
 
     def view(self, seat: int | None) -> View | None:
-        """What `seat` (None: the projector) may know now; None before the game starts."""
+        """What `seat` (None: the projector) may know now; None before the game starts. Each seat's log is
+        kept from one step to the next (`SeatLog`): a step details only its new events."""
         state = self.state
-        return None if state is None else self.remember(("view", seat), lambda: state.view(seat))
+        if state is None:
+            return None
+        if self._seat_logs_state is not state:  # a new game: its logs start afresh
+            self._seat_logs, self._seat_logs_state = {}, state
+        log = self._seat_logs.get(seat)
+        if log is None:
+            log = self._seat_logs[seat] = SeatLog(seat)
+        return self.remember(("view", seat), lambda: state.view(seat, log))
 
     def legal_actions(self, seat: int) -> list[Any]:
         """The moves `seat` may make now ([] if it is not to act)."""
@@ -262,19 +298,20 @@ class Room:
             return []
         return list(self.remember(("legal", seat), lambda: state.legal_actions(seat)))
 
-    def menu_words(self, seat: int) -> list[tuple[str, ...]]:
-        """`seat`'s legal actions as notation words (`moves.move_texts`), split once per menu: games hand the
-        same menu out step after step (a Mafia floor of a thousand testimonies), and every word a student taps
-        walks it again. A few menus are kept at once, each with the menu itself (so its id stays its own)."""
+    def menu_tree(self, seat: int) -> MoveTree:
+        """`seat`'s legal actions as a tree of notation words (`moves.MoveTree`), built once per menu: games hand
+        the same menu out step after step (a Mafia floor of a thousand testimonies), and every word a student
+        taps is an answer from it. A few menus are kept at once, each with the menu itself (so its id stays its
+        own)."""
         state = self.state
         if state is None or seat not in state.acting_seats:
-            return []
+            return MoveTree([])
         menu = self.remember(("legal", seat), lambda: state.legal_actions(seat))
         kept = self._words.get(id(menu))
         if kept is None or kept[0] is not menu:
             if len(self._words) >= MENUS_KEPT:
                 self._words.clear()
-            kept = self._words[id(menu)] = (menu, move_texts(menu))
+            kept = self._words[id(menu)] = (menu, MoveTree(move_texts(menu)))
         return kept[1]
 
     def bot_for(self, seat: int) -> Bot | None:
@@ -794,65 +831,87 @@ class Hall:
         server, on its event loop, uses `play_async` instead."""
         step, text = self._checked_move(room, seat, step, action, even_paused)
         at = self._save(lambda: self.store.add_action(room.code, step, seat, text, actor))
-        self._played(room, ActionRow(room.code, step, seat, text, actor, at))
+        self._played(room, [ActionRow(room.code, step, seat, text, actor, at)])
 
     async def play_async(self, room: Room, seat: int, step: Any, action: Any, actor: str = "seat",
                          even_paused: bool = False) -> None:
-        """`play` on an event loop: the loop serves everyone else while the writer commits the move (in one
-        group with whatever else is queued).
+        """`play` on an event loop: the loop serves everyone else while the writer commits the move.
 
-        One move of a room at a time: a move is checked when it arrives (a move out of date is refused at once);
-        the good ones that arrive while another is being committed (students testifying at once on Mafia's
-        floor, a simultaneous choice tapped at the same moment) wait for that commit and are checked again,
-        together, as soon as it is played, not one turn of the loop after another as a queue behind a lock
-        would. The committed move is played and told by the loop's first callback after the commit, not when
-        this coroutine resumes a turn later (under load a turn of the loop is tens of milliseconds: the tables
-        of other rooms' moves); it is played even if its waiter is gone."""
+        A move is checked when it arrives (a move out of date is refused at once). The good ones that arrive
+        while a move of their room is being committed (students testifying at once on Mafia's floor, a
+        simultaneous choice tapped at the same moment) wait for that commit, then are checked in their order,
+        each after the ones before it, and the good ones are committed together: one commit and one new table
+        for the lot, not one after another. The committed moves are played and told by the loop's first
+        callback after their commit, even if their waiters are gone."""
+        self._checked_move(room, seat, step, action, even_paused)  # out of date: refused now
+        move = WaitingMove(seat, step, action, actor, even_paused, asyncio.get_running_loop().create_future())
+        room.waiting.append(move)
+        if room.committing is None:
+            self._commit_waiting(room)
+        await move.played
+
+    def _commit_waiting(self, room: Room) -> None:
+        """Check the room's waiting moves in their order, each on the game as the moves before it leave it (a
+        copy), refuse the ones that no longer fit and hand the others to the writer in one job."""
         loop = asyncio.get_running_loop()
-        answered = step
-        while True:
-            step, text = self._checked_move(room, seat, answered, action, even_paused)  # out of date: refused now
-            if room.committing is None or room.committing.done():
-                break
-            await asyncio.wait((room.committing,))  # its outcome is its own mover's; this move is checked anew
-        played: asyncio.Future[None] = loop.create_future()
-        room.committing = played
+        waiting, room.waiting = room.waiting, []
+        game, rows, movers = room.state, [], []
+        for move in waiting:
+            try:
+                step, text = self._checked_move(room, move.seat, move.answered, move.action, move.even_paused, game)
+                if len(rows) + 1 < len(waiting):  # a move after it is checked on the game with this one played
+                    game = game.clone() if game is room.state else game
+                    assert game is not None
+                    game.apply(text, player=move.seat)
+            except Exception as refusal:  # noqa: BLE001 - `Refused`, or raised to its waiter as if played there
+                move.settle(refusal)
+                continue
+            rows.append(ActionRow(room.code, step, move.seat, text, move.actor, 0.0))
+            movers.append(move)
+        if not rows:
+            return
+        committing: asyncio.Future[None] = loop.create_future()
+        room.committing = committing
 
         def committed(future: Future[float]) -> None:  # on the loop
+            outcome: BaseException | None = None
             try:
                 at = future.result()
             except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
-                outcome: BaseException | None = storage_refusal(error)
+                outcome = storage_refusal(error)
             else:
                 try:
-                    self._played(room, ActionRow(room.code, step, seat, text, actor, at))
-                    outcome = None
-                except Exception as error:  # noqa: BLE001 - raised to the waiter, as if played there
+                    self._played(room, [replace(row, at=at) for row in rows])
+                except Exception as error:  # noqa: BLE001 - raised to the waiters, as if played there
                     outcome = error
-            if room.committing is played:
-                room.committing = None
-            if not played.done():
-                if outcome is None:
-                    played.set_result(None)
-                else:
-                    played.set_exception(outcome)
+            room.committing = None
+            committing.set_result(None)
+            for move in movers:
+                move.settle(outcome)
+            if room.waiting:
+                self._commit_waiting(room)
 
         def on_commit(future: Future[float]) -> None:  # on the writer's thread
             if not loop.is_closed():
                 loop.call_soon_threadsafe(committed, future)
 
         try:
-            self.store.submit_action(room.code, step, seat, text, actor).add_done_callback(on_commit)
-        except BaseException:
-            room.committing = None  # nothing was queued: the room's next move need not wait for this one
+            self.store.submit_actions(room.code, [(row.step, row.seat, row.action, row.actor) for row in rows]) \
+                .add_done_callback(on_commit)
+        except BaseException as error:
+            room.committing = None  # nothing was queued: the room's next move need not wait for these
+            committing.set_result(None)
+            for move in movers:
+                move.settle(error)
             raise
-        await played
 
-    def _checked_move(self, room: Room, seat: int, step: Any, action: Any, even_paused: bool) -> tuple[int, str]:
-        """(the step, the text to store) of a move `seat` may make now, or `Refused` saying why."""
+    def _checked_move(self, room: Room, seat: int, step: Any, action: Any, even_paused: bool,
+                      game: GameState[Any] | None = None) -> tuple[int, str]:
+        """(the step, the text to store) of a move `seat` may make now on `game` (default: the room's), or
+        `Refused` saying why."""
         if room.closed:
             raise Refused("closed", "This room is closed.", 410)
-        state = room.state
+        state = room.state if game is None else game
         if state is None:
             raise Refused("not_started", "The game starts when every seat has a player.")
         if isinstance(step, bool) or not isinstance(step, int):
@@ -861,23 +920,25 @@ class Hall:
             raise Refused("malformed", "A move is a text, like 'take 3'.")
         if state.is_over:
             raise Refused("over", "The game is over.")
-        if step != room.step and not self.same_choice_still_open(room, seat, step):
-            raise Refused("stale", f"This move answers step {step}, but the table is at step {room.step}: "
+        now = len(state.history)
+        if step != now and not self.same_choice_still_open(state, seat, step):
+            raise Refused("stale", f"This move answers step {step}, but the table is at step {now}: "
                           "look again.", 409)
         if room.paused and not even_paused:
             raise Refused("paused", "The teacher paused the game.", 409)
         if seat not in state.acting_seats:
             raise Refused("not_your_turn", "It is not your turn.", 409)
         try:
-            return room.step, state.check(action, player=seat)
+            return now, state.check(action, player=seat)
         except IllegalAction as reason:
             raise Refused("illegal", str(reason)) from None
 
-    def _played(self, room: Room, row: ActionRow) -> None:
-        """A committed move, played in memory and told."""
+    def _played(self, room: Room, rows: Sequence[ActionRow]) -> None:
+        """Committed moves, played in memory in their order and told once."""
         assert room.state is not None
-        room.state.apply(row.action, player=row.seat)
-        room.actions.append(row)
+        for row in rows:
+            room.state.apply(row.action, player=row.seat)
+            room.actions.append(row)
         self._tell(room)
 
     @staticmethod
@@ -889,14 +950,13 @@ class Hall:
             raise storage_refusal(error) from None
 
     @staticmethod
-    def same_choice_still_open(room: Room, seat: int, step: int) -> bool:
-        """Whether a move answering the earlier `step` still answers the seat's decision now: since that step
-        only other seats moved, every one of them choosing at that step together with `seat` (a simultaneous
-        choice: Commissario's picks, Get Adler's answers to an arrest), and `seat` is still to act. Students
-        tapping at the same moment then all get their choice in, instead of all but the fastest being told
-        to look again at a table that only says who else has chosen."""
-        state = room.state
-        if state is None or not 0 <= step < room.step or seat not in state.acting_seats:
+    def same_choice_still_open(state: GameState[Any], seat: int, step: int) -> bool:
+        """Whether a move answering the earlier `step` still answers the seat's decision now in `state`: since
+        that step only other seats moved, every one of them choosing at that step together with `seat` (a
+        simultaneous choice: Commissario's picks, Get Adler's answers to an arrest), and `seat` is still to act.
+        Students tapping at the same moment then all get their choice in, instead of all but the fastest being
+        told to look again at a table that only says who else has chosen."""
+        if not 0 <= step < len(state.history) or seat not in state.acting_seats:
             return False
         movers = {mover for mover, _ in state.history[step:]}
         if seat in movers:

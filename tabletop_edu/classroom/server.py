@@ -514,7 +514,7 @@ class ClassServer:
         message = table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
                                 paused=room.paused, revealed=revealed, title=room.title, seat=seat,
                                 style=False,  # the page links the stylesheet once (`TableStyle`)
-                                words=room.menu_words(seat) if legal else None,
+                                words=room.menu_tree(seat) if legal else None,
                                 log=room.running_log(seat, language))  # its new lines only are worded
         if with_view and seat is not None:
             message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
@@ -1152,7 +1152,7 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
     state = room.state
     if state is None:
         raise Refused("not_started", "The game starts when every seat has a player.")
-    if step != room.step and not Hall.same_choice_still_open(room, seat, step):
+    if step != room.step and not Hall.same_choice_still_open(state, seat, step):
         raise Refused("stale", f"The table is at step {room.step}, not {step}: look again.", 409)
     if room.paused:
         raise Refused("paused", "The teacher paused the game.", 409)
@@ -1161,7 +1161,7 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
     try:
         return dict(room.remember(("menu", seat, tuple(chosen), language), lambda: menu_message(
             room.view(seat), room.legal_actions(seat), chosen, language, room.step,  # type: ignore[arg-type]
-            room.menu_words(seat))))
+            room.menu_tree(seat))))
     except ValueError:
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 

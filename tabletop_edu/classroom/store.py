@@ -390,13 +390,18 @@ class Store:
         return self.submit_action(room, step, seat, action, actor).result()
 
     def submit_action(self, room: str, step: int, seat: int, action: str, actor: str) -> Future[float]:
-        """One move, queued for the writer: the future gives the time stored with it (for analysis of thinking
-        times, never for the game itself) once it is committed; nobody may be told of the move before."""
+        """One move, queued for the writer (`submit_actions`)."""
+        return self.submit_actions(room, [(step, seat, action, actor)])
+
+    def submit_actions(self, room: str, moves: Sequence[tuple[int, int, str, str]]) -> Future[float]:
+        """Moves of one room, each (step, seat, action, actor), queued for the writer as one job: all stored or
+        none. The future gives the time stored with them (for analysis of thinking times, never for the game
+        itself) once they are committed; nobody may be told of them before."""
         at = time.time()
+        rows = [(room, step, seat, action, actor, at) for step, seat, action, actor in moves]
 
         def job(db: sqlite3.Connection) -> float:
-            db.execute("INSERT INTO actions (room, step, seat, action, actor, at) VALUES (?,?,?,?,?,?)",
-                       (room, step, seat, action, actor, at))
+            db.executemany("INSERT INTO actions (room, step, seat, action, actor, at) VALUES (?,?,?,?,?,?)", rows)
             return at
 
         return self.submit(job)

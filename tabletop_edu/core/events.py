@@ -184,6 +184,29 @@ def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
     return tuple(_detached(event) for event in seen if event is not None)
 
 
+class SeatLog:
+    """One seat's log of one game, kept from one view to the next (`GameState.view(seat, log=...)`). A game only
+    ever appends to its events, so each view passes only the events new since the last one through `log_for`: a
+    class server's table at step 150 of Mafia de Cuba no longer copies 150 events for each of 13 seats. The views
+    it serves share their earlier events with one another, the seat's own copies; never with the game or with
+    another seat's views."""
+
+    def __init__(self, seat: Seat | None) -> None:
+        self.seat = seat
+        self._events: list[Event] | None = None  # the game's own list (a new game starts afresh)
+        self._covered = 0  # how many of its events `_log` has seen
+        self._log: tuple[Event, ...] = ()
+
+    def of(self, events: list[Event]) -> tuple[Event, ...]:
+        """The seat's log of `events` (a game's own list)."""
+        if events is not self._events or len(events) < self._covered:
+            self._events, self._covered, self._log = events, 0, ()
+        if self._covered < len(events):
+            self._log += log_for(events[self._covered:], self.seat)
+            self._covered = len(events)
+        return self._log
+
+
 #: Builds an Event from its fields in one call (a handed-out copy of an event is made for every view).
 _new_event = tuple.__new__
 

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .actions import Action
 from .errors import IllegalAction, RecordError, RulesError, quote, quote_repr
-from .events import FROZEN_TYPES, NO_DATA, Event, FrozenDict, Seat, Source, freeze, freeze_data, log_for
+from .events import FROZEN_TYPES, NO_DATA, Event, FrozenDict, Seat, SeatLog, Source, freeze, freeze_data, log_for
 from .rules import rules_from_dict, rules_to_dict
 from .hooks import html_of, state_class_of
 from .view import View
@@ -371,12 +371,15 @@ class GameState(ABC, Generic[RulesT]):
         """The events as `player` (None: a spectator) observed them."""
         return log_for(self.events, player)
 
-    def view(self, player: Seat | None) -> View:
-        """What `player` may know: its secrets, public facts and its own observations (None: spectator)."""
+    def view(self, player: Seat | None, log: SeatLog | None = None) -> View:
+        """What `player` may know: its secrets, public facts and its own observations (None: spectator).
+        `log`: that seat's log kept from its earlier views of this game (a server drawing a table every step)."""
         if player is not None and not (isinstance(player, int) and 0 <= player < len(self.players)):
             raise IllegalAction(f"There is no seat {quote_repr(player)} at this table of {len(self.players)}.")
+        if log is not None and log.seat != player:
+            raise ValueError(f"The log kept for seat {log.seat!r} is not the log of seat {player!r}.")
         return View(self.game, player, self.players, self.current_player, self.is_over,
-                    self._facts(player), self.log(player), self.rules)
+                    self._facts(player), self.log(player) if log is None else log.of(self.events), self.rules)
 
     def resample(self: StateT, player: Seat | None, rng: random.Random) -> StateT:
         """A full state drawn from those consistent with `view(player)` (a determinization), computed from

@@ -167,48 +167,65 @@ def test_every_change_told_to_the_pages_is_already_in_the_file(fast_server: Clas
         reader.close()
 
 
+class HeldCommits:
+    """A room of three at Commissario's first simultaneous choice (the picks), whose writer is this test: each
+    job handed to it (the seats of its moves) waits until the test commits it; `tables` counts the new tables
+    the room's listeners were told of."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.hall = Hall(Store(tmp_path / "together.sqlite3"))
+        self.room = room = self.hall.create_room("commissario", 3, seed=4)
+        for seat, name in enumerate(["Ann", "Bob", "Cyd"]):
+            self.hall.claim(room.seats[seat].token, name)
+        assert room.state is not None
+        while set(room.state.acting_seats) != {0, 1, 2}:  # on to the first simultaneous choice (the picks)
+            seat = room.state.acting_seats[0]
+            self.hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]))
+        self.step = room.step
+        self.picks = {seat: [str(pick) for pick in room.state.legal_actions(seat)] for seat in range(3)}
+        self.commits: list[tuple[list[int], Future[float]]] = []
+        self.tables = 0
+        self.hall.store.submit_actions = self.submit_actions  # type: ignore[method-assign]
+        self.hall.listeners.append(self.told)
+
+    def submit_actions(self, code: str, moves: list[tuple[int, int, str, str]]) -> Future[float]:
+        self.commits.append(([seat for _, seat, _, _ in moves], Future()))
+        return self.commits[-1][1]
+
+    def told(self, room: Room) -> None:
+        self.tables += 1
+
+    def tap(self, seat: int, pick: int = 0) -> asyncio.Future[None]:
+        return asyncio.ensure_future(self.hall.play_async(self.room, seat, self.step, self.picks[seat][pick]))
+
+    async def until(self, condition: Callable[[], bool]) -> None:
+        for _ in range(10000):
+            if condition():
+                return
+            await asyncio.sleep(0)
+        raise AssertionError(f"the loop never got there: commits {self.commits}, moving {self.room.committing}")
+
+
 def test_moves_waiting_for_a_commit_are_checked_together_when_it_is_played(tmp_path: Path) -> None:
     """Students choosing at the same moment: the moves that arrive while one of their room is being committed
     wait for that commit, then are all checked at once. A move out of date is refused then, without waiting for
     the commits of the moves that are still good (behind a lock, each waiter waited for every commit before it),
     and a move already out of date when it arrives is refused without waiting at all."""
-    hall = Hall(Store(tmp_path / "together.sqlite3"))
-    room = hall.create_room("commissario", 3, seed=4)
-    for seat, name in enumerate(["Ann", "Bob", "Cyd"]):
-        hall.claim(room.seats[seat].token, name)
-    assert room.state is not None
-    while set(room.state.acting_seats) != {0, 1, 2}:  # on to the first simultaneous choice (the picks)
-        seat = room.state.acting_seats[0]
-        hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]))
-    step = room.step
-    commits: list[tuple[int, Future[float]]] = []  # the moves handed to the writer, committed by this test
-
-    def submit_action(code: str, step: int, seat: int, action: str, actor: str) -> Future[float]:
-        commits.append((seat, Future()))
-        return commits[-1][1]
-
-    hall.store.submit_action = submit_action  # type: ignore[method-assign]
-    picks = {seat: room.state.legal_actions(seat)[0] for seat in range(3)}
+    held = HeldCommits(tmp_path)
+    room, commits = held.room, held.commits
 
     async def class_taps() -> list[BaseException | None]:
-        async def until(condition: Callable[[], bool]) -> None:
-            for _ in range(10000):
-                if condition():
-                    return
-                await asyncio.sleep(0)
-            raise AssertionError(f"the loop never got there: commits {commits}, moving {room.committing}")
-
-        first = asyncio.ensure_future(hall.play_async(room, 0, step, str(picks[0])))
-        await until(lambda: len(commits) == 1)
-        second = asyncio.ensure_future(hall.play_async(room, 1, step, str(picks[1])))
-        again = asyncio.ensure_future(hall.play_async(room, 0, step, str(picks[0])))  # Ann taps twice
-        await until(lambda: room.committing is not None and not second.done())
-        assert len(commits) == 1 and not again.done()  # both wait for Ann's commit
+        first = held.tap(0)
+        await held.until(lambda: len(commits) == 1)
+        second = held.tap(1)
+        again = held.tap(0)  # Ann taps twice
+        await held.until(lambda: len(room.waiting) == 2)
+        assert len(commits) == 1 and not again.done() and not second.done()  # both wait for Ann's commit
         commits[0][1].set_result(1.0)
-        await until(lambda: again.done() and len(commits) == 2)
+        await held.until(lambda: again.done() and len(commits) == 2)
         assert not commits[1][1].done() and not second.done()  # Bob's commit still pending: Ann's tap refused
-        late = asyncio.ensure_future(hall.play_async(room, 0, step, str(picks[0])))  # Ann, a third time
-        await until(late.done)
+        late = held.tap(0)  # Ann, a third time
+        await held.until(late.done)
         assert not commits[1][1].done()  # refused while Bob's commit is still pending
         commits[1][1].set_result(2.0)
         await asyncio.wait((first, second, again))
@@ -218,5 +235,34 @@ def test_moves_waiting_for_a_commit_are_checked_together_when_it_is_played(tmp_p
     outcomes = asyncio.run(class_taps())
     assert outcomes[0] is None and outcomes[1] is None
     assert isinstance(outcomes[2], Refused) and outcomes[2].code in ("stale", "not_your_turn")
-    assert [seat for seat, _ in room.state.history[step:]] == [0, 1] and room.committing is None
-    assert [seat for seat, _ in commits] == [0, 1]
+    assert [seat for seat, _ in room.state.history[held.step:]] == [0, 1] and room.committing is None
+    assert [seats for seats, _ in commits] == [[0], [1]]
+
+
+def test_moves_that_waited_together_are_committed_and_told_together(tmp_path: Path) -> None:
+    """Bob and Cyd pick while Ann's pick is being committed: their two moves are then stored in ONE commit and
+    the room gets ONE new table for both. Cyd taps twice while waiting: her second tap is checked on the game as
+    her first leaves it, and refused (she has chosen), though each tap was good when it arrived."""
+    held = HeldCommits(tmp_path)
+    room, commits = held.room, held.commits
+
+    async def class_taps() -> list[BaseException | None]:
+        taps = [held.tap(0)]
+        await held.until(lambda: len(commits) == 1)
+        taps += [held.tap(1), held.tap(2), held.tap(2, pick=1)]
+        await held.until(lambda: len(room.waiting) == 3)
+        tables_before = held.tables
+        commits[0][1].set_result(1.0)
+        await held.until(lambda: len(commits) == 2)
+        assert held.tables == tables_before + 1  # Ann's pick told; Bob's and Cyd's not before their commit
+        commits[1][1].set_result(2.0)
+        await asyncio.wait(taps)
+        assert held.tables == tables_before + 2  # one new table for Bob's and Cyd's picks
+        return [task.exception() for task in taps]
+
+    outcomes = asyncio.run(class_taps())
+    assert outcomes[:3] == [None, None, None]
+    assert isinstance(outcomes[3], Refused) and outcomes[3].code == "stale"
+    assert [seats for seats, _ in commits] == [[0], [1, 2]]
+    assert [seat for seat, _ in room.state.history[held.step:]] == [0, 1, 2] and room.committing is None
+    assert [row.seat for row in room.actions[-3:]] == [0, 1, 2] and [row.at for row in room.actions[-3:]] == [1.0, 2.0, 2.0]

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop_edu import get_adler, mafia_de_cuba
 from tabletop_edu.examples import peek
-from tabletop_edu.moves import move_step, words_of
+from tabletop_edu.moves import MoveTree, move_step, words_of
 
 
 def every_move_by_clicks(legal: list[str]) -> set[str]:
@@ -59,3 +62,37 @@ def test_the_words_of_an_action_are_kept_on_it_and_change_nothing_else() -> None
     assert all(words_of(action) is words for action, words in zip(menu, first))  # split once, kept
     twin = mafia_de_cuba.State.parse_action(str(menu[0]))
     assert twin == menu[0] and hash(twin) == hash(menu[0]) and repr(twin) == repr(menu[0])
+
+
+def scanned_step(texts: list[tuple[str, ...]], prefix: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """The next choice after `prefix`, found by walking the whole menu (what every tap cost before the tree):
+    (its options as (word, action), the complete move), or None if no move starts with `prefix`."""
+    matching = [words for words in texts if words[:len(prefix)] == prefix]
+    if not matching:
+        return None
+    nexts: dict[str, list[tuple[str, ...]]] = {}
+    for words in matching:
+        if len(words) > len(prefix):
+            nexts.setdefault(words[len(prefix)], []).append(words)
+    options = [(word, " ".join((*prefix, word)) if all(len(w) == len(prefix) + 1 for w in rest) else None)
+               for word, rest in nexts.items()]
+    return options, " ".join(prefix) if prefix in matching else None
+
+
+WORDS = st.lists(st.sampled_from(["saw", "3", "fbi", "take", "1", "silent"]), min_size=1, max_size=4).map(tuple)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(WORDS, min_size=0, max_size=12), prefix=st.lists(st.sampled_from(["saw", "3", "take", "x"]),
+                                                                        max_size=3).map(tuple))
+def test_the_tree_answers_every_tap_as_a_walk_over_the_whole_menu_would(texts: list[tuple[str, ...]],
+                                                                        prefix: tuple[str, ...]) -> None:
+    tree = MoveTree(texts)
+    expected = scanned_step(texts, prefix)
+    if expected is None:
+        with pytest.raises(ValueError, match="No legal move"):
+            tree.step(prefix)
+        return
+    step = tree.step(prefix, label=lambda path: "/".join(path))
+    assert ([(option.word, option.action) for option in step.options], step.complete) == expected
+    assert [option.label for option in step.options] == ["/".join((*prefix, option.word)) for option in step.options]
