@@ -148,7 +148,24 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
 
     asyncio.run(play())
     assert room.moves == 2 and room.refused_moves == 1  # the refusal of step 4 answered a menu, not a move
-    assert len(room.refusals) == 3 and room.seen == {3: {0, 1}, 4: {0, 1}}  # a table sent again counts once
+    assert len(room.refusals) == 3  # a table sent again counts once:
+    assert {screen: [step for step, _ in shown] for screen, shown in room.shown.items()} == {0: [3, 4], 1: [3, 4]}
     room.measure([[1, "x"], [1, "x"], [1, "x"], [0, "pass"]])  # step 4 is seat 0's move: timed from its last send
-    assert len(room.latencies) == 1 and 0 <= room.latencies[0] == room.all_seen[4] - room.sends[0][-1]
-    assert first is not None and first.seat == 0
+    last_screen = max(shown[-1][1] for shown in room.shown.values())
+    assert len(room.latencies) == 1 and 0 <= room.latencies[0] == last_screen - room.sends[0][-1]
+    assert first is not None and first.seat == 0 and room.last_step_shown == 4
+
+
+def test_the_classroom_bench_times_moves_committed_together_until_the_table_that_shows_them() -> None:
+    """Two moves committed together reach the screens in one table (step 0, then 2): each counts from its own
+    seat's send until every screen showed step 2; none is left out for want of a table of its own."""
+    bench = load("bench_classroom")
+    room = bench.RoomLoad("ABCDE", 2)
+    room.sends = {0: [1.0], 1: [1.5, 3.0]}  # seat 1's second send comes after the table: not this move's
+    room.shown = {0: [(0, 0.5), (2, 2.0)], 1: [(0, 0.5), (2, 2.5)]}
+    room.measure([[0, "a"], [1, "b"]])
+    assert room.latencies == [1.5, 1.0] and room.last_step_shown == 2
+    room.latencies = []
+    room.shown = {0: [(0, 0.5), (2, 2.0)]}  # a screen never shown anything: nothing can be timed
+    room.measure([[0, "a"], [1, "b"]])
+    assert room.latencies == []
