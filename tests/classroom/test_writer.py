@@ -265,4 +265,4 @@ def test_moves_that_waited_together_are_committed_and_told_together(tmp_path: Pa
     assert isinstance(outcomes[3], Refused) and outcomes[3].code == "stale"
     assert [seats for seats, _ in commits] == [[0], [1, 2]]
     assert [seat for seat, _ in room.state.history[held.step:]] == [0, 1, 2] and room.committing is None
-    assert [row.seat for row in room.actions[-3:]] == [0, 1, 2] and [row.at for row in room.actions[-3:]] == [1.0, 2.0, 2.0]
+    assert [(row.seat, row.at) for row in room.actions[-3:]] == [(0, 1.0), (1, 2.0), (2, 2.0)]
