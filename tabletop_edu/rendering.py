@@ -7,6 +7,7 @@ pages and the dashboard call it directly. A game's renderer module is the one it
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -37,9 +38,15 @@ def game_renderer(game: str, name: str) -> Callable[..., str] | None:
 
 def call_renderer(function: Callable[..., str], subject: Any, language: str, log: bool = True) -> str:
     """Call a renderer, passing `language` and `log` only to renderers that take them."""
-    accepted = inspect.signature(function).parameters
+    accepted = _parameters(function)
     options: dict[str, Any] = {"language": language, "log": log}
     return str(function(subject, **{name: value for name, value in options.items() if name in accepted}))
+
+
+@functools.lru_cache(maxsize=256)
+def _parameters(function: Callable[..., str]) -> frozenset[str]:
+    """The names a renderer takes, read once (a class server draws a table per seat at every step)."""
+    return frozenset(inspect.signature(function).parameters)
 
 
 def render_view_html(view: View, language: str = "en", log: bool = True) -> str:

@@ -299,7 +299,29 @@ def environment() -> jinja2.Environment:
     env.filters["tooltip"] = _tooltip_filter
     env.filters["bar"] = _percent_class
     env.filters["label"] = _label_filter
+    env.globals["seat_html"] = seat_html
     return env
+
+
+#: How many drawn seats `seat_html` keeps (then it starts again).
+SEATS_KEPT = 20_000
+_seats_drawn: dict[tuple[Any, ...], Markup] = {}
+
+
+def seat_html(box: SeatBox, you: str, extra: str = "") -> Markup:
+    """A seat's box as the `seat` macro draws it, drawn once per look: the tables of a class show the same seats
+    step after step and seat after seat (a 12-seat ring on 13 screens at every move). A seat that cannot be a
+    key (a mapping) is drawn every time."""
+    key = (box, you, extra, type(you), type(extra))  # Markup("a&b") == "a&b", but it is drawn unescaped
+    try:
+        drawn = _seats_drawn.get(key)
+    except TypeError:
+        return Markup(environment().get_template("macros.html.j2").module.seat(box, you, extra))
+    if drawn is None:
+        if len(_seats_drawn) >= SEATS_KEPT:
+            _seats_drawn.clear()
+        drawn = _seats_drawn[key] = Markup(environment().get_template("macros.html.j2").module.seat(box, you, extra))
+    return drawn
 
 
 def render(template: str, *, style: bool = True, **context: Any) -> str:

@@ -8,6 +8,7 @@ import importlib
 import random
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from html import escape
 from html.parser import HTMLParser
 from types import ModuleType
@@ -403,3 +404,27 @@ def test_a_knowledge_panel_imported_alone_shows_words_not_keys(game: str, module
     code = KEY_CHECK.format(game=game, module=module, players=players)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_seat_drawn_once_is_the_seat_the_macro_draws_and_each_look_is_its_own() -> None:
+    """`seat_html` keeps each seat's box it drew (a class's 13 tables show the same seats at every step): what it
+    hands back is what the `seat` macro draws for exactly those arguments, escaped the same, and a look that
+    differs in anything (the viewer's seat, the ring's place, "you" given as markup) is drawn on its own."""
+    from markupsafe import Markup
+
+    from tabletop_edu.templates import Card, SeatBox, Tag, environment, seat_html
+
+    macro = environment().get_template("macros.html.j2").module.seat
+    hostile = SeatBox(3, "<b>Ann</b>&co", tags=(Tag("<i>", "bad"),), cards=(Card("7", note="<x>"),), turn=True,
+                      lines=("a < b",))
+    looks = [(hostile, "you", ""), (hostile, "you", "tt-at-3"), (replace(hostile, me=True), "you", ""),
+             (replace(hostile, me=True), Markup("<em>you</em>"), ""), (replace(hostile, me=True), "<em>you</em>", "")]
+    for box, you, extra in looks * 2:  # the second time from what was kept
+        assert seat_html(box, you, extra) == str(macro(box, you, extra))
+    assert "<b>Ann" not in seat_html(hostile, "you") and "&lt;b&gt;Ann" in seat_html(hostile, "you")
+    mine = replace(hostile, me=True)  # "you" is shown on the viewer's own seat
+    assert "<em>you</em>" in seat_html(mine, Markup("<em>you</em>"))
+    assert "<em>you</em>" not in seat_html(mine, "<em>you</em>") and "&lt;em&gt;you" in seat_html(mine, "<em>you</em>")
+    as_mapping = {"number": 1, "name": "Bo", "tags": [], "cards": [], "turn": False, "me": False, "out": False,
+                  "role": "", "lines": []}
+    assert seat_html(as_mapping, "you") == str(macro(as_mapping, "you"))  # cannot be kept: drawn each time
