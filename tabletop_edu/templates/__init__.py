@@ -304,7 +304,7 @@ def environment() -> jinja2.Environment:
 
 
 #: How many drawn seats `seat_html` keeps (then it starts again).
-SEATS_KEPT = 20_000
+SEATS_KEPT = 5_000
 _seats_drawn: dict[tuple[Any, ...], Markup] = {}
 
 
