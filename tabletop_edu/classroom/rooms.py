@@ -237,6 +237,8 @@ class Room:
     _logs_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_logs` are of
     _seat_logs: dict[int | None, SeatLog] = field(default_factory=dict, repr=False)  # each seat's log, kept
     _seat_logs_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_seat_logs` are of
+    _acting: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)  # `acting_at`, by step
+    _acting_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_acting` is of
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
     committing: asyncio.Future[None] | None = field(default=None, repr=False)  # done when the moves being
     # committed now are played
@@ -290,6 +292,23 @@ class Room:
         if log is None:
             log = self._seat_logs[seat] = SeatLog(seat)
         return self.remember(("view", seat), lambda: state.view(seat, log))
+
+    def acting_at(self, step: int) -> frozenset[int] | None:
+        """The seats that were to act at `step` of the room's game, replayed once and kept (a move or a menu that
+        answers an earlier step asks it, on Mafia's floor for nearly every testimony); None if the game has no
+        such step yet."""
+        state = self.state
+        if state is None or not 0 <= step <= len(state.history):
+            return None
+        if step == len(state.history):
+            return frozenset(state.acting_seats)
+        if self._acting_state is not state:  # a new game
+            self._acting, self._acting_state = {}, state
+        if step not in self._acting:
+            record = state.record()
+            record["actions"] = record["actions"][:step]
+            self._acting[step] = frozenset(type(state).from_record(record).acting_seats)
+        return self._acting[step]
 
     def legal_actions(self, seat: int) -> list[Any]:
         """The moves `seat` may make now ([] if it is not to act)."""
@@ -921,7 +940,7 @@ class Hall:
         if state.is_over:
             raise Refused("over", "The game is over.")
         now = len(state.history)
-        if step != now and not self.same_choice_still_open(state, seat, step):
+        if step != now and not self.same_choice_still_open(state, seat, step, room.acting_at):
             raise Refused("stale", f"This move answers step {step}, but the table is at step {now}: "
                           "look again.", 409)
         if room.paused and not even_paused:
@@ -950,21 +969,25 @@ class Hall:
             raise storage_refusal(error) from None
 
     @staticmethod
-    def same_choice_still_open(state: GameState[Any], seat: int, step: int) -> bool:
+    def same_choice_still_open(state: GameState[Any], seat: int, step: int,
+                               acting_at: Callable[[int], frozenset[int] | None] | None = None) -> bool:
         """Whether a move answering the earlier `step` still answers the seat's decision now in `state`: since
         that step only other seats moved, every one of them choosing at that step together with `seat` (a
         simultaneous choice: Commissario's picks, Get Adler's answers to an arrest), and `seat` is still to act.
         Students tapping at the same moment then all get their choice in, instead of all but the fastest being
-        told to look again at a table that only says who else has chosen."""
+        told to look again at a table that only says who else has chosen. `acting_at(step)`: the seats to act
+        then, when the caller keeps them (`Room.acting_at`); else the game is replayed to that step."""
         if not 0 <= step < len(state.history) or seat not in state.acting_seats:
             return False
         movers = {mover for mover, _ in state.history[step:]}
         if seat in movers:
             return False
-        record = state.record()
-        record["actions"] = record["actions"][:step]
-        then = type(state).from_record(record)
-        return seat in then.acting_seats and movers <= set(then.acting_seats)
+        then = None if acting_at is None else acting_at(step)
+        if then is None:
+            record = state.record()
+            record["actions"] = record["actions"][:step]
+            then = frozenset(type(state).from_record(record).acting_seats)
+        return seat in then and movers <= then
 
     def bot_choice(self, room: Room) -> tuple[int, int, str] | None:
         """(seat, step, action text) the bot to move would play now, or None if no bot is to move.

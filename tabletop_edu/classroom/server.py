@@ -1152,7 +1152,7 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
     state = room.state
     if state is None:
         raise Refused("not_started", "The game starts when every seat has a player.")
-    if step != room.step and not Hall.same_choice_still_open(state, seat, step):
+    if step != room.step and not Hall.same_choice_still_open(state, seat, step, room.acting_at):
         raise Refused("stale", f"The table is at step {room.step}, not {step}: look again.", 409)
     if room.paused:
         raise Refused("paused", "The teacher paused the game.", 409)

@@ -262,6 +262,33 @@ def test_students_choosing_at_the_same_moment_all_get_their_choice_in(hall: Hall
     assert room.step == step + 3
 
 
+@pytest.mark.parametrize(("game", "players"), [("commissario", 3), ("get_adler", 5), ("mafia_de_cuba", 7)])
+def test_the_seats_to_act_at_an_earlier_step_are_replayed_once_and_kept(
+        hall: Hall, game: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Room.acting_at`, asked by every move and menu that answers an earlier step (most of Mafia's floor): the
+    seats a replay to that step finds, at every step of a game, and each step replayed only once."""
+    room = hall.create_room(game, players, seed=3)
+    for seat in range(players):
+        hall.join(room.code, f"S{seat}")
+    state = room.state
+    assert state is not None
+    rng = random.Random(4)
+    while not state.is_over and room.step < 60:
+        seat = rng.choice(list(state.acting_seats))
+        hall.play(room, seat, room.step, str(rng.choice(state.legal_actions(seat))))
+    replays = []
+    real = type(state).from_record.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(type(state), "from_record", classmethod(lambda cls, record: replays.append(1) or
+                                                                real(cls, record)))
+    for step in range(room.step + 1):
+        record = state.record()
+        record["actions"] = record["actions"][:step]
+        expected = frozenset(real(type(state), record).acting_seats)
+        assert room.acting_at(step) == expected and room.acting_at(step) == expected
+    assert len(replays) == room.step  # once per earlier step; the step now is the game's own
+    assert room.acting_at(room.step + 1) is None and room.acting_at(-1) is None
+
+
 def test_the_teacher_places_students_before_the_start_and_each_link_follows_its_student(tmp_path: Path) -> None:
     hall = Hall(Store(tmp_path / "placed.sqlite3"))
     room = hall.create_room("mafia_de_cuba", 6, seed=4)
