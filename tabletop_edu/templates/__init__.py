@@ -312,15 +312,18 @@ def seat_html(box: SeatBox, you: str, extra: str = "") -> Markup:
     """A seat's box as the `seat` macro draws it, drawn once per look: the tables of a class show the same seats
     step after step and seat after seat (a 12-seat ring on 13 screens at every move). A seat that cannot be a
     key (a mapping) is drawn every time."""
+    def draw() -> Markup:
+        return Markup(environment().get_template("macros.html.j2").module.seat(box, you, extra))
+
     key = (box, you, extra, type(you), type(extra))  # Markup("a&b") == "a&b", but it is drawn unescaped
     try:
         drawn = _seats_drawn.get(key)
     except TypeError:
-        return Markup(environment().get_template("macros.html.j2").module.seat(box, you, extra))
+        return draw()
     if drawn is None:
         if len(_seats_drawn) >= SEATS_KEPT:
             _seats_drawn.clear()
-        drawn = _seats_drawn[key] = Markup(environment().get_template("macros.html.j2").module.seat(box, you, extra))
+        drawn = _seats_drawn[key] = draw()
     return drawn
 
 
