@@ -240,8 +240,7 @@ class Room:
     _acting: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)  # `acting_at`, by step
     _acting_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_acting` is of
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
-    committing: asyncio.Future[None] | None = field(default=None, repr=False)  # done when the moves being
-    # committed now are played
+    committing: list[WaitingMove] | None = field(default=None, repr=False)  # the moves being committed now
     waiting: list[WaitingMove] = field(default_factory=list, repr=False)  # moves that wait for that commit
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
@@ -305,9 +304,7 @@ class Room:
         if self._acting_state is not state:  # a new game
             self._acting, self._acting_state = {}, state
         if step not in self._acting:
-            record = state.record()
-            record["actions"] = record["actions"][:step]
-            self._acting[step] = frozenset(type(state).from_record(record).acting_seats)
+            self._acting[step] = acting_seats_at(state, step)
         return self._acting[step]
 
     def legal_actions(self, seat: int) -> list[Any]:
@@ -889,8 +886,7 @@ class Hall:
             movers.append(move)
         if not rows:
             return
-        committing: asyncio.Future[None] = loop.create_future()
-        room.committing = committing
+        room.committing = movers
 
         def committed(future: Future[float]) -> None:  # on the loop
             outcome: BaseException | None = None
@@ -904,7 +900,6 @@ class Hall:
                 except Exception as error:  # noqa: BLE001 - raised to the waiters, as if played there
                     outcome = error
             room.committing = None
-            committing.set_result(None)
             for move in movers:
                 move.settle(outcome)
             if room.waiting:
@@ -919,7 +914,6 @@ class Hall:
                 .add_done_callback(on_commit)
         except BaseException as error:
             room.committing = None  # nothing was queued: the room's next move need not wait for these
-            committing.set_result(None)
             for move in movers:
                 move.settle(error)
             raise
@@ -984,9 +978,7 @@ class Hall:
             return False
         then = None if acting_at is None else acting_at(step)
         if then is None:
-            record = state.record()
-            record["actions"] = record["actions"][:step]
-            then = frozenset(type(state).from_record(record).acting_seats)
+            then = acting_seats_at(state, step)
         return seat in then and movers <= then
 
     def bot_choice(self, room: Room) -> tuple[int, int, str] | None:
@@ -1027,6 +1019,13 @@ class Hall:
         seat, step, action = choice
         self.play(room, seat, step, action, actor="bot", even_paused=True)
         return seat, action
+
+
+def acting_seats_at(state: GameState[Any], step: int) -> frozenset[int]:
+    """The seats that were to act at the earlier `step` of `state`'s game (a replay of its record to there)."""
+    record = state.record()
+    record["actions"] = record["actions"][:step]
+    return frozenset(type(state).from_record(record).acting_seats)
 
 
 def storage_refusal(error: Exception) -> Refused:
