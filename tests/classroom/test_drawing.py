@@ -1,0 +1,74 @@
+"""When the class server draws a changed room's tables (issue 23): one room a turn of the loop, in the order the
+rooms changed, and a room that changes again before its turn is drawn once for all its changes. A seat's move is
+answered once its table went out, so the seat's next message is answered after that table."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from tabletop_edu.classroom import ClassServer
+
+
+class DrawingServer:
+    """A class server that is not started, on the test's own loop, noting the rooms it draws instead of drawing."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.server = ClassServer(tmp_path / "drawing.sqlite3")
+        self.drawn: list[str] = []
+        self.server.broadcast = lambda room: self.drawn.append(room.code)  # type: ignore[method-assign]
+
+    def room(self, code: str) -> Any:
+        return SimpleNamespace(code=code)
+
+
+def test_changed_rooms_are_drawn_one_a_turn_in_order_and_once_for_all_their_changes(tmp_path: Path) -> None:
+    drawing = DrawingServer(tmp_path)
+    server, drawn = drawing.server, drawing.drawn
+    ann, bob, cyd = drawing.room("ANN"), drawing.room("BOB"), drawing.room("CYD")
+
+    async def three_rooms_change() -> None:
+        server.loop = asyncio.get_running_loop()
+        server._draw_soon(ann)
+        server._draw_soon(bob)
+        server._draw_soon(ann)  # before its turn: drawn once for both changes
+        assert drawn == []  # nothing is drawn in the turn that changed them
+        await asyncio.sleep(0)
+        assert drawn == ["ANN"]  # one room a turn: the loop reads moves in between
+        server._draw_soon(cyd)
+        server._draw_soon(ann)  # after its drawing: drawn again, after the others
+        await asyncio.sleep(0)
+        assert drawn == ["ANN", "BOB"]
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert drawn == ["ANN", "BOB", "CYD", "ANN"]
+
+    asyncio.run(three_rooms_change())
+
+
+def test_a_move_is_answered_once_its_table_went_out(tmp_path: Path) -> None:
+    drawing = DrawingServer(tmp_path)
+    server, drawn = drawing.server, drawing.drawn
+    ann, bob = drawing.room("ANN"), drawing.room("BOB")
+
+    async def wait_for_tables() -> None:
+        server.loop = asyncio.get_running_loop()
+        await server.tables_sent(ann)  # nothing to draw: at once
+        server._draw_soon(bob)
+        server._draw_soon(ann)
+        waiting = asyncio.ensure_future(server.tables_sent(ann))
+        await asyncio.sleep(0)
+        assert drawn == ["BOB"] and not waiting.done()
+        await waiting
+        assert drawn == ["BOB", "ANN"]
+
+    asyncio.run(wait_for_tables())
+
+
+def test_off_the_loop_a_change_is_drawn_at_once(tmp_path: Path) -> None:
+    """A hall changed by code that is not the server's loop (no server running): the tables are drawn then."""
+    drawing = DrawingServer(tmp_path)
+    drawing.server._draw_soon(drawing.room("ANN"))
+    assert drawing.drawn == ["ANN"]
