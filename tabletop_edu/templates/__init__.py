@@ -26,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..i18n import check_language, register, tr
 
@@ -300,6 +300,7 @@ def environment() -> jinja2.Environment:
     env.filters["bar"] = _percent_class
     env.filters["label"] = _label_filter
     env.globals["seat_html"] = seat_html
+    env.globals["list_items_html"] = list_items_html
     return env
 
 
@@ -325,6 +326,14 @@ def seat_html(box: SeatBox, you: str, extra: str = "") -> Markup:
             _seats_drawn.clear()
         drawn = _seats_drawn[key] = draw()
     return drawn
+
+
+@lru_cache(maxsize=16)
+def list_items_html(lines: tuple[str, ...]) -> Markup:
+    """`<li>` items of plain-text `lines`, escaped, drawn once for the tables that show the same list one after
+    another: Mafia de Cuba's "what was said" (fifty lines late on the floor) is the same on the 13 tables of a
+    step, which the class server draws back to back. A few lists are kept, not the day's."""
+    return Markup("".join([f"<li>{escape(line)}</li>" for line in lines]))
 
 
 def render(template: str, *, style: bool = True, **context: Any) -> str:

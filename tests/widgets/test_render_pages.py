@@ -428,3 +428,16 @@ def test_a_seat_drawn_once_is_the_seat_the_macro_draws_and_each_look_is_its_own(
     as_mapping = {"number": 1, "name": "Bo", "tags": [], "cards": [], "turn": False, "me": False, "out": False,
                   "role": "", "lines": []}
     assert seat_html(as_mapping, "you") == str(macro(as_mapping, "you"))  # cannot be kept: drawn each time
+
+
+def test_list_items_drawn_once_are_the_items_the_template_loop_draws() -> None:
+    """`list_items_html` (what was said, drawn once for the 13 tables of a step) escapes each line as the template's
+    own loop does, and hands the same drawing back for the same lines."""
+    from tabletop_edu.templates import environment, list_items_html
+
+    loop = environment().from_string("{% for line in lines %}<li>{{ line }}</li>{% endfor %}")
+    lines = ("Ann says: « <b>saw</b> 3 & more »", "Bo's \"silence\"", "")
+    assert list_items_html(lines) == loop.render(lines=lines)
+    assert "<b>" not in list_items_html(lines) and "&lt;b&gt;saw" in list_items_html(lines)
+    assert list_items_html(tuple(list(lines))) is list_items_html(lines)  # kept, not drawn again
+    assert list_items_html(()) == ""
