@@ -46,7 +46,9 @@ client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file
 store's writer thread's (`store.Writer`: the loop awaits each move's commit, queued moves commit together), and
 a database held by another program refuses a move as "storage busy" while the server retries it; revealed or
 closed rooms nobody looks at leave memory (`sweep`, after `finished_idle` seconds) and come back from the file
-when opened.
+when opened. Drawing the tables is most of the server's work: a changed room is drawn at a coming turn of the
+loop, one room a turn, once for all the moves it took meanwhile (`_draw_soon`), and a seat's page keeps the words
+its student tapped when another seat's move redraws it.
 """
 
 from __future__ import annotations
