@@ -468,11 +468,24 @@ class ClassServer:
     # ---------------------------------------------------------------- telling the clients
 
     def _changed(self, room: Room) -> None:
-        """A room changed (already on disk): send every connection of it its new message (`_draw_soon`), then
-        let bots play."""
-        self._draw_soon(room)
+        """A room changed (already on disk): send every connection of it its new message, then let bots play.
+        Moves its students and bots play are sent at a coming turn of the loop (`_draw_soon`); any other change
+        (a teacher's command, a seat taken) at once, so that a command's answer comes after every page has it."""
+        if room.committing is not None:  # the moves `Hall.play_async` has just committed
+            self._draw_soon(room)
+        else:
+            self._draw_now(room)
         self._schedule_bots(room)
         self._schedule_deadlines(room)
+
+    def _draw_now(self, room: Room) -> None:
+        """Send `room`'s connections their new messages now (also for the moves waiting for its turn)."""
+        pending = self._to_draw.pop(room.code, None)
+        try:
+            self.broadcast(room)
+        finally:
+            if pending is not None:
+                pending[1].set_result(None)
 
     def _draw_soon(self, room: Room) -> None:
         """Send `room`'s connections their new messages at a coming turn of the loop, one room a turn, in the
@@ -498,13 +511,11 @@ class ClassServer:
     def _draw_next(self) -> None:
         """Draw the room whose turn it is, then leave the loop to the others until the next turn."""
         if not self._to_draw:
-            return
-        code = next(iter(self._to_draw))
-        room, drawn = self._to_draw.pop(code)
+            return  # drawn at once meanwhile (`_draw_now`)
+        room = next(iter(self._to_draw.values()))[0]
         try:
-            self.broadcast(room)
+            self._draw_now(room)
         finally:
-            drawn.set_result(None)
             if self._to_draw and self.loop is not None:
                 self.loop.call_soon(self._draw_next)
 

@@ -1,6 +1,7 @@
-"""When the class server draws a changed room's tables (issue 23): one room a turn of the loop, in the order the
-rooms changed, and a room that changes again before its turn is drawn once for all its changes. A seat's move is
-answered once its table went out, so the seat's next message is answered after that table."""
+"""When the class server draws a changed room's tables (issue 23). The moves students and bots play: one room a
+turn of the loop, in the order the rooms changed, and a room that changes again before its turn is drawn once for
+all its changes; a seat's move is answered once its table went out, so the seat's next message is answered after
+that table. Any other change (a teacher's command, a seat taken): at once, before the command is answered."""
 
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ class DrawingServer:
         self.server = ClassServer(tmp_path / "drawing.sqlite3")
         self.drawn: list[str] = []
         self.server.broadcast = lambda room: self.drawn.append(room.code)  # type: ignore[method-assign]
+        self.server._schedule_bots = self.server._schedule_deadlines = lambda room: None  # type: ignore[method-assign]
 
-    def room(self, code: str) -> Any:
-        return SimpleNamespace(code=code)
+    def room(self, code: str, committing: bool = False) -> Any:
+        """A room as `_changed` sees it: `committing` while `Hall.play_async` plays the moves it committed."""
+        return SimpleNamespace(code=code, committing=[object()] if committing else None)
 
 
 def test_changed_rooms_are_drawn_one_a_turn_in_order_and_once_for_all_their_changes(tmp_path: Path) -> None:
@@ -72,3 +75,24 @@ def test_off_the_loop_a_change_is_drawn_at_once(tmp_path: Path) -> None:
     drawing = DrawingServer(tmp_path)
     drawing.server._draw_soon(drawing.room("ANN"))
     assert drawing.drawn == ["ANN"]
+
+
+def test_moves_are_drawn_at_a_coming_turn_and_other_changes_at_once(tmp_path: Path) -> None:
+    drawing = DrawingServer(tmp_path)
+    server, drawn = drawing.server, drawing.drawn
+
+    async def a_move_then_a_command() -> None:
+        server.loop = asyncio.get_running_loop()
+        server._changed(drawing.room("ANN", committing=True))  # a move
+        server._changed(drawing.room("BOB", committing=True))
+        assert drawn == []
+        waiting = asyncio.ensure_future(server.tables_sent(drawing.room("ANN")))
+        server._changed(drawing.room("ANN"))  # the teacher pauses Ann's room: drawn now, with its move
+        assert drawn == ["ANN"]
+        await asyncio.sleep(0)
+        assert waiting.done() and drawn == ["ANN", "BOB"]  # Ann's room is not drawn again for its move
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert drawn == ["ANN", "BOB"]
+
+    asyncio.run(a_move_then_a_command())
