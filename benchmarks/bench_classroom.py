@@ -166,6 +166,18 @@ class Screen:
                                   f"{collections.Counter(r['code'] for r in self.room.refusals)})")
         return message
 
+    def newest(self, table: dict[str, Any]) -> dict[str, Any]:
+        """The table the page shows now: `table`, or the newest one that arrived since (a page redraws itself
+        at each table, also while its student thinks). Other messages waiting are dropped: they answered it."""
+        while not self.inbox.empty():
+            message = self.inbox.get_nowait()
+            if message is None:
+                self.inbox.put_nowait(None)
+                break
+            if message["type"] == "table" and message["started"]:
+                table = message
+        return table
+
     def close(self) -> None:
         self.reader.cancel()
         self.socket.close()
@@ -181,8 +193,9 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                   think: tuple[float, float] = (0.0, 0.0), believe: BeliefPolicy | None = None,
                   compress: bool = False) -> None:
     """A student: states the beliefs its page asks (with `believe`); on its turn, thinks a time drawn from
-    `think` (seconds), then asks one menu per word and sends the move. Every message is noted, also those that
-    arrive while it waits for a menu. `compress`: its socket offers permessage-deflate, as a browser does."""
+    `think` (seconds), then, like its page, plays on the newest table: asks one menu per word (the words so far
+    again, at the new step, when another seat's move redraws the table) and sends the move. Every message is
+    noted, also those that arrive while it thinks or waits for a menu. `compress`: its socket offers permessage-deflate, as a browser does."""
     query = "?view=1" if believe is not None else ""
     screen = Screen(room, await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}{query}"),
                                                                     compression_options={} if compress else None))
@@ -203,9 +216,12 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                         await screen.socket.write_message(json.dumps({
                             "type": "belief", "step": message["beliefs"]["step"], "key": question["key"],
                             "percents": percents}))
-            menu = message["menu"]
-            if menu is not None and think[1] > 0:
+            if message["menu"] is not None and think[1] > 0:
                 await asyncio.sleep(rng.uniform(*think))
+                message = screen.newest(message)  # what the page shows once the student has thought
+                if message["over"]:
+                    return
+            menu = message["menu"]
             while menu is not None:
                 option = rng.choice(menu["options"]) if menu["options"] else None
                 if option is None or option["action"] is not None or \
@@ -213,14 +229,22 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                     action = option["action"] if option is not None and option["action"] else menu["complete"]
                     await screen.move(message["step"], action)
                     break
+                chosen = [*menu["chosen"], option["word"]]
                 await screen.socket.write_message(json.dumps({"type": "menu", "step": message["step"],
-                                                              "chosen": [*menu["chosen"], option["word"]]}))
+                                                              "chosen": chosen}))
                 while True:
                     reply = await screen.next()
-                    if reply["type"] == "menu":
+                    if reply["type"] == "menu" and reply["step"] == message["step"]:
                         menu = reply
                         break
-                    if reply["type"] == "refused" and reply.get("step") == message["step"]:
+                    if reply["type"] == "table" and reply["started"]:  # another seat moved: the page asks the
+                        message = reply  # words chosen so far again, at the new step (seat.js)
+                        if reply["over"] or reply["menu"] is None:
+                            menu = None
+                            break
+                        await screen.socket.write_message(json.dumps({"type": "menu", "step": reply["step"],
+                                                                      "chosen": chosen}))
+                    elif reply["type"] == "refused" and reply.get("step") == message["step"]:
                         menu = None
                         break
     finally:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tabletop_edu import commissario
+from tabletop_edu import commissario, mafia_de_cuba
 from tabletop_edu.examples import peek
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -169,3 +169,17 @@ def test_the_classroom_bench_times_moves_committed_together_until_the_table_that
     room.shown = {0: [(0, 0.5), (2, 2.0)]}  # a screen never shown anything: nothing can be timed
     room.measure([[0, "a"], [1, "b"]])
     assert room.latencies == []
+
+
+def test_the_class_tables_bench_draws_every_move_both_ways_and_prints_the_ratio() -> None:
+    bench = load("bench_class_tables")
+    moves = bench.drawing_times(1, 6)
+    state = mafia_de_cuba.new_game(6, seed=0)
+    rng = random.Random(0)
+    while not state.is_over:  # the same seeded game, move for move
+        seat = state.acting_seats[0]
+        state.apply(str(rng.choice(state.legal_actions(seat))), player=seat)
+    assert len(moves) == len(state.history) and all(server > 0 and scratch > 0 for _, server, scratch in moves)
+    assert {phase for phase, _, _ in moves} >= {"floor", "over"}
+    line = bench.summary("every move", moves)
+    assert line.startswith(f"every move ({len(moves)} moves): class server p50 ") and "ratio" in line

@@ -152,8 +152,12 @@ def style_version() -> str:
 
 
 def without_style(html: str) -> str:
-    """A table's (or a reveal's) HTML without its inlined stylesheet, for a page that links it."""
-    return html.replace(str(style_block()), "")
+    """A table's (or a reveal's) HTML without its inlined stylesheet, for a page that links it. The shared
+    template puts the stylesheet first: cut there, not searched for through the whole table (60 µs a table)."""
+    style = str(style_block())
+    if html.startswith(style) and style not in html[len(style):]:
+        return html[len(style):]
+    return html.replace(style, "")
 
 
 def qr_svg(text: str, scale: int = 4) -> str:

@@ -46,7 +46,9 @@ client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file
 store's writer thread's (`store.Writer`: the loop awaits each move's commit, queued moves commit together), and
 a database held by another program refuses a move as "storage busy" while the server retries it; revealed or
 closed rooms nobody looks at leave memory (`sweep`, after `finished_idle` seconds) and come back from the file
-when opened.
+when opened. Drawing the tables is most of the server's work: a changed room is drawn at a coming turn of the
+loop, one room a turn, once for all the moves it took meanwhile (`_draw_soon`), and a seat's page keeps the words
+its student tapped when another seat's move redraws it.
 """
 
 from __future__ import annotations
@@ -268,6 +270,7 @@ class ClassServer:
         self._bots_pending: set[str] = set()
         self._game_tables: dict[str, list[Any]] = {}  # by room: its game's own debrief tables, once made
         self._tables_pending: set[str] = set()
+        self._to_draw: dict[str, tuple[Room, asyncio.Future[None]]] = {}  # rooms changed, in order (`_draw_soon`)
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="classroom-bot")
         self._ready = threading.Event()
         self._failure: BaseException | None = None
@@ -465,10 +468,63 @@ class ClassServer:
     # ---------------------------------------------------------------- telling the clients
 
     def _changed(self, room: Room) -> None:
-        """A room changed (already on disk): send every connection of it its new message, then let bots play."""
-        self.broadcast(room)
+        """A room changed (already on disk): send every connection of it its new message, then let bots play.
+        Moves its students and bots play are sent at a coming turn of the loop (`_draw_soon`); any other change
+        (a teacher's command, a seat taken) at once, so that a command's answer comes after every page has it."""
+        if room.committing is not None:  # the moves `Hall.play_async` has just committed
+            self._draw_soon(room)
+        else:
+            self._draw_now(room)
         self._schedule_bots(room)
         self._schedule_deadlines(room)
+
+    def _draw_now(self, room: Room) -> None:
+        """Send `room`'s connections their new messages now (also for the moves waiting for its turn)."""
+        pending = self._to_draw.pop(room.code, None)
+        try:
+            self.broadcast(room)
+        finally:
+            if pending is not None:
+                pending[1].set_result(None)
+
+    def _draw_soon(self, room: Room) -> None:
+        """Send `room`'s connections their new messages at a coming turn of the loop, one room a turn, in the
+        order they changed; a room that changes again before its turn is drawn once, for all its changes.
+
+        Drawing a room's tables is most of the server's work (13 tables on Mafia's floor): when several rooms
+        change at once, each waits its turn while the loop still reads every move and menu in between, and a
+        busy room's moves share a drawing instead of queueing one each. Off the loop (no server running) the
+        tables are drawn at once."""
+        try:
+            on_loop = asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            on_loop = False
+        if not on_loop:
+            self.broadcast(room)
+            return
+        assert self.loop is not None
+        if room.code not in self._to_draw:
+            self._to_draw[room.code] = (room, self.loop.create_future())
+            if len(self._to_draw) == 1:
+                self.loop.call_soon(self._draw_next)
+
+    def _draw_next(self) -> None:
+        """Draw the room whose turn it is, then leave the loop to the others until the next turn."""
+        if not self._to_draw:
+            return  # drawn at once meanwhile (`_draw_now`)
+        room = next(iter(self._to_draw.values()))[0]
+        try:
+            self._draw_now(room)
+        finally:
+            if self._to_draw and self.loop is not None:
+                self.loop.call_soon(self._draw_next)
+
+    async def tables_sent(self, room: Room) -> None:
+        """Wait until `room`'s latest change has been sent to its connections (a seat's next message is answered
+        after the table of its move, as when the table was sent with the move)."""
+        pending = self._to_draw.get(room.code)
+        if pending is not None:
+            await asyncio.shield(pending[1])
 
     def broadcast(self, room: Room) -> None:
         connections = self.connections.get(room.code, set())
@@ -1134,6 +1190,7 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
         step = data.get("step")
         if data["type"] == "move":
             await self.hall.play_async(room, connection.seat, step, data.get("action"))
+            await self.server.tables_sent(room)
             return
         if data["type"] == "belief":
             row = await self.hall.belief_desk.answer(room, connection.seat, step, data.get("key"), data.get("percents"))

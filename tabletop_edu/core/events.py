@@ -80,7 +80,7 @@ class FrozenList(list):  # type: ignore[type-arg]
 #: Values that are already read-only: kept as they are (a set, so the check is one hash look-up a value).
 FROZEN_TYPES = frozenset({int, str, bool, float, type(None), FrozenDict, FrozenList, frozenset, _NoData})
 #: Plain values a read-only copy keeps (immutable all the way down).
-_IMMUTABLE = (int, str, bool, float, type(None), frozenset, _NoData)
+_IMMUTABLE = frozenset({int, str, bool, float, type(None), frozenset, _NoData})
 
 
 def freeze(value: Any) -> Any:
@@ -164,16 +164,29 @@ def read_only_copy(value: Any) -> Any:
     kind = type(value)
     if kind in _IMMUTABLE:
         return value
+    if kind is FrozenList or kind is list:  # the exact types first: no look through the ABCs for each item
+        if _all_immutable(value):  # a pair like Mafia de Cuba's [seat, claim]: copied in one call
+            return FrozenList(value)
+        return FrozenList([item if type(item) in _IMMUTABLE else read_only_copy(item) for item in value])
     if kind is FrozenDict or kind is dict or isinstance(value, Mapping):
         return FrozenDict({key: item if type(item) in _IMMUTABLE else read_only_copy(item)
                            for key, item in value.items()})
-    if kind is FrozenList or isinstance(value, list):
+    if isinstance(value, list):
         return FrozenList([item if type(item) in _IMMUTABLE else read_only_copy(item) for item in value])
     if kind is tuple:
         return tuple([item if type(item) in _IMMUTABLE else read_only_copy(item) for item in value])
     if isinstance(value, (set, frozenset)):
         return frozenset(value)
     return value
+
+
+def _all_immutable(items: Iterable[Any]) -> bool:
+    """Whether every item is immutable all the way down (a read-only copy may share it)."""
+    immutable = _IMMUTABLE
+    for item in items:
+        if type(item) not in immutable:
+            return False
+    return True
 
 
 def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:

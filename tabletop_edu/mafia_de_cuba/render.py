@@ -521,11 +521,11 @@ def _own_secrets(view: View, language: str) -> list[str]:
 _said_text = remembered_wording(event_text)
 
 
-def _statements(view: View, language: str) -> list[str]:
+def _statements(view: View, language: str) -> tuple[str, ...]:
     """What was said aloud so far (questions, testimonies, silences), from the log."""
     names = display_names(view.players)
     said = ("question", "testimony", "silent", "floor", "accuse")
-    return [_said_text(event, names, language) for event in view.log if event.kind in said]
+    return tuple([_said_text(event, names, language) for event in view.log if event.kind in said])
 
 
 def _box_centre(view: View, language: str) -> list[str]:

@@ -26,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..i18n import check_language, register, tr
 
@@ -68,6 +68,13 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
 
 def display_names(players: Sequence[str]) -> tuple[str, ...]:
     """Every player's name as sentences show it (shortened), by seat."""
+    if type(players) is tuple:  # a view's players: shortened once for the many sentences of its tables
+        return _display_names(players)
+    return tuple(short_name(name) for name in players)
+
+
+@lru_cache(maxsize=256)
+def _display_names(players: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(short_name(name) for name in players)
 
 
@@ -300,6 +307,8 @@ def environment() -> jinja2.Environment:
     env.filters["bar"] = _percent_class
     env.filters["label"] = _label_filter
     env.globals["seat_html"] = seat_html
+    env.globals["list_items_html"] = list_items_html
+    env.globals["ring_seats_html"] = ring_seats_html
     return env
 
 
@@ -325,6 +334,20 @@ def seat_html(box: SeatBox, you: str, extra: str = "") -> Markup:
             _seats_drawn.clear()
         drawn = _seats_drawn[key] = draw()
     return drawn
+
+
+def ring_seats_html(boxes: Sequence[SeatBox], you: str) -> Markup:
+    """The seats of a ring (`ring` macro), each in its place around the table (`tt-at-N`), drawn by `seat_html`:
+    one call from the template for the twelve seats of a table, not twelve."""
+    return Markup("".join([seat_html(box, you, f"tt-at-{index}") for index, box in enumerate(boxes)]))
+
+
+@lru_cache(maxsize=16)
+def list_items_html(lines: tuple[str, ...]) -> Markup:
+    """`<li>` items of plain-text `lines`, escaped, drawn once for the tables that show the same list one after
+    another: Mafia de Cuba's "what was said" (fifty lines late on the floor) is the same on the 13 tables of a
+    step, which the class server draws back to back. A few lists are kept, not the day's."""
+    return Markup("".join([f"<li>{escape(line)}</li>" for line in lines]))
 
 
 def render(template: str, *, style: bool = True, **context: Any) -> str:

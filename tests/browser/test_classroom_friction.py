@@ -21,6 +21,7 @@ import pytest
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import join_room
 from tabletop_edu.classroom.rooms import Hall
+from tabletop_edu.classroom.server import menu_for
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import (ManualScheduler, ServerProcess, Student, leaked, play_to_the_end,
                                             wait_until)
@@ -163,6 +164,67 @@ def test_a_page_whose_line_goes_silent_drops_it_and_comes_back(browser: Any, tmp
         assert BANNER["fr"] in page.locator("#connection").inner_text()
         wait_connection(page, "ok")  # a new socket, which hears the beats again
         wait_until(lambda: [seat["online"] for seat in teacher.room(code)["seats"]][0] == 1)
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_the_words_a_student_tapped_stay_when_another_testimony_redraws_the_table(browser: Any,
+                                                                                  tmp_path: Path) -> None:
+    """Mafia de Cuba's floor: five students testify at once, so the table moves on while a student is still
+    tapping the words of a testimony. The words tapped so far stay (the page asks them again at the new step),
+    and the testimony made of them is the one stored."""
+    server = ClassServer(tmp_path / "floor.sqlite3", flood=MACHINE_SPEED).start()
+    context = browser.new_context(**PHONE)
+    try:
+        assert server.hall is not None
+        hall = server.hall
+        room = server.call(lambda: hall.create_room("mafia_de_cuba", 6, seed=3, language="fr"))
+        for seat in range(6):
+            server.call(lambda seat=seat: hall.claim(room.seats[seat].token, f"Élève {seat}"))
+
+        def play_first(seat: int, action: str | None = None) -> None:
+            assert room.state is not None
+            hall.play(room, seat, room.step, action or str(room.state.legal_actions(seat)[0]))
+
+        while server.call(lambda: room.state.view(None).facts["phase"]) != "floor":  # to the floor
+            server.call(lambda: play_first(room.state.acting_seats[0]))
+        assert server.call(lambda: set(room.state.acting_seats)) == {1, 2, 3, 4, 5}
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(server.seat_link(room.seats[1]))
+        page.wait_for_function("() => document.getElementById('app').dataset.state === 'turn' && "
+                               "document.querySelector('#moves button.move') !== null")
+        said = page.locator("#table .tt-grid ol li").count()
+        page.locator("#moves .options button.move:not(.final)").first.click()
+        page.wait_for_selector("#moves .path")
+        path = page.locator("#moves .path").inner_text()
+        options = page.locator("#moves .options button").all_inner_texts()
+        drawn = int(page.evaluate("() => document.getElementById('moves').dataset.drawn"))
+        step = server.call(lambda: room.step)
+        first_word = {option["label"]: option["word"] for option in
+                      server.call(lambda: menu_for(room, 1, step, [], "fr"))["options"]}[path]
+
+        server.call(lambda: play_first(2, "saw 0"))  # another student testifies: every table is redrawn
+        page.wait_for_function("step => Number(document.getElementById('app').dataset.step) === step", arg=step + 1)
+        page.wait_for_function("drawn => Number(document.getElementById('moves').dataset.drawn) > drawn", arg=drawn)
+        assert page.locator("#table .tt-grid ol li").count() == said + 1  # the new testimony is on the table
+        assert page.locator("#moves .path").inner_text() == path  # and the words tapped so far are still there
+        assert page.locator("#moves .options button").all_inner_texts() == options
+        shoot(page, "floor-words-kept-fr")
+
+        for _ in range(8):  # on to a whole testimony, and play it
+            final = page.locator("#moves button.final")
+            if final.count():
+                final.first.click()
+                break
+            drawn = int(page.evaluate("() => document.getElementById('moves').dataset.drawn"))
+            page.locator("#moves .options button").first.click()
+            page.wait_for_function("drawn => Number(document.getElementById('moves').dataset.drawn) > drawn",
+                                   arg=drawn)
+        wait_until(lambda: server.call(lambda: room.step) == step + 2)
+        seat, action = server.call(lambda: room.state.history[step + 1])
+        assert seat == 1 and action.split()[0] == first_word
     finally:
         context.close()
         server.stop()

@@ -117,6 +117,20 @@ def test_writing_past_the_guard_into_a_views_facts_reaches_nothing_else() -> Non
     assert all("leak" not in value for value in fresh.values() if isinstance(value, (list, dict)))
 
 
+def test_writing_into_a_testimony_of_a_views_facts_reaches_nothing_else() -> None:
+    """The [seat, claim] pairs of Mafia de Cuba's testimonies are copied for each view in one call each (their
+    items are plain): still copies, which a write past the guard changes alone."""
+    state = started_mafia(steps=7)
+    while len(state.view(None).facts["testimonies"]) < 3:
+        state.apply(state.legal_actions(state.acting_seats[0])[0], player=state.acting_seats[0])
+    before, other = state.fingerprint(), state.view(1).facts["testimonies"]
+    pair = state.view(0).facts["testimonies"][0]
+    list.__setitem__(pair, 1, "leak")
+    list.append(pair, "leak")
+    assert state.fingerprint() == before and other == state.view(1).facts["testimonies"]
+    assert all("leak" not in said for said in state.view(0).facts["testimonies"])
+
+
 class VandalBot(Bot):
     """A bot that writes, past every guard, into everything its view holds, then plays like RandomBot."""
 

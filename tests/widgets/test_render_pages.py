@@ -428,3 +428,28 @@ def test_a_seat_drawn_once_is_the_seat_the_macro_draws_and_each_look_is_its_own(
     as_mapping = {"number": 1, "name": "Bo", "tags": [], "cards": [], "turn": False, "me": False, "out": False,
                   "role": "", "lines": []}
     assert seat_html(as_mapping, "you") == str(macro(as_mapping, "you"))  # cannot be kept: drawn each time
+
+
+def test_list_items_drawn_once_are_the_items_the_template_loop_draws() -> None:
+    """`list_items_html` (what was said, drawn once for the 13 tables of a step) escapes each line as the template's
+    own loop does, and hands the same drawing back for the same lines."""
+    from tabletop_edu.templates import environment, list_items_html
+
+    loop = environment().from_string("{% for line in lines %}<li>{{ line }}</li>{% endfor %}")
+    lines = ("Ann says: « <b>saw</b> 3 & more »", "Bo's \"silence\"", "")
+    assert list_items_html(lines) == loop.render(lines=lines)
+    assert "<b>" not in list_items_html(lines) and "&lt;b&gt;saw" in list_items_html(lines)
+    assert list_items_html(tuple(list(lines))) is list_items_html(lines)  # kept, not drawn again
+    assert list_items_html(()) == ""
+
+
+def test_a_ring_drawn_in_one_call_is_the_ring_of_the_seats_drawn_one_by_one() -> None:
+    from markupsafe import Markup
+
+    from tabletop_edu.templates import SeatBox, ring_seats_html, seat_html
+
+    boxes = [SeatBox(seat, f"<b>{seat}</b>", me=seat == 1) for seat in range(3)]
+    drawn = ring_seats_html(boxes, "you")
+    assert isinstance(drawn, Markup) and drawn == "".join(seat_html(box, "you", f"tt-at-{n}") for n, box in
+                                                          enumerate(boxes))
+    assert [f'tt-at-{n}"' in drawn for n in range(4)] == [True, True, True, False] and "<b>0" not in drawn

@@ -20,6 +20,10 @@
   var online = document.getElementById("online"), banner = document.getElementById("connection");
   var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
   var notice = false;  // a notice from the server (time's up) stays until the student taps again
+  // The words this student has tapped towards a move, kept when another seat's move redraws the table (on
+  // Mafia de Cuba's floor a testimony lands every few seconds): the page asks the same words again at the new
+  // step, and shows the table's own menu (`tableMenu`) only if they no longer start a move.
+  var chosen = [], tableMenu = null;
   // The server's heartbeat, in ms: the page hears a beat from it each time, and a line silent for 3.5 beats
   // is dead (a phone's network gone), whatever the socket says: the page drops it and reconnects.
   var heartbeat = 1000 * Number(app.dataset.heartbeat || 0), lastHeard = Date.now();
@@ -62,6 +66,16 @@
     socket.send(JSON.stringify(message));
   }
 
+  function ask(words_) {
+    chosen = words_;  // asked, not yet drawn: a table arriving meanwhile asks them again
+    send({type: "menu", step: step, chosen: words_});
+  }
+
+  function play(action) {
+    chosen = [];  // the move is made: its words are not asked again at the next table
+    send({type: "move", step: step, action: action});
+  }
+
   function button(label, className, onTap) {
     var element = document.createElement("button");
     element.type = "button";
@@ -76,6 +90,8 @@
     moves.setAttribute("aria-busy", "false");
     drawn += 1;
     moves.dataset.drawn = String(drawn);  // a new menu each time: what a script waits for
+    chosen = menu ? menu.chosen : [];
+    tableMenu = null;
     if (!menu) { return; }
     if (menu.chosen.length) {
       var path = document.createElement("p");
@@ -88,8 +104,8 @@
     menu.options.forEach(function (option) {
       var words_ = menu.chosen.concat([option.word]);
       options.appendChild(button(option.label, option.action ? "move final" : "move", function () {
-        if (option.action) { send({type: "move", step: step, action: option.action}); }
-        else { send({type: "menu", step: step, chosen: words_}); }
+        if (option.action) { play(option.action); }
+        else { ask(words_); }
       }));
     });
     moves.appendChild(options);
@@ -98,11 +114,11 @@
     if (menu.complete) {
       controls.appendChild(button(words["class.play"] + words["class.colon"] + " " + menu.labels.join(" "),
         "move final complete",
-        function () { send({type: "move", step: step, action: menu.complete}); }));
+        function () { play(menu.complete); }));
     }
     if (menu.chosen.length) {
       controls.appendChild(button("← " + words["class.back"], "back", function () {
-        send({type: "menu", step: step, chosen: menu.chosen.slice(0, -1)});
+        ask(menu.chosen.slice(0, -1));
       }));
     }
     moves.appendChild(controls);
@@ -203,7 +219,14 @@
       table.innerHTML = message.html;
       statusLine.textContent = message.status;
       statusLine.className = "status " + message.kind;
-      drawMenu(message.menu);
+      if (message.menu && chosen.length) {  // keep the words tapped so far: ask them again at this step
+        var noticeShown = notice;
+        ask(chosen);
+        notice = noticeShown;  // asking again is not a tap: a notice stays
+        tableMenu = message.menu;
+      } else {
+        drawMenu(message.menu);
+      }
       if (!notice) { say(""); }
       app.dataset.step = String(step);
       app.dataset.state = message.kind;
@@ -218,6 +241,7 @@
       say(message.text, true);
       app.dataset.notice = message.code;
     } else if (message.type === "refused") {
+      if (tableMenu && message.answers === "menu" && message.step === step) { drawMenu(tableMenu); }
       busy(false);
       say(message.text || message.message, true);
     }
