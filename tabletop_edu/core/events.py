@@ -165,7 +165,7 @@ def read_only_copy(value: Any) -> Any:
     if kind in _IMMUTABLE:
         return value
     if kind is FrozenList or kind is list:  # the exact types first: no look through the ABCs for each item
-        if _all_immutable(value):  # a pair like Mafia de Cuba's [seat, claim]: copied in one call
+        if _all_plain(value, _IMMUTABLE):  # a pair like Mafia de Cuba's [seat, claim]: copied in one call
             return FrozenList(value)
         return FrozenList([item if type(item) in _IMMUTABLE else read_only_copy(item) for item in value])
     if kind is FrozenDict or kind is dict or isinstance(value, Mapping):
@@ -178,15 +178,6 @@ def read_only_copy(value: Any) -> Any:
     if isinstance(value, (set, frozenset)):
         return frozenset(value)
     return value
-
-
-def _all_immutable(items: Iterable[Any]) -> bool:
-    """Whether every item is immutable all the way down (a read-only copy may share it)."""
-    immutable = _IMMUTABLE
-    for item in items:
-        if type(item) not in immutable:
-            return False
-    return True
 
 
 def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
@@ -235,9 +226,9 @@ def _detached(event: Event) -> Event:
 
 
 
-def _all_plain(items: Iterable[Any]) -> bool:
-    """Whether every item is already read-only (nothing inside needs a frozen copy)."""
-    plain = FROZEN_TYPES
+def _all_plain(items: Iterable[Any], plain: frozenset[type] = FROZEN_TYPES) -> bool:
+    """Whether every item is already read-only (nothing inside needs a frozen copy); with `plain=_IMMUTABLE`,
+    immutable all the way down (a read-only copy may share it)."""
     for item in items:
         if type(item) not in plain:
             return False
