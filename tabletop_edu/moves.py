@@ -75,6 +75,19 @@ class MoveTree:
             for depth in range(len(words)):
                 self.after.setdefault(words[:depth], {}).setdefault(words[depth], None)
 
+    @classmethod
+    def of(cls, menu: Sequence[Action | str]) -> MoveTree:
+        """The tree of `menu`, built once while it is kept. Engines hand the same menu object out step after step
+        and game after game (Mafia de Cuba's floor menus are shared by every table of its size: the 30 rooms of a
+        class build 11 floor trees, not 330). Each tree is kept with its menu, so that the menu's id stays its
+        own; the trees of the last `TREES_KEPT` menus are kept, then the memory starts again."""
+        kept = _trees.get(id(menu))
+        if kept is None or kept[0] is not menu:
+            if len(_trees) >= TREES_KEPT:
+                _trees.clear()
+            kept = _trees[id(menu)] = (menu, cls(move_texts(menu)))
+        return kept[1]
+
     def step(self, chosen: Sequence[str] = (), label: Labeller | None = None) -> MoveStep:
         """The next choice after the words `chosen` (ValueError if no legal move starts with them)."""
         prefix = tuple(chosen)
@@ -87,6 +100,11 @@ class MoveTree:
             ends_here = path not in self.after  # no move goes on after this word: one click plays it
             options.append(MoveOption(word, label(path), " ".join(path) if ends_here else None))
         return MoveStep(prefix, tuple(options), " ".join(prefix) if prefix in self.moves else None)
+
+
+#: How many menus' trees `MoveTree.of` keeps: the current menus of a busy class's rooms.
+TREES_KEPT = 256
+_trees: dict[int, tuple[Sequence[Any], MoveTree]] = {}
 
 
 def move_step(legal_actions: Sequence[Action | str], chosen: Sequence[str] = (),

@@ -45,7 +45,7 @@ from ..beliefs import SCORING_RULES, BeliefError, BeliefQuestion, parse_belief
 from ..core import (Bot, GameState, IllegalAction, RecordError, RulesError, SeatLog, View, rules_from_dict,
                     rules_to_dict)
 from ..core.errors import quote
-from ..moves import MoveTree, move_texts
+from ..moves import MoveTree
 from ..rendering import RunningLog
 from . import games
 from .store import ActionRow, BeliefRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
@@ -72,8 +72,6 @@ TEACHER_TOKEN_BYTES = 24
 #: Seconds a revealed (or closed) room stays in memory with no page open on it; then it sleeps (only its code and
 #: number stay in memory) until someone opens it again, when it comes back from the database.
 FINISHED_IDLE = 600.0
-#: Menus whose notation words a room keeps (`Room.menu_tree`): a seat's menus of a few steps.
-MENUS_KEPT = 64
 #: The delay before a bot moves, so that a class can follow (tests use 0).
 DEFAULT_BOT_DELAY = 0.8
 MAX_BOT_DELAY = 30.0
@@ -232,7 +230,6 @@ class Room:
     asked_steps: set[int] = field(default_factory=set)  # the steps at which the teacher asked for beliefs
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, int] = (-1, -1)
-    _words: dict[int, tuple[Any, MoveTree]] = field(default_factory=dict, repr=False)
     _logs: dict[tuple[int | None, str], RunningLog] = field(default_factory=dict, repr=False)
     _logs_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_logs` are of
     _seat_logs: dict[int | None, SeatLog] = field(default_factory=dict, repr=False)  # each seat's log, kept
@@ -315,20 +312,13 @@ class Room:
         return list(self.remember(("legal", seat), lambda: state.legal_actions(seat)))
 
     def menu_tree(self, seat: int) -> MoveTree:
-        """`seat`'s legal actions as a tree of notation words (`moves.MoveTree`), built once per menu: games hand
+        """`seat`'s legal actions as a tree of notation words, built once per menu (`MoveTree.of`): games hand
         the same menu out step after step (a Mafia floor of a thousand testimonies), and every word a student
-        taps is an answer from it. A few menus are kept at once, each with the menu itself (so its id stays its
-        own)."""
+        taps is an answer from it."""
         state = self.state
         if state is None or seat not in state.acting_seats:
             return MoveTree([])
-        menu = self.remember(("legal", seat), lambda: state.legal_actions(seat))
-        kept = self._words.get(id(menu))
-        if kept is None or kept[0] is not menu:
-            if len(self._words) >= MENUS_KEPT:
-                self._words.clear()
-            kept = self._words[id(menu)] = (menu, MoveTree(move_texts(menu)))
-        return kept[1]
+        return MoveTree.of(self.remember(("legal", seat), lambda: state.legal_actions(seat)))
 
     def bot_for(self, seat: int) -> Bot | None:
         """The bot playing `seat` (built once per room and seat), or None for a person."""

@@ -96,3 +96,31 @@ def test_the_tree_answers_every_tap_as_a_walk_over_the_whole_menu_would(texts: l
     step = tree.step(prefix, label=lambda path: "/".join(path))
     assert ([(option.word, option.action) for option in step.options], step.complete) == expected
     assert [option.label for option in step.options] == ["/".join((*prefix, option.word)) for option in step.options]
+
+
+def test_a_menus_tree_is_built_once_and_shared_by_the_games_that_share_the_menu(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mafia de Cuba's floor menus belong to the table's size, not to one game: two rooms of twelve share each
+    seat's floor tree. A menu that only equals another gets its own tree (kept with its menu, by identity), and
+    the memory is bounded."""
+    from tabletop_edu import moves
+
+    def to_the_floor(seed: int) -> Any:
+        state = mafia_de_cuba.new_game(12, seed=seed)
+        while state.view(None).facts["phase"] != "floor":
+            seat = state.acting_seats[0]
+            state.apply(state.legal_actions(seat)[0], player=seat)
+        return state
+
+    first, second = to_the_floor(1), to_the_floor(2)
+    seat = next(seat for seat in first.acting_seats if seat != first.view(None).facts["godfather"])
+    tree = moves.MoveTree.of(first.legal_actions(seat))
+    assert moves.MoveTree.of(second.legal_actions(seat)) is tree
+    assert tree.step(()).options == moves.move_step(list(first.legal_actions(seat))).options
+    copy = list(first.legal_actions(seat))
+    assert moves.MoveTree.of(copy) is not tree and moves.MoveTree.of(copy) is moves.MoveTree.of(copy)
+    monkeypatch.setattr(moves, "TREES_KEPT", 3)
+    menus = [["a"], ["b"], ["c"], ["d"]]
+    for menu in menus:
+        moves.MoveTree.of(menu)
+    assert len(moves._trees) <= 3
