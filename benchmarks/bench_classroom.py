@@ -195,7 +195,8 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
     """A student: states the beliefs its page asks (with `believe`); on its turn, thinks a time drawn from
     `think` (seconds), then, like its page, plays on the newest table: asks one menu per word (the words so far
     again, at the new step, when another seat's move redraws the table) and sends the move. Every message is
-    noted, also those that arrive while it thinks or waits for a menu. `compress`: its socket offers permessage-deflate, as a browser does."""
+    noted, also those that arrive while it thinks or waits for a menu. `compress`: its socket offers
+    permessage-deflate, as a browser does."""
     query = "?view=1" if believe is not None else ""
     screen = Screen(room, await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}{query}"),
                                                                     compression_options={} if compress else None))

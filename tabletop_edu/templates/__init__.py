@@ -68,9 +68,7 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
 
 def display_names(players: Sequence[str]) -> tuple[str, ...]:
     """Every player's name as sentences show it (shortened), by seat."""
-    if type(players) is tuple:  # a view's players: shortened once for the many sentences of its tables
-        return _display_names(players)
-    return tuple(short_name(name) for name in players)
+    return _display_names(tuple(players))  # a view's players: shortened once for the many sentences of its tables
 
 
 @lru_cache(maxsize=256)
