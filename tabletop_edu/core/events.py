@@ -8,6 +8,7 @@ an event reaches a seat.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from operator import is_
 from typing import Any, NamedTuple
 
 Seat = int
@@ -214,9 +215,10 @@ class SeatLog:
 
     def facts(self, facts: Mapping[str, Any]) -> FrozenDict:
         """A read-only copy of the seat's `facts` (as `read_only_copy` makes) for its next view, made with its
-        earlier copies: a list of facts whose first items are the very frozen items it held at the seat's last
-        view (Mafia de Cuba's testimonies, 150 [seat, claim] pairs late on the floor) keeps the copies made then
-        of those items, and copies its new items only. Like the log's events, those copies are the seat's own."""
+        earlier copies: a list of facts that only grew at its end since the seat's last view, its earlier items
+        the very frozen items it held then (Mafia de Cuba's testimonies, 150 [seat, claim] pairs late on the
+        floor), keeps the copies made then of those items, and copies its new items only. Like the log's events,
+        those copies are the seat's own."""
         copy: dict[str, Any] = {}
         lists: dict[str, tuple[tuple[Any, ...], FrozenList]] = {}
         for key, value in facts.items():
@@ -226,14 +228,13 @@ class SeatLog:
             elif kind is FrozenList or kind is list:
                 items = tuple(value)  # the items now: an engine may change its own list later
                 then, copied_then = self._lists.get(key, _NOTHING_KEPT)
-                kept = 0
-                for now, before in zip(items, then):
-                    if now is not before or type(now) not in _KEPT_ITEMS:
-                        break
-                    kept += 1
-                copied = FrozenList([*copied_then[:kept], *[read_only_copy(item) for item in items[kept:]]])
+                kept = len(then)  # the list grew at its end, its earlier items the very ones: their copies kept
+                if not (kept and len(items) >= kept and all(map(is_, items, then))):
+                    kept, copied_then = 0, _NOTHING_KEPT[1]
+                copied = FrozenList([*copied_then, *[read_only_copy(item) for item in items[kept:]]])
                 copy[key] = copied
-                lists[key] = (items, copied)
+                if _KEPT_ITEMS.issuperset(map(type, items)):  # all frozen: the next view may share their copies
+                    lists[key] = (items, copied)
             else:
                 copy[key] = read_only_copy(value)
         self._lists = lists
