@@ -28,9 +28,9 @@ def html(subject: View | GameState[Any]) -> str:
 def game_renderer(game: str, name: str) -> Callable[..., str] | None:
     """The function `name` of the game's renderer module (declared to the registry), if the game has one.
 
-    A renderer may offer `view_html(view, language=)`, `state_html(state, language=)`,
-    `event_text(event, players, language)`, `reveal_html(state, language)` and `move_label(view, path,
-    language)`; whatever it lacks falls back to the generic forms.
+    A renderer may offer `view_html(view, language=)` (which may also take `log=` and `worded=`: see
+    `RunningLog`), `state_html(state, language=)`, `event_text(event, players, language)`, `reveal_html(state,
+    language)` and `move_label(view, path, language)`; whatever it lacks falls back to the generic forms.
     """
     plugin = find_game(game)
     return None if plugin is None else plugin.renderer(name)
