@@ -246,7 +246,10 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                         await screen.socket.write_message(json.dumps({"type": "menu", "step": reply["step"],
                                                                       "chosen": chosen}))
                     elif reply["type"] == "refused" and reply.get("step") == message["step"]:
-                        menu = None
+                        # the words chosen so far start no move at the new step: the page shows the table's own
+                        # menu (seat.js); a student left waiting for a table instead would wait for ever when
+                        # it is the last seat to act
+                        menu = message["menu"] if reply.get("answers") == "menu" else None
                         break
     finally:
         screen.close()

@@ -28,18 +28,22 @@ def html(subject: View | GameState[Any]) -> str:
 def game_renderer(game: str, name: str) -> Callable[..., str] | None:
     """The function `name` of the game's renderer module (declared to the registry), if the game has one.
 
-    A renderer may offer `view_html(view, language=)`, `state_html(state, language=)`,
-    `event_text(event, players, language)`, `reveal_html(state, language)` and `move_label(view, path,
-    language)`; whatever it lacks falls back to the generic forms.
+    A renderer may offer `view_html(view, language=)` (which may also take `log=` and `worded=`: see
+    `RunningLog`), `state_html(state, language=)`, `event_text(event, players, language)`, `reveal_html(state,
+    language)` and `move_label(view, path, language)`; whatever it lacks falls back to the generic forms.
     """
     plugin = find_game(game)
     return None if plugin is None else plugin.renderer(name)
 
 
-def call_renderer(function: Callable[..., str], subject: Any, language: str, log: bool = True) -> str:
-    """Call a renderer, passing `language` and `log` only to renderers that take them."""
+def call_renderer(function: Callable[..., str], subject: Any, language: str, log: bool = True,
+                  worded: Sequence[str] | None = None) -> str:
+    """Call a renderer, passing `language`, `log` and `worded` (see `RunningLog`) only to renderers that take
+    them."""
     accepted = _parameters(function)
     options: dict[str, Any] = {"language": language, "log": log}
+    if worded is not None:
+        options["worded"] = worded
     return str(function(subject, **{name: value for name, value in options.items() if name in accepted}))
 
 
@@ -49,11 +53,15 @@ def _parameters(function: Callable[..., str]) -> frozenset[str]:
     return frozenset(inspect.signature(function).parameters)
 
 
-def render_view_html(view: View, language: str = "en", log: bool = True) -> str:
+def render_view_html(view: View, language: str = "en", log: bool = True,
+                     worded: Sequence[str] | None = None) -> str:
     """The game's own HTML for a view (its `render.view_html`), else a generic table; `log=False` leaves the
-    log out (a widget shows it in its own tab)."""
+    log out (a widget shows it in its own tab). `worded`: the text of each event of the view's log, as a running
+    log worded it (`RunningLog`), for a renderer that lists some of them again."""
     function = game_renderer(view.game, "view_html")
-    return generic_view_html(view, log, language) if function is None else call_renderer(function, view, language, log)
+    if function is None:
+        return generic_view_html(view, log, language)
+    return call_renderer(function, view, language, log, worded)
 
 
 def render_state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:
@@ -81,11 +89,16 @@ class RunningLog:
     `table_html(view)` is exactly `render_view_html(view, language)` (a test checks it at every step of games
     of every game, in both languages): the game's table without its log, with the log's lines kept here and
     only those of the events new since the last drawing worded. A view whose log is not the last one grown
-    (another game, a seat's log restarted) is worded from its start again."""
+    (another game, a seat's log restarted) is worded from its start again.
+
+    A game's renderer that takes it gets `worded` (`view_html(view, ..., worded=)`): the text of each event of
+    the view's log as worded here ("" for an event that says nothing), so that a list of what was said (Mafia de
+    Cuba's, on every table of its floor) need not word its events again."""
 
     def __init__(self, language: str = "en") -> None:
         self.language = language
         self._items: list[str] = []  # one `<li>` per worded line, as the log template writes it
+        self._texts: list[str] = []  # the text of each event worded so far ("" when it makes no line)
         self._events = 0  # the view's events worded so far
         self._last: Event | None = None
         self._players: tuple[str, ...] = ()
@@ -95,11 +108,12 @@ class RunningLog:
         log = view.log
         known = self._events
         if view.players != self._players or len(log) < known or (known and log[known - 1] != self._last):
-            self._items, known, self._players = [], 0, tuple(view.players)
+            self._items, self._texts, known, self._players = [], [], 0, tuple(view.players)
         wording = game_renderer(view.game, "event_text") or _engine_text
         names = display_names(view.players)
         for event in log[known:]:
             text = wording(event, names, self.language)
+            self._texts.append(text)
             if text:
                 self._items.append(f'<li value="{event.step}">{escape(text)}</li>')
         self._events, self._last = len(log), (log[-1] if log else None)
@@ -107,11 +121,12 @@ class RunningLog:
 
     def table_html(self, view: View) -> str:
         """`render_view_html(view, self.language)`, the log worded only where it grew."""
-        body = render_view_html(view, self.language, log=False)
+        items = self.items(view)
+        body = render_view_html(view, self.language, log=False, worded=tuple(self._texts))
         if not body.endswith(_TABLE_END):  # a table not laid out by the shared template: drawn whole
             return render_view_html(view, self.language, log=True)
         section = (f'\n<section class="tt-panel tt-log-panel"><h3>{escape(tr("tt.log", self.language))}</h3>\n'
-                   f'<ol class="tabletop-log tt-log">{"".join(self.items(view))}</ol>\n</section>')
+                   f'<ol class="tabletop-log tt-log">{"".join(items)}</ol>\n</section>')
         return f"{body[:-len(_TABLE_END)]}{section}</div>"
 
 

@@ -156,6 +156,59 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
     assert first is not None and first.seat == 0 and room.last_step_shown == 4
 
 
+def test_a_bench_student_whose_words_no_longer_start_a_move_plays_from_the_tables_own_menu(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A student taps a word; another seat's move redraws its table; the words asked again at the new step start
+    no move there and are refused. Like its page (seat.js), the student then plays from the new table's own
+    menu: left waiting for another table, it waited for ever when it was the last seat to act."""
+    bench = load("bench_classroom")
+    room = bench.RoomLoad("ABCDE", 2)
+
+    def table(step: int, menu: dict[str, Any] | None, over: bool = False) -> str:
+        return json.dumps({"type": "table", "started": True, "step": step, "over": over, "seat": 0, "menu": menu})
+
+    def menu(step: int, word: str, action: str | None) -> dict[str, Any]:
+        return {"type": "menu", "step": step, "chosen": [], "complete": None,
+                "options": [{"word": word, "label": word, "action": action}]}
+
+    class Socket:
+        """The server: each message the student sends gets the answer this story needs."""
+
+        def __init__(self) -> None:
+            self.arriving: asyncio.Queue[str] = asyncio.Queue()
+            self.sent: list[dict[str, Any]] = []
+
+        async def read_message(self) -> str | None:
+            return await self.arriving.get()
+
+        async def write_message(self, text: str) -> None:
+            message = json.loads(text)
+            self.sent.append(message)
+            if message["type"] == "menu" and message["step"] == 3:  # another seat moves meanwhile
+                self.arriving.put_nowait(table(4, menu(4, "pass", "pass")))
+            elif message["type"] == "menu":  # "saw", asked again at step 4, starts no move there
+                self.arriving.put_nowait(json.dumps({"type": "refused", "code": "illegal", "step": 4,
+                                                     "answers": "menu"}))
+            else:
+                self.arriving.put_nowait(table(5, None, over=True))
+
+        def close(self) -> None:
+            pass
+
+    socket = Socket()
+    socket.arriving.put_nowait(table(3, menu(3, "saw", None)))
+
+    async def connect(*_: Any, **__: Any) -> Socket:
+        return socket
+
+    monkeypatch.setattr(bench.tornado.websocket, "websocket_connect", connect)
+    student = bench.student("http://127.0.0.1:1", "token", room, random.Random(0), deadline=float("inf"))
+    asyncio.run(asyncio.wait_for(student, 30))  # waiting for ever fails here
+    assert [(message["type"], message["step"]) for message in socket.sent] == [("menu", 3), ("menu", 4),
+                                                                              ("move", 4)]
+    assert socket.sent[1]["chosen"] == ["saw"] and socket.sent[2]["action"] == "pass"
+
+
 def test_the_classroom_bench_times_moves_committed_together_until_the_table_that_shows_them() -> None:
     """Two moves committed together reach the screens in one table (step 0, then 2): each counts from its own
     seat's send until every screen showed step 2; none is left out for want of a table of its own."""

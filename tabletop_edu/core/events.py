@@ -8,6 +8,7 @@ an event reaches a seat.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from operator import is_
 from typing import Any, NamedTuple
 
 Seat = int
@@ -193,22 +194,57 @@ class SeatLog:
     ever appends to its events, so each view passes only the events new since the last one through `log_for`: a
     class server's table at step 150 of Mafia de Cuba no longer copies 150 events for each of 13 seats. The views
     it serves share their earlier events with one another, the seat's own copies; never with the game or with
-    another seat's views."""
+    another seat's views. Their facts share the same way the copies of a long list's earlier items (`facts`)."""
 
     def __init__(self, seat: Seat | None) -> None:
         self.seat = seat
         self._events: list[Event] | None = None  # the game's own list (a new game starts afresh)
         self._covered = 0  # how many of its events `_log` has seen
         self._log: tuple[Event, ...] = ()
+        self._lists: dict[str, tuple[tuple[Any, ...], FrozenList]] = {}  # `facts`: a list's items then, its copy
 
     def of(self, events: list[Event]) -> tuple[Event, ...]:
         """The seat's log of `events` (a game's own list)."""
         if events is not self._events or len(events) < self._covered:
             self._events, self._covered, self._log = events, 0, ()
+            self._lists = {}
         if self._covered < len(events):
             self._log += log_for(events[self._covered:], self.seat)
             self._covered = len(events)
         return self._log
+
+    def facts(self, facts: Mapping[str, Any]) -> FrozenDict:
+        """A read-only copy of the seat's `facts` (as `read_only_copy` makes) for its next view, made with its
+        earlier copies: a list of facts that only grew at its end since the seat's last view, its earlier items
+        the very frozen items it held then (Mafia de Cuba's testimonies, 150 [seat, claim] pairs late on the
+        floor), keeps the copies made then of those items, and copies its new items only. Like the log's events,
+        those copies are the seat's own."""
+        copy: dict[str, Any] = {}
+        lists: dict[str, tuple[tuple[Any, ...], FrozenList]] = {}
+        for key, value in facts.items():
+            kind = type(value)
+            if kind in _IMMUTABLE:
+                copy[key] = value
+            elif kind is FrozenList or kind is list:
+                items = tuple(value)  # the items now: an engine may change its own list later
+                then, copied_then = self._lists.get(key, _NOTHING_KEPT)
+                kept = len(then)  # the list grew at its end, its earlier items the very ones: their copies kept
+                if not (kept and len(items) >= kept and all(map(is_, items, then))):
+                    kept, copied_then = 0, _NOTHING_KEPT[1]
+                copied = FrozenList([*copied_then, *[read_only_copy(item) for item in items[kept:]]])
+                copy[key] = copied
+                if _KEPT_ITEMS.issuperset(map(type, items)):  # all frozen: the next view may share their copies
+                    lists[key] = (items, copied)
+            else:
+                copy[key] = read_only_copy(value)
+        self._lists = lists
+        return FrozenDict(copy)
+
+
+#: The items of a list of facts whose copy a seat's next view may share (`SeatLog.facts`): frozen by the engine,
+#: which never changes them (a plain list item might be changed in place).
+_KEPT_ITEMS = frozenset({FrozenList, FrozenDict, tuple, frozenset})
+_NOTHING_KEPT: tuple[tuple[Any, ...], FrozenList] = ((), FrozenList())
 
 
 #: Builds an Event from its fields in one call (a handed-out copy of an event is made for every view).

@@ -378,8 +378,12 @@ class GameState(ABC, Generic[RulesT]):
             raise IllegalAction(f"There is no seat {quote_repr(player)} at this table of {len(self.players)}.")
         if log is not None and log.seat != player:
             raise ValueError(f"The log kept for seat {log.seat!r} is not the log of seat {player!r}.")
-        return View(self.game, player, self.players, self.current_player, self.is_over,
-                    self._facts(player), self.log(player) if log is None else log.of(self.events), self.rules)
+        if log is None:
+            return View(self.game, player, self.players, self.current_player, self.is_over, self._facts(player),
+                        self.log(player), self.rules)
+        events = log.of(self.events)
+        return View.of_copies(self.game, player, self.players, self.current_player, self.is_over,
+                              log.facts(self._facts(player)), events, self.rules)
 
     def resample(self: StateT, player: Seat | None, rng: random.Random) -> StateT:
         """A full state drawn from those consistent with `view(player)` (a determinization), computed from

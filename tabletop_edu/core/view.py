@@ -45,6 +45,17 @@ class View:
         object.__setattr__(self, "facts", read_only_copy(self.facts))
         object.__setattr__(self, "log", tuple(self.log))
 
+    @classmethod
+    def of_copies(cls, game: str, seat: Seat | None, players: tuple[str, ...],
+                  current_player: Seat | tuple[Seat, ...] | None, is_over: bool, facts: Mapping[str, Any],
+                  log: tuple[Event, ...], rules: Any) -> View:
+        """A view of `facts` and a `log` that are already its own read-only copies (a `SeatLog` made them, shared
+        with the same seat's earlier views only): not copied again."""
+        view = object.__new__(cls)
+        for name, value in zip(_VIEW_KEYS, (game, seat, players, current_player, is_over, facts, log, rules)):
+            object.__setattr__(view, name, value)
+        return view
+
     def seat_name(self, seat: Seat) -> str:
         return self.players[seat]
 

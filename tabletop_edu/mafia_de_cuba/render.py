@@ -443,15 +443,20 @@ def _seat_tags(facts: Mapping[str, Any], seat: int, language: str, secret_take: 
     return tags
 
 
-def _seat_boxes(view: View, language: str, secret_takes: Mapping[int, str]) -> list[SeatBox]:
+def _seat_boxes(view: View, language: str, secret_takes: Mapping[int, str], viewer: int | None = None,
+                only: int | None = None) -> list[SeatBox]:
+    """The seats' boxes in ring order as `viewer` sees them (its own marked), with the `secret_takes` shown;
+    `only`: that seat's box alone."""
     facts = view.facts
     acting = acting_seats(view.current_player)
     boxes = []
     for seat in _ring_order(facts, len(view.players)):
+        if only is not None and seat != only:
+            continue
         tags = _seat_tags(facts, seat, language, secret_takes.get(seat))
         if seat in acting:
             tags.insert(0, Tag(f"\u25b6 {tr('mdc_to_play', language)}", "turn"))
-        boxes.append(seat_box(view.players, seat, view.seat, acting, tags=tuple(tags),
+        boxes.append(seat_box(view.players, seat, viewer, acting, tags=tuple(tags),
                               out=seat in facts["eliminated"],
                               role="boss" if seat == facts["godfather"] else ""))
     return boxes
@@ -519,12 +524,16 @@ def _own_secrets(view: View, language: str) -> list[str]:
 
 #: `event_text` for what was said: the same testimonies are listed at every step of the floor, for every seat.
 _said_text = remembered_wording(event_text)
+_SAID_KINDS = frozenset(("question", "testimony", "silent", "floor", "accuse"))
 
 
-def _statements(view: View, language: str) -> tuple[str, ...]:
-    """What was said aloud so far (questions, testimonies, silences), from the log."""
+def _statements(view: View, language: str, worded: Sequence[str] | None = None) -> tuple[str, ...]:
+    """What was said aloud so far (questions, testimonies, silences), from the log; `worded`: the text of each
+    event of the log, when a running log has worded them already."""
+    said = _SAID_KINDS
+    if worded is not None and len(worded) == len(view.log):
+        return tuple([text for event, text in zip(view.log, worded) if event.kind in said])
     names = display_names(view.players)
-    said = ("question", "testimony", "silent", "floor", "accuse")
     return tuple([_said_text(event, names, language) for event in view.log if event.kind in said])
 
 
@@ -540,25 +549,55 @@ def _box_centre(view: View, language: str) -> list[str]:
     return lines
 
 
+#: The seats' boxes as a spectator sees them, at the last steps drawn, by all they show: the 13 tables of a step
+#: share them, each seat putting its own box in (`_context`).
+_public_boxes: dict[tuple[Any, ...], tuple[SeatBox, ...]] = {}
+PUBLIC_BOXES_KEPT = 64
+
+
+def _public_seat_boxes(view: View, language: str) -> tuple[SeatBox, ...]:
+    """Every seat's box with what is public only, kept for the other tables of the step; the key holds all that
+    `_seat_boxes` reads."""
+    facts = view.facts
+    key = (view.players, view.current_player, language, facts["godfather"], facts["box_holder"],
+           tuple(facts["jokered"]), tuple(facts["eliminated"]), tuple(facts["revealed"].items()),
+           tuple(facts.get("all_takes", {}).items()), tuple(facts["winners"]))
+    boxes = _public_boxes.get(key)
+    if boxes is None:
+        if len(_public_boxes) >= PUBLIC_BOXES_KEPT:
+            _public_boxes.clear()
+        boxes = _public_boxes[key] = tuple(_seat_boxes(view, language, {}))
+    return boxes
+
+
 def _context(view: View, language: str, log: bool, teacher: bool = False,
-             secret_takes: Mapping[int, str] | None = None) -> dict[str, Any]:
+             secret_takes: Mapping[int, str] | None = None, worded: Sequence[str] | None = None) -> dict[str, Any]:
     context_page = page("mafia", tr("mdc_title", language), view.seat, view.players, language, teacher=teacher)
     context_page.banner = _banner(view, language)
     context_page.facts = _facts_line(view, language)
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)
-    takes = dict(secret_takes or {})
-    if view.seat is not None and view.facts["my_take"] is not None:
-        takes[view.seat] = view.facts["my_take"]
+    if secret_takes is None:  # a seat's table (or a spectator's): the public boxes, with its own put in
+        seats: Sequence[SeatBox] = _public_seat_boxes(view, language)
+        me = view.seat
+        if me is not None:
+            take = view.facts["my_take"]
+            own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
+            seats = [own if box.number == me else box for box in seats]
+    else:  # the teacher's: every secret take shown
+        seats = _seat_boxes(view, language, secret_takes, viewer=view.seat)
     return {"page": context_page, "t": lambda key: tr(key, language), "you": tr("tt.you", language),
-            "seats": _seat_boxes(view, language, takes), "box_lines": _box_centre(view, language),
-            "secrets": _own_secrets(view, language), "statements": _statements(view, language),
-            "teacher": None}
+            "seats": seats, "box_lines": _box_centre(view, language), "secrets": _own_secrets(view, language),
+            "statements": _statements(view, language, worded), "teacher": None}
 
 
-def view_html(view: View, language: str = "en", log: bool = True) -> str:
-    """The table as `view.seat` sees it (None: a spectator), escaped, from the view alone."""
-    return render("mafia_de_cuba/table.html.j2", **_context(view, language, log))
+_TABLE = "mafia_de_cuba/table.html.j2"
+
+
+def view_html(view: View, language: str = "en", log: bool = True, worded: Sequence[str] | None = None) -> str:
+    """The table as `view.seat` sees it (None: a spectator), escaped, from the view alone; `worded`: the text of
+    each event of its log, from a running log that worded them already (`rendering.RunningLog`)."""
+    return render(_TABLE, **_context(view, language, log, worded=worded))
 
 
 def state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:
@@ -575,7 +614,7 @@ def state_html(state: GameState[Any], language: str = "en", log: bool = True) ->
         box = {"diamonds": inside["box_diamonds"],
                "tokens": [name for name, count in inside["box_tokens"].items() for _ in range(count)]}
         context["box_lines"].append(tr("mdc_box_now", language).format(box=box_text(box, language)))
-    return render("mafia_de_cuba/table.html.j2", **context)
+    return render(_TABLE, **context)
 
 
 def _teacher_secrets(state: GameState[Any], views: Sequence[View], language: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop_edu.core import SeatLog
+from tabletop_edu.core import FrozenDict, FrozenList, SeatLog
 from tabletop_edu.registry import games
 
 
@@ -51,3 +51,36 @@ def test_a_kept_log_is_the_seats_own_and_starts_again_with_a_new_game() -> None:
     other = plugin.new_game(7, seed=4)
     assert other.view(0, log) == other.view(0)  # a log handed another game starts again
     assert state.view(0, log) == state.view(0)  # and back to the first game: fresh copies, the leak gone
+
+
+def test_a_kept_logs_facts_share_the_seats_own_copies_and_nothing_else() -> None:
+    """A kept log copies only the new testimonies of Mafia de Cuba's facts for each view, keeping its copies of
+    the earlier ones: still the seat's own, which a write past the guard changes for that seat alone."""
+    plugin = games()["mafia_de_cuba"]
+    state = plugin.new_game(7, seed=3)
+    rng = random.Random(1)
+    log = SeatLog(0)
+    while len(state.view(None).facts["testimonies"]) < 4:
+        seat = rng.choice(list(state.acting_seats))
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    first = state.view(0, log).facts["testimonies"]
+    again = state.view(0, log).facts["testimonies"]
+    assert again is not first and all(a is b for a, b in zip(again, first))  # earlier copies kept, the list new
+    expected, before = [list(pair) for pair in first], state.fingerprint()
+    list.__setitem__(again[0], 1, "leak")  # past the read-only guard, into the seat's kept copy
+    assert state.fingerprint() == before and state.view(1).facts["testimonies"] == expected
+    assert state.view(0).facts["testimonies"] == expected  # a fresh view of the same seat is not touched
+
+
+def test_a_kept_logs_facts_follow_a_list_the_engine_changed() -> None:
+    """A list of facts whose earlier item the engine replaced, or whose plain item it changed in place, is copied
+    again there: a kept copy is shared only for the very frozen item it was made of."""
+    log = SeatLog(0)
+    frozen = [FrozenList([1, "a"]), FrozenList([2, "b"])]
+    plain = [[1], [2]]
+    assert log.facts({"said": frozen, "hands": plain}) == {"said": [[1, "a"], [2, "b"]], "hands": [[1], [2]]}
+    frozen[0] = FrozenList([9, "z"])
+    plain[1].append(3)
+    again = log.facts({"said": frozen + [FrozenList([3, "c"])], "hands": plain})
+    assert again == {"said": [[9, "z"], [2, "b"], [3, "c"]], "hands": [[1], [2, 3]]}
+    assert type(again) is FrozenDict and all(type(value) is FrozenList for value in again.values())

@@ -11,6 +11,7 @@ import pytest
 from tabletop_edu.core import RandomBot, play_game
 from tabletop_edu.mafia_de_cuba import MafiaState, Rules, new_game, role_of
 from tabletop_edu.i18n import tr
+from tabletop_edu.mafia_de_cuba import render as render_module
 from tabletop_edu.mafia_de_cuba.render import diamonds_text, event_text, reveal_html, role_word, state_html, take_word, view_html
 
 BOX_6 = ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver"]
@@ -171,3 +172,26 @@ def test_the_reveal_of_random_games_names_every_role_and_the_winners(seed: int) 
         assert dict(rows) == roles
         wins = "WINS: " if language == "en" else "GAGNE : "
         assert html.count(wins) == len(state.winners)
+
+
+def boxes_of(page: str) -> dict[int, str]:
+    """Each seat's box of a table's ring (its classes and what it holds), by seat."""
+    ring = page[:page.index('<div class="tt-ring-centre">')]
+    boxes = re.split(r'<div class="tt-seat(?=[ "])', ring)[1:]
+    return {int(re.search(r'data-seat="(\d+)"', box)[1]): box for box in boxes}
+
+
+@pytest.mark.parametrize("order", [[None, *range(6)], [5, 4, 3, 2, 1, 0, None]])
+def test_the_tables_of_a_step_share_the_public_boxes_and_each_seat_has_its_own(order: list[int | None]) -> None:
+    """The seats' public boxes are drawn once for the tables of a step, each seat putting its own in: whichever
+    table is drawn first, a seat's own box alone is marked as its own and shows its secret take, and no table
+    shows another seat's."""
+    state = play(6, BOX_6)
+    render_module._public_boxes.clear()
+    for seat in order:
+        boxes = boxes_of(view_html(state.view(seat)))
+        assert sorted(boxes) == list(range(6))
+        for number, box in boxes.items():
+            assert ("is-me" in box) == (number == seat), (seat, number)
+            assert ("tt-tag--secret" in box) == (number == seat and seat in state.takes), (seat, number, box)
+    assert render_module._public_boxes  # kept for the next tables

@@ -12,8 +12,9 @@ import pytest
 
 from tabletop_edu import commissario, get_adler, mafia_de_cuba
 from tabletop_edu.core import Event, FrozenDict, freeze
-from tabletop_edu.core.events import NO_DATA
+from tabletop_edu.core.events import NO_DATA, SeatLog
 from tabletop_edu.examples import peek
+from tabletop_edu.mafia_de_cuba import render as mafia_render
 from tabletop_edu.rendering import RunningLog, render_view_html
 from tabletop_edu.templates import remembered_wording
 
@@ -84,3 +85,42 @@ def test_remembered_wording_words_each_event_once() -> None:
 def test_events_without_details_are_hashable_like_empty_details() -> None:
     assert NO_DATA == FrozenDict() and hash(NO_DATA) == hash(FrozenDict())
     assert hash(Event(0, "deal", "dealt")) == hash(Event(0, "deal", "dealt", data=FrozenDict()))
+
+
+def test_mafia_de_cuba_lists_what_was_said_from_the_running_logs_words() -> None:
+    """On Mafia de Cuba's floor, a table drawn with a running log lists what was said from the words the log
+    already has (`worded`), not worded again: the same tables as drawn whole, at every step of a game of twelve
+    with hostile names to its end (over a hundred statements), for two seats and the projector, in both
+    languages."""
+    names = [*NAMES, "Iris", "<i>Jo</i>", "K&amp;", "Lou"]
+    state = mafia_de_cuba.new_game(names, seed=0)
+    rng = random.Random(0)
+    seats = [0, 5, None]
+    kept = {seat: SeatLog(seat) for seat in seats}
+    logs = {(seat, language): RunningLog(language) for seat in seats for language in ("en", "fr")}
+    while not state.is_over:
+        seat = rng.choice(list(state.acting_seats))
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+        for (seat, language), log in logs.items():
+            view = state.view(seat, kept[seat])
+            assert log.table_html(view) == render_view_html(state.view(seat), language), (seat, language)
+    said = [event for event in state.events if event.kind in ("question", "testimony", "silent", "floor", "accuse")]
+    assert len(said) > 100 and "&lt;i&gt;Jo&lt;/i&gt;" in logs[(None, "en")].table_html(state.view(None))
+
+
+def test_a_running_log_hands_mafia_de_cuba_its_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words of what was said come from the running log: with the renderer's own memory of wordings
+    broken, the table drawn through a running log is still whole."""
+    state = mafia_de_cuba.new_game(NAMES[:6], seed=1)
+    rng = random.Random(1)
+    while len(state.view(None).facts["testimonies"]) < 5:
+        play_one(state, rng)
+    expected = render_view_html(state.view(2), "fr")
+
+    def broken(*_: Any) -> str:
+        raise AssertionError("worded again")
+
+    monkeypatch.setattr(mafia_render, "_said_text", broken)
+    assert RunningLog("fr").table_html(state.view(2)) == expected
+    with pytest.raises(AssertionError, match="worded again"):
+        render_view_html(state.view(2), "fr")
