@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop_edu.beliefs import (BeliefAnswer, BeliefError, BeliefQuestion, SimulatedStudent, on_options,
-                                  parse_belief, play_with_beliefs, rounded_percents, score, settled)
+from tabletop_edu.beliefs import (LOG_FLOOR, BeliefAnswer, BeliefError, BeliefQuestion, SimulatedStudent,
+                                  on_options, parse_belief, play_with_beliefs, rounded_percents, score, settled)
 from tabletop_edu.registry import game
 
 QUESTION = BeliefQuestion("adler@h1", "Who is Adler?", "Qui est Adler ?", ("1", "2", "3"), ("Ana", "Bo", "Cy"),
@@ -54,12 +54,23 @@ def test_scores_out_of_100() -> None:
 distributions = st.lists(st.floats(0.01, 1), min_size=2, max_size=5).map(lambda xs: [x / sum(xs) for x in xs])
 
 
+def above_the_floor(belief: list[float]) -> list[float]:
+    """`belief` squeezed so that every option gets at least the log rule's floor (still summing to 1)."""
+    return [LOG_FLOOR + (1 - len(belief) * LOG_FLOOR) * p for p in belief]
+
+
 @settings(max_examples=60, deadline=None)
 @given(truth=distributions, other=distributions, rule=st.sampled_from(["brier", "log"]))
 def test_the_rules_are_proper_saying_what_you_believe_scores_best(truth: list[float], other: list[float],
                                                                   rule: str) -> None:
+    """The Brier rule is proper for every belief. The log rule counts a probability under its floor as the
+    floor (a student who says 0 % of what happens is not wiped out), so it is proper among beliefs that give
+    every option at least the floor: under it, moving a little mass off an option the truth gives just over
+    1 % gains a fraction of a point (a case hypothesis found, now shown on its own below)."""
     other = (other + [0.0] * len(truth))[:len(truth)]
     other = [x / sum(other) for x in other] if sum(other) > 0 else [1 / len(truth)] * len(truth)
+    if rule == "log":
+        truth, other = above_the_floor(truth), above_the_floor(other)
     options = [str(index) for index in range(len(truth))]
 
     def expected(belief: list[float]) -> float:
@@ -67,6 +78,22 @@ def test_the_rules_are_proper_saying_what_you_believe_scores_best(truth: list[fl
         return sum(p * score(said, option, rule) for option, p in zip(options, truth))
 
     assert expected(truth) >= expected(other) - 1e-9
+
+
+def test_under_its_floor_the_log_rule_counts_the_floor_and_is_no_longer_quite_proper() -> None:
+    """The case hypothesis found: the truth gives an option 0.92 % (under the 1 % floor); a belief that gives it
+    0.92 % too but moves a little mass between two others scores a hair more, because both count that option
+    as 1 %. The gain is under a thousandth of a point."""
+    truth = [x / 3.390625 for x in (1.0, 0.03125, 0.6875, 0.671875, 1.0)]
+    other = [x / 3.40625 for x in (1.0, 0.03125, 0.6875, 0.6875, 1.0)]
+    options = [str(index) for index in range(5)]
+
+    def expected(belief: list[float]) -> float:
+        said = dict(zip(options, belief))
+        return sum(p * score(said, option, "log") for option, p in zip(options, truth))
+
+    assert min(truth) < LOG_FLOOR and 0 < expected(other) - expected(truth) < 1e-3
+    assert score({"a": 0.0, "b": 1.0}, "a", "log") == score({"a": LOG_FLOOR / 2, "b": 1.0}, "a", "log") == 0
 
 
 @given(distributions)
