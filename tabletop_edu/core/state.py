@@ -381,7 +381,7 @@ class GameState(ABC, Generic[RulesT]):
         if log is None:
             return View(self.game, player, self.players, self.current_player, self.is_over, self._facts(player),
                         self.log(player), self.rules)
-        events = log.of(self.events)
+        events = log.of(self.events)  # first: a log handed another game forgets the copies it kept of its facts
         return View.of_copies(self.game, player, self.players, self.current_player, self.is_over,
                               log.facts(self._facts(player)), events, self.rules)
 
