@@ -104,7 +104,7 @@ def test_mafia_de_cuba_lists_what_was_said_from_the_running_logs_words() -> None
         for (seat, language), log in logs.items():
             view = state.view(seat, kept[seat])
             assert log.table_html(view) == render_view_html(state.view(seat), language), (seat, language)
-    said = [event for event in state.events if event.kind in ("question", "testimony", "silent", "floor", "accuse")]
+    said = [event for event in state.events if event.kind in mafia_render._SAID_KINDS]
     assert len(said) > 100 and "&lt;i&gt;Jo&lt;/i&gt;" in logs[(None, "en")].table_html(state.view(None))
 
 
