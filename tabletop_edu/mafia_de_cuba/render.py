@@ -16,12 +16,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
+
+from markupsafe import Markup, escape
 
 from ..core import Event, GameState, View
 from ..i18n import register, tr
-from ..templates import (Banner, Row, SeatBox, Tag, acting_seats, colon, display_names, join_names, log_lines, page,
-                         remembered_wording, render, seat_box, short_name, word)
+from ..templates import (Banner, Hole, Row, SeatBox, Tag, Words, acting_seats, colon, display_names, environment,
+                         join_names, log_lines, page, remembered_wording, render, render_framed, ring_seats_html,
+                         seat_box, short_name, word)
 from .rules import TOKEN_ORDER
 
 register({
@@ -572,13 +576,18 @@ def _public_seat_boxes(view: View, language: str) -> tuple[SeatBox, ...]:
 
 def _context(view: View, language: str, log: bool, teacher: bool = False,
              secret_takes: Mapping[int, str] | None = None, worded: Sequence[str] | None = None) -> dict[str, Any]:
+    """What the table template shows. What differs from seat to seat at a step (whose view, the seat's own box,
+    its secrets) is in holes (`Hole`), for `render_framed` to draw the rest once for the step's tables."""
     context_page = page("mafia", tr("mdc_title", language), view.seat, view.players, language, teacher=teacher)
+    context_page.who = Hole(escape(context_page.who))
     context_page.banner = _banner(view, language)
     context_page.facts = _facts_line(view, language)
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)
+    you = tr("tt.you", language)
+    public = _public_seat_boxes(view, language)
     if secret_takes is None:  # a seat's table (or a spectator's): the public boxes, with its own put in
-        seats: Sequence[SeatBox] = _public_seat_boxes(view, language)
+        seats: Sequence[SeatBox] = public
         me = view.seat
         if me is not None:
             take = view.facts["my_take"]
@@ -586,9 +595,19 @@ def _context(view: View, language: str, log: bool, teacher: bool = False,
             seats = [own if box.number == me else box for box in seats]
     else:  # the teacher's: every secret take shown
         seats = _seat_boxes(view, language, secret_takes, viewer=view.seat)
-    return {"page": context_page, "t": lambda key: tr(key, language), "you": tr("tt.you", language),
-            "seats": seats, "box_lines": _box_centre(view, language), "secrets": _own_secrets(view, language),
+    return {"page": context_page, "t": Words(language), "you": you, "ring_size": len(seats),
+            "seats_drawn": Hole(ring_seats_html(seats, you)), "box_lines": _box_centre(view, language),
+            "secrets_html": Hole(_secrets_panel(tuple(_own_secrets(view, language)), language)),
             "statements": _statements(view, language, worded), "teacher": None}
+
+
+@lru_cache(maxsize=64)
+def _secrets_panel(lines: tuple[str, ...], language: str) -> Markup:
+    """A seat's "only you know" panel (nothing for a spectator): the same lines at every step of a phase."""
+    if not lines:
+        return Markup("")
+    return Markup(environment().get_template("macros.html.j2").module.secrets_panel(tr("tt.only_you", language),
+                                                                                     lines))
 
 
 _TABLE = "mafia_de_cuba/table.html.j2"
@@ -596,8 +615,9 @@ _TABLE = "mafia_de_cuba/table.html.j2"
 
 def view_html(view: View, language: str = "en", log: bool = True, worded: Sequence[str] | None = None) -> str:
     """The table as `view.seat` sees it (None: a spectator), escaped, from the view alone; `worded`: the text of
-    each event of its log, from a running log that worded them already (`rendering.RunningLog`)."""
-    return render(_TABLE, **_context(view, language, log, worded=worded))
+    each event of its log, from a running log that worded them already (`rendering.RunningLog`). The step's
+    tables share all but their holes (`render_framed`)."""
+    return render_framed(_TABLE, **_context(view, language, log, worded=worded))
 
 
 def state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:
