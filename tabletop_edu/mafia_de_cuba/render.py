@@ -25,7 +25,7 @@ from ..core import Event, GameState, View
 from ..i18n import register, tr
 from ..templates import (Banner, Hole, Row, SeatBox, Tag, Words, acting_seats, colon, display_names, environment,
                          join_names, log_lines, page, remembered_wording, render, render_framed, ring_seats_html,
-                         seat_box, short_name, word)
+                         seat_box, seat_html, short_name, word)
 from .rules import TOKEN_ORDER
 
 register({
@@ -553,25 +553,28 @@ def _box_centre(view: View, language: str) -> list[str]:
     return lines
 
 
-#: The seats' boxes as a spectator sees them, at the last steps drawn, by all they show: the 13 tables of a step
-#: share them, each seat putting its own box in (`_context`).
-_public_boxes: dict[tuple[Any, ...], tuple[SeatBox, ...]] = {}
+#: The seats' boxes as a spectator sees them, at the last steps drawn, by all they show, with each box drawn at its
+#: place in the ring: the 13 tables of a step share them, each seat putting its own box in (`_context`).
+_public_boxes: dict[tuple[Any, ...], tuple[tuple[SeatBox, ...], tuple[str, ...]]] = {}
 PUBLIC_BOXES_KEPT = 64
 
 
-def _public_seat_boxes(view: View, language: str) -> tuple[SeatBox, ...]:
-    """Every seat's box with what is public only, kept for the other tables of the step; the key holds all that
-    `_seat_boxes` reads."""
+def _public_ring(view: View, language: str) -> tuple[tuple[SeatBox, ...], tuple[str, ...]]:
+    """Every seat's box with what is public only, and its HTML at its place in the ring, kept for the other tables
+    of the step; the key holds all that `_seat_boxes` reads."""
     facts = view.facts
     key = (view.players, view.current_player, language, facts["godfather"], facts["box_holder"],
            tuple(facts["jokered"]), tuple(facts["eliminated"]), tuple(facts["revealed"].items()),
            tuple(facts.get("all_takes", {}).items()), tuple(facts["winners"]))
-    boxes = _public_boxes.get(key)
-    if boxes is None:
+    ring = _public_boxes.get(key)
+    if ring is None:
         if len(_public_boxes) >= PUBLIC_BOXES_KEPT:
             _public_boxes.clear()
-        boxes = _public_boxes[key] = tuple(_seat_boxes(view, language, {}))
-    return boxes
+        boxes = tuple(_seat_boxes(view, language, {}))
+        you = tr("tt.you", language)
+        ring = _public_boxes[key] = (boxes, tuple(seat_html(box, you, f"tt-at-{place}")
+                                                  for place, box in enumerate(boxes)))
+    return ring
 
 
 def _context(view: View, language: str, log: bool, teacher: bool = False,
@@ -585,18 +588,19 @@ def _context(view: View, language: str, log: bool, teacher: bool = False,
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)
     you = tr("tt.you", language)
-    public = _public_seat_boxes(view, language)
-    if secret_takes is None:  # a seat's table (or a spectator's): the public boxes, with its own put in
-        seats: Sequence[SeatBox] = public
-        me = view.seat
-        if me is not None:
-            take = view.facts["my_take"]
-            own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
-            seats = [own if box.number == me else box for box in seats]
-    else:  # the teacher's: every secret take shown
-        seats = _seat_boxes(view, language, secret_takes, viewer=view.seat)
-    return {"page": context_page, "t": Words(language), "you": you, "ring_size": len(seats),
-            "seats_drawn": Hole(ring_seats_html(seats, you)), "box_lines": _box_centre(view, language),
+    boxes, drawn = _public_ring(view, language)
+    me = view.seat
+    if secret_takes is not None:  # the teacher's: every secret take shown
+        ring = ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you)
+    elif me is None:  # the spectator's: the public boxes
+        ring = "".join(drawn)
+    else:  # a seat's: the public boxes, with its own put in at its place
+        take = view.facts["my_take"]
+        own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
+        place = next(place for place, box in enumerate(boxes) if box.number == me)
+        ring = "".join([*drawn[:place], seat_html(own, you, f"tt-at-{place}"), *drawn[place + 1:]])
+    return {"page": context_page, "t": Words(language), "you": you, "ring_size": len(boxes),
+            "seats_drawn": Hole(ring), "box_lines": _box_centre(view, language),
             "secrets_html": Hole(_secrets_panel(tuple(_own_secrets(view, language)), language)),
             "statements": _statements(view, language, worded), "teacher": None}
 

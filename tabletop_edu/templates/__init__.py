@@ -410,39 +410,49 @@ def render_framed(template: str, *, style: bool = True, **context: Any) -> str:
 
 def _frame_value(value: Any, fills: list[str]) -> tuple[Any, Any]:
     """(what a frame is kept by, what the frame is drawn with) for a context value: a hole (a value, or a field of
-    a dataclass value) becomes a numbered mark, and its HTML is added to `fills`."""
+    a plain dataclass value such as `Page`) becomes a numbered mark, and its HTML is added to `fills`."""
     if isinstance(value, Hole):
         fills.append(str(value))
         return ("hole",), Markup(f"\x00{len(fills) - 1}\x00")
-    if dataclasses.is_dataclass(value) and not isinstance(value, type) and \
-            not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+    if type(value) not in _PLAIN and _is_plain_dataclass(type(value)):
         marks = {}
-        key = [type(value)]
-        for item in dataclasses.fields(value):
-            part = getattr(value, item.name)
+        key: list[Any] = [type(value)]
+        for name, part in vars(value).items():
             if isinstance(part, Hole):
-                key.append(("hole",))
-                marks[item.name] = _frame_value(part, fills)[1]
+                key.append((name, "hole"))
+                marks[name] = _frame_value(part, fills)[1]
             else:
-                key.append(_frozen(part))
+                key.append((name, _frozen(part)))
         return tuple(key), dataclasses.replace(value, **marks) if marks else value
     return _frozen(value), value
+
+
+#: Values that are their own key.
+_PLAIN = frozenset({str, int, float, bool, type(None), Markup})
+
+
+@lru_cache(maxsize=None)
+def _is_plain_dataclass(kind: type) -> bool:
+    """A dataclass whose instances can change (`Page`): kept by its fields' values, not by its hash."""
+    return dataclasses.is_dataclass(kind) and not kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
 
 
 def _frozen(value: Any) -> Any:
     """`value` as a dictionary key that holds everything it shows (a list as a tuple, a plain dataclass as its
     fields); a value kept only by its identity (a function, an object) is refused: a frame must not outlive it."""
-    if isinstance(value, (list, tuple)):
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list or kind is tuple:
         if all(type(item) is str for item in value):  # what was said: many lines, each a plain text
-            return (type(value), tuple(value))
-        return (type(value), tuple([_frozen(item) for item in value]))
-    if isinstance(value, dict):
+            return (kind, tuple(value))
+        return (kind, tuple([_frozen(item) for item in value]))
+    if kind is dict:
         return (dict, *[(key, _frozen(item)) for key, item in value.items()])
-    if dataclasses.is_dataclass(value) and not isinstance(value, type) and \
-            not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
-        return (type(value), *[_frozen(getattr(value, item.name)) for item in dataclasses.fields(value)])
-    if value is not None and type(value).__hash__ is object.__hash__ or callable(value) and not isinstance(value, Words):
-        raise TypeError(f"a frame cannot be kept by a {type(value).__name__}: give the template plain values")
+    if _is_plain_dataclass(kind):
+        return (kind, *[(name, _frozen(part)) for name, part in vars(value).items()])
+    if kind.__hash__ is object.__hash__ or callable(value) and not isinstance(value, Words):
+        raise TypeError(f"a frame cannot be kept by a {kind.__name__}: give the template plain values")
     hash(value)
     return value
 
