@@ -256,7 +256,7 @@ class Room:
             self._logs, self._logs_state = {}, self.state
         log = self._logs.get((seat, language))
         if log is None:
-            log = self._logs[(seat, language)] = RunningLog(language)
+            log = self._logs[(seat, language)] = RunningLog(language, style=False)  # the pages link the stylesheet
         return log
 
     @property

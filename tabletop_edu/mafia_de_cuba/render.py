@@ -26,6 +26,7 @@ from ..i18n import register, tr
 from ..templates import (Banner, Hole, Row, SeatBox, Tag, Words, acting_seats, colon, display_names, environment,
                          join_names, log_lines, page, remembered_wording, render, render_framed, ring_seats_html,
                          seat_box, seat_html, short_name, word)
+from ..templates.drawn import Piece
 from .rules import TOKEN_ORDER
 
 register({
@@ -555,11 +556,11 @@ def _box_centre(view: View, language: str) -> list[str]:
 
 #: The seats' boxes as a spectator sees them, at the last steps drawn, by all they show, with each box drawn at its
 #: place in the ring: the 13 tables of a step share them, each seat putting its own box in (`_context`).
-_public_boxes: dict[tuple[Any, ...], tuple[tuple[SeatBox, ...], tuple[str, ...]]] = {}
+_public_boxes: dict[tuple[Any, ...], tuple[tuple[SeatBox, ...], tuple[Piece, ...]]] = {}
 PUBLIC_BOXES_KEPT = 64
 
 
-def _public_ring(view: View, language: str) -> tuple[tuple[SeatBox, ...], tuple[str, ...]]:
+def _public_ring(view: View, language: str) -> tuple[tuple[SeatBox, ...], tuple[Piece, ...]]:
     """Every seat's box with what is public only, and its HTML at its place in the ring, kept for the other tables
     of the step; the key holds all that `_seat_boxes` reads."""
     facts = view.facts
@@ -572,7 +573,7 @@ def _public_ring(view: View, language: str) -> tuple[tuple[SeatBox, ...], tuple[
             _public_boxes.clear()
         boxes = tuple(_seat_boxes(view, language, {}))
         you = tr("tt.you", language)
-        ring = _public_boxes[key] = (boxes, tuple(seat_html(box, you, f"tt-at-{place}")
+        ring = _public_boxes[key] = (boxes, tuple(Piece(seat_html(box, you, f"tt-at-{place}"))
                                                   for place, box in enumerate(boxes)))
     return ring
 
@@ -591,16 +592,16 @@ def _context(view: View, language: str, log: bool, teacher: bool = False,
     boxes, drawn = _public_ring(view, language)
     me = view.seat
     if secret_takes is not None:  # the teacher's: every secret take shown
-        ring = ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you)
+        ring = Hole(ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you))
     elif me is None:  # the spectator's: the public boxes
-        ring = "".join(drawn)
+        ring = Hole.of_pieces(drawn)
     else:  # a seat's: the public boxes, with its own put in at its place
         take = view.facts["my_take"]
         own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
         place = next(place for place, box in enumerate(boxes) if box.number == me)
-        ring = "".join([*drawn[:place], seat_html(own, you, f"tt-at-{place}"), *drawn[place + 1:]])
+        ring = Hole.of_pieces([*drawn[:place], seat_html(own, you, f"tt-at-{place}"), *drawn[place + 1:]])
     return {"page": context_page, "t": Words(language), "you": you, "ring_size": len(boxes),
-            "seats_drawn": Hole(ring), "box_lines": _box_centre(view, language),
+            "seats_drawn": ring, "box_lines": _box_centre(view, language),
             "secrets_html": Hole(_secrets_panel(tuple(_own_secrets(view, language)), language)),
             "statements": _statements(view, language, worded), "teacher": None}
 
@@ -617,11 +618,13 @@ def _secrets_panel(lines: tuple[str, ...], language: str) -> Markup:
 _TABLE = "mafia_de_cuba/table.html.j2"
 
 
-def view_html(view: View, language: str = "en", log: bool = True, worded: Sequence[str] | None = None) -> str:
+def view_html(view: View, language: str = "en", log: bool = True, worded: Sequence[str] | None = None,
+              style: bool = True) -> str:
     """The table as `view.seat` sees it (None: a spectator), escaped, from the view alone; `worded`: the text of
-    each event of its log, from a running log that worded them already (`rendering.RunningLog`). The step's
-    tables share all but their holes (`render_framed`)."""
-    return render_framed(_TABLE, **_context(view, language, log, worded=worded))
+    each event of its log, from a running log that worded them already (`rendering.RunningLog`); `style=False`
+    leaves the stylesheet out (a page that links it). The step's tables share all but their holes
+    (`render_framed`)."""
+    return render_framed(_TABLE, style=style, **_context(view, language, log, worded=worded))
 
 
 def state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:

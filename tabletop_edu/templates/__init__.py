@@ -31,6 +31,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from ..i18n import check_language, register, tr
+from .drawn import Drawn, Piece
 
 #: Names longer than this are shown cut, with an ellipsis (the full name stays in the tooltip).
 NAME_LIMIT = 24
@@ -360,7 +361,13 @@ class Hole(Markup):
     given to `render_framed` as a context value (or a field of one, such as `Page.who`), it is left out of the
     frame that the other tables share, and put in its place."""
 
-    __slots__ = ()
+    @classmethod
+    def of_pieces(cls, pieces: Iterable[str]) -> Hole:
+        """A hole drawn in pieces, some of them kept (`drawn.Piece`: a ring's public seats): the table keeps them."""
+        parts = tuple(pieces)
+        hole = cls("".join(parts))
+        hole.__dict__["pieces"] = parts
+        return hole
 
 
 @dataclass(frozen=True)
@@ -380,13 +387,14 @@ _MARK = re.compile("\x00(\\d+)\x00")
 
 
 def render_framed(template: str, *, style: bool = True, **context: Any) -> str:
-    """`render(template, style=style, **context)`, with all but the context's holes (`Hole`) drawn once and kept.
+    """`render(template, style=style, **context)`, with all but the context's holes (`Hole`) drawn once and kept
+    (a `Drawn`: the frame's pieces keep their JSON for the class server).
 
     The 13 tables of a step of Mafia de Cuba (each seat's and the projector's) differ in a few places only; the
     class server draws them one after another. The frame around the holes is kept by everything else the context
     holds, so two tables share a frame only when all they show outside their holes is the same: a seat's secret is
     in a hole or in the key, never in a frame another seat is given."""
-    fills: list[str] = []
+    fills: list[str | tuple[str, ...]] = []
     key_parts = []
     frame_context = {}
     for name in sorted(context):
@@ -404,15 +412,19 @@ def render_framed(template: str, *, style: bool = True, **context: Any) -> str:
     segments, order = frame
     parts = [segments[0]]
     for index, segment in zip(order, segments[1:]):
-        parts += (fills[index], segment)
-    return "".join(parts)
+        fill = fills[index]
+        if type(fill) is tuple:  # a hole drawn in pieces
+            parts += (*fill, segment)
+        else:
+            parts += (fill, segment)
+    return Drawn(parts)
 
 
-def _frame_value(value: Any, fills: list[str]) -> tuple[Any, Any]:
+def _frame_value(value: Any, fills: list[str | tuple[str, ...]]) -> tuple[Any, Any]:
     """(what a frame is kept by, what the frame is drawn with) for a context value: a hole (a value, or a field of
     a plain dataclass value such as `Page`) becomes a numbered mark, and its HTML is added to `fills`."""
     if isinstance(value, Hole):
-        fills.append(str(value))
+        fills.append(value.__dict__.get("pieces") or str(value))
         return ("hole",), Markup(f"\x00{len(fills) - 1}\x00")
     if type(value) not in _PLAIN and _is_plain_dataclass(type(value)):
         marks = {}
@@ -462,7 +474,7 @@ def _draw_frame(template: str, style: bool, context: dict[str, Any],
     """The template drawn with a mark in each hole, cut at the marks: (the texts between them, which hole each
     mark is); None if the marks are not each found once (a text of the table holding one)."""
     pieces = _MARK.split(render(template, style=style, **context))
-    segments, order = tuple(pieces[::2]), tuple(int(number) for number in pieces[1::2])
+    segments, order = tuple(map(Piece, pieces[::2])), tuple(int(number) for number in pieces[1::2])
     if sorted(order) != list(range(holes)) or any("\x00" in segment for segment in segments):
         return None
     return segments, order
