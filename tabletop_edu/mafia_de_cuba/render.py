@@ -23,9 +23,9 @@ from markupsafe import Markup, escape
 
 from ..core import Event, GameState, View
 from ..i18n import register, tr
-from ..templates import (Banner, Hole, Row, SeatBox, Tag, Words, acting_seats, colon, display_names, environment,
-                         join_names, log_lines, page, remembered_wording, render, render_framed, ring_seats_html,
-                         seat_box, seat_html, short_name, word)
+from ..templates import (Banner, Hole, Row, SeatBox, Tag, Words, acting_seats, banner_html, colon, display_names,
+                         environment, join_names, log_lines, page, remembered_wording, render, render_framed,
+                         ring_seats_html, seat_box, seat_html, short_name, word)
 from ..templates.drawn import Piece
 from .rules import TOKEN_ORDER
 
@@ -584,7 +584,7 @@ def _context(view: View, language: str, log: bool, teacher: bool = False,
     its secrets) is in holes (`Hole`), for `render_framed` to draw the rest once for the step's tables."""
     context_page = page("mafia", tr("mdc_title", language), view.seat, view.players, language, teacher=teacher)
     context_page.who = Hole(escape(context_page.who))
-    context_page.banner = _banner(view, language)
+    context_page.banner = Hole(banner_html(_banner(view, language)))
     context_page.facts = _facts_line(view, language)
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)
@@ -606,7 +606,7 @@ def _context(view: View, language: str, log: bool, teacher: bool = False,
             "statements": _statements(view, language, worded), "teacher": None}
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=4096)
 def _secrets_panel(lines: tuple[str, ...], language: str) -> Markup:
     """A seat's "only you know" panel (nothing for a spectator): the same lines at every step of a phase."""
     if not lines:

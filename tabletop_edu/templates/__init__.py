@@ -197,7 +197,7 @@ class Page:
     who: str
     perspective: str  # "teacher", "spectator" or "seat"
     language: str
-    banner: Banner | None = None
+    banner: Banner | None = None  # or drawn already (`banner_html`): a hole of a frame (`render_framed`)
     facts: list[tuple[str, str]] = field(default_factory=list)
     log: list[tuple[int, str]] | None = None
     log_title: str = ""
@@ -380,6 +380,13 @@ class Words:
         return tr(key, self.language)
 
 
+@lru_cache(maxsize=256)
+def banner_html(banner: Banner) -> Markup:
+    """A banner as the layout draws it (the `banner` macro): a frame's hole where its tables' banners differ
+    (the seats to act are told it is their turn)."""
+    return Markup(environment().get_template("macros.html.j2").module.banner(banner))
+
+
 #: How many frames `render_framed` keeps (then it starts again): a step's few, for a class of rooms.
 FRAMES_KEPT = 256
 _frames: dict[Any, tuple[tuple[str, ...], tuple[int, ...]]] = {}
@@ -510,6 +517,6 @@ def style_block() -> Markup:
 
 
 __all__ = ["Banner", "Bar", "Card", "Cell", "Hole", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag",
-           "acting_seats", "colon", "display_names", "elide", "environment", "join_names", "log_lines", "page",
-           "perspective_title", "remembered_wording", "render", "render_framed", "seat_box", "short_name", "style_block", "stylesheet",
-           "word", "Words"]
+           "Words", "acting_seats", "banner_html", "colon", "display_names", "elide", "environment", "join_names",
+           "log_lines", "page", "perspective_title", "remembered_wording", "render", "render_framed", "seat_box",
+           "short_name", "style_block", "stylesheet", "word"]

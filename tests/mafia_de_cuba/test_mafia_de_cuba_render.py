@@ -198,9 +198,9 @@ def test_the_tables_of_a_step_share_the_public_boxes_and_each_seat_has_its_own(o
 
 
 def test_the_tables_of_a_step_are_drawn_around_a_few_kept_frames_and_each_is_the_table_drawn_whole() -> None:
-    """The 13 tables of a step of twelve share their frames (a seat's view, the projector's, and the acting seats'
-    banner): at every step of a game to its end, with hostile names and in both drawing orders, each table is the
-    template drawn whole from the same context, and no more than three frames are drawn for a step."""
+    """The 13 tables of a step of twelve share their frames (a seat's view and the projector's): at every step of
+    a game to its end, with hostile names and in both drawing orders, each table is the template drawn whole from
+    the same context, and no more than two frames are drawn for a step."""
     from tabletop_edu import templates
 
     state = new_game([f"<b>P{seat}</b> & co" if seat == 4 else f"<i>P{seat}</i>" for seat in range(12)],
@@ -215,7 +215,7 @@ def test_the_tables_of_a_step_are_drawn_around_a_few_kept_frames_and_each_is_the
                     context = render_module._context(state.view(seat), language, log=False)
                     assert view_html(state.view(seat), language, log=False) == \
                         templates.render("mafia_de_cuba/table.html.j2", **context), (len(state.events), seat, language)
-            assert len(templates._frames) <= 6  # three a language
+            assert len(templates._frames) <= 4  # two a language
         if state.is_over:
             break
         seat = state.acting_seats[0]
