@@ -447,7 +447,7 @@ def _frame_value(value: Any, fills: list[str | tuple[str, ...]]) -> tuple[Any, A
 
 
 #: Values that are their own key.
-_PLAIN = frozenset({str, int, float, bool, type(None), Markup})
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 @lru_cache(maxsize=None)
@@ -462,6 +462,8 @@ def _frozen(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN:
         return value
+    if isinstance(value, str):  # Markup("a&b") equals "a&b", but it is drawn unescaped
+        return (kind, str(value))
     if kind is list or kind is tuple:
         if all(type(item) is str for item in value):  # what was said: many lines, each a plain text
             return (kind, tuple(value))

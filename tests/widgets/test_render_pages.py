@@ -505,6 +505,21 @@ def test_tables_that_differ_only_in_their_holes_share_one_frame() -> None:
     assert len(templates._frames) == 3  # a mark in a hole is its own business; in the frame, drawn whole, not kept
 
 
+def test_a_text_and_the_same_markup_are_two_frames() -> None:
+    """`Markup("<em>you</em>")` equals the text "<em>you</em>", but one is drawn as it is and the other escaped."""
+    from markupsafe import Markup
+
+    from tabletop_edu import templates
+
+    drawn = []
+    for you in ("<em>you</em>", Markup("<em>you</em>"), "<em>you</em>"):
+        context = framed_context("Ann", "turn", (), "", "")
+        context["box_lines"] = [you]
+        drawn.append(templates.render_framed("mafia_de_cuba/table.html.j2", **context))
+        assert drawn[-1] == templates.render("mafia_de_cuba/table.html.j2", **context)
+    assert "<p><em>you</em></p>" in drawn[1] and "<p><em>you</em></p>" not in drawn[0] and drawn[0] == drawn[2]
+
+
 @pytest.mark.parametrize("value", [lambda key: key, object(), len, [object()]])
 def test_a_frame_is_never_kept_by_what_only_its_identity_names(value: Any) -> None:
     """A function or a plain object in a context could change while its frame is kept: refused, in words."""
