@@ -3,9 +3,10 @@ tapping through its menus and playing when its seat is to move: at once (flat ou
 thinking a time drawn from `--think LOW-HIGH` seconds (a class of people).
 
 The server runs as its own process (`python -m tabletop_edu serve --port 0`), the students as websockets of
-one asyncio loop here. For every move it measures the time from the move being sent to every screen of its
-room (all its seats) having received the new table, and prints moves per second, the median (p50), p95 and
-maximum, and the share of one core the server process used over the run (its user + system CPU time over the
+one asyncio loop here. The class sits down first (every student's page open, each showing its table), then
+plays; the time it took to sit down is printed. For every move it measures the time from the move being sent to
+every screen of its room (all its seats) having received the new table, and prints moves per second, the median
+(p50), p95 and maximum, and the share of one core the server process used over the run (its user + system CPU time over the
 wall time). It checks that nothing was refused or lost (each room's record holds exactly the moves sent, and
 every game ends).
 
@@ -189,17 +190,38 @@ class Screen:
         await self.socket.write_message(json.dumps({"type": "move", "step": step, "action": action}))
 
 
+class Seating:
+    """The class sits down before it plays: each student opens its page (its socket, and the table sent to it
+    first), then waits until every student has. This one process opens 360 sockets in about a second; a move timed
+    meanwhile measured how busy the students' own loop was connecting the others, not the server's answer."""
+
+    def __init__(self, students: int) -> None:
+        self.standing = students
+        self.everyone = asyncio.Event()
+        self.started = time.perf_counter()
+        self.seconds = 0.0  # how long the class took to sit down
+
+    async def sit(self) -> None:
+        self.standing -= 1
+        if self.standing == 0:
+            self.seconds = time.perf_counter() - self.started
+            self.everyone.set()
+        await self.everyone.wait()
+
+
 async def student(url: str, token: str, room: RoomLoad, rng: random.Random, deadline: float,
                   think: tuple[float, float] = (0.0, 0.0), believe: BeliefPolicy | None = None,
-                  compress: bool = False) -> None:
+                  compress: bool = False, seating: Seating | None = None) -> None:
     """A student: states the beliefs its page asks (with `believe`); on its turn, thinks a time drawn from
     `think` (seconds), then, like its page, plays on the newest table: asks one menu per word (the words so far
     again, at the new step, when another seat's move redraws the table) and sends the move. Every message is
     noted, also those that arrive while it thinks or waits for a menu. `compress`: its socket offers
-    permessage-deflate, as a browser does."""
+    permessage-deflate, as a browser does; `seating`: it plays once the whole class has sat down."""
     query = "?view=1" if believe is not None else ""
     screen = Screen(room, await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}{query}"),
                                                                     compression_options={} if compress else None))
+    if seating is not None:
+        await seating.sit()
     stated: set[str] = set()
     try:
         while time.perf_counter() < deadline:
@@ -256,16 +278,18 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
 
 
 async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], seed: int, seconds: float,
-              think: tuple[float, float], beliefs: bool = False, compress: bool = False) -> None:
+              think: tuple[float, float], beliefs: bool = False, compress: bool = False) -> Seating:
     deadline = time.perf_counter() + seconds
     rng = random.Random(seed)
     styles = list(STUDENT_STYLES)
+    seating = Seating(sum(len(tokens[room.code]) for room in rooms))
     tasks = [student(url, token, room, random.Random(rng.randrange(2**32)), deadline, think,
                      simulated_policy("mafia_de_cuba", SimulatedStudent(styles[seat % len(styles)],
                                                                         seed=f"{seed}-{room.code}-{seat}"))
-                     if beliefs else None, compress)
+                     if beliefs else None, compress, seating)
              for room in rooms for seat, token in enumerate(tokens[room.code])]
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=seconds)
+    return seating
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -306,8 +330,8 @@ def main(argv: list[str] | None = None) -> int:
             cpu_before = server_cpu_seconds(server.process.pid)
             started, students_cpu = time.perf_counter(), time.process_time()
             try:
-                asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think,
-                                arguments.beliefs, arguments.compress))
+                seated = asyncio.run(run(server.url, rooms, tokens, arguments.seed, arguments.seconds, arguments.think,
+                                         arguments.beliefs, arguments.compress)).seconds
             except (ConnectionError, asyncio.TimeoutError):
                 print("".join(server.output[-20:]), file=sys.stderr)  # what the server said last
                 for room in rooms:
@@ -344,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     low, high = arguments.think
     pace = "flat out" if high == 0 else f"thinking {low:g}-{high:g} s"
     print(f"{arguments.rooms} rooms x {arguments.students} students (Mafia de Cuba, {pace}), all on 127.0.0.1")
-    print(f"moves: {moves} in {elapsed:.1f} s ({moves / elapsed:.1f} moves/s, each one committed to SQLite and "
+    print(f"the class sat down (every page open) in {seated:.2f} s, then played: moves: {moves} in "
+          f"{elapsed - seated:.1f} s ({moves / (elapsed - seated):.1f} moves/s, each one committed to SQLite and "
           f"sent to {arguments.students} screens)")
     print(f"move -> every screen of its room updated: p50 {1000 * statistics.median(latencies):.1f} ms, "
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms ({len(latencies)} of the {recorded} moves "

@@ -18,6 +18,7 @@ from .core import Event, GameState, View
 from .i18n import tr
 from .registry import find_game
 from .templates import Row, display_names, log_lines, page, render
+from .templates.drawn import Drawn, Piece, pieces_without_suffix
 
 
 def html(subject: View | GameState[Any]) -> str:
@@ -37,14 +38,17 @@ def game_renderer(game: str, name: str) -> Callable[..., str] | None:
 
 
 def call_renderer(function: Callable[..., str], subject: Any, language: str, log: bool = True,
-                  worded: Sequence[str] | None = None) -> str:
-    """Call a renderer, passing `language`, `log` and `worded` (see `RunningLog`) only to renderers that take
-    them."""
+                  worded: Sequence[str] | None = None, style: bool = True) -> str:
+    """Call a renderer, passing `language`, `log`, `worded` (see `RunningLog`) and `style=False` only to
+    renderers that take them."""
     accepted = _parameters(function)
     options: dict[str, Any] = {"language": language, "log": log}
     if worded is not None:
         options["worded"] = worded
-    return str(function(subject, **{name: value for name, value in options.items() if name in accepted}))
+    if not style:
+        options["style"] = False
+    drawn = function(subject, **{name: value for name, value in options.items() if name in accepted})
+    return drawn if type(drawn) is Drawn else str(drawn)  # a drawn table keeps its pieces (`templates.drawn`)
 
 
 @functools.lru_cache(maxsize=256)
@@ -54,14 +58,15 @@ def _parameters(function: Callable[..., str]) -> frozenset[str]:
 
 
 def render_view_html(view: View, language: str = "en", log: bool = True,
-                     worded: Sequence[str] | None = None) -> str:
+                     worded: Sequence[str] | None = None, style: bool = True) -> str:
     """The game's own HTML for a view (its `render.view_html`), else a generic table; `log=False` leaves the
     log out (a widget shows it in its own tab). `worded`: the text of each event of the view's log, as a running
-    log worded it (`RunningLog`), for a renderer that lists some of them again."""
+    log worded it (`RunningLog`), for a renderer that lists some of them again. `style=False`: a renderer that
+    can leaves its stylesheet out (a page that links it); others draw it all the same."""
     function = game_renderer(view.game, "view_html")
     if function is None:
         return generic_view_html(view, log, language)
-    return call_renderer(function, view, language, log, worded)
+    return call_renderer(function, view, language, log, worded, style)
 
 
 def render_state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:
@@ -86,8 +91,8 @@ class RunningLog:
     """One seat's log, worded one event at a time, for a table drawn again at every step (the class server
     redraws every seat's table after every move, and re-wording the whole log each time was most of its work).
 
-    `table_html(view)` is exactly `render_view_html(view, language)` (a test checks it at every step of games
-    of every game, in both languages): the game's table without its log, with the log's lines kept here and
+    `table_html(view)` is exactly `render_view_html(view, language, style=style)` (a test checks it at every
+    step of games of every game, in both languages): the game's table without its log, with the log's lines kept here and
     only those of the events new since the last drawing worded. A view whose log is not the last one grown
     (another game, a seat's log restarted) is worded from its start again.
 
@@ -95,9 +100,11 @@ class RunningLog:
     the view's log as worded here ("" for an event that says nothing), so that a list of what was said (Mafia de
     Cuba's, on every table of its floor) need not word its events again."""
 
-    def __init__(self, language: str = "en") -> None:
+    def __init__(self, language: str = "en", style: bool = True) -> None:
         self.language = language
+        self.style = style  # False: for a page that links the stylesheet (`render_view_html`'s `style`)
         self._items: list[str] = []  # one `<li>` per worded line, as the log template writes it
+        self._lines = Piece("")  # the items joined, their JSON kept (`templates.drawn`)
         self._texts: list[str] = []  # the text of each event worded so far ("" when it makes no line)
         self._events = 0  # the view's events worded so far
         self._last: Event | None = None
@@ -109,29 +116,41 @@ class RunningLog:
         known = self._events
         if view.players != self._players or len(log) < known or (known and log[known - 1] != self._last):
             self._items, self._texts, known, self._players = [], [], 0, tuple(view.players)
+            self._lines = Piece("")
         wording = game_renderer(view.game, "event_text") or _engine_text
         names = display_names(view.players)
+        lines = len(self._items)
         for event in log[known:]:
             text = wording(event, names, self.language)
             self._texts.append(text)
             if text:
                 self._items.append(f'<li value="{event.step}">{escape(text)}</li>')
+        if len(self._items) > lines:
+            self._lines = Piece.grown(self._lines, "".join(self._items[lines:]))
         self._events, self._last = len(log), (log[-1] if log else None)
         return self._items
 
     def table_html(self, view: View) -> str:
-        """`render_view_html(view, self.language)`, the log worded only where it grew."""
-        items = self.items(view)
-        body = render_view_html(view, self.language, log=False, worded=tuple(self._texts))
+        """`render_view_html(view, self.language)`, the log worded only where it grew; drawn in pieces
+        (`templates.drawn.Drawn`), the log's lines one piece that keeps its JSON from one table to the next."""
+        self.items(view)
+        body = render_view_html(view, self.language, log=False, worded=tuple(self._texts), style=self.style)
         if not body.endswith(_TABLE_END):  # a table not laid out by the shared template: drawn whole
-            return render_view_html(view, self.language, log=True)
-        section = (f'\n<section class="tt-panel tt-log-panel"><h3>{escape(tr("tt.log", self.language))}</h3>\n'
-                   f'<ol class="tabletop-log tt-log">{"".join(items)}</ol>\n</section>')
-        return f"{body[:-len(_TABLE_END)]}{section}</div>"
+            return render_view_html(view, self.language, log=True, style=self.style)
+        return Drawn([*pieces_without_suffix(body, _TABLE_END), _log_head(self.language), self._lines, _LOG_END])
 
 
 #: How the shared template ends a table drawn without its log (the log goes before the last `</div>`).
 _TABLE_END = "\n</div>"
+#: How the log's section ends, and the table after it.
+_LOG_END = Piece("</ol>\n</section></div>")
+
+
+@functools.lru_cache(maxsize=8)
+def _log_head(language: str) -> Piece:
+    """The log's section up to its first line, as the log template writes it."""
+    return Piece(f'\n<section class="tt-panel tt-log-panel"><h3>{escape(tr("tt.log", language))}</h3>\n'
+                 '<ol class="tabletop-log tt-log">')
 
 
 def _engine_text(event: Event, players: Sequence[str], language: str) -> str:

@@ -27,6 +27,7 @@ from ..i18n import register, tr
 from ..moves import MoveTree, labeller, move_step
 from ..rendering import RunningLog, game_renderer, render_state_html, render_view_html
 from ..templates import style_block, stylesheet
+from ..templates.drawn import Drawn, without_prefix
 
 #: The most words a move of any game has, and the longest word: a menu request beyond is malformed.
 MAX_WORDS = 16
@@ -154,9 +155,11 @@ def style_version() -> str:
 def without_style(html: str) -> str:
     """A table's (or a reveal's) HTML without its inlined stylesheet, for a page that links it. The shared
     template puts the stylesheet first: cut there, not searched for through the whole table (60 µs a table)."""
-    style = str(style_block())
-    if html.startswith(style) and style not in html[len(style):]:
-        return html[len(style):]
+    style = style_block()
+    if html.startswith(style) and html.find(style, len(style)) < 0:
+        return without_prefix(html, style)  # a drawn table stays drawn (`templates.drawn`)
+    if "<style>" not in html:  # drawn without it already
+        return html
     return html.replace(style, "")
 
 
@@ -231,8 +234,8 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
     html = lobby_html(seats, me, language) if view is None else \
         log.table_html(view) if log is not None else render_view_html(view, language, True)
     if revealed is not None:
-        html = (f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"
-                f"{revealed}</section>{html}")
+        html = Drawn([f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"
+                      f"{revealed}</section>", html])
     if not style:
         html = without_style(html)
     menu = None

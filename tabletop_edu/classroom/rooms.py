@@ -256,7 +256,7 @@ class Room:
             self._logs, self._logs_state = {}, self.state
         log = self._logs.get((seat, language))
         if log is None:
-            log = self._logs[(seat, language)] = RunningLog(language)
+            log = self._logs[(seat, language)] = RunningLog(language, style=False)  # the pages link the stylesheet
         return log
 
     @property
@@ -290,9 +290,9 @@ class Room:
         return self.remember(("view", seat), lambda: state.view(seat, log))
 
     def acting_at(self, step: int) -> frozenset[int] | None:
-        """The seats that were to act at `step` of the room's game, replayed once and kept (a move or a menu that
-        answers an earlier step asks it, on Mafia's floor for nearly every testimony); None if the game has no
-        such step yet."""
+        """The seats that were to act at `step` of the room's game (a move or a menu that answers an earlier step
+        asks it, on Mafia's floor for nearly every testimony): as noted when the game moved on from that step
+        (`apply`), else replayed once and kept; None if the game has no such step yet."""
         state = self.state
         if state is None or not 0 <= step <= len(state.history):
             return None
@@ -303,6 +303,17 @@ class Room:
         if step not in self._acting:
             self._acting[step] = acting_seats_at(state, step)
         return self._acting[step]
+
+    def apply(self, row: ActionRow) -> None:
+        """Play a stored move on the room's game, noting first who was to act at its step (`acting_at`): a
+        replay of the game from its start for each step asked was a tenth of the class server's work."""
+        state = self.state
+        assert state is not None
+        if self._acting_state is not state:
+            self._acting, self._acting_state = {}, state
+        self._acting[len(state.history)] = frozenset(state.acting_seats)
+        state.apply(row.action, player=row.seat)
+        self.actions.append(row)
 
     def legal_actions(self, seat: int) -> list[Any]:
         """The moves `seat` may make now ([] if it is not to act)."""
@@ -444,8 +455,7 @@ class Hall:
             for action in self.store.actions(row.code):
                 if action.step != room.step:
                     raise RecordError(f"room {row.code}: step {action.step} follows step {room.step - 1}.")
-                room.state.apply(action.action, player=action.seat)
-                room.actions.append(action)
+                room.apply(action)
         return room
 
     def _load_beliefs(self, room: Room) -> None:
@@ -940,8 +950,7 @@ class Hall:
         """Committed moves, played in memory in their order and told once."""
         assert room.state is not None
         for row in rows:
-            room.state.apply(row.action, player=row.seat)
-            room.actions.append(row)
+            room.apply(row)
         self._tell(room)
 
     @staticmethod

@@ -76,6 +76,7 @@ import tornado.websocket
 from ..core.rules import rules_to_dict
 from ..core.view import view_to_json
 from ..templates import stylesheet
+from ..templates.drawn import message_json
 from ..i18n import tr
 from . import games
 from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
@@ -540,7 +541,7 @@ class ClassServer:
                 continue
             key = (connection.kind, connection.seat, connection.language, connection.with_view)
             if key not in cache:
-                cache[key] = json.dumps(self.message_for(room, connection))
+                cache[key] = message_json(self.message_for(room, connection))
             connection.handler.send(cache[key])
 
     def message_for(self, room: Room, connection: Connection) -> dict[str, Any]:
@@ -650,7 +651,7 @@ class ClassServer:
         for connection in list(self.connections.get(room.code, set())):
             if connection.kind == "seat" and connection.seat == seat:
                 connection.handler.send(received)
-                connection.handler.send(json.dumps(self.message_for(room, connection)))
+                connection.handler.send(message_json(self.message_for(room, connection)))
         self._tell_teachers(room)
 
     def teacher_message(self, room: Room) -> dict[str, Any]:
@@ -680,7 +681,7 @@ class ClassServer:
         self.connections.setdefault(connection.room, set()).add(connection)
         assert self.hall is not None
         room = self.hall.rooms[connection.room]
-        connection.handler.send(json.dumps(self.message_for(room, connection)))
+        connection.handler.send(message_json(self.message_for(room, connection)))
         self._tell_teachers(room)
 
     def disconnect(self, connection: Connection) -> None:
@@ -1164,7 +1165,7 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
             if refusal.code == "stale":
                 room = self.hall.rooms.get(connection.room)
                 if room is not None:
-                    self.send(json.dumps(self.server.message_for(room, connection)))
+                    self.send(message_json(self.server.message_for(room, connection)))
 
     def read(self, connection: Connection, message: str | bytes) -> dict[str, Any]:
         """A page's message as a JSON object of a known type, from a seat, or `Refused`."""

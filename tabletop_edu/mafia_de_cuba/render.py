@@ -16,12 +16,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
+
+from markupsafe import Markup, escape
 
 from ..core import Event, GameState, View
 from ..i18n import register, tr
-from ..templates import (Banner, Row, SeatBox, Tag, acting_seats, colon, display_names, join_names, log_lines, page,
-                         remembered_wording, render, seat_box, short_name, word)
+from ..templates import (Banner, Hole, Row, SeatBox, Tag, Words, acting_seats, banner_html, colon, display_names,
+                         environment, join_names, log_lines, page, remembered_wording, render, render_framed,
+                         ring_seats_html, seat_box, seat_html, short_name, word)
+from ..templates.drawn import Piece
 from .rules import TOKEN_ORDER
 
 register({
@@ -549,55 +554,77 @@ def _box_centre(view: View, language: str) -> list[str]:
     return lines
 
 
-#: The seats' boxes as a spectator sees them, at the last steps drawn, by all they show: the 13 tables of a step
-#: share them, each seat putting its own box in (`_context`).
-_public_boxes: dict[tuple[Any, ...], tuple[SeatBox, ...]] = {}
+#: The seats' boxes as a spectator sees them, at the last steps drawn, by all they show, with each box drawn at its
+#: place in the ring: the 13 tables of a step share them, each seat putting its own box in (`_context`).
+_public_boxes: dict[tuple[Any, ...], tuple[tuple[SeatBox, ...], tuple[Piece, ...]]] = {}
 PUBLIC_BOXES_KEPT = 64
 
 
-def _public_seat_boxes(view: View, language: str) -> tuple[SeatBox, ...]:
-    """Every seat's box with what is public only, kept for the other tables of the step; the key holds all that
-    `_seat_boxes` reads."""
+def _public_ring(view: View, language: str) -> tuple[tuple[SeatBox, ...], tuple[Piece, ...]]:
+    """Every seat's box with what is public only, and its HTML at its place in the ring, kept for the other tables
+    of the step; the key holds all that `_seat_boxes` reads."""
     facts = view.facts
     key = (view.players, view.current_player, language, facts["godfather"], facts["box_holder"],
            tuple(facts["jokered"]), tuple(facts["eliminated"]), tuple(facts["revealed"].items()),
            tuple(facts.get("all_takes", {}).items()), tuple(facts["winners"]))
-    boxes = _public_boxes.get(key)
-    if boxes is None:
+    ring = _public_boxes.get(key)
+    if ring is None:
         if len(_public_boxes) >= PUBLIC_BOXES_KEPT:
             _public_boxes.clear()
-        boxes = _public_boxes[key] = tuple(_seat_boxes(view, language, {}))
-    return boxes
+        boxes = tuple(_seat_boxes(view, language, {}))
+        you = tr("tt.you", language)
+        ring = _public_boxes[key] = (boxes, tuple(Piece(seat_html(box, you, f"tt-at-{place}"))
+                                                  for place, box in enumerate(boxes)))
+    return ring
 
 
 def _context(view: View, language: str, log: bool, teacher: bool = False,
              secret_takes: Mapping[int, str] | None = None, worded: Sequence[str] | None = None) -> dict[str, Any]:
+    """What the table template shows. What differs from seat to seat at a step (whose view, the seat's own box,
+    its secrets) is in holes (`Hole`), for `render_framed` to draw the rest once for the step's tables."""
     context_page = page("mafia", tr("mdc_title", language), view.seat, view.players, language, teacher=teacher)
-    context_page.banner = _banner(view, language)
+    context_page.who = Hole(escape(context_page.who))
+    context_page.banner = Hole(banner_html(_banner(view, language)))
     context_page.facts = _facts_line(view, language)
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)
-    if secret_takes is None:  # a seat's table (or a spectator's): the public boxes, with its own put in
-        seats: Sequence[SeatBox] = _public_seat_boxes(view, language)
-        me = view.seat
-        if me is not None:
-            take = view.facts["my_take"]
-            own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
-            seats = [own if box.number == me else box for box in seats]
-    else:  # the teacher's: every secret take shown
-        seats = _seat_boxes(view, language, secret_takes, viewer=view.seat)
-    return {"page": context_page, "t": lambda key: tr(key, language), "you": tr("tt.you", language),
-            "seats": seats, "box_lines": _box_centre(view, language), "secrets": _own_secrets(view, language),
+    you = tr("tt.you", language)
+    boxes, drawn = _public_ring(view, language)
+    me = view.seat
+    if secret_takes is not None:  # the teacher's: every secret take shown
+        ring = Hole(ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you))
+    elif me is None:  # the spectator's: the public boxes
+        ring = Hole.of_pieces(drawn)
+    else:  # a seat's: the public boxes, with its own put in at its place
+        take = view.facts["my_take"]
+        own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
+        place = next(place for place, box in enumerate(boxes) if box.number == me)
+        ring = Hole.of_pieces([*drawn[:place], seat_html(own, you, f"tt-at-{place}"), *drawn[place + 1:]])
+    return {"page": context_page, "t": Words(language), "you": you, "ring_size": len(boxes),
+            "seats_drawn": ring, "box_lines": _box_centre(view, language),
+            "secrets_html": Hole(_secrets_panel(tuple(_own_secrets(view, language)), language)),
             "statements": _statements(view, language, worded), "teacher": None}
+
+
+@lru_cache(maxsize=4096)
+def _secrets_panel(lines: tuple[str, ...], language: str) -> Markup:
+    """A seat's "only you know" panel (nothing for a spectator): the same lines at every step of a phase."""
+    if not lines:
+        return Markup("")
+    return Markup(environment().get_template("macros.html.j2").module.secrets_panel(tr("tt.only_you", language),
+                                                                                     lines))
 
 
 _TABLE = "mafia_de_cuba/table.html.j2"
 
 
-def view_html(view: View, language: str = "en", log: bool = True, worded: Sequence[str] | None = None) -> str:
+def view_html(view: View, language: str = "en", log: bool = True, worded: Sequence[str] | None = None,
+              style: bool = True) -> str:
     """The table as `view.seat` sees it (None: a spectator), escaped, from the view alone; `worded`: the text of
-    each event of its log, from a running log that worded them already (`rendering.RunningLog`)."""
-    return render(_TABLE, **_context(view, language, log, worded=worded))
+    each event of its log, from a running log that worded them already (`rendering.RunningLog`); `style=False`
+    leaves the stylesheet out (a page that links it). The step's tables share all but their holes
+    (`render_framed`)."""
+    return render_framed(_TABLE, style=style, **_context(view, language, log, worded=worded))
 
 
 def state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:

@@ -18,7 +18,9 @@ fetched from the network (no web fonts, icons or CDNs).
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -29,6 +31,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from ..i18n import check_language, register, tr
+from .drawn import Drawn, Piece
 
 #: Names longer than this are shown cut, with an ellipsis (the full name stays in the tooltip).
 NAME_LIMIT = 24
@@ -194,7 +197,7 @@ class Page:
     who: str
     perspective: str  # "teacher", "spectator" or "seat"
     language: str
-    banner: Banner | None = None
+    banner: Banner | None = None  # or drawn already (`banner_html`): a hole of a frame (`render_framed`)
     facts: list[tuple[str, str]] = field(default_factory=list)
     log: list[tuple[int, str]] | None = None
     log_title: str = ""
@@ -353,6 +356,139 @@ def render(template: str, *, style: bool = True, **context: Any) -> str:
     return environment().get_template(template).render(style=style_block() if style else "", **context)
 
 
+class Hole(Markup):
+    """Drawn HTML that differs between the tables of a step (whose view it is, the seat's own box, its secrets):
+    given to `render_framed` as a context value (or a field of one, such as `Page.who`), it is left out of the
+    frame that the other tables share, and put in its place."""
+
+    @classmethod
+    def of_pieces(cls, pieces: Iterable[str]) -> Hole:
+        """A hole drawn in pieces, some of them kept (`drawn.Piece`: a ring's public seats): the table keeps them."""
+        parts = tuple(pieces)
+        hole = cls("".join(parts))
+        hole.__dict__["pieces"] = parts
+        return hole
+
+
+@dataclass(frozen=True)
+class Words:
+    """`t(key)` in a template: the text of `key` in `language` (a value a frame can be kept by, unlike a lambda)."""
+
+    language: str
+
+    def __call__(self, key: str) -> str:
+        return tr(key, self.language)
+
+
+@lru_cache(maxsize=256)
+def banner_html(banner: Banner) -> Markup:
+    """A banner as the layout draws it (the `banner` macro): a frame's hole where its tables' banners differ
+    (the seats to act are told it is their turn)."""
+    return Markup(environment().get_template("macros.html.j2").module.banner(banner))
+
+
+#: How many frames `render_framed` keeps (then it starts again): a step's few, for a class of rooms.
+FRAMES_KEPT = 256
+_frames: dict[Any, tuple[tuple[str, ...], tuple[int, ...]]] = {}
+_MARK = re.compile("\x00(\\d+)\x00")
+
+
+def render_framed(template: str, *, style: bool = True, **context: Any) -> str:
+    """`render(template, style=style, **context)`, with all but the context's holes (`Hole`) drawn once and kept
+    (a `Drawn`: the frame's pieces keep their JSON for the class server).
+
+    The 13 tables of a step of Mafia de Cuba (each seat's and the projector's) differ in a few places only; the
+    class server draws them one after another. The frame around the holes is kept by everything else the context
+    holds, so two tables share a frame only when all they show outside their holes is the same: a seat's secret is
+    in a hole or in the key, never in a frame another seat is given."""
+    fills: list[str | tuple[str, ...]] = []
+    key_parts = []
+    frame_context = {}
+    for name in sorted(context):
+        key_part, frame_context[name] = _frame_value(context[name], fills)
+        key_parts.append((name, key_part))
+    key = (template, style, tuple(key_parts))
+    frame = _frames.get(key)
+    if frame is None:
+        frame = _draw_frame(template, style, frame_context, len(fills))
+        if frame is None:  # a text of the table holds a mark: drawn whole, not kept
+            return render(template, style=style, **context)
+        if len(_frames) >= FRAMES_KEPT:
+            _frames.clear()
+        _frames[key] = frame
+    segments, order = frame
+    parts = [segments[0]]
+    for index, segment in zip(order, segments[1:]):
+        fill = fills[index]
+        if type(fill) is tuple:  # a hole drawn in pieces
+            parts += (*fill, segment)
+        else:
+            parts += (fill, segment)
+    return Drawn(parts)
+
+
+def _frame_value(value: Any, fills: list[str | tuple[str, ...]]) -> tuple[Any, Any]:
+    """(what a frame is kept by, what the frame is drawn with) for a context value: a hole (a value, or a field of
+    a plain dataclass value such as `Page`) becomes a numbered mark, and its HTML is added to `fills`."""
+    if isinstance(value, Hole):
+        fills.append(value.__dict__.get("pieces") or str(value))
+        return ("hole",), Markup(f"\x00{len(fills) - 1}\x00")
+    if type(value) not in _PLAIN and _is_plain_dataclass(type(value)):
+        marks = {}
+        key: list[Any] = [type(value)]
+        for name, part in vars(value).items():
+            if isinstance(part, Hole):
+                key.append((name, "hole"))
+                marks[name] = _frame_value(part, fills)[1]
+            else:
+                key.append((name, _frozen(part)))
+        return tuple(key), dataclasses.replace(value, **marks) if marks else value
+    return _frozen(value), value
+
+
+#: Values that are their own key.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+@lru_cache(maxsize=None)
+def _is_plain_dataclass(kind: type) -> bool:
+    """A dataclass whose instances can change (`Page`): kept by its fields' values, not by its hash."""
+    return dataclasses.is_dataclass(kind) and not kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+def _frozen(value: Any) -> Any:
+    """`value` as a dictionary key that holds everything it shows (a list as a tuple, a plain dataclass as its
+    fields); a value kept only by its identity (a function, an object) is refused: a frame must not outlive it."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if isinstance(value, str):  # Markup("a&b") equals "a&b", but it is drawn unescaped
+        return (kind, str(value))
+    if kind is list or kind is tuple:
+        if all(type(item) is str for item in value):  # what was said: many lines, each a plain text
+            return (kind, tuple(value))
+        return (kind, tuple([_frozen(item) for item in value]))
+    if kind is dict:
+        return (dict, *[(key, _frozen(item)) for key, item in value.items()])
+    if _is_plain_dataclass(kind):
+        return (kind, *[(name, _frozen(part)) for name, part in vars(value).items()])
+    if kind.__hash__ is object.__hash__ or callable(value) and not isinstance(value, Words):
+        raise TypeError(f"a frame cannot be kept by a {kind.__name__}: give the template plain values")
+    hash(value)
+    return value
+
+
+def _draw_frame(template: str, style: bool, context: dict[str, Any],
+                holes: int) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    """The template drawn with a mark in each hole, cut at the marks: (the texts between them, which hole each
+    mark is); None if the marks are not each found once (a text of the table holding one)."""
+    pieces = _MARK.split(render(template, style=style, **context))
+    segments, order = tuple(map(Piece, pieces[::2])), tuple(int(number) for number in pieces[1::2])
+    if sorted(order) != list(range(holes)) or any("\x00" in segment for segment in segments):
+        return None
+    return segments, order
+
+
 def _ring_rules() -> str:
     """Where each seat of a ring of n sits (an ellipse, seat 0 at the top, clockwise), as CSS classes."""
     rules = []
@@ -382,7 +518,7 @@ def style_block() -> Markup:
     return Markup(f"<style>{stylesheet()}</style>")
 
 
-__all__ = ["Banner", "Bar", "Card", "Cell", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag",
-           "acting_seats", "colon", "display_names", "elide", "environment", "join_names", "log_lines", "page",
-           "perspective_title", "remembered_wording", "render", "seat_box", "short_name", "style_block", "stylesheet",
-           "word"]
+__all__ = ["Banner", "Bar", "Card", "Cell", "Hole", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag",
+           "Words", "acting_seats", "banner_html", "colon", "display_names", "elide", "environment", "join_names",
+           "log_lines", "page", "perspective_title", "remembered_wording", "render", "render_framed", "seat_box",
+           "short_name", "style_block", "stylesheet", "word"]

@@ -263,10 +263,11 @@ def test_students_choosing_at_the_same_moment_all_get_their_choice_in(hall: Hall
 
 
 @pytest.mark.parametrize(("game", "players"), [("commissario", 3), ("get_adler", 5), ("mafia_de_cuba", 7)])
-def test_the_seats_to_act_at_an_earlier_step_are_replayed_once_and_kept(
+def test_the_seats_to_act_at_an_earlier_step_are_noted_as_the_game_moves_on(
         hall: Hall, game: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """`Room.acting_at`, asked by every move and menu that answers an earlier step (most of Mafia's floor): the
-    seats a replay to that step finds, at every step of a game, and each step replayed only once."""
+    seats a replay to that step finds, at every step of a game, noted as each move was played, in the room that
+    played them and in the room read back from its file (no replay); a step not noted is replayed once, then kept."""
     room = hall.create_room(game, players, seed=3)
     for seat in range(players):
         hall.join(room.code, f"S{seat}")
@@ -278,13 +279,20 @@ def test_the_seats_to_act_at_an_earlier_step_are_replayed_once_and_kept(
         hall.play(room, seat, room.step, str(rng.choice(state.legal_actions(seat))))
     replays = []
     real = type(state).from_record.__func__  # type: ignore[attr-defined]
-    monkeypatch.setattr(type(state), "from_record", classmethod(lambda cls, record: replays.append(1) or
-                                                                real(cls, record)))
+    expected = []
     for step in range(room.step + 1):
         record = state.record()
         record["actions"] = record["actions"][:step]
-        expected = frozenset(real(type(state), record).acting_seats)
-        assert room.acting_at(step) == expected and room.acting_at(step) == expected
+        expected.append(frozenset(real(type(state), record).acting_seats))
+    monkeypatch.setattr(type(state), "from_record", classmethod(lambda cls, record: replays.append(1) or
+                                                                real(cls, record)))
+    again = Hall(Store(hall.store.path)).room(room.code)
+    for played in (room, again):
+        assert [played.acting_at(step) for step in range(room.step + 1)] == expected
+    assert not replays
+    room._acting.clear()  # not noted (a game moved on by other means): replayed once a step, then kept
+    for step in range(room.step + 1):
+        assert room.acting_at(step) == expected[step] and room.acting_at(step) == expected[step]
     assert len(replays) == room.step  # once per earlier step; the step now is the game's own
     assert room.acting_at(room.step + 1) is None and room.acting_at(-1) is None
 

@@ -195,3 +195,28 @@ def test_the_tables_of_a_step_share_the_public_boxes_and_each_seat_has_its_own(o
             assert ("is-me" in box) == (number == seat), (seat, number)
             assert ("tt-tag--secret" in box) == (number == seat and seat in state.takes), (seat, number, box)
     assert render_module._public_boxes  # kept for the next tables
+
+
+def test_the_tables_of_a_step_are_drawn_around_a_few_kept_frames_and_each_is_the_table_drawn_whole() -> None:
+    """The 13 tables of a step of twelve share their frames (a seat's view and the projector's): at every step of
+    a game to its end, with hostile names and in both drawing orders, each table is the template drawn whole from
+    the same context, and no more than two frames are drawn for a step."""
+    from tabletop_edu import templates
+
+    state = new_game([f"<b>P{seat}</b> & co" if seat == 4 else f"<i>P{seat}</i>" for seat in range(12)],
+                     seed=3)
+    rng = random.Random(3)
+    perspectives: list[int | None] = [*range(12), None]
+    while True:
+        for order in (perspectives, perspectives[::-1]):
+            templates._frames.clear()
+            for seat in order:
+                for language in ("en", "fr"):
+                    context = render_module._context(state.view(seat), language, log=False)
+                    assert view_html(state.view(seat), language, log=False) == \
+                        templates.render("mafia_de_cuba/table.html.j2", **context), (len(state.events), seat, language)
+            assert len(templates._frames) <= 4  # two a language
+        if state.is_over:
+            break
+        seat = state.acting_seats[0]
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)

@@ -15,6 +15,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop_edu import commissario, get_adler, mafia_de_cuba
 from tabletop_edu.core import Event, GameState, View
@@ -453,3 +455,79 @@ def test_a_ring_drawn_in_one_call_is_the_ring_of_the_seats_drawn_one_by_one() ->
     assert isinstance(drawn, Markup) and drawn == "".join(seat_html(box, "you", f"tt-at-{n}") for n, box in
                                                           enumerate(boxes))
     assert [f'tt-at-{n}"' in drawn for n in range(4)] == [True, True, True, False] and "<b>0" not in drawn
+
+
+# ---------------------------------------------------------------------------------------------- kept frames
+
+def framed_context(who: str, banner: str, statements: tuple[str, ...], ring: str, secrets: str,
+                   facts: str = "Phase", box: str = "box", kind: str = "turn") -> dict[str, Any]:
+    """A context for Mafia de Cuba's table template with whose view, the ring's seats and the secrets in holes."""
+    from tabletop_edu.templates import Banner, Hole, Words, banner_html, page
+
+    table = page("mafia", "<Mafia>", 1, ["Ann", "Bo"], "en")
+    table.who = Hole(escape(who))
+    table.banner = Hole(banner_html(Banner(banner, kind))) if kind == "mine" else Banner(banner, kind)  # drawn, or not
+    table.facts = [(facts, "1")]
+    return {"page": table, "t": Words("en"), "you": "you", "ring_size": 2, "seats_drawn": Hole(ring),
+            "box_lines": [box], "secrets_html": Hole(secrets), "statements": statements, "teacher": None}
+
+
+TEXTS = st.sampled_from(["Ann", "<b>Bo</b> & co", "", "\x000\x00", "« é »", "\U0001F600"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(TEXTS, TEXTS, st.lists(TEXTS, max_size=3), TEXTS, TEXTS, TEXTS, TEXTS,
+                          st.sampled_from(["turn", "mine"])), min_size=1, max_size=6))
+def test_a_table_drawn_around_kept_holes_is_the_table_drawn_whole(contexts: list[tuple[Any, ...]]) -> None:
+    """`render_framed` keeps the frame around a table's holes by all the rest of its context: for any sequence of
+    tables (texts from a small set, so that frames are met again; hostile markup; a text holding a hole's own
+    mark), each is exactly the template drawn whole, both as a page and without its stylesheet."""
+    from tabletop_edu.templates import render, render_framed
+
+    for who, banner, statements, ring, secrets, facts, box, kind in contexts:
+        for style in (True, False):
+            context = framed_context(who, banner, tuple(statements), ring, secrets, facts, box, kind)
+            assert render_framed("mafia_de_cuba/table.html.j2", style=style, **context) == \
+                render("mafia_de_cuba/table.html.j2", style=style, **context)
+
+
+def test_tables_that_differ_only_in_their_holes_share_one_frame() -> None:
+    from tabletop_edu import templates
+
+    templates._frames.clear()
+    for who in ("Ann", "Bo", "<Cy>"):
+        templates.render_framed("mafia_de_cuba/table.html.j2", **framed_context(who, "turn", ("a",), who, who))
+    assert len(templates._frames) == 1
+    templates.render_framed("mafia_de_cuba/table.html.j2", **framed_context("Ann", "turn", ("a", "b"), "", ""))
+    assert len(templates._frames) == 2  # what was said is not a hole: another frame
+    templates.render_framed("mafia_de_cuba/table.html.j2", **framed_context("\x000\x00", "turn", (), "", ""))
+    templates.render_framed("mafia_de_cuba/table.html.j2", **framed_context("A", "\x000\x00", (), "", ""))
+    assert len(templates._frames) == 3  # a mark in a hole is its own business; in the frame, drawn whole, not kept
+
+
+def test_a_text_and_the_same_markup_are_two_frames() -> None:
+    """`Markup("<em>you</em>")` equals the text "<em>you</em>", but one is drawn as it is and the other escaped."""
+    from markupsafe import Markup
+
+    from tabletop_edu import templates
+
+    drawn = []
+    for you in ("<em>you</em>", Markup("<em>you</em>"), "<em>you</em>"):
+        context = framed_context("Ann", "turn", (), "", "")
+        context["box_lines"] = [you]
+        drawn.append(templates.render_framed("mafia_de_cuba/table.html.j2", **context))
+        assert drawn[-1] == templates.render("mafia_de_cuba/table.html.j2", **context)
+    assert "<p><em>you</em></p>" in drawn[1] and "<p><em>you</em></p>" not in drawn[0] and drawn[0] == drawn[2]
+
+
+@pytest.mark.parametrize("value", [lambda key: key, object(), len, [object()]])
+def test_a_frame_is_never_kept_by_what_only_its_identity_names(value: Any) -> None:
+    """A function or a plain object in a context could change while its frame is kept: refused, in words."""
+    from tabletop_edu import templates
+
+    templates._frames.clear()
+    context = framed_context("Ann", "turn", (), "", "")
+    context["t"] = value
+    with pytest.raises(TypeError, match="a frame cannot be kept by"):
+        templates.render_framed("mafia_de_cuba/table.html.j2", **context)
+    assert not templates._frames

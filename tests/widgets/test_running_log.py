@@ -1,9 +1,11 @@
 """The class server's tables drawn with a running log (`rendering.RunningLog`: only the new events worded at each
-step) are exactly the tables drawn whole, for every game, every seat, both languages, every step; and the memory
+step) are exactly the tables drawn whole, for every game, every seat, both languages, every step (and so is their
+JSON, written from the pieces that keep theirs); and the memory
 of wordings (`templates.remembered_wording`) words an event once and never says anything else."""
 
 from __future__ import annotations
 
+import json
 import random
 from types import ModuleType
 from typing import Any
@@ -17,6 +19,7 @@ from tabletop_edu.examples import peek
 from tabletop_edu.mafia_de_cuba import render as mafia_render
 from tabletop_edu.rendering import RunningLog, render_view_html
 from tabletop_edu.templates import remembered_wording
+from tabletop_edu.templates.drawn import message_json
 
 NAMES = ["<b>Ana</b>", "Ben & Co", "Chloé", "Dee", "Eve", "Farid", "Gus", "Hal"]
 GAMES: dict[str, tuple[ModuleType, int]] = {
@@ -40,7 +43,9 @@ def test_running_log_draws_the_whole_table_at_every_step(game: str) -> None:
     while True:
         for (seat, language), log in logs.items():
             view = state.view(seat)
-            assert log.table_html(view) == render_view_html(view, language), (game, steps, seat, language)
+            html = log.table_html(view)
+            assert html == render_view_html(view, language), (game, steps, seat, language)
+            assert message_json({"html": html}) == json.dumps({"html": str(html)})  # the pieces' kept JSON too
         if state.is_over or steps == 60:
             break
         play_one(state, rng)
