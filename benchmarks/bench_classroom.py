@@ -6,9 +6,9 @@ The server runs as its own process (`python -m tabletop_edu serve --port 0`), th
 one asyncio loop here. The class sits down first (every student's page open, each showing its table), then
 plays; the time it took to sit down is printed. For every move it measures the time from the move being sent to
 every screen of its room (all its seats) having received the new table, and prints moves per second, the median
-(p50), p95 and maximum, and the share of one core the server process used over the run (its user + system CPU time over the
-wall time). It checks that nothing was refused or lost (each room's record holds exactly the moves sent, and
-every game ends).
+(p50), p95 and maximum, and the share of one core the server process used over the run (its user + system CPU
+time over the wall time). It checks that nothing was refused or lost (each room's record holds exactly the moves
+sent, and every game ends).
 
     .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12] [--think 0-3] [--seed 1]
                                                    [--compress] [--beliefs]

@@ -92,9 +92,9 @@ class RunningLog:
     redraws every seat's table after every move, and re-wording the whole log each time was most of its work).
 
     `table_html(view)` is exactly `render_view_html(view, language, style=style)` (a test checks it at every
-    step of games of every game, in both languages): the game's table without its log, with the log's lines kept here and
-    only those of the events new since the last drawing worded. A view whose log is not the last one grown
-    (another game, a seat's log restarted) is worded from its start again.
+    step of games of every game, in both languages): the game's table without its log, with the log's lines
+    kept here and only those of the events new since the last drawing worded. A view whose log is not the last
+    one grown (another game, a seat's log restarted) is worded from its start again.
 
     A game's renderer that takes it gets `worded` (`view_html(view, ..., worded=)`): the text of each event of
     the view's log as worded here ("" for an event that says nothing), so that a list of what was said (Mafia de
