@@ -14,6 +14,7 @@ import pytest
 
 from tabletop_edu import commissario, get_adler, mafia_de_cuba
 from tabletop_edu.core import Event, FrozenDict, freeze
+from tabletop_edu.classroom.pages import without_style
 from tabletop_edu.core.events import NO_DATA, SeatLog
 from tabletop_edu.examples import peek
 from tabletop_edu.mafia_de_cuba import render as mafia_render
@@ -38,13 +39,19 @@ def test_running_log_draws_the_whole_table_at_every_step(game: str) -> None:
     state = module.new_game(NAMES[:players], seed=7)
     rng = random.Random(3)
     seats = [*range(players), None]
-    logs = {(seat, language): RunningLog(language) for seat in seats for language in ("en", "fr")}
+    logs = {(seat, language, style): RunningLog(language, style) for seat in seats for language in ("en", "fr")
+            for style in (True, False)}  # with the stylesheet, or for a class page that links it
     steps = 0
     while True:
-        for (seat, language), log in logs.items():
+        for (seat, language, style), log in logs.items():
             view = state.view(seat)
             html = log.table_html(view)
-            assert html == render_view_html(view, language), (game, steps, seat, language)
+            whole = render_view_html(view, language)
+            if style:
+                assert html == whole, (game, steps, seat, language)
+            else:  # a renderer that takes `style` leaves the stylesheet out; the page cuts any other's
+                assert without_style(html) == without_style(whole), (game, steps, seat, language)
+                assert ("<style>" in html) == (game != "mafia_de_cuba")
             assert message_json({"html": html}) == json.dumps({"html": str(html)})  # the pieces' kept JSON too
         if state.is_over or steps == 60:
             break
