@@ -197,7 +197,7 @@ class Page:
     who: str
     perspective: str  # "teacher", "spectator" or "seat"
     language: str
-    banner: Banner | None = None  # or drawn already (`banner_html`): a hole of a frame (`render_framed`)
+    banner: Banner | Markup | None = None  # Markup: drawn already (`banner_html`), a hole of a frame
     facts: list[tuple[str, str]] = field(default_factory=list)
     log: list[tuple[int, str]] | None = None
     log_title: str = ""
