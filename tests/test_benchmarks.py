@@ -156,6 +156,15 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
     assert first is not None and first.seat == 0 and room.last_step_shown == 4
 
 
+def play_or_say_where_it_waited(student: Any, sent: list[dict[str, Any]], room: Any) -> None:
+    """Run a bench student to its end; one left waiting for ever fails, saying what it sent and was shown."""
+    try:
+        asyncio.run(asyncio.wait_for(student, 30))
+    except asyncio.TimeoutError:
+        pytest.fail(f"the student waited for ever after sending {sent}; its room was shown {room.shown} and "
+                    f"refused {room.refusals}")
+
+
 def test_a_bench_student_whose_words_no_longer_start_a_move_plays_from_the_tables_own_menu(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A student taps a word; another seat's move redraws its table; the words asked again at the new step start
@@ -203,7 +212,7 @@ def test_a_bench_student_whose_words_no_longer_start_a_move_plays_from_the_table
 
     monkeypatch.setattr(bench.tornado.websocket, "websocket_connect", connect)
     student = bench.student("http://127.0.0.1:1", "token", room, random.Random(0), deadline=float("inf"))
-    asyncio.run(asyncio.wait_for(student, 30))  # waiting for ever fails here
+    play_or_say_where_it_waited(student, socket.sent, room)
     assert [(message["type"], message["step"]) for message in socket.sent] == [("menu", 3), ("menu", 4),
                                                                               ("move", 4)]
     assert socket.sent[1]["chosen"] == ["saw"] and socket.sent[2]["action"] == "pass"
@@ -258,7 +267,7 @@ def test_a_bench_student_told_to_slow_down_taps_again(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(bench.tornado.websocket, "websocket_connect", connect)
     student = bench.student("http://127.0.0.1:1", "token", room, random.Random(0), deadline=float("inf"))
-    asyncio.run(asyncio.wait_for(student, 30))  # waiting for ever fails here
+    play_or_say_where_it_waited(student, socket.sent, room)
     sent = [(message["type"], message.get("chosen", message.get("action"))) for message in socket.sent]
     assert sent == [("menu", ["take"]), ("menu", ["take"]), ("move", "take 3")] if refused == "menu" else \
         [("menu", ["take"]), ("move", "take 3"), ("menu", ["take"]), ("move", "take 3")]

@@ -1,7 +1,8 @@
 """HTML for Mafia de Cuba, in English and French, as pure functions over templates.
 
 `view_html(view, language)` is built from the View only, so a seat's page can never show another seat's secret
-(not even in an attribute); `state_html(state, language)` is the teacher's table, the union of what every seat
+(not even in an attribute; the class server also hands it the spectator's view of the step, from which what the
+step's tables share is drawn once); `state_html(state, language)` is the teacher's table, the union of what every seat
 knows (read from each seat's view); `reveal_html(state_or_view, language)` is the end of the game, built from
 the public view once the game is over: every take and role, the box's journey, every testimony against the
 truth, the winners and why. The table is drawn round, in box order with the Godfather at the top, the cigar
