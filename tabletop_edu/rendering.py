@@ -38,15 +38,17 @@ def game_renderer(game: str, name: str) -> Callable[..., str] | None:
 
 
 def call_renderer(function: Callable[..., str], subject: Any, language: str, log: bool = True,
-                  worded: Sequence[str] | None = None, style: bool = True) -> str:
-    """Call a renderer, passing `language`, `log`, `worded` (see `RunningLog`) and `style=False` only to
-    renderers that take them."""
+                  worded: Sequence[str] | None = None, style: bool = True, public: View | None = None) -> str:
+    """Call a renderer, passing `language`, `log`, `worded` (see `RunningLog`), `style=False` and `public` (the
+    spectator's view of the same step) only to renderers that take them."""
     accepted = _parameters(function)
     options: dict[str, Any] = {"language": language, "log": log}
     if worded is not None:
         options["worded"] = worded
     if not style:
         options["style"] = False
+    if public is not None:
+        options["public"] = public
     drawn = function(subject, **{name: value for name, value in options.items() if name in accepted})
     return drawn if type(drawn) is Drawn else str(drawn)  # a drawn table keeps its pieces (`templates.drawn`)
 
@@ -58,15 +60,16 @@ def _parameters(function: Callable[..., str]) -> frozenset[str]:
 
 
 def render_view_html(view: View, language: str = "en", log: bool = True,
-                     worded: Sequence[str] | None = None, style: bool = True) -> str:
+                     worded: Sequence[str] | None = None, style: bool = True, public: View | None = None) -> str:
     """The game's own HTML for a view (its `render.view_html`), else a generic table; `log=False` leaves the
     log out (a widget shows it in its own tab). `worded`: the text of each event of the view's log, as a running
     log worded it (`RunningLog`), for a renderer that lists some of them again. `style=False`: a renderer that
-    can leaves its stylesheet out (a page that links it); others draw it all the same."""
+    can leaves its stylesheet out (a page that links it); others draw it all the same. `public`: the spectator's
+    view of the same step, for a renderer that draws what its tables share once a step (the class server's)."""
     function = game_renderer(view.game, "view_html")
     if function is None:
         return generic_view_html(view, log, language)
-    return call_renderer(function, view, language, log, worded, style)
+    return call_renderer(function, view, language, log, worded, style, public)
 
 
 def render_state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:
@@ -130,11 +133,13 @@ class RunningLog:
         self._events, self._last = len(log), (log[-1] if log else None)
         return self._items
 
-    def table_html(self, view: View) -> str:
+    def table_html(self, view: View, public: View | None = None) -> str:
         """`render_view_html(view, self.language)`, the log worded only where it grew; drawn in pieces
-        (`templates.drawn.Drawn`), the log's lines one piece that keeps its JSON from one table to the next."""
+        (`templates.drawn.Drawn`), the log's lines one piece that keeps its JSON from one table to the next.
+        `public`: the spectator's view of the same step (see `render_view_html`)."""
         self.items(view)
-        body = render_view_html(view, self.language, log=False, worded=tuple(self._texts), style=self.style)
+        body = render_view_html(view, self.language, log=False, worded=tuple(self._texts), style=self.style,
+                                public=public)
         if not body.endswith(_TABLE_END):  # a table not laid out by the shared template: drawn whole
             return render_view_html(view, self.language, log=True, style=self.style)
         return Drawn([*pieces_without_suffix(body, _TABLE_END), _log_head(self.language), self._lines, _LOG_END])

@@ -220,10 +220,13 @@ def view_step(view: View) -> int:
 def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[str, Any]], step: int = 0,
                   legal_actions: Sequence[Action | str] = (), paused: bool = False, revealed: str | None = None,
                   title: str = "", seat: int | None = None, style: bool = True,
-                  words: MoveTree | None = None, log: RunningLog | None = None) -> dict[str, Any]:
+                  words: MoveTree | None = None, log: RunningLog | None = None,
+                  public: View | None = None) -> dict[str, Any]:
     """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone
     (`words`: the legal actions' tree of notation words, when the caller keeps it: `moves.MoveTree`; `log`: the
-    seat's log kept from its last table, when the caller keeps it, so that only its new lines are worded).
+    seat's log kept from its last table, when the caller keeps it, so that only its new lines are worded;
+    `public`: the spectator's view of the same step, when the caller keeps it, for the tables of a step to share
+    what they show of it: `rendering.render_view_html`).
 
     `step` is the number of moves played (the step a move must answer); `legal_actions` are the seat's own
     (empty when it is not to act); `revealed` is the reveal HTML once the teacher showed the whole table at
@@ -232,7 +235,7 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
     kind, status = status_text(view, seats, language, paused=paused)
     me = seat if view is None else view.seat
     html = lobby_html(seats, me, language) if view is None else \
-        log.table_html(view) if log is not None else render_view_html(view, language, True)
+        log.table_html(view, public) if log is not None else render_view_html(view, language, True)
     if revealed is not None:
         html = Drawn([f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"
                       f"{revealed}</section>", html])

@@ -572,7 +572,8 @@ class ClassServer:
                                 paused=room.paused, revealed=revealed, title=room.title, seat=seat,
                                 style=False,  # the page links the stylesheet once (`TableStyle`)
                                 words=room.menu_tree(seat) if legal else None,
-                                log=room.running_log(seat, language))  # its new lines only are worded
+                                log=room.running_log(seat, language),  # its new lines only are worded
+                                public=room.view(None))  # what the step's tables share, drawn once
         if with_view and seat is not None:
             message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
             message["legal"] = [str(action) for action in legal]

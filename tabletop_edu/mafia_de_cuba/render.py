@@ -1,7 +1,8 @@
 """HTML for Mafia de Cuba, in English and French, as pure functions over templates.
 
 `view_html(view, language)` is built from the View only, so a seat's page can never show another seat's secret
-(not even in an attribute); `state_html(state, language)` is the teacher's table, the union of what every seat
+(not even in an attribute; the class server also hands it the spectator's view of the step, from which what the
+step's tables share is drawn once); `state_html(state, language)` is the teacher's table, the union of what every seat
 knows (read from each seat's view); `reveal_html(state_or_view, language)` is the end of the game, built from
 the public view once the game is over: every take and role, the box's journey, every testimony against the
 truth, the winners and why. The table is drawn round, in box order with the Godfather at the top, the cigar
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -24,8 +26,8 @@ from markupsafe import Markup, escape
 from ..core import Event, GameState, View
 from ..i18n import register, tr
 from ..templates import (Banner, Hole, Row, SeatBox, Tag, Words, acting_seats, banner_html, colon, display_names,
-                         environment, join_names, log_lines, page, remembered_wording, render, render_framed,
-                         ring_seats_html, seat_box, seat_html, short_name, word)
+                         environment, join_names, log_lines, page, perspective_title, remembered_wording, render,
+                         render_framed, ring_seats_html, seat_box, seat_html, short_name, word)
 from ..templates.drawn import Piece
 from .rules import TOKEN_ORDER
 
@@ -556,11 +558,12 @@ def _box_centre(view: View, language: str) -> list[str]:
 
 #: The seats' boxes as a spectator sees them, at the last steps drawn, by all they show, with each box drawn at its
 #: place in the ring: the 13 tables of a step share them, each seat putting its own box in (`_context`).
-_public_boxes: dict[tuple[Any, ...], tuple[tuple[SeatBox, ...], tuple[Piece, ...]]] = {}
+PublicRing = tuple[tuple[SeatBox, ...], tuple[Piece, ...]]
+_public_boxes: dict[tuple[Any, ...], PublicRing] = {}
 PUBLIC_BOXES_KEPT = 64
 
 
-def _public_ring(view: View, language: str) -> tuple[tuple[SeatBox, ...], tuple[Piece, ...]]:
+def _public_ring(view: View, language: str) -> PublicRing:
     """Every seat's box with what is public only, and its HTML at its place in the ring, kept for the other tables
     of the step; the key holds all that `_seat_boxes` reads."""
     facts = view.facts
@@ -582,28 +585,78 @@ def _context(view: View, language: str, log: bool, teacher: bool = False,
              secret_takes: Mapping[int, str] | None = None, worded: Sequence[str] | None = None) -> dict[str, Any]:
     """What the table template shows. What differs from seat to seat at a step (whose view, the seat's own box,
     its secrets) is in holes (`Hole`), for `render_framed` to draw the rest once for the step's tables."""
+    frame, ring = _frame_context(view, language, log, teacher, worded)
+    return _with_holes(frame, ring, view, language, teacher, secret_takes)
+
+
+def _frame_context(view: View, language: str, log: bool, teacher: bool = False,
+                   worded: Sequence[str] | None = None) -> tuple[dict[str, Any], PublicRing]:
+    """What the table shows outside its holes, from `view` (the phase, what was said, the box), and the ring's
+    public seats (`_public_ring`), for `_with_holes` to put the seat's own box in."""
     context_page = page("mafia", tr("mdc_title", language), view.seat, view.players, language, teacher=teacher)
-    context_page.who = Hole(escape(context_page.who))
-    context_page.banner = Hole(banner_html(_banner(view, language)))
     context_page.facts = _facts_line(view, language)
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)
-    you = tr("tt.you", language)
-    boxes, drawn = _public_ring(view, language)
+    ring = _public_ring(view, language)
+    return {"page": context_page, "t": Words(language), "you": tr("tt.you", language), "ring_size": len(ring[0]),
+            "box_lines": _box_centre(view, language), "statements": _statements(view, language, worded),
+            "teacher": None}, ring
+
+
+def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View,
+                language: str, teacher: bool = False, secret_takes: Mapping[int, str] | None = None) -> dict[str, Any]:
+    """`frame` with the holes of `view`'s table filled: whose view it is, its banner, its ring (the public seats
+    with its own put in), its "only you know" panel."""
+    you = frame["you"]
+    boxes, drawn = ring
     me = view.seat
     if secret_takes is not None:  # the teacher's: every secret take shown
-        ring = Hole(ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you))
+        seats = Hole(ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you))
     elif me is None:  # the spectator's: the public boxes
-        ring = Hole.of_pieces(drawn)
+        seats = Hole.of_pieces(drawn)
     else:  # a seat's: the public boxes, with its own put in at its place
         take = view.facts["my_take"]
         own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
         place = next(place for place, box in enumerate(boxes) if box.number == me)
-        ring = Hole.of_pieces([*drawn[:place], seat_html(own, you, f"tt-at-{place}"), *drawn[place + 1:]])
-    return {"page": context_page, "t": Words(language), "you": you, "ring_size": len(boxes),
-            "seats_drawn": ring, "box_lines": _box_centre(view, language),
-            "secrets_html": Hole(_secrets_panel(tuple(_own_secrets(view, language)), language)),
-            "statements": _statements(view, language, worded), "teacher": None}
+        seats = Hole.of_pieces([*drawn[:place], seat_html(own, you, f"tt-at-{place}"), *drawn[place + 1:]])
+    who = Hole(escape(perspective_title(me, view.players, language, teacher)))
+    return {**frame, "page": replace(frame["page"], who=who, banner=Hole(banner_html(_banner(view, language)))),
+            "seats_drawn": seats, "secrets_html": Hole(_secrets_panel(tuple(_own_secrets(view, language)), language))}
+
+
+#: What the latest steps' tables show outside their holes, drawn from the spectator's view of the step:
+#: (that view, the ring's public seats, by perspective ("seat" or "spectator"): the context and its frame's key).
+_step_frames: dict[tuple[int, str], tuple[View, PublicRing, dict[str, tuple[dict[str, Any], object]]]] = {}
+STEP_FRAMES_KEPT = 64
+
+
+def _step_frame(public: View, language: str, perspective: str) -> tuple[dict[str, Any], PublicRing, object]:
+    """(what a step's tables of `perspective` show outside their holes, the ring's public seats, the key of their
+    frame), worded once from the spectator's view `public`: nothing in it can be a seat's secret."""
+    key = (id(public), language)
+    kept = _step_frames.get(key)
+    if kept is None or kept[0] is not public:
+        if len(_step_frames) >= STEP_FRAMES_KEPT:  # the oldest goes: a step's tables may be drawing still
+            del _step_frames[next(iter(_step_frames))]
+        frame, ring = _frame_context(public, language, log=False)
+        kept = _step_frames[key] = (public, ring, {"spectator": (frame, object())})
+    perspectives = kept[2]
+    if perspective not in perspectives:
+        public_frame = perspectives["spectator"][0]
+        perspectives[perspective] = ({**public_frame, "page": replace(public_frame["page"], perspective=perspective)},
+                                     object())
+    frame, frame_key = perspectives[perspective]
+    return frame, kept[1], frame_key
+
+
+def _check_same_moment(view: View, public: View) -> None:
+    """`public` must be the spectator's view of the very moment `view` shows (the same game, table and step)."""
+    if public.seat is not None:
+        raise ValueError(f"The public view given for a table must be the spectator's, not seat {public.seat}'s.")
+    if (public.game, public.players, public.current_player, public.is_over) != \
+            (view.game, view.players, view.current_player, view.is_over) or \
+            (public.log[-1].step if public.log else 0) != (view.log[-1].step if view.log else 0):
+        raise ValueError("The public view given for a table is not of the same game at the same step as its view.")
 
 
 @lru_cache(maxsize=4096)
@@ -619,12 +672,20 @@ _TABLE = "mafia_de_cuba/table.html.j2"
 
 
 def view_html(view: View, language: str = "en", log: bool = True, worded: Sequence[str] | None = None,
-              style: bool = True) -> str:
+              style: bool = True, public: View | None = None) -> str:
     """The table as `view.seat` sees it (None: a spectator), escaped, from the view alone; `worded`: the text of
     each event of its log, from a running log that worded them already (`rendering.RunningLog`); `style=False`
     leaves the stylesheet out (a page that links it). The step's tables share all but their holes
-    (`render_framed`)."""
-    return render_framed(_TABLE, style=style, **_context(view, language, log, worded=worded))
+    (`render_framed`).
+
+    `public`: the spectator's view of the same step, when the caller has it (the class server draws the 13 tables
+    of a step): a table without its log (`log=False`) is then drawn around a frame drawn once for the step from
+    `public`, and only its holes from `view` (ValueError if `public` is not the spectator's view of that step)."""
+    if public is None or log:
+        return render_framed(_TABLE, style=style, **_context(view, language, log, worded=worded))
+    _check_same_moment(view, public)
+    frame, ring, frame_key = _step_frame(public, language, "spectator" if view.seat is None else "seat")
+    return render_framed(_TABLE, style=style, frame_key=frame_key, **_with_holes(frame, ring, view, language))
 
 
 def state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -393,21 +393,31 @@ _frames: dict[Any, tuple[tuple[str, ...], tuple[int, ...]]] = {}
 _MARK = re.compile("\x00(\\d+)\x00")
 
 
-def render_framed(template: str, *, style: bool = True, **context: Any) -> str:
+def render_framed(template: str, *, style: bool = True, frame_key: Hashable = None, **context: Any) -> str:
     """`render(template, style=style, **context)`, with all but the context's holes (`Hole`) drawn once and kept
     (a `Drawn`: the frame's pieces keep their JSON for the class server).
 
     The 13 tables of a step of Mafia de Cuba (each seat's and the projector's) differ in a few places only; the
     class server draws them one after another. The frame around the holes is kept by everything else the context
     holds, so two tables share a frame only when all they show outside their holes is the same: a seat's secret is
-    in a hole or in the key, never in a frame another seat is given."""
+    in a hole or in the key, never in a frame another seat is given.
+
+    `frame_key`: what the caller keeps the frame by instead, when it hands every table of that key the very same
+    values outside the holes (Mafia de Cuba's, drawn once for a step from the spectator's view): they are then
+    not read through for a key."""
+    if frame_key is not None:
+        key: Any = (template, style, ("given", frame_key))
+        frame = _frames.get(key)
+        if frame is not None:
+            return _filled(frame, _holes_in(context))
     fills: list[str | tuple[str, ...]] = []
     key_parts = []
     frame_context = {}
     for name in sorted(context):
-        key_part, frame_context[name] = _frame_value(context[name], fills)
+        key_part, frame_context[name] = _frame_value(context[name], fills, keyed=frame_key is None)
         key_parts.append((name, key_part))
-    key = (template, style, tuple(key_parts))
+    if frame_key is None:
+        key = (template, style, tuple(key_parts))
     frame = _frames.get(key)
     if frame is None:
         frame = _draw_frame(template, style, frame_context, len(fills))
@@ -416,7 +426,15 @@ def render_framed(template: str, *, style: bool = True, **context: Any) -> str:
         if len(_frames) >= FRAMES_KEPT:
             _frames.clear()
         _frames[key] = frame
+    return _filled(frame, fills)
+
+
+def _filled(frame: tuple[tuple[str, ...], tuple[int, ...]], fills: Sequence[str | tuple[str, ...]]) -> Drawn:
+    """The frame's texts with the holes' HTML put in at their marks."""
     segments, order = frame
+    if len(fills) != len(order):
+        raise ValueError(f"A frame with {len(order)} holes was given {len(fills)}: a frame's key must be given "
+                         "for contexts of the same holes only.")
     parts = [segments[0]]
     for index, segment in zip(order, segments[1:]):
         fill = fills[index]
@@ -427,9 +445,25 @@ def render_framed(template: str, *, style: bool = True, **context: Any) -> str:
     return Drawn(parts)
 
 
-def _frame_value(value: Any, fills: list[str | tuple[str, ...]]) -> tuple[Any, Any]:
+def _holes_in(context: dict[str, Any]) -> list[str | tuple[str, ...]]:
+    """The HTML of the context's holes, numbered as `_frame_value` numbers them (a frame kept by a given key)."""
+    fills: list[str | tuple[str, ...]] = []
+    for name in sorted(context):
+        value = context[name]
+        if isinstance(value, Hole):
+            parts: Iterable[Any] = (value,)
+        elif type(value) not in _PLAIN and _is_plain_dataclass(type(value)):
+            parts = vars(value).values()
+        else:
+            continue
+        fills += [part.__dict__.get("pieces") or str(part) for part in parts if isinstance(part, Hole)]
+    return fills
+
+
+def _frame_value(value: Any, fills: list[str | tuple[str, ...]], keyed: bool = True) -> tuple[Any, Any]:
     """(what a frame is kept by, what the frame is drawn with) for a context value: a hole (a value, or a field of
-    a plain dataclass value such as `Page`) becomes a numbered mark, and its HTML is added to `fills`."""
+    a plain dataclass value such as `Page`) becomes a numbered mark, and its HTML is added to `fills`;
+    `keyed=False`: the caller gives the frame's key (`render_framed`'s `frame_key`), the value is not read for one."""
     if isinstance(value, Hole):
         fills.append(value.__dict__.get("pieces") or str(value))
         return ("hole",), Markup(f"\x00{len(fills) - 1}\x00")
@@ -440,10 +474,10 @@ def _frame_value(value: Any, fills: list[str | tuple[str, ...]]) -> tuple[Any, A
             if isinstance(part, Hole):
                 key.append((name, "hole"))
                 marks[name] = _frame_value(part, fills)[1]
-            else:
+            elif keyed:
                 key.append((name, _frozen(part)))
         return tuple(key), dataclasses.replace(value, **marks) if marks else value
-    return _frozen(value), value
+    return (_frozen(value) if keyed else None), value
 
 
 #: Values that are their own key.

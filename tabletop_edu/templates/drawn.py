@@ -98,13 +98,19 @@ def pieces_without_suffix(text: str, suffix: str) -> list[str]:
 
 
 def message_json(message: Mapping[str, Any]) -> str:
-    """`json.dumps(message)`, to the byte, with a drawn `html` written from its pieces' kept JSON."""
+    """`json.dumps(message)`, to the byte, with a drawn `html` written from its pieces' kept JSON: the entries
+    before it and after it are each written by one `json.dumps`, whose text between the braces is theirs."""
     html = message.get("html")
     if type(html) is not Drawn or not all(type(key) is str for key in message):
         return json.dumps(message)
-    return "{" + ", ".join([f'{encode_basestring_ascii(key)}: "{json_body(value)}"' if key == "html"
-                            else f"{encode_basestring_ascii(key)}: {json.dumps(value)}"
-                            for key, value in message.items()]) + "}"
+    keys = list(message)
+    at = keys.index("html")
+    parts = [f'"html": "{json_body(html)}"']
+    if at > 0:
+        parts.insert(0, json.dumps({key: message[key] for key in keys[:at]})[1:-1])
+    if at < len(keys) - 1:
+        parts.append(json.dumps({key: message[key] for key in keys[at + 1:]})[1:-1])
+    return "{" + ", ".join(parts) + "}"
 
 
 __all__ = ["Drawn", "Piece", "json_body", "message_json", "pieces_without_suffix", "without_prefix"]

@@ -220,3 +220,58 @@ def test_the_tables_of_a_step_are_drawn_around_a_few_kept_frames_and_each_is_the
             break
         seat = state.acting_seats[0]
         state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(12, 5), (6, 8)])
+def test_the_tables_of_a_step_drawn_from_its_public_view_are_the_tables_drawn_whole(players: int, seed: int) -> None:
+    """Given the spectator's view of the step (the class server's), what a step's tables share is drawn once from
+    it, and only each table's holes from its own view: at every step of games to their end, with hostile names, in
+    both drawing orders and both languages, each table is the template drawn whole from its own view, and a step
+    draws one frame for the seats and one for the projector."""
+    from tabletop_edu import templates
+
+    state = new_game([f"<b>P{seat}</b> & co" if seat == 4 else f"<i>P{seat}</i>" for seat in range(players)],
+                     seed=seed)
+    rng = random.Random(seed)
+    perspectives: list[int | None] = [*range(players), None]
+    steps = 0
+    while True:
+        public = state.view(None)
+        for order in (perspectives, perspectives[::-1]):
+            templates._frames.clear()
+            for seat in order:
+                view = state.view(seat)
+                for language in ("en", "fr"):
+                    whole = templates.render("mafia_de_cuba/table.html.j2", style=False,
+                                             **render_module._context(view, language, log=False))
+                    assert view_html(view, language, log=False, style=False, public=public) == whole, \
+                        (steps, seat, language)
+            assert len(templates._frames) == 4  # a frame for the seats and one for the projector, a language
+        if state.is_over:
+            break
+        seat = state.acting_seats[0]
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+        steps += 1
+    assert steps > 20
+
+
+def test_a_public_view_not_of_the_tables_step_is_refused_and_nothing_is_kept() -> None:
+    """The view given as the step's public one must be the spectator's view of the same game at the same step: a
+    seat's view, an earlier step's or another table's is refused with a ValueError, and no frame is kept."""
+    from tabletop_edu import templates
+
+    state = play(6, BOX_6)
+    earlier = state.view(None)
+    seat = state.acting_seats[0]
+    state.apply(state.legal_actions(seat)[0], player=seat)
+    other = new_game([f"Q{number}" for number in range(6)], seed=1)
+    view = state.view(2)
+    wrong = {"a seat's view": (state.view(1), "spectator's"), "an earlier step's": (earlier, "same step"),
+             "another table's": (other.view(None), "same step"), "the view itself": (view, "spectator's")}
+    for what, (public, message) in wrong.items():
+        templates._frames.clear()
+        render_module._step_frames.clear()
+        with pytest.raises(ValueError, match=message):
+            view_html(view, log=False, public=public)
+        assert not templates._frames and not render_module._step_frames, what
+    assert view_html(view, log=False, public=state.view(None)) == view_html(view, log=False)

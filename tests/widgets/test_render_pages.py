@@ -239,9 +239,11 @@ def test_no_seat_page_holds_another_seats_secret_at_any_step(game: str, language
         worded: Worded = {}
         for index, state in enumerate(steps_of(game, seed=seed, every=2)):
             with_panel = panel is not None and (index % 3 == 0 or state.is_over)  # panels cost more: 1 in 3
+            public = state.view(None)
             for viewer in [None, *range(len(state.players))]:
                 view = state.view(viewer)
-                html = without_style(render_view_html(view, language) + (panel(view, language) if with_panel else ""))
+                html = without_style(render_view_html(view, language) + (panel(view, language) if with_panel else "")
+                                     + render_view_html(view, language, log=False, public=public))  # a class page's
                 for secret in hidden_texts(state, viewer, language, worded):
                     assert secret not in html, (viewer, secret)
                 if not state.is_over:
@@ -531,3 +533,21 @@ def test_a_frame_is_never_kept_by_what_only_its_identity_names(value: Any) -> No
     with pytest.raises(TypeError, match="a frame cannot be kept by"):
         templates.render_framed("mafia_de_cuba/table.html.j2", **context)
     assert not templates._frames
+
+
+def test_a_frame_kept_by_a_given_key_takes_the_holes_of_each_table_and_no_other_count() -> None:
+    """A caller that gives the frame's key (`frame_key`: Mafia de Cuba's step) draws every table of that key with
+    its own holes put in; a context with another number of holes under the same key is refused, in words."""
+    from tabletop_edu import templates
+
+    templates._frames.clear()
+    key = object()
+    for who in ("Ann", "<b>Bo</b>"):
+        context = framed_context(who, "mine", ("a",), f"ring of {who}", f"secret of {who}", kind="mine")
+        assert templates.render_framed("mafia_de_cuba/table.html.j2", frame_key=key, **context) == \
+            templates.render("mafia_de_cuba/table.html.j2", **context)
+    assert len(templates._frames) == 1
+    fewer = framed_context("Cy", "turn", ("a",), "ring", "secret")  # its banner is not a hole
+    with pytest.raises(ValueError, match="A frame with 4 holes was given 3"):
+        templates.render_framed("mafia_de_cuba/table.html.j2", frame_key=key, **fewer)
+    assert len(templates._frames) == 1
