@@ -45,6 +45,7 @@ import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,7 @@ import tornado.websocket
 from tabletop_edu.beliefs import STUDENT_STYLES, SimulatedStudent
 from tabletop_edu.classroom import TeacherClient
 from tabletop_edu.classroom.client import join_room, websocket_url
+from tabletop_edu.classroom.server import FLOOD_RATE
 from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
 
 try:
@@ -209,25 +211,39 @@ class Seating:
         await self.everyone.wait()
 
 
+def slowed_down(message: dict[str, Any]) -> bool:
+    """A refusal for sending too fast (`flood`): it does not say which message it refused (a page shows it, and
+    its student taps again)."""
+    return message["type"] == "refused" and message.get("code") == "flood"
+
+
 async def student(url: str, token: str, room: RoomLoad, rng: random.Random, deadline: float,
                   think: tuple[float, float] = (0.0, 0.0), believe: BeliefPolicy | None = None,
-                  compress: bool = False, seating: Seating | None = None) -> None:
+                  compress: bool = False, seating: Seating | None = None,
+                  connect: Callable[..., Awaitable[Any]] = tornado.websocket.websocket_connect) -> None:
     """A student: states the beliefs its page asks (with `believe`); on its turn, thinks a time drawn from
     `think` (seconds), then, like its page, plays on the newest table: asks one menu per word (the words so far
     again, at the new step, when another seat's move redraws the table) and sends the move. Every message is
     noted, also those that arrive while it thinks or waits for a menu. `compress`: its socket offers
-    permessage-deflate, as a browser does; `seating`: it plays once the whole class has sat down."""
+    permessage-deflate, as a browser does; `seating`: it plays once the whole class has sat down; `connect`: how it
+    opens its socket (a test hands its own server here: patching tornado's for the whole process, a feed that another
+    test left reconnecting in the background got the story's socket and read its first table)."""
     query = "?view=1" if believe is not None else ""
-    screen = Screen(room, await tornado.websocket.websocket_connect(websocket_url(url, f"/ws/seat/{token}{query}"),
-                                                                    compression_options={} if compress else None))
+    screen = Screen(room, await connect(websocket_url(url, f"/ws/seat/{token}{query}"),
+                                        compression_options={} if compress else None))
     if seating is not None:
         await seating.sit()
     stated: set[str] = set()
+    table: dict[str, Any] | None = None  # the newest table the page shows
     try:
         while time.perf_counter() < deadline:
             message = await screen.next()
-            if message["type"] != "table" or not message["started"]:
+            if slowed_down(message) and table is not None:  # the page says so and its student taps again: the
+                await asyncio.sleep(1 / FLOOD_RATE)  # refused message may have been the move its room waits for
+                message = screen.newest(table)
+            elif message["type"] != "table" or not message["started"]:
                 continue
+            table = message
             if message["over"]:
                 return
             for question in (message.get("beliefs") or {}).get("questions", []) if believe else []:
@@ -267,6 +283,11 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                             break
                         await screen.socket.write_message(json.dumps({"type": "menu", "step": reply["step"],
                                                                       "chosen": chosen}))
+                    elif slowed_down(reply):  # the menu request may be the one refused: asked again, later
+                        await asyncio.sleep(1 / FLOOD_RATE)
+                        message = screen.newest(message)
+                        menu = message["menu"] if not message["over"] else None
+                        break
                     elif reply["type"] == "refused" and reply.get("step") == message["step"]:
                         # the words chosen so far start no move at the new step: the page shows the table's own
                         # menu (seat.js); a student left waiting for a table instead would wait for ever when

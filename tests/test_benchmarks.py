@@ -156,57 +156,102 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
     assert first is not None and first.seat == 0 and room.last_step_shown == 4
 
 
-def test_a_bench_student_whose_words_no_longer_start_a_move_plays_from_the_tables_own_menu(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def story_table(step: int, menu: dict[str, Any] | None, over: bool = False) -> dict[str, Any]:
+    """A table as a bench student's page gets it, for seat 0."""
+    return {"type": "table", "started": True, "step": step, "over": over, "seat": 0, "menu": menu}
+
+
+class StorySocket:
+    """The server of a bench student's story: the first table, then for each message the student sends the
+    answers `answer(message, sent)` gives (`sent`: every message so far, this one last)."""
+
+    def __init__(self, first: dict[str, Any],
+                 answer: Callable[[dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
+        self.arriving: asyncio.Queue[str] = asyncio.Queue()
+        self.arriving.put_nowait(json.dumps(first))
+        self.answer = answer
+        self.sent: list[dict[str, Any]] = []
+
+    async def read_message(self) -> str | None:
+        return await self.arriving.get()
+
+    async def write_message(self, text: str) -> None:
+        message = json.loads(text)
+        self.sent.append(message)
+        for reply in self.answer(message, self.sent):
+            self.arriving.put_nowait(json.dumps(reply))
+
+    def close(self) -> None:
+        pass
+
+
+def play_story(bench: ModuleType, room: Any, socket: StorySocket) -> None:
+    """Run a bench student on `socket` to its end; one left waiting for ever fails, saying what it sent and was
+    shown."""
+    async def connect(*_: Any, **__: Any) -> StorySocket:
+        return socket
+
+    student = bench.student("http://127.0.0.1:1", "token", room, random.Random(0), deadline=float("inf"),
+                            connect=connect)
+    try:
+        asyncio.run(asyncio.wait_for(student, 30))
+    except asyncio.TimeoutError:
+        pytest.fail(f"the student waited for ever after sending {socket.sent}; its room was shown {room.shown} and "
+                    f"refused {room.refusals}")
+
+
+def test_a_bench_student_whose_words_no_longer_start_a_move_plays_from_the_tables_own_menu() -> None:
     """A student taps a word; another seat's move redraws its table; the words asked again at the new step start
     no move there and are refused. Like its page (seat.js), the student then plays from the new table's own
     menu: left waiting for another table, it waited for ever when it was the last seat to act."""
     bench = load("bench_classroom")
     room = bench.RoomLoad("ABCDE", 2)
 
-    def table(step: int, menu: dict[str, Any] | None, over: bool = False) -> str:
-        return json.dumps({"type": "table", "started": True, "step": step, "over": over, "seat": 0, "menu": menu})
-
     def menu(step: int, word: str, action: str | None) -> dict[str, Any]:
         return {"type": "menu", "step": step, "chosen": [], "complete": None,
                 "options": [{"word": word, "label": word, "action": action}]}
 
-    class Socket:
-        """The server: each message the student sends gets the answer this story needs."""
+    def answer(message: dict[str, Any], sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if message["type"] == "menu" and message["step"] == 3:  # another seat moves meanwhile
+            return [story_table(4, menu(4, "pass", "pass"))]
+        if message["type"] == "menu":  # "saw", asked again at step 4, starts no move there
+            return [{"type": "refused", "code": "illegal", "step": 4, "answers": "menu"}]
+        return [story_table(5, None, over=True)]
 
-        def __init__(self) -> None:
-            self.arriving: asyncio.Queue[str] = asyncio.Queue()
-            self.sent: list[dict[str, Any]] = []
-
-        async def read_message(self) -> str | None:
-            return await self.arriving.get()
-
-        async def write_message(self, text: str) -> None:
-            message = json.loads(text)
-            self.sent.append(message)
-            if message["type"] == "menu" and message["step"] == 3:  # another seat moves meanwhile
-                self.arriving.put_nowait(table(4, menu(4, "pass", "pass")))
-            elif message["type"] == "menu":  # "saw", asked again at step 4, starts no move there
-                self.arriving.put_nowait(json.dumps({"type": "refused", "code": "illegal", "step": 4,
-                                                     "answers": "menu"}))
-            else:
-                self.arriving.put_nowait(table(5, None, over=True))
-
-        def close(self) -> None:
-            pass
-
-    socket = Socket()
-    socket.arriving.put_nowait(table(3, menu(3, "saw", None)))
-
-    async def connect(*_: Any, **__: Any) -> Socket:
-        return socket
-
-    monkeypatch.setattr(bench.tornado.websocket, "websocket_connect", connect)
-    student = bench.student("http://127.0.0.1:1", "token", room, random.Random(0), deadline=float("inf"))
-    asyncio.run(asyncio.wait_for(student, 30))  # waiting for ever fails here
+    socket = StorySocket(story_table(3, menu(3, "saw", None)), answer)
+    play_story(bench, room, socket)
     assert [(message["type"], message["step"]) for message in socket.sent] == [("menu", 3), ("menu", 4),
                                                                               ("move", 4)]
     assert socket.sent[1]["chosen"] == ["saw"] and socket.sent[2]["action"] == "pass"
+
+
+@pytest.mark.parametrize("refused", ["menu", "move"])
+def test_a_bench_student_told_to_slow_down_taps_again(monkeypatch: pytest.MonkeyPatch, refused: str) -> None:
+    """A page's message refused as `flood` (too many at once) says not which message it was: the student taps again
+    on the newest table, like a person reading "slow down". Left waiting, it waited for ever when the refused
+    message was its room's awaited move (or the menu on the way to it)."""
+    bench = load("bench_classroom")
+    monkeypatch.setattr(bench, "FLOOD_RATE", 1000.0)  # a token's time: a millisecond here
+    room = bench.RoomLoad("ABCDE", 1)
+    first_menu = {"type": "menu", "step": 3, "chosen": [], "complete": None,
+                  "options": [{"word": "take", "label": "take", "action": None}]}
+    second_menu = {"type": "menu", "step": 3, "chosen": ["take"], "complete": None,
+                   "options": [{"word": "3", "label": "3", "action": "take 3"}]}
+
+    def answer(message: dict[str, Any], sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Refuses the first message of the kind this case floods, answers the others."""
+        if message["type"] == refused and sum(earlier["type"] == refused for earlier in sent) == 1:
+            return [{"type": "refused", "code": "flood", "step": None, "answers": None}]
+        if message["type"] == "menu":
+            return [second_menu]
+        return [story_table(4, None, over=True)]
+
+    socket = StorySocket(story_table(3, first_menu), answer)
+    play_story(bench, room, socket)
+    sent = [(message["type"], message.get("chosen", message.get("action"))) for message in socket.sent]
+    assert sent == [("menu", ["take"]), ("menu", ["take"]), ("move", "take 3")] if refused == "menu" else \
+        [("menu", ["take"]), ("move", "take 3"), ("menu", ["take"]), ("move", "take 3")]
+    assert room.over and [refusal["code"] for refusal in room.refusals] == ["flood"]
 
 
 def test_the_classroom_bench_times_moves_committed_together_until_the_table_that_shows_them() -> None:
