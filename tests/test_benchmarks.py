@@ -5,6 +5,7 @@ Speed itself is never asserted here (shared machines are noisy): `python -m tabl
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import importlib.util
 import json
@@ -281,3 +282,15 @@ def test_the_class_tables_bench_draws_every_move_both_ways_and_prints_the_ratio(
     assert {phase for phase, _, _ in moves} >= {"floor", "over"}
     line = bench.summary("every move", moves)
     assert line.startswith(f"every move ({len(moves)} moves): class server p50 ") and "ratio" in line
+
+
+def test_the_classroom_bench_seats_rooms_of_a_drawn_size_and_refuses_sizes_mafia_cannot_seat() -> None:
+    bench = load("bench_classroom")
+    assert bench.room_sizes("12") == (12, 12) and bench.room_sizes("8-12") == (8, 12)
+    sizes = bench.drawn_sizes(30, (8, 12), 5)
+    assert sizes == bench.drawn_sizes(30, (8, 12), 5) != bench.drawn_sizes(30, (8, 12), 6)  # the seed's, only
+    assert set(sizes) == set(range(8, 13))  # 30 rooms: every size between the bounds, none outside
+    assert bench.drawn_sizes(3, (12, 12), 5) == [12, 12, 12]
+    for text in ("", "twelve", "8-", "-12", "12-8", "5", "8-13", "8.5-12"):
+        with pytest.raises(argparse.ArgumentTypeError, match="--students"):
+            bench.room_sizes(text)
