@@ -620,33 +620,34 @@ def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View,
         place = next(place for place, box in enumerate(boxes) if box.number == me)
         seats = Hole.of_pieces([*drawn[:place], seat_html(own, you, f"tt-at-{place}"), *drawn[place + 1:]])
     who = Hole(escape(perspective_title(me, view.players, language, teacher)))
-    return {**frame, "page": replace(frame["page"], who=who, banner=Hole(banner_html(_banner(view, language)))),
+    shown_page = replace(frame["page"], who=who, banner=Hole(banner_html(_banner(view, language))))
+    if not teacher:  # a seat's or the projector's: the step's tables of both share one frame
+        shown_page.perspective = _PERSPECTIVE_HOLES[me is None]
+    return {**frame, "page": shown_page,
             "seats_drawn": seats, "secrets_html": Hole(_secrets_panel(tuple(_own_secrets(view, language)), language))}
 
 
+#: A table's perspective (its page's class, `tt-perspective-...`), a hole: a seat's tables and the projector's
+#: differ in it, and share the rest of their frame. By whether the table is the spectator's.
+_PERSPECTIVE_HOLES = {False: Hole("seat"), True: Hole("spectator")}
+
 #: What the latest steps' tables show outside their holes, drawn from the spectator's view of the step:
-#: (that view, the ring's public seats, by perspective ("seat" or "spectator"): the context and its frame's key).
-_step_frames: dict[tuple[int, str], tuple[View, PublicRing, dict[str, tuple[dict[str, Any], object]]]] = {}
+#: (that view, the context, the ring's public seats, the key of their frame).
+_step_frames: dict[tuple[int, str], tuple[View, dict[str, Any], PublicRing, object]] = {}
 STEP_FRAMES_KEPT = 64
 
 
-def _step_frame(public: View, language: str, perspective: str) -> tuple[dict[str, Any], PublicRing, object]:
-    """(what a step's tables of `perspective` show outside their holes, the ring's public seats, the key of their
-    frame), worded once from the spectator's view `public`: nothing in it can be a seat's secret."""
+def _step_frame(public: View, language: str) -> tuple[dict[str, Any], PublicRing, object]:
+    """(what a step's tables show outside their holes, the ring's public seats, the key of their frame), worded
+    once from the spectator's view `public`: nothing in it can be a seat's secret."""
     key = (id(public), language)
     kept = _step_frames.get(key)
     if kept is None or kept[0] is not public:
         if len(_step_frames) >= STEP_FRAMES_KEPT:  # the oldest goes: a step's tables may be drawing still
             del _step_frames[next(iter(_step_frames))]
         frame, ring = _frame_context(public, language, log=False)
-        kept = _step_frames[key] = (public, ring, {"spectator": (frame, object())})
-    perspectives = kept[2]
-    if perspective not in perspectives:
-        public_frame = perspectives["spectator"][0]
-        perspectives[perspective] = ({**public_frame, "page": replace(public_frame["page"], perspective=perspective)},
-                                     object())
-    frame, frame_key = perspectives[perspective]
-    return frame, kept[1], frame_key
+        kept = _step_frames[key] = (public, frame, ring, object())
+    return kept[1], kept[2], kept[3]
 
 
 def _check_same_moment(view: View, public: View) -> None:
@@ -684,7 +685,7 @@ def view_html(view: View, language: str = "en", log: bool = True, worded: Sequen
     if public is None or log:
         return render_framed(_TABLE, style=style, **_context(view, language, log, worded=worded))
     _check_same_moment(view, public)
-    frame, ring, frame_key = _step_frame(public, language, "spectator" if view.seat is None else "seat")
+    frame, ring, frame_key = _step_frame(public, language)
     return render_framed(_TABLE, style=style, frame_key=frame_key, **_with_holes(frame, ring, view, language))
 
 
