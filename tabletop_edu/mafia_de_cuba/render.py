@@ -506,27 +506,39 @@ def _facts_line(view: View, language: str) -> list[tuple[str, str]]:
     return line
 
 
-def _own_secrets(view: View, language: str) -> list[str]:
-    """The lines of a seat's "only you know" panel (empty for a spectator)."""
+def _secrets_hole(view: View, language: str) -> Hole:
+    """A seat's "only you know" panel, as a table's hole (empty for a spectator): drawn once for all that it
+    shows, which stays the same for a seat through a phase (`_secrets_drawn`)."""
     facts = view.facts
     if view.seat is None:
-        return []
-    lines = []
+        return _NO_SECRETS
     is_godfather = view.seat == facts["godfather"]
-    if facts["hidden"] is not None and is_godfather:
-        lines.append(tr("mdc_you_hid", language).format(diamonds=diamonds_text(int(facts["hidden"]), language)))
-    if facts["box_seen"] is not None:
-        lines.append(tr("mdc_you_opened", language).format(box=box_text(facts["box_seen"], language)))
-    aside = facts["my_set_aside"]
+    return _secrets_drawn(facts["hidden"] if is_godfather else None, facts["box_seen"], facts["my_set_aside"],
+                          facts["my_take"], facts["box_returned"] if is_godfather else None, language)
+
+
+_NO_SECRETS = Hole("")
+
+
+@lru_cache(maxsize=4096)
+def _secrets_drawn(hidden: int | None, box_seen: Mapping[str, Any] | None, aside: str | None, take: str | None,
+                   box_returned: Mapping[str, Any] | None, language: str) -> Hole:
+    """The panel of a seat's secrets: the diamonds it hid and the box that came back (the Godfather's), the box it
+    opened, the token it set aside, its take and so its role."""
+    lines = []
+    if hidden is not None:
+        lines.append(tr("mdc_you_hid", language).format(diamonds=diamonds_text(int(hidden), language)))
+    if box_seen is not None:
+        lines.append(tr("mdc_you_opened", language).format(box=box_text(box_seen, language)))
     if aside is not None:
         lines.append(tr("mdc_you_set_nothing_aside", language) if aside == "none"
                      else tr("mdc_you_set_aside", language).format(token=take_word(aside, language)))
-    if facts["my_take"] is not None:
-        lines.append(tr("mdc_you_took", language).format(take=take_word(facts["my_take"], language)))
-        lines.append(tr("mdc_you_are", language).format(role=role_word(take_role(facts["my_take"]), language)))
-    if facts["box_returned"] is not None and is_godfather:
-        lines.append(tr("mdc_came_back", language).format(box=box_text(facts["box_returned"], language)))
-    return lines
+    if take is not None:
+        lines.append(tr("mdc_you_took", language).format(take=take_word(take, language)))
+        lines.append(tr("mdc_you_are", language).format(role=role_word(take_role(take), language)))
+    if box_returned is not None:
+        lines.append(tr("mdc_came_back", language).format(box=box_text(box_returned, language)))
+    return Hole(_secrets_panel(tuple(lines), language))
 
 
 #: `event_text` for what was said: the same testimonies are listed at every step of the floor, for every seat.
@@ -624,7 +636,7 @@ def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View,
     if not teacher:  # a seat's or the projector's: the step's tables of both share one frame
         shown_page.perspective = _PERSPECTIVE_HOLES[me is None]
     return {**frame, "page": shown_page,
-            "seats_drawn": seats, "secrets_html": Hole(_secrets_panel(tuple(_own_secrets(view, language)), language))}
+            "seats_drawn": seats, "secrets_html": _secrets_hole(view, language)}
 
 
 #: A table's perspective (its page's class, `tt-perspective-...`), a hole: a seat's tables and the projector's
