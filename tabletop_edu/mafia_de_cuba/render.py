@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from markupsafe import Markup, escape
 
@@ -568,9 +568,17 @@ def _box_centre(view: View, language: str) -> list[str]:
     return lines
 
 
-#: The seats' boxes as a spectator sees them, at the last steps drawn, by all they show, with each box drawn at its
-#: place in the ring: the 13 tables of a step share them, each seat putting its own box in (`_context`).
-PublicRing = tuple[tuple[SeatBox, ...], tuple[Piece, ...]]
+class PublicRing(NamedTuple):
+    """The seats' boxes as a spectator sees them, each drawn at its place in the ring: the 13 tables of a step
+    share them, each seat putting its own box in (`_with_holes`), and so do the steps that change none of them
+    (Mafia's floor, testimony after testimony)."""
+
+    boxes: tuple[SeatBox, ...]
+    drawn: tuple[Piece, ...]
+    seats_of: dict[tuple[int, str | None], Hole]  # a seat's ring, its own box put in, by (seat, its take)
+
+
+#: The public rings of the last steps drawn, by all they show.
 _public_boxes: dict[tuple[Any, ...], PublicRing] = {}
 PUBLIC_BOXES_KEPT = 64
 
@@ -588,8 +596,8 @@ def _public_ring(view: View, language: str) -> PublicRing:
             _public_boxes.clear()
         boxes = tuple(_seat_boxes(view, language, {}))
         you = tr("tt.you", language)
-        ring = _public_boxes[key] = (boxes, tuple(Piece(seat_html(box, you, f"tt-at-{place}"))
-                                                  for place, box in enumerate(boxes)))
+        ring = _public_boxes[key] = PublicRing(boxes, tuple(Piece(seat_html(box, you, f"tt-at-{place}"))
+                                                             for place, box in enumerate(boxes)), {})
     return ring
 
 
@@ -610,7 +618,7 @@ def _frame_context(view: View, language: str, log: bool, teacher: bool = False,
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)
     ring = _public_ring(view, language)
-    return {"page": context_page, "t": Words(language), "you": tr("tt.you", language), "ring_size": len(ring[0]),
+    return {"page": context_page, "t": Words(language), "you": tr("tt.you", language), "ring_size": len(ring.boxes),
             "box_lines": _box_centre(view, language), "statements": _statements(view, language, worded),
             "teacher": None}, ring
 
@@ -620,17 +628,19 @@ def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View,
     """`frame` with the holes of `view`'s table filled: whose view it is, its banner, its ring (the public seats
     with its own put in), its "only you know" panel."""
     you = frame["you"]
-    boxes, drawn = ring
     me = view.seat
     if secret_takes is not None:  # the teacher's: every secret take shown
         seats = Hole(ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you))
     elif me is None:  # the spectator's: the public boxes
-        seats = Hole.of_pieces(drawn)
-    else:  # a seat's: the public boxes, with its own put in at its place
+        seats = Hole.of_pieces(ring.drawn)
+    else:  # a seat's: the public boxes, with its own put in at its place (kept with the ring: all it shows)
         take = view.facts["my_take"]
-        own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
-        place = next(place for place, box in enumerate(boxes) if box.number == me)
-        seats = Hole.of_pieces([*drawn[:place], seat_html(own, you, f"tt-at-{place}"), *drawn[place + 1:]])
+        seats = ring.seats_of.get((me, take))
+        if seats is None:
+            own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
+            place = next(place for place, box in enumerate(ring.boxes) if box.number == me)
+            seats = ring.seats_of[me, take] = Hole.of_pieces(
+                [*ring.drawn[:place], seat_html(own, you, f"tt-at-{place}"), *ring.drawn[place + 1:]])
     who = Hole(escape(perspective_title(me, view.players, language, teacher)))
     shown_page = replace(frame["page"], who=who, banner=Hole(banner_html(_banner(view, language))))
     if not teacher:  # a seat's or the projector's: the step's tables of both share one frame
