@@ -84,6 +84,8 @@ class RoomLoad:
         self.update_bytes: list[int] = []  # the size of each table message a screen received (as sent, UTF-8)
         self.deflated_bytes: list[int] = []  # the same, deflated as the server sends it to a browser
         self.beliefs = 0  # beliefs sent
+        self.waiting: dict[Screen, str] = {}  # what each screen's student waits for (said when a run hangs)
+        self.suspended: list[int | None] = []  # the lines of `student` where its students waited then
 
     def screen_updated(self, step: int, screen: int) -> None:
         shown = self.shown.setdefault(screen, [])
@@ -134,6 +136,7 @@ class Screen:
         self.seat = -1  # told by the first table
         self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.deflated = deflater()
+        self.table: dict[str, Any] | None = None  # the newest table the page shows (noted as it arrives)
         self.reader = asyncio.ensure_future(self._read())
 
     async def _read(self) -> None:
@@ -156,6 +159,7 @@ class Screen:
                 self.room.refused_moves += 1
             self.room.refusals.append(message)
         elif message["type"] == "table" and message["started"]:
+            self.table = message
             self.seat = message["seat"]
             self.room.screen_updated(message["step"], self.seat)
             if message["over"]:
@@ -170,17 +174,16 @@ class Screen:
                                   f"{collections.Counter(r['code'] for r in self.room.refusals)})")
         return message
 
-    def newest(self, table: dict[str, Any]) -> dict[str, Any]:
-        """The table the page shows now: `table`, or the newest one that arrived since (a page redraws itself
-        at each table, also while its student thinks). Other messages waiting are dropped: they answered it."""
+    def newest(self) -> dict[str, Any]:
+        """The table the page shows now: the newest one that arrived (a page redraws itself at each table, also
+        while its student thinks or waits for a menu). The messages waiting are dropped: they answered older
+        requests, or are tables older than it."""
         while not self.inbox.empty():
-            message = self.inbox.get_nowait()
-            if message is None:
+            if self.inbox.get_nowait() is None:
                 self.inbox.put_nowait(None)
                 break
-            if message["type"] == "table" and message["started"]:
-                table = message
-        return table
+        assert self.table is not None, "the page has shown no table yet"
+        return self.table
 
     def close(self) -> None:
         self.reader.cancel()
@@ -235,16 +238,16 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
     if seating is not None:
         await seating.sit()
     stated: set[str] = set()
-    table: dict[str, Any] | None = None  # the newest table the page shows
     try:
         while time.perf_counter() < deadline:
+            room.waiting[screen] = "a table"
             message = await screen.next()
-            if slowed_down(message) and table is not None:  # the page says so and its student taps again: the
-                await asyncio.sleep(1 / FLOOD_RATE)  # refused message may have been the move its room waits for
-                message = screen.newest(table)
+            if slowed_down(message) and screen.table is not None:  # the page says so and its student taps again
+                await asyncio.sleep(1 / FLOOD_RATE)  # (the refused message may be the move its room waits for), on
+                message = screen.newest()  # the newest table: the one it last played on may be older (a
+                # student that taps again on that one, as the bench once did, asks at a step long gone for ever)
             elif message["type"] != "table" or not message["started"]:
                 continue
-            table = message
             if message["over"]:
                 return
             for question in (message.get("beliefs") or {}).get("questions", []) if believe else []:
@@ -258,7 +261,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                             "percents": percents}))
             if message["menu"] is not None and think[1] > 0:
                 await asyncio.sleep(rng.uniform(*think))
-                message = screen.newest(message)  # what the page shows once the student has thought
+                message = screen.newest()  # what the page shows once the student has thought
                 if message["over"]:
                     return
             menu = message["menu"]
@@ -273,6 +276,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                 await screen.socket.write_message(json.dumps({"type": "menu", "step": message["step"],
                                                               "chosen": chosen}))
                 while True:
+                    room.waiting[screen] = f"the menu after {chosen} at step {message['step']}"
                     reply = await screen.next()
                     if reply["type"] == "menu" and reply["step"] == message["step"]:
                         menu = reply
@@ -286,7 +290,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                                                                       "chosen": chosen}))
                     elif slowed_down(reply):  # the menu request may be the one refused: asked again, later
                         await asyncio.sleep(1 / FLOOD_RATE)
-                        message = screen.newest(message)
+                        message = screen.newest()
                         menu = message["menu"] if not message["over"] else None
                         break
                     elif reply["type"] == "refused" and reply.get("step") == message["step"]:
@@ -305,12 +309,19 @@ async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], see
     rng = random.Random(seed)
     styles = list(STUDENT_STYLES)
     seating = Seating(sum(len(tokens[room.code]) for room in rooms))
-    tasks = [student(url, token, room, random.Random(rng.randrange(2**32)), deadline, think,
-                     simulated_policy("mafia_de_cuba", SimulatedStudent(styles[seat % len(styles)],
-                                                                        seed=f"{seed}-{room.code}-{seat}"))
-                     if beliefs else None, compress, seating)
-             for room in rooms for seat, token in enumerate(tokens[room.code])]
-    await asyncio.wait_for(asyncio.gather(*tasks), timeout=seconds)
+    tasks = {asyncio.ensure_future(student(
+        url, token, room, random.Random(rng.randrange(2**32)), deadline, think,
+        simulated_policy("mafia_de_cuba", SimulatedStudent(styles[seat % len(styles)], seed=f"{seed}-{room.code}-{seat}"))
+        if beliefs else None, compress, seating)): room for room in rooms for seat, token in enumerate(tokens[room.code])}
+    done, waiting = await asyncio.wait(tasks, timeout=seconds, return_when=asyncio.FIRST_EXCEPTION)
+    for task in done:
+        task.result()  # a student that failed fails the run
+    if waiting:  # a run that hangs says where in `student` each student of a room that never ended waits
+        for task in waiting:
+            lines = [frame.f_lineno for frame in task.get_stack() if frame.f_code is student.__code__]
+            tasks[task].suspended.append(lines[0] if lines else None)
+            task.cancel()
+        raise asyncio.TimeoutError(f"{len(waiting)} students still played after {seconds:g} s")
     return seating
 
 
@@ -361,8 +372,18 @@ def main(argv: list[str] | None = None) -> int:
                 print("".join(server.output[-20:]), file=sys.stderr)  # what the server said last
                 for room in rooms:
                     codes = collections.Counter(str(refusal.get("code")) for refusal in room.refusals)
-                    print(f"room {room.code}: {room.moves} moves sent, last step seen {room.last_step_shown}, "
-                          f"over: {room.over}, refusals {dict(codes)}", file=sys.stderr)
+                    record = teacher.record(room.code)
+                    stored = "none" if record is None else len(record["actions"])
+                    print(f"room {room.code}: {room.moves} moves sent, {stored} stored, last step seen "
+                          f"{room.last_step_shown}, over: {room.over}, refusals {dict(codes)}", file=sys.stderr)
+                    if not room.over:
+                        print(f"  its students waited at lines {sorted(room.suspended, key=str)} of student()",
+                              file=sys.stderr)
+                        for screen, waits in room.waiting.items():
+                            shown = room.shown.get(screen.seat) or [(None, 0.0)]
+                            print(f"  seat {screen.seat} waits for {waits}; its screen showed step {shown[-1][0]}, "
+                                  f"{screen.inbox.qsize()} messages unread, socket closed: "
+                                  f"{screen.socket.close_code}", file=sys.stderr)
                 raise
             elapsed = time.perf_counter() - started
             students_cpu = (time.process_time() - students_cpu) / elapsed

@@ -255,6 +255,35 @@ def test_a_bench_student_told_to_slow_down_taps_again(monkeypatch: pytest.Monkey
     assert room.over and [refusal["code"] for refusal in room.refusals] == ["flood"]
 
 
+def test_a_bench_student_told_to_slow_down_taps_again_on_the_newest_table_it_was_shown() -> None:
+    """A student asks its menu; another seat's move brings a new table, and the student plays its move there; the
+    move is refused as `flood`. It taps again on that newest table. Once it tapped again on the table it had last
+    played from the top of its loop, a step long gone: its menus were answered at the room's step and never
+    matched, and the room waited for ever (1 run in 30 flat out)."""
+    bench = load("bench_classroom")
+    bench.FLOOD_RATE = 1000.0  # a token's time: a millisecond here (the module is this test's own)
+    room = bench.RoomLoad("ABCDE", 1)
+
+    def menu(step: int, chosen: list[str], word: str, action: str | None) -> dict[str, Any]:
+        return {"type": "menu", "step": step, "chosen": chosen, "complete": None,
+                "options": [{"word": word, "label": word, "action": action}]}
+
+    def answer(message: dict[str, Any], sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if message["type"] == "menu" and message["step"] == 3:  # another seat moves meanwhile
+            return [story_table(4, menu(4, [], "take", None))]
+        if message["type"] == "menu":
+            return [menu(4, ["take"], "3", "take 3")]
+        if sum(earlier["type"] == "move" for earlier in sent) == 1:
+            return [{"type": "refused", "code": "flood", "step": None, "answers": None}]
+        return [story_table(5, None, over=True)]
+
+    socket = StorySocket(story_table(3, menu(3, [], "take", None)), answer)
+    play_story(bench, room, socket)
+    assert [(message["type"], message["step"]) for message in socket.sent] == [
+        ("menu", 3), ("menu", 4), ("move", 4), ("menu", 4), ("move", 4)]
+    assert room.over and [refusal["code"] for refusal in room.refusals] == ["flood"]
+
+
 def test_the_classroom_bench_times_moves_committed_together_until_the_table_that_shows_them() -> None:
     """Two moves committed together reach the screens in one table (step 0, then 2): each counts from its own
     seat's send until every screen showed step 2; none is left out for want of a table of its own."""
