@@ -57,6 +57,7 @@ from tabletop_edu.classroom import TeacherClient
 from tabletop_edu.classroom.client import join_room, websocket_url
 from tabletop_edu.classroom.server import FLOOD_RATE
 from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
+from tabletop_edu.registry import game
 
 try:
     import psutil
@@ -309,10 +310,14 @@ async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], see
     rng = random.Random(seed)
     styles = list(STUDENT_STYLES)
     seating = Seating(sum(len(tokens[room.code]) for room in rooms))
-    tasks = {asyncio.ensure_future(student(
-        url, token, room, random.Random(rng.randrange(2**32)), deadline, think,
-        simulated_policy("mafia_de_cuba", SimulatedStudent(styles[seat % len(styles)], seed=f"{seed}-{room.code}-{seat}"))
-        if beliefs else None, compress, seating)): room for room in rooms for seat, token in enumerate(tokens[room.code])}
+    tasks: dict[asyncio.Task[None], RoomLoad] = {}
+    for room in rooms:
+        for seat, token in enumerate(tokens[room.code]):
+            believe = simulated_policy("mafia_de_cuba", SimulatedStudent(styles[seat % len(styles)],
+                                                                         seed=f"{seed}-{room.code}-{seat}")) \
+                if beliefs else None
+            tasks[asyncio.ensure_future(student(url, token, room, random.Random(rng.randrange(2**32)), deadline,
+                                                think, believe, compress, seating))] = room
     done, waiting = await asyncio.wait(tasks, timeout=seconds, return_when=asyncio.FIRST_EXCEPTION)
     for task in done:
         task.result()  # a student that failed fails the run
@@ -497,14 +502,11 @@ def room_sizes(text: str) -> tuple[int, int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"--students is a number or LOW-HIGH, like 12 or 8-12, not {text!r}") \
             from None
-    if not MAFIA_SEATS[0] <= pair[0] <= pair[1] <= MAFIA_SEATS[1]:
-        raise argparse.ArgumentTypeError(f"--students needs {MAFIA_SEATS[0]} <= LOW <= HIGH <= {MAFIA_SEATS[1]} "
-                                         f"(Mafia de Cuba's table), not {text!r}")
+    mafia = game("mafia_de_cuba")
+    if not mafia.min_players <= pair[0] <= pair[1] <= mafia.max_players:
+        raise argparse.ArgumentTypeError(f"--students needs {mafia.min_players} <= LOW <= HIGH <= "
+                                         f"{mafia.max_players} (Mafia de Cuba's table), not {text!r}")
     return pair
-
-
-#: How many players Mafia de Cuba seats.
-MAFIA_SEATS = (6, 12)
 
 
 def drawn_sizes(rooms: int, students: tuple[int, int], seed: int) -> list[int]:
