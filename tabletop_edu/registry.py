@@ -284,12 +284,15 @@ def games() -> dict[str, GamePlugin]:
 
 def find_game(name: str) -> GamePlugin | None:
     """The game with this short name ("peek") or module ("tabletop_edu.examples.peek"), or None. Looked up in an
-    index of both, made again when the games change: a class server asks by module at every table it draws, and
-    sorting every game for it was 2 % of its work."""
+    index of both, made again when what it finds is no longer the game of that name: a class server asks by module
+    at every table it draws, and sorting every game for it was 2 % of its work."""
     global _index
-    if _index is None or _installed is None:
-        known = games()
-        _index = {**{plugin.module: plugin for plugin in known.values()}, **known}
+    if _index is not None and _installed is not None:
+        found = _index.get(name)
+        if found is not None and (_registered.get(found.name) or _installed.get(found.name)) is found:
+            return found
+    known = games()
+    _index = {**{plugin.module: plugin for plugin in known.values()}, **known}
     return _index.get(name)
 
 
