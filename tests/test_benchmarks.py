@@ -5,6 +5,7 @@ Speed itself is never asserted here (shared machines are noisy): `python -m tabl
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import importlib.util
 import json
@@ -254,6 +255,35 @@ def test_a_bench_student_told_to_slow_down_taps_again(monkeypatch: pytest.Monkey
     assert room.over and [refusal["code"] for refusal in room.refusals] == ["flood"]
 
 
+def test_a_bench_student_told_to_slow_down_taps_again_on_the_newest_table_it_was_shown() -> None:
+    """A student asks its menu; another seat's move brings a new table, and the student plays its move there; the
+    move is refused as `flood`. It taps again on that newest table. Once it tapped again on the table it had last
+    played from the top of its loop, a step long gone: its menus were answered at the room's step and never
+    matched, and the room waited for ever (1 run in 30 flat out)."""
+    bench = load("bench_classroom")
+    bench.FLOOD_RATE = 1000.0  # a token's time: a millisecond here (the module is this test's own)
+    room = bench.RoomLoad("ABCDE", 1)
+
+    def menu(step: int, chosen: list[str], word: str, action: str | None) -> dict[str, Any]:
+        return {"type": "menu", "step": step, "chosen": chosen, "complete": None,
+                "options": [{"word": word, "label": word, "action": action}]}
+
+    def answer(message: dict[str, Any], sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if message["type"] == "menu" and message["step"] == 3:  # another seat moves meanwhile
+            return [story_table(4, menu(4, [], "take", None))]
+        if message["type"] == "menu":
+            return [menu(4, ["take"], "3", "take 3")]
+        if sum(earlier["type"] == "move" for earlier in sent) == 1:
+            return [{"type": "refused", "code": "flood", "step": None, "answers": None}]
+        return [story_table(5, None, over=True)]
+
+    socket = StorySocket(story_table(3, menu(3, [], "take", None)), answer)
+    play_story(bench, room, socket)
+    assert [(message["type"], message["step"]) for message in socket.sent] == [
+        ("menu", 3), ("menu", 4), ("move", 4), ("menu", 4), ("move", 4)]
+    assert room.over and [refusal["code"] for refusal in room.refusals] == ["flood"]
+
+
 def test_the_classroom_bench_times_moves_committed_together_until_the_table_that_shows_them() -> None:
     """Two moves committed together reach the screens in one table (step 0, then 2): each counts from its own
     seat's send until every screen showed step 2; none is left out for want of a table of its own."""
@@ -281,3 +311,15 @@ def test_the_class_tables_bench_draws_every_move_both_ways_and_prints_the_ratio(
     assert {phase for phase, _, _ in moves} >= {"floor", "over"}
     line = bench.summary("every move", moves)
     assert line.startswith(f"every move ({len(moves)} moves): class server p50 ") and "ratio" in line
+
+
+def test_the_classroom_bench_seats_rooms_of_a_drawn_size_and_refuses_sizes_mafia_cannot_seat() -> None:
+    bench = load("bench_classroom")
+    assert bench.room_sizes("12") == (12, 12) and bench.room_sizes("8-12") == (8, 12)
+    sizes = bench.drawn_sizes(30, (8, 12), 5)
+    assert sizes == bench.drawn_sizes(30, (8, 12), 5) != bench.drawn_sizes(30, (8, 12), 6)  # the seed's, only
+    assert set(sizes) == set(range(8, 13))  # 30 rooms: every size between the bounds, none outside
+    assert bench.drawn_sizes(3, (12, 12), 5) == [12, 12, 12]
+    for text in ("", "twelve", "8-", "-12", "12-8", "5", "8-13", "8.5-12"):
+        with pytest.raises(argparse.ArgumentTypeError, match="--students"):
+            bench.room_sizes(text)

@@ -411,3 +411,18 @@ def test_the_core_hooks_fall_back_to_text_until_connected(monkeypatch: pytest.Mo
     assert state._repr_html_() == f"<pre>{html_escape(str(state))}</pre>"
     with pytest.raises(tabletop_edu.RecordError, match="there is no game 'tabletop_edu.examples.peek'"):
         tabletop_edu.load(state.to_json())
+
+
+def test_a_game_replaced_since_the_last_look_up_is_found_as_it_is_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`find_game` keeps an index; a game replaced under its name since (as tests give Peek a belief model) is found
+    as it is now, by its name and by its module."""
+    import dataclasses
+
+    plugin = registry.find_game("peek")
+    assert plugin is not None and registry.find_game(plugin.module) is plugin
+    assert registry._installed is not None
+    replaced = dataclasses.replace(plugin, title="Peek, again")
+    monkeypatch.setitem(registry._installed, "peek", replaced)
+    assert registry.find_game("peek") is replaced and registry.find_game(plugin.module) is replaced
+    monkeypatch.undo()
+    assert registry.find_game(plugin.module) is plugin

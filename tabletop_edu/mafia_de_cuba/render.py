@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from markupsafe import Markup, escape
 
@@ -506,27 +506,39 @@ def _facts_line(view: View, language: str) -> list[tuple[str, str]]:
     return line
 
 
-def _own_secrets(view: View, language: str) -> list[str]:
-    """The lines of a seat's "only you know" panel (empty for a spectator)."""
+def _secrets_hole(view: View, language: str) -> Hole:
+    """A seat's "only you know" panel, as a table's hole (empty for a spectator): drawn once for all that it
+    shows, which stays the same for a seat through a phase (`_secrets_drawn`)."""
     facts = view.facts
     if view.seat is None:
-        return []
-    lines = []
+        return _NO_SECRETS
     is_godfather = view.seat == facts["godfather"]
-    if facts["hidden"] is not None and is_godfather:
-        lines.append(tr("mdc_you_hid", language).format(diamonds=diamonds_text(int(facts["hidden"]), language)))
-    if facts["box_seen"] is not None:
-        lines.append(tr("mdc_you_opened", language).format(box=box_text(facts["box_seen"], language)))
-    aside = facts["my_set_aside"]
+    return _secrets_drawn(facts["hidden"] if is_godfather else None, facts["box_seen"], facts["my_set_aside"],
+                          facts["my_take"], facts["box_returned"] if is_godfather else None, language)
+
+
+_NO_SECRETS = Hole("")
+
+
+@lru_cache(maxsize=4096)
+def _secrets_drawn(hidden: int | None, box_seen: Mapping[str, Any] | None, aside: str | None, take: str | None,
+                   box_returned: Mapping[str, Any] | None, language: str) -> Hole:
+    """The panel of a seat's secrets: the diamonds it hid and the box that came back (the Godfather's), the box it
+    opened, the token it set aside, its take and so its role."""
+    lines = []
+    if hidden is not None:
+        lines.append(tr("mdc_you_hid", language).format(diamonds=diamonds_text(int(hidden), language)))
+    if box_seen is not None:
+        lines.append(tr("mdc_you_opened", language).format(box=box_text(box_seen, language)))
     if aside is not None:
         lines.append(tr("mdc_you_set_nothing_aside", language) if aside == "none"
                      else tr("mdc_you_set_aside", language).format(token=take_word(aside, language)))
-    if facts["my_take"] is not None:
-        lines.append(tr("mdc_you_took", language).format(take=take_word(facts["my_take"], language)))
-        lines.append(tr("mdc_you_are", language).format(role=role_word(take_role(facts["my_take"]), language)))
-    if facts["box_returned"] is not None and is_godfather:
-        lines.append(tr("mdc_came_back", language).format(box=box_text(facts["box_returned"], language)))
-    return lines
+    if take is not None:
+        lines.append(tr("mdc_you_took", language).format(take=take_word(take, language)))
+        lines.append(tr("mdc_you_are", language).format(role=role_word(take_role(take), language)))
+    if box_returned is not None:
+        lines.append(tr("mdc_came_back", language).format(box=box_text(box_returned, language)))
+    return Hole(_secrets_panel(tuple(lines), language))
 
 
 #: `event_text` for what was said: the same testimonies are listed at every step of the floor, for every seat.
@@ -556,9 +568,17 @@ def _box_centre(view: View, language: str) -> list[str]:
     return lines
 
 
-#: The seats' boxes as a spectator sees them, at the last steps drawn, by all they show, with each box drawn at its
-#: place in the ring: the 13 tables of a step share them, each seat putting its own box in (`_context`).
-PublicRing = tuple[tuple[SeatBox, ...], tuple[Piece, ...]]
+class PublicRing(NamedTuple):
+    """The seats' boxes as a spectator sees them, each drawn at its place in the ring: the 13 tables of a step
+    share them, each seat putting its own box in (`_with_holes`), and so do the steps that change none of them
+    (Mafia's floor, testimony after testimony)."""
+
+    boxes: tuple[SeatBox, ...]
+    drawn: tuple[Piece, ...]
+    seats_of: dict[tuple[int, str | None], Hole]  # a seat's ring, its own box put in, by (seat, its take)
+
+
+#: The public rings of the last steps drawn, by all they show.
 _public_boxes: dict[tuple[Any, ...], PublicRing] = {}
 PUBLIC_BOXES_KEPT = 64
 
@@ -576,8 +596,8 @@ def _public_ring(view: View, language: str) -> PublicRing:
             _public_boxes.clear()
         boxes = tuple(_seat_boxes(view, language, {}))
         you = tr("tt.you", language)
-        ring = _public_boxes[key] = (boxes, tuple(Piece(seat_html(box, you, f"tt-at-{place}"))
-                                                  for place, box in enumerate(boxes)))
+        ring = _public_boxes[key] = PublicRing(boxes, tuple(Piece(seat_html(box, you, f"tt-at-{place}"))
+                                                             for place, box in enumerate(boxes)), {})
     return ring
 
 
@@ -598,7 +618,7 @@ def _frame_context(view: View, language: str, log: bool, teacher: bool = False,
     if log:
         context_page.log = log_lines(view.log, view.players, language, event_text)
     ring = _public_ring(view, language)
-    return {"page": context_page, "t": Words(language), "you": tr("tt.you", language), "ring_size": len(ring[0]),
+    return {"page": context_page, "t": Words(language), "you": tr("tt.you", language), "ring_size": len(ring.boxes),
             "box_lines": _box_centre(view, language), "statements": _statements(view, language, worded),
             "teacher": None}, ring
 
@@ -608,45 +628,48 @@ def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View,
     """`frame` with the holes of `view`'s table filled: whose view it is, its banner, its ring (the public seats
     with its own put in), its "only you know" panel."""
     you = frame["you"]
-    boxes, drawn = ring
     me = view.seat
     if secret_takes is not None:  # the teacher's: every secret take shown
         seats = Hole(ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you))
     elif me is None:  # the spectator's: the public boxes
-        seats = Hole.of_pieces(drawn)
-    else:  # a seat's: the public boxes, with its own put in at its place
+        seats = Hole.of_pieces(ring.drawn)
+    else:  # a seat's: the public boxes, with its own put in at its place (kept with the ring: all it shows)
         take = view.facts["my_take"]
-        own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
-        place = next(place for place, box in enumerate(boxes) if box.number == me)
-        seats = Hole.of_pieces([*drawn[:place], seat_html(own, you, f"tt-at-{place}"), *drawn[place + 1:]])
+        seats = ring.seats_of.get((me, take))
+        if seats is None:
+            own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
+            place = next(place for place, box in enumerate(ring.boxes) if box.number == me)
+            seats = ring.seats_of[me, take] = Hole.of_pieces(
+                [*ring.drawn[:place], seat_html(own, you, f"tt-at-{place}"), *ring.drawn[place + 1:]])
     who = Hole(escape(perspective_title(me, view.players, language, teacher)))
-    return {**frame, "page": replace(frame["page"], who=who, banner=Hole(banner_html(_banner(view, language)))),
-            "seats_drawn": seats, "secrets_html": Hole(_secrets_panel(tuple(_own_secrets(view, language)), language))}
+    shown_page = replace(frame["page"], who=who, banner=Hole(banner_html(_banner(view, language))))
+    if not teacher:  # a seat's or the projector's: the step's tables of both share one frame
+        shown_page.perspective = _PERSPECTIVE_HOLES[me is None]
+    return {**frame, "page": shown_page,
+            "seats_drawn": seats, "secrets_html": _secrets_hole(view, language)}
 
+
+#: A table's perspective (its page's class, `tt-perspective-...`), a hole: a seat's tables and the projector's
+#: differ in it, and share the rest of their frame. By whether the table is the spectator's.
+_PERSPECTIVE_HOLES = {False: Hole("seat"), True: Hole("spectator")}
 
 #: What the latest steps' tables show outside their holes, drawn from the spectator's view of the step:
-#: (that view, the ring's public seats, by perspective ("seat" or "spectator"): the context and its frame's key).
-_step_frames: dict[tuple[int, str], tuple[View, PublicRing, dict[str, tuple[dict[str, Any], object]]]] = {}
+#: (that view, the context, the ring's public seats, the key of their frame).
+_step_frames: dict[tuple[int, str], tuple[View, dict[str, Any], PublicRing, object]] = {}
 STEP_FRAMES_KEPT = 64
 
 
-def _step_frame(public: View, language: str, perspective: str) -> tuple[dict[str, Any], PublicRing, object]:
-    """(what a step's tables of `perspective` show outside their holes, the ring's public seats, the key of their
-    frame), worded once from the spectator's view `public`: nothing in it can be a seat's secret."""
+def _step_frame(public: View, language: str) -> tuple[dict[str, Any], PublicRing, object]:
+    """(what a step's tables show outside their holes, the ring's public seats, the key of their frame), worded
+    once from the spectator's view `public`: nothing in it can be a seat's secret."""
     key = (id(public), language)
     kept = _step_frames.get(key)
     if kept is None or kept[0] is not public:
         if len(_step_frames) >= STEP_FRAMES_KEPT:  # the oldest goes: a step's tables may be drawing still
             del _step_frames[next(iter(_step_frames))]
         frame, ring = _frame_context(public, language, log=False)
-        kept = _step_frames[key] = (public, ring, {"spectator": (frame, object())})
-    perspectives = kept[2]
-    if perspective not in perspectives:
-        public_frame = perspectives["spectator"][0]
-        perspectives[perspective] = ({**public_frame, "page": replace(public_frame["page"], perspective=perspective)},
-                                     object())
-    frame, frame_key = perspectives[perspective]
-    return frame, kept[1], frame_key
+        kept = _step_frames[key] = (public, frame, ring, object())
+    return kept[1], kept[2], kept[3]
 
 
 def _check_same_moment(view: View, public: View) -> None:
@@ -684,7 +707,7 @@ def view_html(view: View, language: str = "en", log: bool = True, worded: Sequen
     if public is None or log:
         return render_framed(_TABLE, style=style, **_context(view, language, log, worded=worded))
     _check_same_moment(view, public)
-    frame, ring, frame_key = _step_frame(public, language, "spectator" if view.seat is None else "seat")
+    frame, ring, frame_key = _step_frame(public, language)
     return render_framed(_TABLE, style=style, frame_key=frame_key, **_with_holes(frame, ring, view, language))
 
 
