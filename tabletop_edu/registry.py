@@ -319,13 +319,13 @@ def register(plugin: GamePlugin) -> GamePlugin:
 
     Registering a game of the same name again replaces it; an installed game cannot be shadowed. Worker
     processes see a registered game only if they are forked from this one; installed games are seen by all."""
+    global _index
     games()
     assert _installed is not None
     known = {**_installed, **{name: other for name, other in _registered.items() if name != plugin.name}}
     problem = _conflict(getattr(plugin, "name", ""), plugin, known)
     if problem:
         raise PluginError(f"Cannot register {plugin!r}: {problem}")
-    global _index
     _registered[plugin.name] = plugin
     _index = None
     return plugin
