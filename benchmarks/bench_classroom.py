@@ -85,7 +85,8 @@ class RoomLoad:
         self.update_bytes: list[int] = []  # the size of each table message a screen received (as sent, UTF-8)
         self.deflated_bytes: list[int] = []  # the same, deflated as the server sends it to a browser
         self.beliefs = 0  # beliefs sent
-        self.waiting: dict[Screen, str] = {}  # what each screen's student waits for (said when a run hangs)
+        self.waiting: dict[Screen, tuple[Any, ...]] = {}  # what each screen's student waits for: ("table",) or
+        # ("menu", the words chosen, the step), worded only when a run hangs
         self.suspended: list[int | None] = []  # the lines of `student` where its students waited then
 
     def screen_updated(self, step: int, screen: int) -> None:
@@ -241,7 +242,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
     stated: set[str] = set()
     try:
         while time.perf_counter() < deadline:
-            room.waiting[screen] = "a table"
+            room.waiting[screen] = ("table",)
             message = await screen.next()
             if slowed_down(message) and screen.table is not None:  # the page says so and its student taps again
                 await asyncio.sleep(1 / FLOOD_RATE)  # (the refused message may be the move its room waits for), on
@@ -277,7 +278,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                 await screen.socket.write_message(json.dumps({"type": "menu", "step": message["step"],
                                                               "chosen": chosen}))
                 while True:
-                    room.waiting[screen] = f"the menu after {chosen} at step {message['step']}"
+                    room.waiting[screen] = ("menu", chosen, message["step"])
                     reply = await screen.next()
                     if reply["type"] == "menu" and reply["step"] == message["step"]:
                         menu = reply
@@ -386,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
                               file=sys.stderr)
                         for screen, waits in room.waiting.items():
                             shown = room.shown.get(screen.seat) or [(None, 0.0)]
-                            print(f"  seat {screen.seat} waits for {waits}; its screen showed step {shown[-1][0]}, "
+                            what = "a table" if waits[0] == "table" else f"the menu after {waits[1]} at step {waits[2]}"
+                            print(f"  seat {screen.seat} waits for {what}; its screen showed step {shown[-1][0]}, "
                                   f"{screen.inbox.qsize()} messages unread, socket closed: "
                                   f"{screen.socket.close_code}", file=sys.stderr)
                 raise
@@ -495,7 +497,7 @@ def memory(games: int, seed: int, batch: int = 10, every: int = 100) -> int:
 
 def room_sizes(text: str) -> tuple[int, int]:
     """`--students N` or `LOW-HIGH` (rooms of 8 to 12 students: `8-12`, each room's size drawn from the seed) as a
-    pair; Mafia de Cuba seats 6 to 12."""
+    pair, within the bounds of Mafia de Cuba's table."""
     low, separator, high = text.partition("-")
     try:
         pair = (int(low), int(high if separator else low))

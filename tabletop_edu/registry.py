@@ -240,7 +240,7 @@ class GamePlugin:
 
 _installed: dict[str, GamePlugin] | None = None
 _registered: dict[str, GamePlugin] = {}
-_index: dict[str, GamePlugin] | None = None  # `find_game`'s: every game by name and by module
+_index: dict[str, GamePlugin] | None = None  # `find_game`'s: every game by name and by module, checked at each hit
 
 
 def _discover() -> dict[str, GamePlugin]:
@@ -319,7 +319,6 @@ def register(plugin: GamePlugin) -> GamePlugin:
 
     Registering a game of the same name again replaces it; an installed game cannot be shadowed. Worker
     processes see a registered game only if they are forked from this one; installed games are seen by all."""
-    global _index
     games()
     assert _installed is not None
     known = {**_installed, **{name: other for name, other in _registered.items() if name != plugin.name}}
@@ -327,21 +326,18 @@ def register(plugin: GamePlugin) -> GamePlugin:
     if problem:
         raise PluginError(f"Cannot register {plugin!r}: {problem}")
     _registered[plugin.name] = plugin
-    _index = None
     return plugin
 
 
 def unregister(name: str) -> None:
     """Remove a game added with `register` (installed games stay)."""
-    global _index
     _registered.pop(name, None)
-    _index = None
 
 
 def refresh() -> None:
     """Read the entry points again (after a `pip install` in a running kernel)."""
-    global _installed, _index
-    _installed, _index = None, None
+    global _installed
+    _installed = None
 
 
 # ------------------------------------------------------------------------------------------ bots as data
