@@ -2,7 +2,8 @@
 a server process to start, kill and restart, and students who play by tapping through the protocol (they
 ask the menu one word at a time, as the page does, and keep every message their connection receives).
 
-`ManualScheduler`: deadlines a test fires by hand; `wait_until`: a condition reached in the server's thread.
+`ManualScheduler`: deadlines a test fires by hand; `wait_until`: a condition reached in the server's thread;
+`altered`: a token one character away from a real one.
 
 `leaked(text, state, seat)` lists the secrets of the other seats that a page's text or a message holds:
 the full text (in English and French) of every event `seat` does not see in full, unless the seat sees that
@@ -196,6 +197,12 @@ def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError("the condition never held")
         time.sleep(0.005)
+
+
+def altered(token: str) -> str:
+    """The token with its last character changed, as a guesser would try: never the token itself, whatever
+    character the random token happens to end with (a fixed replacement letter equals it one time in 64)."""
+    return token[:-1] + ("A" if token[-1] != "A" else "B")
 
 
 @dataclass

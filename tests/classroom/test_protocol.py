@@ -22,7 +22,7 @@ from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, request, seat_feed, websocket_url
 from tabletop_edu.classroom.pages import table_message, view_step
 from tabletop_edu.classroom.server import FLOOD_BURST, MAX_MESSAGE, seats_public
-from tabletop_edu.classroom.testing import Student, leaked, play_to_the_end, seat_students, secrets_for
+from tabletop_edu.classroom.testing import Student, altered, leaked, play_to_the_end, seat_students, secrets_for
 from tabletop_edu.core import load
 
 GAMES = [("peek", 3, "en"), ("commissario", 4, "fr"), ("get_adler", 5, "en"), ("mafia_de_cuba", 8, "fr")]
@@ -113,8 +113,7 @@ def started_room(teacher: TeacherClient, server: ClassServer, game: str = "peek"
 def test_guessed_altered_and_expired_tokens_open_no_seat(server: ClassServer, teacher: TeacherClient) -> None:
     room, students = started_room(teacher, server)
     token = students[1].token
-    altered = token[:-1] + ("A" if token[-1] != "A" else "B")
-    for bad in ("guessed-token-1234567890", altered, token.upper() if token.upper() != token else token + "x"):
+    for bad in ("guessed-token-1234567890", altered(token), token.upper() if token.upper() != token else token + "x"):
         assert http_status(f"{server.url}/s/{bad}") == 404
         assert ws_status(websocket_url(server.url, f"/ws/seat/{bad}")) == 404
         assert ws_status(websocket_url(server.url, f"/ws/watch/{bad}")) == 404
@@ -152,7 +151,7 @@ def test_the_teachers_api_and_feed_need_the_teachers_token(server: ClassServer, 
     room, students = started_room(teacher, server)
     code = room["code"]
     for token in (None, "", "wrong", students[0].token, room["watch_url"].rsplit("/", 1)[1],
-                  server.teacher_token[:-1] + "x"):
+                  altered(server.teacher_token)):
         for method, path, body in (("GET", "/api/rooms", None), ("POST", "/api/rooms", {"game": "peek", "players": 2}),
                                    ("GET", f"/api/rooms/{code}", None), ("GET", f"/api/rooms/{code}/record", None),
                                    ("POST", f"/api/rooms/{code}/pause", {}), ("POST", f"/api/rooms/{code}/close", {}),
