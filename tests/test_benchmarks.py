@@ -284,6 +284,17 @@ def test_a_bench_student_told_to_slow_down_taps_again_on_the_newest_table_it_was
     assert room.over and [refusal["code"] for refusal in room.refusals] == ["flood"]
 
 
+@pytest.mark.parametrize("flat_out", [True, False])
+def test_the_classroom_bench_fails_a_run_on_a_refusal_it_should_not_have_had(flat_out: bool) -> None:
+    """Flat out, students that never think are slowed down (`flood`) as the server must; at a human pace a flood
+    fails the run. Any other refusal but a table that moved on or ended fails it in both."""
+    bench = load("bench_classroom")
+    refusals = [{"type": "refused", "code": code} for code in ("stale", "over", "flood", "not_your_turn", "malformed")]
+    failing = [refusal["code"] for refusal in bench.unexpected_refusals(refusals, flat_out=flat_out)]
+    assert failing == (["not_your_turn", "malformed"] if flat_out else ["flood", "not_your_turn", "malformed"])
+    assert bench.unexpected_refusals(refusals[:2], flat_out=flat_out) == []
+
+
 def test_the_classroom_bench_times_moves_committed_together_until_the_table_that_shows_them() -> None:
     """Two moves committed together reach the screens in one table (step 0, then 2): each counts from its own
     seat's send until every screen showed step 2; none is left out for want of a table of its own."""
