@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tabletop_edu.classroom.rooms import CODE_ALPHABET, CODE_LENGTH, MAX_NAME, Hall, Refused, Room
@@ -86,6 +86,8 @@ def test_a_full_room_a_taken_seat_and_unknown_rooms_are_refused(hall: Hall) -> N
 
 
 @given(st.text(alphabet=string.ascii_letters + string.digits + "-_", min_size=1, max_size=64))
+@example("t0kenA")  # ending with the replacement letter
+@example("x")  # one character long
 def test_an_altered_token_is_one_character_away_and_never_the_token_itself(token: str) -> None:
     # A test that altered a token by a fixed last letter passed it unchanged when the token ended with it.
     assert altered(token) != token and len(altered(token)) == len(token) and altered(token)[:-1] == token[:-1]
