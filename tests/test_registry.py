@@ -8,6 +8,7 @@ up in the CLI, in tournaments (in this process and in worker processes), in the 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -416,8 +417,6 @@ def test_the_core_hooks_fall_back_to_text_until_connected(monkeypatch: pytest.Mo
 def test_a_game_replaced_since_the_last_look_up_is_found_as_it_is_now(monkeypatch: pytest.MonkeyPatch) -> None:
     """`find_game` keeps an index; a game replaced under its name since (as tests give Peek a belief model) is found
     as it is now, by its name and by its module."""
-    import dataclasses
-
     plugin = registry.find_game("peek")
     assert plugin is not None and registry.find_game(plugin.module) is plugin
     assert registry._installed is not None
