@@ -40,9 +40,11 @@ serve: $(INSTALLED)
 
 # Browser tests drive Debian's chromium, and the site's test builds the site (npm fetches Pyodide): install
 # them when missing (needs root or sudo).
+# Only what is missing: a machine whose Node.js brings its own npm cannot take Debian's npm package beside it.
 browser:
-	@test -x $(CHROMIUM) && command -v npm >/dev/null || { SUDO=$$(test $$(id -u) -eq 0 || echo sudo); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium npm; }
+	@missing="$$(test -x $(CHROMIUM) || echo chromium) $$(command -v npm >/dev/null || echo npm)"; \
+	test -z "$$(echo $$missing)" || { SUDO=$$(test $$(id -u) -eq 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; }
 
 # The play tutorials as a static JupyterLite site in build/site, for any static web server (README, "In any
 # browser, with nothing installed"). Downloads (npm, PyPI) are cached in build/cache.
