@@ -6,6 +6,7 @@ a move is told to nobody before its commit.
 - Another process holding the file's write lock does not freeze the server: a page is served while the lock is
   still held and the move still waits for it; the move is stored once the lock is free, without being resent.
 - Every change a listener hears of (what the pages are then sent) is already in the file.
+- Both connections, the reader's and the writer's, have the same per-connection settings (a small page cache).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import pytest
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.rooms import Hall, Refused, Room
-from tabletop_edu.classroom.store import StorageBusy, Store
+from tabletop_edu.classroom.store import PAGE_CACHE_KIB, StorageBusy, Store
 from tabletop_edu.classroom.testing import play_to_the_end, seat_students
 
 
@@ -266,3 +267,20 @@ def test_moves_that_waited_together_are_committed_and_told_together(tmp_path: Pa
     assert [seats for seats, _ in commits] == [[0], [1, 2]]
     assert [seat for seat, _ in room.state.history[held.step:]] == [0, 1, 2] and room.committing is None
     assert [(row.seat, row.at) for row in room.actions[-3:]] == [(0, 1.0), (1, 2.0), (2, 2.0)]
+
+
+def test_both_connections_keep_a_small_page_cache_and_the_same_safety_settings(tmp_path: Path) -> None:
+    """SQLite sets these per connection: the reader's and the writer's must both have them (the page cache bounds
+    the server's memory as the file grows; synchronous and foreign keys keep each move safe and whole)."""
+    store = Store(tmp_path / "pragmas.sqlite3")
+    try:
+        def settings(db: sqlite3.Connection) -> tuple[int, ...]:
+            return tuple(db.execute(f"PRAGMA {name}").fetchone()[0]
+                         for name in ("cache_size", "synchronous", "foreign_keys"))
+
+        expected = (-PAGE_CACHE_KIB, 2, 1)  # a negative cache size is in KiB; synchronous 2 is FULL
+        assert settings(store.connection) == expected
+        assert store.write(settings) == expected
+        assert store.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        store.close()
