@@ -334,3 +334,17 @@ def test_the_classroom_bench_seats_rooms_of_a_drawn_size_and_refuses_sizes_mafia
     for text in ("", "twelve", "8-", "-12", "12-8", "5", "8-13", "8.5-12"):
         with pytest.raises(argparse.ArgumentTypeError, match="--students"):
             bench.room_sizes(text)
+
+
+def test_the_classroom_bench_finds_the_servers_busiest_window_not_its_average() -> None:
+    bench = load("bench_classroom")
+    shares = [0.3] * 10 + [1.0] * 6 + [0.2] * 10  # a share of one core in each second: the floor in the middle
+    samples, cpu = [(0.0, 0.0)], 0.0
+    for second, share in enumerate(shares, start=1):
+        cpu += share
+        samples.append((float(second), cpu))
+    assert bench.busiest_share(samples, window=5) == pytest.approx(1.0)
+    assert bench.busiest_share(samples, window=len(shares)) == pytest.approx(sum(shares) / len(shares))
+    assert bench.busiest_share(samples[:4], window=5) is None  # three seconds sampled: no window of five
+    uneven = [(0.0, 0.0), (2.0, 1.0), (7.5, 2.0), (8.0, 2.5)]  # late samples: the shortest span of 5 s or more
+    assert bench.busiest_share(uneven, window=5) == pytest.approx(max(1.0 / 5.5, 1.5 / 6.0))
