@@ -9,8 +9,8 @@ plays; the time it took to sit down is printed. For every move it measures the t
 every screen of its room (all its seats) having received the new table, and prints moves per second, the median
 (p50), p95 and maximum, and the share of one core the server process used over the run (its user + system CPU
 time over the wall time) and over its busiest 5 s (sampled every second: the rooms reach Mafia's floor together,
-and a server near 100 % then queues every move behind the others' tables whatever its average). It checks that nothing was refused or lost (each room's record holds exactly the moves
-sent, and every game ends).
+and a server near 100 % then queues every move behind the others' tables whatever its average). It checks that
+nothing was refused or lost (each room's record holds exactly the moves sent, and every game ends).
 
     .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12|8-12] [--think 0-3] [--seed 1]
                                                    [--compress] [--beliefs]
@@ -570,7 +570,10 @@ class CpuSampler:
 
     def _sample(self) -> None:
         while True:
-            cpu = server_cpu_seconds(self.pid)
+            try:
+                cpu = server_cpu_seconds(self.pid)
+            except psutil.Error:  # the server is gone: the run says why
+                return
             if cpu is not None:
                 self.samples.append((time.perf_counter(), cpu))
             if self._stopped.wait(self.every):
