@@ -15,6 +15,10 @@ nothing was refused or lost (each room's record holds exactly the moves sent, an
     .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12|8-12] [--think 0-3] [--seed 1]
                                                    [--compress] [--beliefs]
 
+Its first line gives this machine's speed at the server's main work, measured before the run: the median time
+to draw a step of a 12-seat floor's 13 tables (`floor_draw_ms`). The latencies of a saturated server grow with it:
+compare runs of different machines by it.
+
 It also prints the bytes of each table update a screen receives (mean, max), as sent and deflated as the server
 sends them to a browser (permessage-deflate; `--compress` makes the simulated students' sockets offer it, as
 browsers do). With `--beliefs` the rooms ask beliefs and every student answers each question its page asks, as a
@@ -56,9 +60,11 @@ from typing import Any
 import tornado.websocket
 
 from tabletop_edu.beliefs import STUDENT_STYLES, SimulatedStudent
-from tabletop_edu.classroom import TeacherClient
+from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import join_room, websocket_url
+from tabletop_edu.classroom.rooms import Hall
 from tabletop_edu.classroom.server import FLOOD_RATE
+from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
 from tabletop_edu.registry import game
 
@@ -368,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.finished_games:
         return memory(arguments.finished_games, arguments.seed)
     sizes = drawn_sizes(arguments.rooms, arguments.students, arguments.seed)
+    floor_ms = statistics.median(floor_draw_ms())  # before the run: the machine's speed, not its load
     with tempfile.TemporaryDirectory() as folder:
         profile = {"python_options": ["-m", "cProfile", "-o", str(Path(arguments.profile).resolve())]} \
             if arguments.profile else {}
@@ -439,7 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     pace = "flat out" if high == 0 else f"thinking {low:g}-{high:g} s"
     students = f"{min(sizes)}" if min(sizes) == max(sizes) else \
         f"{min(sizes)}-{max(sizes)} (mean {statistics.mean(sizes):.1f})"
-    print(f"{arguments.rooms} rooms x {students} students (Mafia de Cuba, {pace}), all on 127.0.0.1")
+    print(f"{arguments.rooms} rooms x {students} students (Mafia de Cuba, {pace}), all on 127.0.0.1; this machine "
+          f"draws a step of a 12-seat floor (13 tables) in {floor_ms:.1f} ms (median)")
     print(f"the class sat down (every page open) in {seated:.2f} s, then played: moves: {moves} in "
           f"{elapsed - seated:.1f} s ({moves / (elapsed - seated):.1f} moves/s, each one committed to SQLite and "
           f"sent to {students} screens)")
@@ -547,6 +555,34 @@ def thinking_time(text: str) -> tuple[float, float]:
     if not 0 <= pair[0] <= pair[1]:
         raise argparse.ArgumentTypeError(f"--think needs 0 <= LOW <= HIGH, not {text!r}")
     return pair
+
+
+def floor_draw_ms(seats: int = 12, seed: int = 1, moves: int = 20) -> list[float]:
+    """The milliseconds this process takes to draw each step of Mafia de Cuba's floor (every seat's table and
+    the projector's, as `ClassServer.table_for` draws them) after each of the first `moves` moves of a seeded
+    floor: the server's main work, timed on this machine, so that runs on machines of other speeds can be compared
+    (the latencies of a saturated server grow with it)."""
+    times: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        server = ClassServer(Path(folder) / "server.sqlite3")
+        hall = server.hall = Hall(Store(Path(folder) / "floor.sqlite3"))
+        try:
+            room = hall.create_room("mafia_de_cuba", seats, seed=seed)
+            for seat in range(seats):
+                hall.claim(room.seats[seat].token, f"Student {seat}")
+            rng = random.Random(seed)
+            while len(times) < moves and room.state is not None and not room.state.is_over:
+                seat = room.state.acting_seats[0]
+                hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+                if room.state.view(None).facts["phase"] != "floor":
+                    continue
+                started = time.perf_counter()
+                for perspective in [*range(seats), None]:
+                    json.dumps(server.table_for(room, perspective, "en"))
+                times.append(1000 * (time.perf_counter() - started))
+        finally:
+            hall.store.close()
+    return times
 
 
 #: The window of the busiest share of the server's CPU, in seconds (Mafia's floor, the rooms' busy phase).

@@ -348,3 +348,9 @@ def test_the_classroom_bench_finds_the_servers_busiest_window_not_its_average() 
     assert bench.busiest_share(samples[:4], window=5) is None  # three seconds sampled: no window of five
     uneven = [(0.0, 0.0), (2.0, 1.0), (7.5, 2.0), (8.0, 2.5)]  # late samples: the shortest span of 5 s or more
     assert bench.busiest_share(uneven, window=5) == pytest.approx(max(1.0 / 5.5, 1.5 / 6.0))
+
+
+def test_the_classroom_bench_times_drawing_steps_of_the_floor_to_show_the_machines_speed() -> None:
+    bench = load("bench_classroom")
+    times = bench.floor_draw_ms(seats=6, seed=3, moves=4)
+    assert len(times) == 4 and all(ms > 0 for ms in times)
