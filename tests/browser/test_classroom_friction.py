@@ -290,6 +290,9 @@ def test_the_teacher_places_students_from_the_dashboard_in_jupyterlab(browser: A
         dashboard.get_by_role("button", name="Échanger ces places").click()
         wait_until(lambda: [seat["name"] for seat in teacher.room(code)["seats"]][:5] ==
                    [None, "Louis", "Inès", None, "Zoé"], timeout=30)
+        # the dashboard shows the swap (its pickers are redrawn before its table) before the next picks: a redraw
+        # still on its way would put back the pickers' values as they were (a slow machine failed so)
+        dashboard.locator(".classroom-seats tr").nth(5).get_by_text("Zoé", exact=True).wait_for()
         pickers.nth(0).select_option(label="Place 1: Louis")
         pickers.nth(1).select_option(label="avec Place 0: —")
         dashboard.get_by_role("button", name="Échanger ces places").click()  # Louis will be the Godfather
