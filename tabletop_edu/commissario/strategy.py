@@ -259,10 +259,11 @@ def equilibrium(game: RoundGame, *, rng: random.Random | None = None) -> tuple[d
 
 def equilibria(game: RoundGame, decimals: int = 6) -> list[tuple[dict[Any, float], dict[Any, float]]]:
     """Every equilibrium that support enumeration and vertex enumeration (nashpy) find on the reduced game, each
-    checked against every pure deviation, told apart and ordered by its probabilities rounded to `decimals`: the
-    smallest supports first, then the most weight on the earliest strategies. A degenerate round has several; which one a method
-    meets first depends on the processor's rounding, this list does not (`equilibrium` returns one quickly).
-    For reduced games of at most 6 x 6 (enumeration is exponential): ValueError beyond."""
+    checked against every pure deviation, told apart and ordered by its probabilities rounded to `decimals`:
+    the smallest supports first, then the most weight on the earliest strategies. A degenerate round has
+    several; which one a method meets first depends on the processor's rounding, this list does not
+    (`equilibrium` returns one quickly). For reduced games of at most 6 x 6 (enumeration is exponential):
+    ValueError beyond."""
     nashpy = need("nashpy", _PURPOSE)
     np = _numpy()
     small = reduce_game(game)
@@ -414,17 +415,6 @@ def greedy_plans(facts: Mapping[str, Any], mixes: tuple[Mapping[Pick, float], Ma
     return ({first(p): q for p, q in mixes[0].items()}, {second(p): q for p, q in mixes[1].items()})
 
 
-def deviation_gains(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapping[Any, float]
-                    ) -> tuple[float, float]:
-    """What each player gains by its best pure deviation from the mixes, over the game's full strategy set.
-
-    Both are 0 exactly at an equilibrium; their sum is the mixes' exploitability (NashConv). Mixes map
-    strategies (picks or plans, or their labels) to probabilities.
-    """
-    gains = _gains(game, mix_vector(game, row_mix, rows=True), mix_vector(game, col_mix, rows=False))
-    return _without_noise(gains[0]), _without_noise(gains[1])
-
-
 #: Below this, a gain or a value is the rounding of a sum of products: its last bits depend on the processor (the
 #: order in which its BLAS kernel adds), not on the game, whose points are whole numbers.
 ROUNDING_NOISE = 1e-12
@@ -435,6 +425,17 @@ REGRET_DECIMALS = 9
 def _without_noise(value: float) -> float:
     """`value`, or 0.0 (never -0.0) when it is rounding noise."""
     return 0.0 if abs(value) < ROUNDING_NOISE else value
+
+
+def deviation_gains(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapping[Any, float]
+                    ) -> tuple[float, float]:
+    """What each player gains by its best pure deviation from the mixes, over the game's full strategy set.
+
+    Both are 0 exactly at an equilibrium; their sum is the mixes' exploitability (NashConv). Mixes map
+    strategies (picks or plans, or their labels) to probabilities.
+    """
+    gains = _gains(game, mix_vector(game, row_mix, rows=True), mix_vector(game, col_mix, rows=False))
+    return _without_noise(gains[0]), _without_noise(gains[1])
 
 
 def expected_values(game: RoundGame, row_mix: Mapping[Any, float], col_mix: Mapping[Any, float]
