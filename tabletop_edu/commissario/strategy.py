@@ -246,15 +246,26 @@ def equilibrium(game: RoundGame, *, rng: random.Random | None = None) -> tuple[d
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for sigma_r, sigma_c in candidates():
-            if all(np.all(np.isfinite(p)) and np.isclose(p.sum(), 1) and np.all(p >= -1e-9) for p in (sigma_r, sigma_c)):
-                sigma_r, sigma_c = np.clip(sigma_r, 0, None), np.clip(sigma_c, 0, None)
-                row_gain, col_gain = _gains(small, sigma_r / sigma_r.sum(), sigma_c / sigma_c.sum())
-                if max(row_gain, col_gain) < 1e-7:
-                    break
+        for candidate in candidates():
+            checked = _checked_equilibrium(small, *candidate)
+            if checked is not None:
+                sigma_r, sigma_c = checked
+                break
         else:
             sigma_r, sigma_c = _two_player_regret(small, rng or random.Random(0))
     return (_mix(small.row_picks, sigma_r), _mix(small.col_picks, sigma_c))
+
+
+def _checked_equilibrium(small: RoundGame, sigma_r: np.ndarray, sigma_c: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray] | None:
+    """A candidate of nashpy's (degenerate games bring nonsense too) clipped at 0, if both are probabilities to
+    rounding and no pure deviation gains 1e-7 against them; else None."""
+    np = _numpy()
+    if not all(np.all(np.isfinite(p)) and np.isclose(p.sum(), 1) and np.all(p >= -1e-9) for p in (sigma_r, sigma_c)):
+        return None
+    sigma_r, sigma_c = np.clip(sigma_r, 0, None), np.clip(sigma_c, 0, None)
+    row_gain, col_gain = _gains(small, sigma_r / sigma_r.sum(), sigma_c / sigma_c.sum())
+    return (sigma_r, sigma_c) if max(row_gain, col_gain) < 1e-7 else None
 
 
 def equilibria(game: RoundGame, decimals: int = 6) -> list[tuple[dict[Any, float], dict[Any, float]]]:
@@ -273,15 +284,14 @@ def equilibria(game: RoundGame, decimals: int = 6) -> list[tuple[dict[Any, float
     found: dict[tuple[tuple[float, ...], tuple[float, ...]], tuple[np.ndarray, np.ndarray]] = {}  # rounded -> found
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for sigma_r, sigma_c in itertools.chain(nash.support_enumeration(), nash.vertex_enumeration()):
-            if not all(np.all(np.isfinite(p)) and p.sum() > 0 and np.all(p >= -1e-9) for p in (sigma_r, sigma_c)):
+        for candidate in itertools.chain(nash.support_enumeration(), nash.vertex_enumeration()):
+            checked = _checked_equilibrium(small, *candidate)
+            if checked is None:
                 continue
-            sigma_r, sigma_c = np.clip(sigma_r, 0, None), np.clip(sigma_c, 0, None)
-            sigma_r, sigma_c = sigma_r / sigma_r.sum(), sigma_c / sigma_c.sum()
-            if max(_gains(small, sigma_r, sigma_c)) < 1e-7:
-                key = (tuple(float(p) + 0.0 for p in np.round(sigma_r, decimals)),
-                       tuple(float(q) + 0.0 for q in np.round(sigma_c, decimals)))
-                found.setdefault(key, (sigma_r, sigma_c))
+            sigma_r, sigma_c = checked[0] / checked[0].sum(), checked[1] / checked[1].sum()
+            key = (tuple(float(p) + 0.0 for p in np.round(sigma_r, decimals)),
+                   tuple(float(q) + 0.0 for q in np.round(sigma_c, decimals)))
+            found.setdefault(key, (sigma_r, sigma_c))
 
     def order(key: tuple[tuple[float, ...], tuple[float, ...]]) -> tuple[Any, ...]:
         rows, cols = key

@@ -273,13 +273,12 @@ print(round(curve[-1], 9), [[sorted(map(str, mix.items())) for mix in pair] for 
 """
 
 
-@pytest.mark.parametrize("kernels", [("Prescott", "Sandybridge")])
-def test_the_lessons_numbers_are_the_same_whatever_blas_kernel_numpy_runs(kernels: tuple[str, str]) -> None:
+def test_the_lessons_numbers_are_the_same_whatever_blas_kernel_numpy_runs() -> None:
     """The game theory tutorial's regret matching and equilibria, computed by numpy with two of OpenBLAS's kernels
     (each adds in its own order, as other processors do): the same numbers. Unrounded, regret matching's
     exploitability after 5,000 iterations was 0.12499 with one and 0.12495 with the other."""
     outputs = []
-    for kernel in kernels:
+    for kernel in ("Prescott", "Sandybridge"):
         run = subprocess.run([sys.executable, "-c", LESSON_NUMBERS], capture_output=True, text=True, timeout=300,
                              env={**os.environ, "OPENBLAS_CORETYPE": kernel}, check=True)
         outputs.append(run.stdout)
