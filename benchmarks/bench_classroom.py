@@ -368,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
                              "deflates every message it sends them)")
     parser.add_argument("--beliefs", action="store_true",
                         help="the rooms ask beliefs; every student answers as a seeded simulated student")
+    parser.add_argument("--draw-workers", type=int, default=0, metavar="N",
+                        help="the server draws the students' tables in N processes (`serve --draw-workers N`)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write its profile to FILE "
                         "and print where its time went")
     arguments = parser.parse_args(argv)
@@ -378,7 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         profile = {"python_options": ["-m", "cProfile", "-o", str(Path(arguments.profile).resolve())]} \
             if arguments.profile else {}
-        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log", **profile).start()
+        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log",
+                               "--draw-workers", str(arguments.draw_workers), **profile).start()
         assert server.process is not None
         sampler = CpuSampler(server.process.pid)
         try:

@@ -354,3 +354,13 @@ def test_the_classroom_bench_times_drawing_steps_of_the_floor_to_show_the_machin
     bench = load("bench_classroom")
     times = bench.floor_draw_ms(seats=6, seed=3, moves=4)
     assert len(times) == 4 and all(ms > 0 for ms in times)
+
+
+def test_the_draw_workers_bench_draws_the_same_rounds_every_way_and_prints_each_ratio() -> None:
+    bench = load("bench_draw_workers")
+    rates = asyncio.run(bench.rooms_drawn_per_second(rooms=2, seats=6, steps=3))
+    assert set(rates) == set(bench.WAYS) and all(rate > 0 for rate in rates.values())
+    lines = bench.report(rates)
+    assert lines[0].startswith("on the loop (the reference): ")
+    assert [line.split(" ")[0] for line in lines[1:]] == ["1", "2"] and all("ratio to the loop" in line
+                                                                            for line in lines[1:])

@@ -71,19 +71,20 @@ _lock = threading.Lock()
 
 
 def start(db: str | Path = DEFAULT_DB, *, port: int = 0, network: bool = False, host: str | None = None,
-          public_url: str | None = None) -> ClassServer:
+          public_url: str | None = None, draw_workers: int = 0) -> ClassServer:
     """The class server of this kernel on `db`, started in the background once and reused after.
 
     `port=0` takes any free port (`server.port` says which); `network=True` listens on every address of this
     machine, so that phones on the classroom network reach it (links then use this machine's address, or
-    `public_url`)."""
+    `public_url`). `draw_workers`: processes that draw the students' tables on the machine's other cores (0: the
+    server's loop draws them; see `serve --draw-workers`)."""
     ClassServer = __getattr__("ClassServer")  # noqa: N806 (the class, imported now: it needs tornado)
     key = str(Path(db).resolve())
     with _lock:
         server = _servers.get(key)
         if server is None or server.loop is None or not server.loop.is_running():
             server = ClassServer(db, host=host or ("0.0.0.0" if network else "127.0.0.1"), port=port,
-                                 public_url=public_url).start()
+                                 public_url=public_url, draw_workers=draw_workers).start()
             _servers[key] = server
         return server
 

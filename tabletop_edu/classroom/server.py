@@ -47,8 +47,10 @@ store's writer thread's (`store.Writer`: the loop awaits each move's commit, que
 a database held by another program refuses a move as "storage busy" while the server retries it; revealed or
 closed rooms nobody looks at leave memory (`sweep`, after `finished_idle` seconds) and come back from the file
 when opened. Drawing the tables is most of the server's work: a changed room is drawn at a coming turn of the
-loop, one room a turn, once for all the moves it took meanwhile (`_draw_soon`), and a seat's page keeps the words
-its student tapped when another seat's move redraws it.
+loop, one room a turn, once for all the moves it took meanwhile (`_draw_soon`), or, with `draw_workers`, by
+processes of their own on the machine's other cores (`drawing.DrawWorker`, `_draw_by_worker`); a page is never
+sent an older table than it has (`Connection.version`), and a seat's page keeps the words its student tapped when
+another seat's move redraws it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ import re
 import socket
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from types import TracebackType
 from concurrent.futures import ThreadPoolExecutor
@@ -83,6 +86,7 @@ from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg
                     style_version, table_message)
 from .belief_pages import belief_panel, debrief_html, seat_points_html
 from .debrief import game_tables
+from .drawing import DrawWorker, TableKey, render_table, seats_public
 from .export import ClassGame, ClassGames, belief_answers, seat_label
 from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
 from .store import BUSY_TIMEOUT, Store, WriterLock
@@ -125,6 +129,8 @@ MISSED_BEATS = 2
 #: What a page that asked for them hears at each heartbeat: silent for 3.5 heartbeats, it knows the line is dead
 #: (a phone's network gone: its socket may look open for minutes) and reconnects.
 BEAT = json.dumps({"type": "beat"})
+#: The most drawing processes a server starts (`draw_workers`).
+MAX_DRAW_WORKERS = 16
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
@@ -221,6 +227,15 @@ class Deadline:
 
 
 @dataclass(eq=False)
+class DrawJob:
+    """A room the worker is drawing: `sent` is done once the tables of this round are sent; `again`, once those of
+    the next round are (the room changed during this one), None if none is due."""
+
+    sent: asyncio.Future[None]
+    again: asyncio.Future[None] | None = None
+
+
+@dataclass(eq=False)
 class Connection:
     """One open websocket: its room, what it shows (a seat, the projector or the teacher) and its language."""
 
@@ -233,6 +248,7 @@ class Connection:
     bucket: TokenBucket
     floods: int = 0
     with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
+    version: int = 0  # the room's change its page shows (`ClassServer._changes`): never sent an older one
     unanswered: int = 0  # heartbeat pings sent since its last pong or message
     beats: bool = False  # a page that asked (`?beat=1`) hears each heartbeat too, to find a dead server itself
     answering: asyncio.Lock = field(default_factory=asyncio.Lock)  # one message answered at a time, in order
@@ -246,8 +262,15 @@ class ClassServer:
                  public_url: str | None = None, flood: tuple[int, float] = (FLOOD_BURST, FLOOD_RATE),
                  clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT,
                  compression: bool = True, scheduler: Scheduler | None = None,
-                 busy_timeout: float = BUSY_TIMEOUT, finished_idle: float = FINISHED_IDLE) -> None:
+                 busy_timeout: float = BUSY_TIMEOUT, finished_idle: float = FINISHED_IDLE,
+                 draw_workers: int = 0) -> None:
+        if type(draw_workers) is not int or not 0 <= draw_workers <= MAX_DRAW_WORKERS:
+            raise ValueError(f"draw_workers is a whole number from 0 to {MAX_DRAW_WORKERS}, not {draw_workers!r}")
         self.db = str(db)
+        # processes that draw the students' tables on the machine's other cores (`drawing.DrawWorker`); 0: the loop
+        self.draw_workers = draw_workers
+        self._drawers: list[DrawWorker] = []
+        self._drawers_started: asyncio.Future[Any] | None = None
         self.finished_idle = finished_idle  # seconds a finished or closed room nobody looks at stays in memory
         self.busy_timeout = busy_timeout  # how long the writer waits for another program's lock on the file
         # calls `callback` after `delay` seconds, returning what cancels it: the loop's `call_later` unless a test
@@ -272,6 +295,8 @@ class ClassServer:
         self._game_tables: dict[str, list[Any]] = {}  # by room: its game's own debrief tables, once made
         self._tables_pending: set[str] = set()
         self._to_draw: dict[str, tuple[Room, asyncio.Future[None]]] = {}  # rooms changed, in order (`_draw_soon`)
+        self._drawing: dict[str, DrawJob] = {}  # rooms the worker is drawing (`_draw_by_worker`)
+        self._changes: dict[str, int] = {}  # by room: how many times it changed (the tables a page has seen)
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="classroom-bot")
         self._ready = threading.Event()
         self._failure: BaseException | None = None
@@ -314,6 +339,9 @@ class ClassServer:
 
     def _open(self) -> None:
         self.hall = Hall(Store(self.db, busy_timeout=self.busy_timeout), clock=self.clock)
+        assert self.loop is not None
+        self._drawers = [DrawWorker() for _ in range(self.draw_workers)]
+        self._drawers_started = asyncio.gather(*(drawer.start() for drawer in self._drawers))
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
                                       static_path=str(STATIC), static_handler_class=Static,
@@ -438,6 +466,8 @@ class ClassServer:
         for connections in list(self.connections.values()):
             for connection in list(connections):
                 connection.handler.close(1001, "The server is stopping.")
+        for drawer in self._drawers:
+            await drawer.stop()
         if self.hall is not None:
             self.hall.store.close()
         self._writer.release()
@@ -472,6 +502,10 @@ class ClassServer:
         """A room changed (already on disk): send every connection of it its new message, then let bots play.
         Moves its students and bots play are sent at a coming turn of the loop (`_draw_soon`); any other change
         (a teacher's command, a seat taken) at once, so that a command's answer comes after every page has it."""
+        self._changes[room.code] = self._changes.get(room.code, 0) + 1
+        drawer = self._drawer_for(room)
+        if drawer is not None and not drawer.draws(room):
+            drawer.forget(room)
         if room.committing is not None:  # the moves `Hall.play_async` has just committed
             self._draw_soon(room)
         else:
@@ -504,6 +538,16 @@ class ClassServer:
             self.broadcast(room)
             return
         assert self.loop is not None
+        job = self._drawing.get(room.code)
+        if job is not None:
+            if job.again is None:
+                job.again = self.loop.create_future()
+            return
+        drawer = self._drawer_for(room)
+        if drawer is not None and drawer.usable and drawer.draws(room):
+            job = self._drawing[room.code] = DrawJob(self.loop.create_future())
+            asyncio.ensure_future(self._draw_by_worker(room, job))
+            return
         if room.code not in self._to_draw:
             self._to_draw[room.code] = (room, self.loop.create_future())
             if len(self._to_draw) == 1:
@@ -520,16 +564,80 @@ class ClassServer:
             if self._to_draw and self.loop is not None:
                 self.loop.call_soon(self._draw_next)
 
+    async def _draw_by_worker(self, room: Room, job: DrawJob) -> None:
+        """Have the worker draw the tables `room`'s pages show, and send them to the pages that have no newer
+        one; while the room changes during a drawing, draw it again (the moves that came meanwhile share one
+        drawing). If the worker cannot, the loop draws the room itself."""
+        drawer = self._drawer_for(room)
+        assert drawer is not None
+        try:
+            while True:
+                version = self._changes.get(room.code, 0)
+                # a room revealed or closed since its last round is drawn here: the worker knows the game only
+                drawn = await drawer.draw(room, self._worker_tables(room)) if drawer.draws(room) else None
+                if drawn is None:
+                    self.broadcast(room)
+                    return
+                self.broadcast(room, drawn, version)
+                if job.again is None:
+                    return
+                job.sent.set_result(None)
+                job.sent, job.again = job.again, None
+        except Exception:  # noqa: BLE001 - logged; the room's next change draws it again
+            log.exception("room %s could not be drawn", room.code)
+        finally:
+            self._drawing.pop(room.code, None)
+            for sent in (job.sent, job.again):
+                if sent is not None and not sent.done():
+                    sent.set_result(None)
+
+    async def drawers_started(self) -> int:
+        """Once every drawing process has started (or failed to): how many draw (on the loop)."""
+        if self._drawers_started is not None:
+            await asyncio.shield(self._drawers_started)
+        return sum(drawer.usable for drawer in self._drawers)
+
+    @property
+    def drawers(self) -> list[DrawWorker]:
+        """The drawing processes (`draw_workers` of them), read on the loop (`call`)."""
+        return list(self._drawers)
+
+    def _drawer_for(self, room: Room) -> DrawWorker | None:
+        """The worker that draws `room` (always the same: it keeps the room's replica), or None."""
+        if not self._drawers:
+            return None
+        return self._drawers[zlib.crc32(room.code.encode()) % len(self._drawers)]
+
+    def _shown(self, room: Room) -> tuple[Any, ...]:
+        """All a table depends on (with the seat and language): two equal values draw the same tables."""
+        beliefs = (len(room.beliefs), len(room.asked_steps), room.code in self._game_tables)  # asked, answered
+        return (id(room.state), room.step, room.paused, room.revealed, room.closed,
+                tuple((seat.name, seat.bot) for seat in room.seats), beliefs)
+
+    def _worker_tables(self, room: Room) -> tuple[TableKey, ...]:
+        """The tables the worker draws for the room's pages: each seat's and the projector's, by language (the
+        teacher's dashboard and a program's view are drawn on the loop)."""
+        tables = {(connection.seat, connection.language) for connection in self.connections.get(room.code, ())
+                  if connection.kind != "teacher" and not connection.with_view}
+        return tuple(sorted(tables, key=lambda table: (table[0] is None, table[0] or 0, table[1])))
+
     async def tables_sent(self, room: Room) -> None:
         """Wait until `room`'s latest change has been sent to its connections (a seat's next message is answered
         after the table of its move, as when the table was sent with the move)."""
+        job = self._drawing.get(room.code)
+        if job is not None:
+            await asyncio.shield(job.again or job.sent)
         pending = self._to_draw.get(room.code)
         if pending is not None:
             await asyncio.shield(pending[1])
 
-    def broadcast(self, room: Room) -> None:
+    def broadcast(self, room: Room, drawn: dict[TableKey, str] | None = None, version: int | None = None) -> None:
+        """Send every connection of `room` its message. `drawn`: the tables the worker drew at the room's change
+        `version`, by seat and language (the others are drawn here), sent only to pages that have no newer one."""
         connections = self.connections.get(room.code, set())
-        cache: dict[tuple[str, int | None, str], str] = {}
+        current = self._changes.get(room.code, 0)
+        version = current if version is None else version
+        cache: dict[tuple[str, int | None, str, bool], tuple[str, int]] = {}  # a text and the change it shows
         for connection in list(connections):
             if room.closed:
                 connection.handler.close(CLOSE_ROOM_CLOSED, "The teacher closed this room.")
@@ -539,10 +647,22 @@ class ClassServer:
             if connection.kind == "seat" and room.seats[connection.seat].token != connection.token:
                 connection.handler.close(CLOSE_EXPIRED, "This link has expired: ask your teacher for a new one.")
                 continue
+            if connection.version > version:
+                continue  # it has a newer table (opened, or sent again after a late move, meanwhile)
             key = (connection.kind, connection.seat, connection.language, connection.with_view)
             if key not in cache:
-                cache[key] = message_json(self.message_for(room, connection))
-            connection.handler.send(cache[key])
+                table = (connection.seat, connection.language)
+                if drawn is not None and connection.kind != "teacher" and not connection.with_view and table in drawn:
+                    cache[key] = (drawn[table], version)
+                else:  # what the worker does not draw is drawn now, at the room's current change
+                    cache[key] = (message_json(self.message_for(room, connection)), current)
+            text, connection.version = cache[key]
+            connection.handler.send(text)
+
+    def send_table(self, room: Room, connection: Connection) -> None:
+        """Send one page its message now, as the room is (a page opened, a late move refused)."""
+        connection.handler.send(message_json(self.message_for(room, connection)))
+        connection.version = self._changes.get(room.code, 0)
 
     def message_for(self, room: Room, connection: Connection) -> dict[str, Any]:
         if connection.kind == "teacher":
@@ -557,27 +677,12 @@ class ClassServer:
 
         Rendered once per step and what it shows (a page opened, a refused out-of-date move and the broadcast
         of the step share it): rendering a seat's table is most of the server's work."""
-        beliefs = (len(room.beliefs), len(room.asked_steps), room.code in self._game_tables)  # asked, answered
-        shown = (room.paused, room.revealed, tuple((seat.name, seat.bot) for seat in room.seats), beliefs)
-        return dict(room.remember(("table", seat, language, with_view, shown),
+        return dict(room.remember(("table", seat, language, with_view, self._shown(room)),
                                   lambda: self._render_table(room, seat, language, with_view)))
 
     def _render_table(self, room: Room, seat: int | None, language: str, with_view: bool) -> dict[str, Any]:
-        view = room.view(seat)
-        legal = []
-        if view is not None and seat is not None and room.seats[seat].bot is None and not room.paused:
-            legal = room.legal_actions(seat)
-        revealed = reveal_html(room.state, language) if room.revealed and room.state is not None else None
-        message = table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
-                                paused=room.paused, revealed=revealed, title=room.title, seat=seat,
-                                style=False,  # the page links the stylesheet once (`TableStyle`)
-                                words=room.menu_tree(seat) if legal else None,
-                                log=room.running_log(seat, language),  # its new lines only are worded
-                                public=room.view(None))  # what the step's tables share, drawn once
-        if with_view and seat is not None:
-            message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
-            message["legal"] = [str(action) for action in legal]
-        if room.scoring is not None and view is not None:
+        message = render_table(room, seat, language, with_view)
+        if room.scoring is not None and room.view(seat) is not None:
             self.add_beliefs(message, room, seat, language)
         return message
 
@@ -652,7 +757,7 @@ class ClassServer:
         for connection in list(self.connections.get(room.code, set())):
             if connection.kind == "seat" and connection.seat == seat:
                 connection.handler.send(received)
-                connection.handler.send(message_json(self.message_for(room, connection)))
+                self.send_table(room, connection)
         self._tell_teachers(room)
 
     def teacher_message(self, room: Room) -> dict[str, Any]:
@@ -682,7 +787,7 @@ class ClassServer:
         self.connections.setdefault(connection.room, set()).add(connection)
         assert self.hall is not None
         room = self.hall.rooms[connection.room]
-        connection.handler.send(message_json(self.message_for(room, connection)))
+        self.send_table(room, connection)
         self._tell_teachers(room)
 
     def disconnect(self, connection: Connection) -> None:
@@ -845,11 +950,6 @@ def follow_token(room: Room, connection: Connection) -> None:
     seat = next((seat.number for seat in room.seats if seat.token == connection.token), None)
     if seat is not None:
         connection.seat = seat
-
-
-def seats_public(room: Room) -> list[dict[str, Any]]:
-    """Each seat's number, name and bot: what every page of the room may show (never the tokens)."""
-    return [{"seat": seat.number, "name": seat.name, "bot": seat.bot} for seat in room.seats]
 
 
 #: The addresses whose last part is a credential (a seat's or the projector's token).
@@ -1166,7 +1266,7 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
             if refusal.code == "stale":
                 room = self.hall.rooms.get(connection.room)
                 if room is not None:
-                    self.send(message_json(self.server.message_for(room, connection)))
+                    self.server.send_table(room, connection)
 
     def read(self, connection: Connection, message: str | bytes) -> dict[str, Any]:
         """A page's message as a JSON object of a known type, from a seat, or `Refused`."""

@@ -26,10 +26,15 @@ LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 @pytest.fixture()
-def class_server(tmp_path: Path) -> Any:
+def class_server(tmp_path: Path, request: pytest.FixtureRequest) -> Any:
+    """`serve` in a process of its own; a test parametrized indirectly gives its number of drawing processes."""
     ARTIFACTS.mkdir(exist_ok=True)
-    server = ServerProcess(tmp_path / "class.sqlite3", ARTIFACTS / "classroom-server.log").start()
+    workers = str(getattr(request, "param", 0))
+    server = ServerProcess(tmp_path / "class.sqlite3", ARTIFACTS / f"classroom-server-{workers}.log",
+                           "--draw-workers", workers).start()
     try:
+        if workers != "0":  # the pages are drawn by them from the first move, not by the loop until they start
+            server.wait_for(rf"drawing the students' tables in {workers} processes \({workers} asked\)")
         yield server
     finally:
         server.stop()
@@ -259,7 +264,8 @@ def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: 
         lab_context.close()
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(("language", "class_server"), [("en", 0), ("fr", 2)], indirect=["class_server"],
+                         ids=["en", "fr-drawn-by-2-workers"])
 def test_get_adler_five_students_by_tapping(browser: Any, class_server: ServerProcess, language: str) -> None:
     teacher = TeacherClient(class_server.url, class_server.token)
     room = teacher.create_room("get_adler", 5, seed=4, language=language, bot_delay=0)

@@ -31,7 +31,12 @@ GAMES = [("peek", 3, "en"), ("commissario", 4, "fr"), ("get_adler", 5, "en"), ("
 @pytest.mark.parametrize(("game", "players", "language"), GAMES, ids=[game for game, _, _ in GAMES])
 def test_a_whole_game_by_tapping_leaks_nothing_to_any_seat(fast_server: ClassServer, game: str, players: int,
                                                            language: str) -> None:
-    server = fast_server
+    play_a_whole_game_by_tapping(fast_server, game, players, language)
+
+
+def play_a_whole_game_by_tapping(server: ClassServer, game: str, players: int, language: str) -> None:
+    """Seat students, tap a whole game through and check every message each seat and the projector got: no
+    secret of another seat, no markup of a name, and exactly the table of its view at its step."""
     teacher = TeacherClient(server.url, server.teacher_token)
     room = teacher.create_room(game, players, seed=11, language=language, bot_delay=0)
     # Markup in names: escaped in the HTML; the status line and button labels are set as text by the page.
