@@ -462,7 +462,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{100 * cpu_share:.0f} % of one core, {1000 * cpu_share * elapsed / max(moves, 1):.1f} ms of CPU per move"
     if busiest is not None:
         shown += f", {100 * busiest:.0f} % over its busiest {BUSIEST_WINDOW:g} s (a server near 100 % queues moves)"
-    print(f"server CPU: {shown}; the simulated students' process: {100 * students_cpu:.0f} % of one core "
+    workers = f" and its {arguments.draw_workers} drawing processes" if arguments.draw_workers else ""
+    print(f"server{workers} CPU: {shown}; the simulated students' process: {100 * students_cpu:.0f} % of one core "
           f"(load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}: the machine's other work)")
     sizes = [size for room in rooms for size in room.update_bytes]
     deflated = [size for room in rooms for size in room.deflated_bytes]
@@ -641,11 +642,19 @@ def busiest_share(samples: list[tuple[float, float]], window: float = BUSIEST_WI
 
 
 def server_cpu_seconds(pid: int) -> float | None:
-    """The user + system CPU seconds the server process has used so far (None without psutil)."""
+    """The user + system CPU seconds the server process and its drawing processes (`--draw-workers`, its
+    children) have used so far (None without psutil)."""
     if psutil is None:
         return None
-    times = psutil.Process(pid).cpu_times()
-    return float(times.user + times.system)
+    server = psutil.Process(pid)
+    seconds = 0.0
+    for process in [server, *server.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:  # a drawing process that ended meanwhile
+            continue
+        seconds += times.user + times.system
+    return seconds
 
 
 if __name__ == "__main__":

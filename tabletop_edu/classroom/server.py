@@ -64,6 +64,7 @@ import socket
 import threading
 import time
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 from types import TracebackType
 from concurrent.futures import ThreadPoolExecutor
@@ -77,13 +78,11 @@ import tornado.web
 import tornado.websocket
 
 from ..core.rules import rules_to_dict
-from ..core.view import view_to_json
 from ..templates import stylesheet
 from ..templates.drawn import message_json
 from ..i18n import tr
 from . import games
-from .pages import (MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, reveal_html,
-                    style_version, table_message)
+from .pages import MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, style_version
 from .belief_pages import belief_panel, debrief_html, seat_points_html
 from .debrief import game_tables
 from .drawing import DrawWorker, TableKey, render_table, seats_public
@@ -131,6 +130,8 @@ MISSED_BEATS = 2
 BEAT = json.dumps({"type": "beat"})
 #: The most drawing processes a server starts (`draw_workers`).
 MAX_DRAW_WORKERS = 16
+#: Rooms sent to a worker at once: it draws one while the next is on its way.
+WORKER_PIPELINE = 2
 #: Websocket close codes (4000-4999 are the application's own): the page stops reconnecting.
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
@@ -228,10 +229,12 @@ class Deadline:
 
 @dataclass(eq=False)
 class DrawJob:
-    """A room the worker is drawing: `sent` is done once the tables of this round are sent; `again`, once those of
-    the next round are (the room changed during this one), None if none is due."""
+    """A changed room a worker is to draw: waiting in its worker's queue (`queued`), or being drawn. `sent` is
+    done once its tables are sent; `again`, once those of its next drawing are (it changed during this one)."""
 
+    room: Room
     sent: asyncio.Future[None]
+    queued: bool = True
     again: asyncio.Future[None] | None = None
 
 
@@ -295,8 +298,11 @@ class ClassServer:
         self._game_tables: dict[str, list[Any]] = {}  # by room: its game's own debrief tables, once made
         self._tables_pending: set[str] = set()
         self._to_draw: dict[str, tuple[Room, asyncio.Future[None]]] = {}  # rooms changed, in order (`_draw_soon`)
-        self._drawing: dict[str, DrawJob] = {}  # rooms the worker is drawing (`_draw_by_worker`)
+        self._drawing: dict[str, DrawJob] = {}  # rooms waiting for a worker or being drawn (`_draw_by_worker`)
+        self._queues: list[OrderedDict[str, DrawJob]] = []  # by worker: the rooms waiting for it, in order
+        self._pumps: list[int] = []  # by worker: how many `_draw_by_worker` feed it now
         self._changes: dict[str, int] = {}  # by room: how many times it changed (the tables a page has seen)
+        self._last_drawn: dict[str, tuple[int, dict[TableKey, str]]] = {}  # by room: a worker's last tables
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="classroom-bot")
         self._ready = threading.Event()
         self._failure: BaseException | None = None
@@ -341,6 +347,8 @@ class ClassServer:
         self.hall = Hall(Store(self.db, busy_timeout=self.busy_timeout), clock=self.clock)
         assert self.loop is not None
         self._drawers = [DrawWorker() for _ in range(self.draw_workers)]
+        self._queues = [OrderedDict() for _ in self._drawers]
+        self._pumps = [0 for _ in self._drawers]
         self._drawers_started = asyncio.gather(*(drawer.start() for drawer in self._drawers))
         self.hall.listeners.append(self._changed)
         app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
@@ -506,6 +514,7 @@ class ClassServer:
         drawer = self._drawer_for(room)
         if drawer is not None and not drawer.draws(room):
             drawer.forget(room)
+            self._last_drawn.pop(room.code, None)
         if room.committing is not None:  # the moves `Hall.play_async` has just committed
             self._draw_soon(room)
         else:
@@ -540,13 +549,16 @@ class ClassServer:
         assert self.loop is not None
         job = self._drawing.get(room.code)
         if job is not None:
-            if job.again is None:
+            if not job.queued and job.again is None:  # changed while being drawn: drawn again, at the back
                 job.again = self.loop.create_future()
-            return
+            return  # (a room still in its queue is drawn as it is when its turn comes)
         drawer = self._drawer_for(room)
         if drawer is not None and drawer.usable and drawer.draws(room):
-            job = self._drawing[room.code] = DrawJob(self.loop.create_future())
-            asyncio.ensure_future(self._draw_by_worker(room, job))
+            number = self._drawers.index(drawer)
+            self._queues[number][room.code] = self._drawing[room.code] = DrawJob(room, self.loop.create_future())
+            while self._pumps[number] < WORKER_PIPELINE:
+                self._pumps[number] += 1
+                asyncio.ensure_future(self._draw_by_worker(number))
             return
         if room.code not in self._to_draw:
             self._to_draw[room.code] = (room, self.loop.create_future())
@@ -564,32 +576,36 @@ class ClassServer:
             if self._to_draw and self.loop is not None:
                 self.loop.call_soon(self._draw_next)
 
-    async def _draw_by_worker(self, room: Room, job: DrawJob) -> None:
-        """Have the worker draw the tables `room`'s pages show, and send them to the pages that have no newer
-        one; while the room changes during a drawing, draw it again (the moves that came meanwhile share one
-        drawing). If the worker cannot, the loop draws the room itself."""
-        drawer = self._drawer_for(room)
-        assert drawer is not None
+    async def _draw_by_worker(self, number: int) -> None:
+        """Feed worker `number` the rooms of its queue in turn, each as it is when its turn comes (all the moves it
+        took while it waited share one drawing, as on the loop), and send their tables to the pages that have no
+        newer one; a room that changed while it was drawn goes to the back of the queue. `WORKER_PIPELINE` of
+        these run per worker, so that it has the next room as soon as it sent one. A room the worker cannot draw
+        (it stopped, the room was revealed meanwhile) is drawn here."""
+        drawer, queue = self._drawers[number], self._queues[number]
         try:
-            while True:
-                version = self._changes.get(room.code, 0)
-                # a room revealed or closed since its last round is drawn here: the worker knows the game only
-                drawn = await drawer.draw(room, self._worker_tables(room)) if drawer.draws(room) else None
-                if drawn is None:
-                    self.broadcast(room)
-                    return
-                self.broadcast(room, drawn, version)
-                if job.again is None:
-                    return
+            while queue:
+                code, job = queue.popitem(last=False)
+                job.queued = False
+                try:
+                    version = self._changes.get(code, 0)
+                    drawn = await drawer.draw(job.room, self._worker_tables(job.room)) \
+                        if drawer.draws(job.room) else None
+                    if drawn is None:
+                        self.broadcast(job.room)
+                    else:
+                        self.broadcast(job.room, drawn, version)
+                        self._last_drawn[code] = (version, drawn)
+                except Exception:  # noqa: BLE001 - logged; the room's next change draws it again
+                    log.exception("room %s could not be drawn", code)
                 job.sent.set_result(None)
-                job.sent, job.again = job.again, None
-        except Exception:  # noqa: BLE001 - logged; the room's next change draws it again
-            log.exception("room %s could not be drawn", room.code)
+                if job.again is not None:
+                    job.sent, job.again, job.queued = job.again, None, True
+                    queue[code] = job
+                else:
+                    del self._drawing[code]
         finally:
-            self._drawing.pop(room.code, None)
-            for sent in (job.sent, job.again):
-                if sent is not None and not sent.done():
-                    sent.set_result(None)
+            self._pumps[number] -= 1
 
     async def drawers_started(self) -> int:
         """Once every drawing process has started (or failed to): how many draw (on the loop)."""
@@ -660,9 +676,16 @@ class ClassServer:
             connection.handler.send(text)
 
     def send_table(self, room: Room, connection: Connection) -> None:
-        """Send one page its message now, as the room is (a page opened, a late move refused)."""
-        connection.handler.send(message_json(self.message_for(room, connection)))
-        connection.version = self._changes.get(room.code, 0)
+        """Send one page its message now, as the room is (a page opened, a late move refused): the text a worker
+        drew for its table at the room's current change if there is one, else drawn here."""
+        current = self._changes.get(room.code, 0)
+        version, drawn = self._last_drawn.get(room.code, (-1, {}))
+        table = (connection.seat, connection.language)
+        if version == current and connection.kind != "teacher" and not connection.with_view and table in drawn:
+            connection.handler.send(drawn[table])
+        else:
+            connection.handler.send(message_json(self.message_for(room, connection)))
+        connection.version = current
 
     def message_for(self, room: Room, connection: Connection) -> dict[str, Any]:
         if connection.kind == "teacher":

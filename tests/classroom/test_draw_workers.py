@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import pickle
 import random
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -229,3 +230,55 @@ def test_serve_refuses_a_wrong_number_of_draw_workers_in_a_sentence(tmp_path: Pa
     assert serve(arguments) == 2
     assert "--draw-workers" in capsys.readouterr().err
     assert not (tmp_path / "never.sqlite3").exists()
+
+
+class HeldDrawer:
+    """A worker the test drives: each drawing waits until the test lets it end."""
+
+    usable = True
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        self.held: dict[str, asyncio.Future[dict[TableKey, str]]] = {}
+
+    @staticmethod
+    def draws(room: Any) -> bool:
+        return True
+
+    async def draw(self, room: Any, tables: tuple[TableKey, ...]) -> dict[TableKey, str]:
+        self.asked.append(room.code)
+        held = self.held[room.code] = asyncio.get_running_loop().create_future()
+        return await held
+
+
+def test_a_workers_rooms_are_drawn_in_turn_each_as_it_is_when_its_turn_comes(tmp_path: Path) -> None:
+    server = ClassServer(tmp_path / "queue.sqlite3")
+    drawer = HeldDrawer()
+    sent: list[str] = []
+    server._drawers, server._queues, server._pumps = [drawer], [OrderedDict()], [0]  # type: ignore[list-item]
+    server.broadcast = lambda room, drawn=None, version=None: sent.append(room.code)  # type: ignore[method-assign]
+    ann, bob, cyd = (SimpleNamespace(code=code, committing=None) for code in ("ANN", "BOB", "CYD"))
+
+    async def turns() -> None:
+        server.loop = asyncio.get_running_loop()
+        for room in (ann, bob, cyd):
+            server._draw_soon(room)  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        assert drawer.asked == ["ANN", "BOB"]  # two on their way to the worker, the third waits its turn
+        server._draw_soon(cyd)  # type: ignore[arg-type]  # changed again while waiting: still drawn once
+        server._draw_soon(ann)  # type: ignore[arg-type]  # changed while being drawn: again, after the others
+        waiting_for_ann = asyncio.ensure_future(server.tables_sent(ann))  # type: ignore[arg-type]
+        drawer.held["ANN"].set_result({})
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert sent == ["ANN"] and drawer.asked == ["ANN", "BOB", "CYD"] and not waiting_for_ann.done()
+        drawer.held["BOB"].set_result({})
+        drawer.held["CYD"].set_result({})
+        for _ in range(4):
+            await asyncio.sleep(0)
+        assert drawer.asked == ["ANN", "BOB", "CYD", "ANN"] and sent == ["ANN", "BOB", "CYD"]
+        drawer.held["ANN"].set_result({})
+        await waiting_for_ann  # the move's table went out with the room's second drawing
+        assert sent == ["ANN", "BOB", "CYD", "ANN"] and server._drawing == {} and server._pumps == [0]
+
+    asyncio.run(turns())
