@@ -112,6 +112,10 @@ class ReplicaMissing(LookupError):
     """The worker has no replica of the room (dropped, or never sent): the loop sends it whole next time."""
 
 
+class WorkerGone(RuntimeError):
+    """The drawing process is not running (never started, ended or stopped)."""
+
+
 #: The worker's replicas, by room code (in the worker's process only).
 _replicas: OrderedDict[str, Room] = OrderedDict()
 
@@ -300,8 +304,12 @@ class DrawWorker:
                 (size,) = FRAME_HEADER.unpack(await stdout.readexactly(FRAME_HEADER.size))
                 ok, value = pickle.loads(await stdout.readexactly(size))
                 answer = self._answers.popleft()
-                if not answer.done():
-                    answer.set_result(value) if ok else answer.set_exception(value)
+                if answer.done():
+                    continue
+                if ok:
+                    answer.set_result(value)
+                else:
+                    answer.set_exception(value)
         except (asyncio.IncompleteReadError, ConnectionError, pickle.UnpicklingError, ValueError) as error:
             if self._process is not None:
                 log.warning("the drawing process stopped (%s): the server draws its rooms' tables itself", error)
@@ -345,10 +353,6 @@ class DrawWorker:
         self.close()
         if self._stopped is not None:
             await self._stopped.wait()
-
-
-class WorkerGone(RuntimeError):
-    """The drawing process is not running (never started, ended or stopped)."""
 
 
 def main() -> None:
