@@ -256,6 +256,12 @@ class Connection:
     beats: bool = False  # a page that asked (`?beat=1`) hears each heartbeat too, to find a dead server itself
     answering: asyncio.Lock = field(default_factory=asyncio.Lock)  # one message answered at a time, in order
 
+    @property
+    def table(self) -> TableKey | None:
+        """The table a drawing process draws for this page (a seat's or the projector's, in its language), or None
+        for a page the loop draws (the teacher's dashboard, a program's view)."""
+        return None if self.kind == "teacher" or self.with_view else (self.seat, self.language)
+
 
 class ClassServer:
     """The class server over one SQLite file. `start()` runs it in a background thread (a notebook),
@@ -633,8 +639,7 @@ class ClassServer:
     def _worker_tables(self, room: Room) -> tuple[TableKey, ...]:
         """The tables the worker draws for the room's pages: each seat's and the projector's, by language (the
         teacher's dashboard and a program's view are drawn on the loop)."""
-        tables = {(connection.seat, connection.language) for connection in self.connections.get(room.code, ())
-                  if connection.kind != "teacher" and not connection.with_view}
+        tables = {table for connection in self.connections.get(room.code, ()) if (table := connection.table)}
         return tuple(sorted(tables, key=lambda table: (table[0] is None, table[0] or 0, table[1])))
 
     async def tables_sent(self, room: Room) -> None:
@@ -667,8 +672,8 @@ class ClassServer:
                 continue  # it has a newer table (opened, or sent again after a late move, meanwhile)
             key = (connection.kind, connection.seat, connection.language, connection.with_view)
             if key not in cache:
-                table = (connection.seat, connection.language)
-                if drawn is not None and connection.kind != "teacher" and not connection.with_view and table in drawn:
+                table = connection.table
+                if drawn is not None and table is not None and table in drawn:
                     cache[key] = (drawn[table], version)
                 else:  # what the worker does not draw is drawn now, at the room's current change
                     cache[key] = (message_json(self.message_for(room, connection)), current)
@@ -680,8 +685,8 @@ class ClassServer:
         drew for its table at the room's current change if there is one, else drawn here."""
         current = self._changes.get(room.code, 0)
         version, drawn = self._last_drawn.get(room.code, (-1, {}))
-        table = (connection.seat, connection.language)
-        if version == current and connection.kind != "teacher" and not connection.with_view and table in drawn:
+        table = connection.table
+        if version == current and table is not None and table in drawn:
             connection.handler.send(drawn[table])
         else:
             connection.handler.send(message_json(self.message_for(room, connection)))
