@@ -36,7 +36,7 @@ from ..core import GameState
 from ..core.view import view_to_json
 from . import games
 from .pages import reveal_html, table_message
-from .rooms import Room, Seat
+from .rooms import Room, Seat, one_line
 from ..templates.drawn import message_json
 from .store import ActionRow
 
@@ -233,7 +233,8 @@ class DrawWorker:
             self._reading = asyncio.ensure_future(self._read_answers())
             self._ready = await self._ask("warm_up") is True
         except Exception as error:  # noqa: BLE001 - without a worker the loop draws, as on one core
-            log.warning("the drawing process did not start (%s): the server draws every table itself", error)
+            log.warning("the drawing process did not start (%s): the server draws every table itself",
+                        one_line(str(error)))
             self.close()
 
     @property
@@ -277,7 +278,8 @@ class DrawWorker:
             self.close()
             return None
         except Exception as error:  # noqa: BLE001 - a table the worker cannot draw is drawn by the loop
-            log.warning("the drawing process could not draw room %s (%s): the server draws it", room.code, error)
+            log.warning("the drawing process could not draw room %s (%s): the server draws it", room.code,
+                        one_line(str(error)))
             self._sent.pop(room.code, None)
             return None
 
@@ -312,7 +314,8 @@ class DrawWorker:
                     answer.set_exception(value)
         except (asyncio.IncompleteReadError, ConnectionError, pickle.UnpicklingError, ValueError) as error:
             if self._process is not None:
-                log.warning("the drawing process stopped (%s): the server draws its rooms' tables itself", error)
+                log.warning("the drawing process stopped (%s): the server draws its rooms' tables itself",
+                            one_line(str(error)))
             self._reading = None
             self.close()  # every request waiting fails: their rooms are drawn by the loop
         except asyncio.CancelledError:
