@@ -17,7 +17,7 @@ from markupsafe import escape
 from .core import Event, GameState, View
 from .i18n import tr
 from .registry import find_game
-from .templates import Row, display_names, log_lines, page, render
+from .templates import Row, display_names, log_lines, page, remembered_wording, render
 from .templates.drawn import Drawn, Piece, pieces_without_suffix
 
 
@@ -120,7 +120,7 @@ class RunningLog:
         if view.players != self._players or len(log) < known or (known and log[known - 1] != self._last):
             self._items, self._texts, known, self._players = [], [], 0, tuple(view.players)
             self._lines = Piece("")
-        wording = game_renderer(view.game, "event_text") or _engine_text
+        wording = _remembered(game_renderer(view.game, "event_text") or _engine_text)
         names = display_names(view.players)
         lines = len(self._items)
         for event in log[known:]:
@@ -156,6 +156,19 @@ def _log_head(language: str) -> Piece:
     """The log's section up to its first line, as the log template writes it."""
     return Piece(f'\n<section class="tt-panel tt-log-panel"><h3>{escape(tr("tt.log", language))}</h3>\n'
                  '<ol class="tabletop-log tt-log">')
+
+
+@functools.lru_cache(maxsize=16)
+def _remembered(wording: Callable[[Event, Sequence[str], str], str]) -> Callable[[Event, Sequence[str], str], str]:
+    """A game's wording of events, each (event, names, language) worded once for all the running logs: a class
+    server's 13 tables of a step hold the same public event, which each seat's log words. A line is worded from
+    the event as a seat saw it, so a seat is handed only the line of an event it saw itself. The memory holds
+    the lines of the latest steps of the rooms, not a day's."""
+    return remembered_wording(wording, limit=WORDINGS_KEPT)
+
+
+#: How many lines `_remembered` keeps per game: the new events of a busy class's latest steps, in two languages.
+WORDINGS_KEPT = 4096
 
 
 def _engine_text(event: Event, players: Sequence[str], language: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tabletop_edu import commissario, get_adler, mafia_de_cuba
+from tabletop_edu import commissario, get_adler, mafia_de_cuba, rendering
 from tabletop_edu.core import Event, FrozenDict, freeze
 from tabletop_edu.classroom.pages import without_style
 from tabletop_edu.core.events import NO_DATA, SeatLog
@@ -137,3 +137,37 @@ def test_a_running_log_hands_mafia_de_cuba_its_words(monkeypatch: pytest.MonkeyP
     assert RunningLog("fr").table_html(state.view(2)) == expected
     with pytest.raises(AssertionError, match="worded again"):
         render_view_html(state.view(2), "fr")
+
+
+def test_the_seats_running_logs_word_each_event_they_saw_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A class server draws every seat's table at every step: the running logs of a game word an event once
+    for all the seats that saw that very event (a public one: all of them), and each seat's line still says
+    only what it saw (its tables equal those drawn whole, with the wording not shared)."""
+    calls: list[tuple[Event, str]] = []
+
+    def counting(event: Event, players: Any, language: str = "en") -> str:
+        calls.append((event, language))
+        return mafia_render.event_text(event, players, language)
+
+    def renderer(game: str, name: str) -> Any:
+        return counting if name == "event_text" else original(game, name)
+
+    original = rendering.game_renderer
+    monkeypatch.setattr(rendering, "game_renderer", renderer)
+    state = mafia_de_cuba.new_game(NAMES[:6], seed=4)
+    rng = random.Random(4)
+    seats = [*range(6), None]
+    logs = {(seat, language): RunningLog(language) for seat in seats for language in ("en", "fr")}
+    seen: set[tuple[Event, str]] = set()
+    for _ in range(40):
+        play_one(state, rng)
+        for (seat, language), log in logs.items():
+            view = state.view(seat)
+            seen.update((event, language) for event in view.log)
+            monkeypatch.setattr(rendering, "game_renderer", original)  # drawn whole: worded afresh, not counted
+            whole = render_view_html(view, language)
+            monkeypatch.setattr(rendering, "game_renderer", renderer)
+            assert log.table_html(view) == whole, (seat, language)
+    assert len(calls) == len(set(calls)) == len(seen)  # each event as seen, in each language, worded once
+    public = [event for event in state.events if event.observers is None]
+    assert len(public) > 10 and len(calls) < len(seats) * 2 * len(state.events) / 2  # not once per seat
