@@ -16,7 +16,7 @@ English text. `move_label` words the buttons of click-to-move.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -26,8 +26,9 @@ from markupsafe import Markup, escape
 from ..core import Event, GameState, View
 from ..i18n import register, tr
 from ..templates import (Banner, Hole, Row, SeatBox, Tag, Words, acting_seats, banner_html, colon, display_names,
-                         environment, join_names, log_lines, page, perspective_title, remembered_wording, render,
-                         render_framed, ring_seats_html, seat_box, seat_html, short_name, word)
+                         environment, frame_key, join_names, list_items_html, log_lines, page, perspective_title,
+                         remembered_wording, render, render_framed, ring_seats_html, seat_box, seat_html, short_name,
+                         word)
 from ..templates.drawn import Piece
 from .rules import TOKEN_ORDER
 
@@ -556,6 +557,33 @@ def _statements(view: View, language: str, worded: Sequence[str] | None = None) 
     return tuple([_said_text(event, names, language) for event in view.log if event.kind in said])
 
 
+def _statements_hole(lines: tuple[str, ...], language: str) -> Hole:
+    """What was said, as the table's panel lists it: a hole (`render_framed`), so that the frame of a step that
+    only added a statement (Mafia's floor, testimony after testimony) is the last step's, not drawn again."""
+    if not lines:
+        return Hole(f'<p class="tt-note">{escape(tr("mdc_no_statement", language))}</p>')
+    return Hole.of_pieces(["<ol>", _said_items(lines), "</ol>"])
+
+
+#: The lists of what was said drawn lately, each a piece that keeps its JSON (`_said_items`).
+_said_lists: dict[tuple[str, ...], Piece] = {}
+SAID_LISTS_KEPT = 128
+
+
+def _said_items(lines: tuple[str, ...]) -> Piece:
+    """The `<li>` items of `lines`, escaped: a list one line longer than one drawn lately is that one's piece
+    grown by its last line (`Piece.grown`), its JSON too, not the whole list escaped again."""
+    piece = _said_lists.get(lines)
+    if piece is None:
+        before = _said_lists.get(lines[:-1])
+        items = str(list_items_html(lines if before is None else lines[-1:]))  # a Markup would escape `before`
+        piece = Piece(items) if before is None else Piece.grown(before, items)
+        if len(_said_lists) >= SAID_LISTS_KEPT:
+            _said_lists.clear()
+        _said_lists[lines] = piece
+    return piece
+
+
 def _box_centre(view: View, language: str) -> list[str]:
     facts = view.facts
     names = display_names(view.players)
@@ -619,7 +647,8 @@ def _frame_context(view: View, language: str, log: bool, teacher: bool = False,
         context_page.log = log_lines(view.log, view.players, language, event_text)
     ring = _public_ring(view, language)
     return {"page": context_page, "t": Words(language), "you": tr("tt.you", language), "ring_size": len(ring.boxes),
-            "box_lines": _box_centre(view, language), "statements": _statements(view, language, worded),
+            "box_lines": _box_centre(view, language),
+            "statements_html": _statements_hole(_statements(view, language, worded), language),
             "teacher": None}, ring
 
 
@@ -655,11 +684,11 @@ _PERSPECTIVE_HOLES = {False: Hole("seat"), True: Hole("spectator")}
 
 #: What the latest steps' tables show outside their holes, drawn from the spectator's view of the step:
 #: (that view, the context, the ring's public seats, the key of their frame).
-_step_frames: dict[tuple[int, str], tuple[View, dict[str, Any], PublicRing, object]] = {}
+_step_frames: dict[tuple[int, str], tuple[View, dict[str, Any], PublicRing, Hashable]] = {}
 STEP_FRAMES_KEPT = 64
 
 
-def _step_frame(public: View, language: str) -> tuple[dict[str, Any], PublicRing, object]:
+def _step_frame(public: View, language: str) -> tuple[dict[str, Any], PublicRing, Hashable]:
     """(what a step's tables show outside their holes, the ring's public seats, the key of their frame), worded
     once from the spectator's view `public`: nothing in it can be a seat's secret."""
     key = (id(public), language)
@@ -668,7 +697,7 @@ def _step_frame(public: View, language: str) -> tuple[dict[str, Any], PublicRing
         if len(_step_frames) >= STEP_FRAMES_KEPT:  # the oldest goes: a step's tables may be drawing still
             del _step_frames[next(iter(_step_frames))]
         frame, ring = _frame_context(public, language, log=False)
-        kept = _step_frames[key] = (public, frame, ring, object())
+        kept = _step_frames[key] = (public, frame, ring, frame_key(frame))  # steps that show the same share it
     return kept[1], kept[2], kept[3]
 
 

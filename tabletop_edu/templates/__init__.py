@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -308,7 +308,6 @@ def environment() -> jinja2.Environment:
     env.filters["bar"] = _percent_class
     env.filters["label"] = _label_filter
     env.globals["seat_html"] = seat_html
-    env.globals["list_items_html"] = list_items_html
     env.globals["ring_seats_html"] = ring_seats_html
     return env
 
@@ -427,6 +426,15 @@ def render_framed(template: str, *, style: bool = True, frame_key: Hashable = No
             _frames.clear()
         _frames[key] = frame
     return _filled(frame, fills)
+
+
+def frame_key(context: Mapping[str, Any]) -> tuple[Any, ...]:
+    """All a frame drawn around `context` shows outside its holes, as `render_framed` keeps frames by it: for a
+    caller that draws many tables around the same values to read them once and give it as `frame_key` (Mafia de
+    Cuba's step frame), and for the steps that show the same frame (its floor, a statement after another, the
+    list of what was said a hole) to share it."""
+    fills: list[str | tuple[str, ...]] = []
+    return tuple((name, _frame_value(context[name], fills)[0]) for name in sorted(context))
 
 
 def _filled(frame: tuple[tuple[str, ...], tuple[int, ...]], fills: Sequence[str | tuple[str, ...]]) -> Drawn:
@@ -553,6 +561,6 @@ def style_block() -> Markup:
 
 
 __all__ = ["Banner", "Bar", "Card", "Cell", "Hole", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag",
-           "Words", "acting_seats", "banner_html", "colon", "display_names", "elide", "environment", "join_names",
-           "log_lines", "page", "perspective_title", "remembered_wording", "render", "render_framed", "seat_box",
-           "short_name", "style_block", "stylesheet", "word"]
+           "Words", "acting_seats", "banner_html", "colon", "display_names", "elide", "environment", "frame_key",
+           "join_names", "log_lines", "page", "perspective_title", "remembered_wording", "render", "render_framed",
+           "seat_box", "short_name", "style_block", "stylesheet", "word"]

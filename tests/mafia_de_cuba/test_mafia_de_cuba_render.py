@@ -255,6 +255,34 @@ def test_the_tables_of_a_step_drawn_from_its_public_view_are_the_tables_drawn_wh
     assert steps > 20
 
 
+def test_the_steps_of_the_floor_share_their_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What was said is a hole of the table: a floor step that only added a statement draws no new frame (the class
+    server draws 13 tables a step), and every table is still the one drawn whole, what was said included."""
+    from tabletop_edu import templates
+
+    drawn: list[str] = []
+    draw_frame = templates._draw_frame
+    monkeypatch.setattr(templates, "_draw_frame", lambda *arguments: drawn.append("frame") or draw_frame(*arguments))
+    templates._frames.clear()
+    state = new_game([f"<i>P{seat}</i>" for seat in range(12)], seed=3)
+    rng = random.Random(3)
+    floor_steps = said = 0
+    while not state.is_over and floor_steps < 40:
+        seat = state.acting_seats[0]
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+        public = state.view(None)
+        if public.facts["phase"] != "floor":
+            continue
+        floor_steps += 1
+        for perspective in (0, 7, None):
+            view = state.view(perspective)
+            table = view_html(view, "fr", log=False, style=False, public=public)
+            assert table == templates.render("mafia_de_cuba/table.html.j2", style=False,
+                                             **render_module._context(view, "fr", log=False))
+        said = len(public.facts["testimonies"])
+    assert floor_steps >= 20 and said >= 10 and len(drawn) < floor_steps / 2, (floor_steps, said, len(drawn))
+
+
 def test_a_public_view_not_of_the_tables_step_is_refused_and_nothing_is_kept() -> None:
     """The view given as the step's public one must be the spectator's view of the same game at the same step: a
     seat's view, an earlier step's or another table's is refused with a ValueError, and no frame is kept."""

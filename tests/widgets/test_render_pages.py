@@ -464,14 +464,18 @@ def test_a_ring_drawn_in_one_call_is_the_ring_of_the_seats_drawn_one_by_one() ->
 def framed_context(who: str, banner: str, statements: tuple[str, ...], ring: str, secrets: str,
                    facts: str = "Phase", box: str = "box", kind: str = "turn") -> dict[str, Any]:
     """A context for Mafia de Cuba's table template with whose view, the ring's seats and the secrets in holes."""
-    from tabletop_edu.templates import Banner, Hole, Words, banner_html, page
+    from markupsafe import Markup
+
+    from tabletop_edu.templates import Banner, Hole, Words, banner_html, list_items_html, page
 
     table = page("mafia", "<Mafia>", 1, ["Ann", "Bo"], "en")
     table.who = Hole(escape(who))
     table.banner = Hole(banner_html(Banner(banner, kind))) if kind == "mine" else Banner(banner, kind)  # drawn, or not
     table.facts = [(facts, "1")]
     return {"page": table, "t": Words("en"), "you": "you", "ring_size": 2, "seats_drawn": Hole(ring),
-            "box_lines": [box], "secrets_html": Hole(secrets), "statements": statements, "teacher": None}
+            "box_lines": [box], "secrets_html": Hole(secrets), "teacher": None,
+            "statements_html": Markup(f"<ol>{list_items_html(statements)}</ol>") if statements else  # not a hole
+            Markup('<p class="tt-note">Nobody has said anything yet.</p>')}
 
 
 TEXTS = st.sampled_from(["Ann", "<b>Bo</b> & co", "", "\x000\x00", "« é »", "\U0001F600"])
