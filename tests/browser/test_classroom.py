@@ -238,7 +238,8 @@ def test_mafia_de_cuba_eight_students_with_the_dashboard_in_jupyterlab(browser: 
         for name in names:  # the dashboard lists every student as they sit down
             dashboard.get_by_text(name, exact=True).first.wait_for()
         lab_page.screenshot(path=str(ARTIFACTS / "classroom-dashboard-seats.png"), full_page=True)
-        final = play_in_browsers(pupils, teacher, room["code"], random.Random(8), shots={6: "classroom-mafia"},
+        final = play_in_browsers(pupils, teacher, room["code"], random.Random(8),
+                                 shots={6: "classroom-mafia", 20: "classroom-mafia-said"},  # the box; what was said
                                  believers=(pupils[0], pupils[-1]))  # a phone and a laptop
         assert check_frames(pupils, teacher.record(room["code"])) > 8 * len(final.history)
         stated = teacher.records()[0]["beliefs"]["rows"]
