@@ -464,7 +464,8 @@ def main(argv: list[str] | None = None) -> int:
         shown += f", {100 * busiest:.0f} % over its busiest {BUSIEST_WINDOW:g} s (a server near 100 % queues moves)"
     workers = f" and its {arguments.draw_workers} drawing processes" if arguments.draw_workers else ""
     print(f"server{workers} CPU: {shown}; the simulated students' process: {100 * students_cpu:.0f} % of one core "
-          f"(load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}: the machine's other work)")
+          f"(load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}: the machine's other work; "
+          f"{stolen_text(sampler.stolen)})")
     sizes = [size for room in rooms for size in room.update_bytes]
     deflated = [size for room in rooms for size in room.deflated_bytes]
     print(f"bytes per table update (one screen's message): mean {statistics.mean(sizes):.0f}, max {max(sizes)} "
@@ -595,11 +596,15 @@ BUSIEST_WINDOW = 5.0
 
 class CpuSampler:
     """The server's CPU seconds, read every second in a thread of this process: a run's average hides its
-    busiest phase, when the rooms are on Mafia's floor at once and every move waits for the others' tables."""
+    busiest phase, when the rooms are on Mafia's floor at once and every move waits for the others' tables.
+
+    It also reads the CPU seconds the machine's host took from it (`steal`, on a virtual machine): the same run
+    on a shared machine gives latencies twice as long when its host is busy, whatever the server does."""
 
     def __init__(self, pid: int, every: float = 1.0) -> None:
         self.pid, self.every = pid, every
         self.samples: list[tuple[float, float]] = []  # (wall time, the server's CPU seconds so far)
+        self.stolen: list[tuple[float, float]] = []  # (wall time, the CPU seconds the host took from the machine)
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._sample, name="cpu-sampler", daemon=True)
 
@@ -616,6 +621,9 @@ class CpuSampler:
                 return
             if cpu is not None:
                 self.samples.append((time.perf_counter(), cpu))
+            stolen = host_stolen_seconds()
+            if stolen is not None:
+                self.stolen.append((time.perf_counter(), stolen))
             if self._stopped.wait(self.every):
                 return
 
@@ -639,6 +647,26 @@ def busiest_share(samples: list[tuple[float, float]], window: float = BUSIEST_WI
             share = (cpu - start_cpu) / (wall - start_wall)
             best = share if best is None else max(best, share)
     return best
+
+
+def host_stolen_seconds() -> float | None:
+    """The CPU seconds this machine's host has taken from its cores so far (Linux's `steal`), or None where it is
+    not told (no psutil, another system)."""
+    if psutil is None:
+        return None
+    stolen = getattr(psutil.cpu_times(), "steal", None)
+    return None if stolen is None else float(stolen)
+
+
+def stolen_text(samples: list[tuple[float, float]]) -> str:
+    """How much the host took, over the run and over its busiest window, in words."""
+    if len(samples) < 2:
+        return "the CPU its host took was not measured"
+    (first_wall, first), (last_wall, last) = samples[0], samples[-1]
+    overall = (last - first) / max(last_wall - first_wall, 1e-9)
+    busiest = busiest_share(samples)
+    worst = "" if busiest is None else f", {100 * busiest:.0f} % over its worst {BUSIEST_WINDOW:g} s"
+    return f"its host took {100 * overall:.0f} % of a core from it (CPU steal){worst}"
 
 
 def server_cpu_seconds(pid: int) -> float | None:

@@ -364,3 +364,14 @@ def test_the_draw_workers_bench_draws_the_same_rounds_every_way_and_prints_each_
     assert lines[0].startswith("on the loop (the reference): ")
     assert [line.split(" ")[0] for line in lines[1:]] == ["1", "2"] and all("ratio to the loop" in line
                                                                             for line in lines[1:])
+
+
+def test_the_classroom_bench_tells_the_cpu_its_host_took() -> None:
+    """On a shared virtual machine the same run's latencies double when the host takes the cores: the bench says
+    how much it took (CPU steal), over the run and its worst window, and says so when it could not measure it."""
+    bench = load("bench_classroom")
+    stolen = [(float(second), 0.1 * min(second, 10) + 0.5 * max(0, second - 10)) for second in range(16)]
+    assert bench.stolen_text(stolen) == "its host took 23 % of a core from it (CPU steal), 50 % over its worst 5 s"
+    assert bench.stolen_text(stolen[:1]) == bench.stolen_text([]) == "the CPU its host took was not measured"
+    measured = bench.host_stolen_seconds()
+    assert measured is None or measured >= 0.0
