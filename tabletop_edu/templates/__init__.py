@@ -344,9 +344,9 @@ def ring_seats_html(boxes: Sequence[SeatBox], you: str) -> Markup:
 
 @lru_cache(maxsize=16)
 def list_items_html(lines: tuple[str, ...]) -> Markup:
-    """`<li>` items of plain-text `lines`, escaped, drawn once for the tables that show the same list one after
-    another: Mafia de Cuba's "what was said" (fifty lines late on the floor) is the same on the 13 tables of a
-    step, which the class server draws back to back. A few lists are kept, not the day's."""
+    """`<li>` items of plain-text `lines`, escaped, as the templates' lists write them: Mafia de Cuba's "what was
+    said" (its render grows the list of the last step by the new lines only). A few lists are kept, not the
+    day's."""
     return Markup("".join([f"<li>{escape(line)}</li>" for line in lines]))
 
 
@@ -429,10 +429,10 @@ def render_framed(template: str, *, style: bool = True, frame_key: Hashable = No
 
 
 def frame_key(context: Mapping[str, Any]) -> tuple[Any, ...]:
-    """All a frame drawn around `context` shows outside its holes, as `render_framed` keeps frames by it: for a
-    caller that draws many tables around the same values to read them once and give it as `frame_key` (Mafia de
-    Cuba's step frame), and for the steps that show the same frame (its floor, a statement after another, the
-    list of what was said a hole) to share it."""
+    """All a frame drawn around `context` shows outside its holes (the key `render_framed` builds for a context given
+    without one): for a caller that draws many tables around the same values to read them once and give it as
+    `frame_key` (Mafia de Cuba's step frame), and for the steps that show the same frame (its floor, a statement
+    after another, the list of what was said a hole) to share it."""
     fills: list[str | tuple[str, ...]] = []
     return tuple((name, _frame_value(context[name], fills)[0]) for name in sorted(context))
 
