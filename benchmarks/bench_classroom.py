@@ -28,6 +28,12 @@ the run checks that every answer was stored.
 Goals (issue 23): 50 rooms x 12 students thinking 0-3 s, p95 under 50 ms; 30 rooms flat out, p95 under
 150 ms and no move over 1 s (the issue measured them at rooms of 8 to 12: run both `--students 12` and `8-12`).
 
+In a class the students' pages run on their own devices; here the 600 simulated students are one process of this
+machine, which takes a fifth of a core thinking and two thirds flat out, on the cores the server needs. Left to
+the system, the two move from core to core and interrupt each other. `--separate-cores` (Linux) runs the server
+(its loop, its writer thread, its drawing processes) on every CPU but the last and the students on the last, so
+that the figures are the server's own; the first line says which way the run went. Compare runs of the same way.
+
 `--finished-games 500` measures memory instead: rooms of bots play Mafia de Cuba to the end, ten at a time,
 are revealed and left idle (`serve --finished-idle 1`: they sleep a second after), and the server's resident
 memory (RSS) is printed after every hundred finished games. Goal: flat within 10 % from 100 to 500.
@@ -53,9 +59,9 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import tornado.websocket
 
@@ -72,6 +78,8 @@ try:
     import psutil
 except ImportError:  # the test extra has it; without it the CPU share is not measured
     psutil = None
+
+T = TypeVar("T")
 
 
 class RoomLoad:
@@ -370,18 +378,27 @@ def main(argv: list[str] | None = None) -> int:
                         help="the rooms ask beliefs; every student answers as a seeded simulated student")
     parser.add_argument("--draw-workers", type=int, default=0, metavar="N",
                         help="the server draws the students' tables in N processes (`serve --draw-workers N`)")
+    parser.add_argument("--separate-cores", action="store_true",
+                        help="run the server on every CPU but the last and the simulated students on the last "
+                             "(Linux; see above)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write its profile to FILE "
                         "and print where its time went")
     arguments = parser.parse_args(argv)
     if arguments.finished_games:
         return memory(arguments.finished_games, arguments.seed)
+    cores = None
+    if arguments.separate_cores:
+        try:
+            cores = split_cores(os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else ())
+        except ValueError as error:
+            parser.error(str(error))
     sizes = drawn_sizes(arguments.rooms, arguments.students, arguments.seed)
     floor_ms = statistics.median(floor_draw_ms())  # before the run: the machine's speed, not its load
     with tempfile.TemporaryDirectory() as folder:
         profile = {"python_options": ["-m", "cProfile", "-o", str(Path(arguments.profile).resolve())]} \
             if arguments.profile else {}
-        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log",
-                               "--draw-workers", str(arguments.draw_workers), **profile).start()
+        server = started_apart(ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log",
+                                             "--draw-workers", str(arguments.draw_workers), **profile).start, cores)
         assert server.process is not None
         sampler = CpuSampler(server.process.pid)
         try:
@@ -449,8 +466,9 @@ def main(argv: list[str] | None = None) -> int:
     pace = "flat out" if high == 0 else f"thinking {low:g}-{high:g} s"
     students = f"{min(sizes)}" if min(sizes) == max(sizes) else \
         f"{min(sizes)}-{max(sizes)} (mean {statistics.mean(sizes):.1f})"
-    print(f"{arguments.rooms} rooms x {students} students (Mafia de Cuba, {pace}), all on 127.0.0.1; this machine "
-          f"draws a step of a 12-seat floor (13 tables) in {floor_ms:.1f} ms (median)")
+    print(f"{arguments.rooms} rooms x {students} students (Mafia de Cuba, {pace}), all on 127.0.0.1, "
+          f"{cores_text(cores)}; this machine draws a step of a 12-seat floor (13 tables) in {floor_ms:.1f} ms "
+          "(median)")
     print(f"the class sat down (every page open) in {seated:.2f} s, then played: moves: {moves} in "
           f"{elapsed - seated:.1f} s ({moves / (elapsed - seated):.1f} moves/s, each one committed to SQLite and "
           f"sent to {students} screens)")
@@ -483,6 +501,41 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(arguments.profile).sort_stats("cumulative").print_stats(40)
     all_stored = all(stored.get(room.code, 0) >= room.beliefs for room in rooms)
     return 0 if not unexpected and not lost and all_stored and all(room.over for room in rooms) else 1
+
+
+def split_cores(cpus: Iterable[int]) -> tuple[set[int], set[int]]:
+    """(the server's CPUs, the simulated students' CPU) for `--separate-cores`, from the CPUs this process may
+    use: the students (one thread of asyncio) get the last, the server all the others. ValueError if there is
+    only one: then nothing can be kept apart."""
+    ordered = sorted(cpus)
+    if len(ordered) < 2:
+        raise ValueError(f"--separate-cores needs two CPUs; this process may use {len(ordered)} "
+                         "(and Linux, for os.sched_setaffinity).")
+    return set(ordered[:-1]), {ordered[-1]}
+
+
+def started_apart(start: Callable[[], T], cores: tuple[set[int], set[int]] | None) -> T:
+    """`start()`, which spawns the server, run on the server's CPUs, which its process keeps (a child keeps its
+    parent's); then every thread of this process (the students, and the thread `start` left reading the server's
+    output) moves to the students' CPU. `cores` None: nothing moves."""
+    if cores is None:
+        return start()
+    server_cpus, students_cpus = cores
+    os.sched_setaffinity(0, server_cpus)
+    try:
+        return start()
+    finally:
+        for thread in threading.enumerate():
+            if thread.native_id is not None and thread.is_alive():
+                os.sched_setaffinity(thread.native_id, students_cpus)
+
+
+def cores_text(cores: tuple[set[int], set[int]] | None) -> str:
+    """Where the run's server and students ran, in words, for the first line of the figures."""
+    if cores is None:
+        return "the server and the students sharing this machine's CPUs"
+    server_cpus, students_cpus = (", ".join(map(str, sorted(cpus))) for cpus in cores)
+    return f"the server on CPU {server_cpus}, the students on CPU {students_cpus} (--separate-cores)"
 
 
 #: Seconds a finished room stays awake in the memory benchmark.

@@ -9,8 +9,11 @@ import argparse
 import asyncio
 import importlib.util
 import json
+import os
 import random
+import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -375,3 +378,33 @@ def test_the_classroom_bench_tells_the_cpu_its_host_took() -> None:
     assert bench.stolen_text(stolen[:1]) == bench.stolen_text([]) == "the CPU its host took was not measured"
     measured = bench.host_stolen_seconds()
     assert measured is None or measured >= 0.0
+
+
+def test_the_classroom_bench_keeps_the_server_and_the_students_on_cpus_of_their_own() -> None:
+    """`--separate-cores`: the server (spawned while this process is on the server's CPUs) keeps them, and every
+    thread here moves to the students' CPU; one CPU cannot be split, and says so."""
+    bench = load("bench_classroom")
+    assert bench.split_cores({3, 0, 1}) == ({0, 1}, {3})
+    for single in ({2}, set()):
+        with pytest.raises(ValueError, match="--separate-cores needs two CPUs"):
+            bench.split_cores(single)
+    assert bench.cores_text(None) == "the server and the students sharing this machine's CPUs"
+    assert bench.cores_text(({0, 1}, {3})) == "the server on CPU 0, 1, the students on CPU 3 (--separate-cores)"
+    assert bench.started_apart(lambda: "no move", None) == "no move"
+
+    mine = os.sched_getaffinity(0)
+    first = min(mine)
+    readers: list[threading.Thread] = []
+
+    def start() -> str:
+        """As `ServerProcess.start`: spawn a process, and leave a thread here reading it."""
+        readers.append(threading.Thread(target=threading.Event().wait, args=(5,), daemon=True))
+        readers[0].start()
+        return subprocess.run([sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
+                              capture_output=True, text=True, check=True).stdout
+
+    try:
+        assert bench.started_apart(start, ({first}, mine)).strip() == f"[{first}]"  # the server's CPUs only
+        assert os.sched_getaffinity(0) == mine and os.sched_getaffinity(readers[0].native_id) == mine
+    finally:
+        os.sched_setaffinity(0, mine)
