@@ -201,13 +201,15 @@ class SeatLog:
         self._events: list[Event] | None = None  # the game's own list (a new game starts afresh)
         self._covered = 0  # how many of its events `_log` has seen
         self._log: tuple[Event, ...] = ()
-        self._lists: dict[str, tuple[tuple[Any, ...], FrozenList]] = {}  # `facts`: a list's items then, its copy
+        self._lists: dict[str, tuple[tuple[Any, ...], FrozenList, bool]] = {}  # `facts`: a list's items then, its
+        # copy, and whether those items are frozen all the way down
+        self._same: dict[str, tuple[Any, Any]] = {}  # `facts`: a frozen value handed last time, its copy
 
     def of(self, events: list[Event]) -> tuple[Event, ...]:
         """The seat's log of `events` (a game's own list)."""
         if events is not self._events or len(events) < self._covered:
             self._events, self._covered, self._log = events, 0, ()
-            self._lists = {}
+            self._lists, self._same = {}, {}
         if self._covered < len(events):
             self._log += log_for(events[self._covered:], self.seat)
             self._covered = len(events)
@@ -215,36 +217,72 @@ class SeatLog:
 
     def facts(self, facts: Mapping[str, Any]) -> FrozenDict:
         """A read-only copy of the seat's `facts` (as `read_only_copy` makes) for its next view, made with its
-        earlier copies: a list of facts that only grew at its end since the seat's last view, its earlier items
-        the very frozen items it held then (Mafia de Cuba's testimonies, 150 [seat, claim] pairs late on the
-        floor), keeps the copies made then of those items, and copies its new items only. Like the log's events,
-        those copies are the seat's own."""
+        earlier copies. A fact the engine hands again as the very value it handed last time, frozen all the way
+        down, keeps the copy made then: an engine that keeps its public facts from step to step (Mafia de Cuba's
+        order, eliminated seats, tokens) costs a view nothing for them. A list of facts that only grew at its end
+        since the seat's last view, its earlier items the very frozen items it held then (Mafia de Cuba's
+        testimonies, 150 [seat, claim] pairs late on the floor), keeps the copies made then of those items, and
+        copies its new items only. Like the log's events, those copies are the seat's own."""
         copy: dict[str, Any] = {}
-        lists: dict[str, tuple[tuple[Any, ...], FrozenList]] = {}
+        lists: dict[str, tuple[tuple[Any, ...], FrozenList, bool]] = {}
+        same: dict[str, tuple[Any, Any]] = {}
+        kept_values, kept_lists = self._same, self._lists
         for key, value in facts.items():
             kind = type(value)
             if kind in _IMMUTABLE:
                 copy[key] = value
-            elif kind is FrozenList or kind is list:
+                continue
+            then = kept_values.get(key)
+            if then is not None and then[0] is value:  # the very frozen value of the seat's last view
+                copy[key] = then[1]
+                same[key] = then
+                if key in kept_lists:
+                    lists[key] = kept_lists[key]
+                continue
+            if kind is FrozenList or kind is list:
                 items = tuple(value)  # the items now: an engine may change its own list later
-                then, copied_then = self._lists.get(key, _NOTHING_KEPT)
-                kept = len(then)  # the list grew at its end, its earlier items the very ones: their copies kept
-                if not (kept and len(items) >= kept and all(map(is_, items, then))):
-                    kept, copied_then = 0, _NOTHING_KEPT[1]
-                copied = FrozenList([*copied_then, *[read_only_copy(item) for item in items[kept:]]])
-                copy[key] = copied
-                if _KEPT_ITEMS.issuperset(map(type, items)):  # all frozen: the next view may share their copies
-                    lists[key] = (items, copied)
+                if _all_plain(items, _IMMUTABLE):  # seats, texts: copied in one call
+                    copied, through = FrozenList(items), True
+                else:
+                    then_items, copied_then, through = kept_lists.get(key, _NOTHING_KEPT)
+                    kept = len(then_items)  # the list grew at its end, its earlier items the very ones: copies kept
+                    if not (kept and len(items) >= kept and all(map(is_, items, then_items))):
+                        kept, copied_then, through = 0, _NOTHING_KEPT[1], True
+                    copied = FrozenList([*copied_then, *[read_only_copy(item) for item in items[kept:]]])
+                    if _KEPT_ITEMS.issuperset(map(type, items)):  # all frozen: the next view may share their copies
+                        through = through and all(map(_frozen_through, items[kept:]))
+                        lists[key] = (items, copied, through)
+                    else:
+                        through = False
+                if kind is FrozenList and through:  # it cannot change: handed again, its copy is kept
+                    same[key] = (value, copied)
             else:
-                copy[key] = read_only_copy(value)
-        self._lists = lists
+                copied = read_only_copy(value)
+                if kind in _FROZEN_CONTAINERS and _frozen_through(value):
+                    same[key] = (value, copied)
+            copy[key] = copied
+        self._lists, self._same = lists, same
         return FrozenDict(copy)
 
 
 #: The items of a list of facts whose copy a seat's next view may share (`SeatLog.facts`): frozen by the engine,
 #: which never changes them (a plain list item might be changed in place).
 _KEPT_ITEMS = frozenset({FrozenList, FrozenDict, tuple, frozenset})
-_NOTHING_KEPT: tuple[tuple[Any, ...], FrozenList] = ((), FrozenList())
+_NOTHING_KEPT: tuple[tuple[Any, ...], FrozenList, bool] = ((), FrozenList(), True)
+#: The containers an engine can hand as frozen facts (`SeatLog.facts` keeps its copy of one it hands again).
+_FROZEN_CONTAINERS = frozenset({FrozenDict, tuple, frozenset})
+
+
+def _frozen_through(value: Any) -> bool:
+    """Whether `value` is immutable or frozen all the way down: nothing in it can change (but past the guard)."""
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return True
+    if kind is FrozenList or kind is tuple:
+        return all(map(_frozen_through, value))
+    if kind is FrozenDict:
+        return all(map(_frozen_through, value.values()))
+    return kind is frozenset
 
 
 #: Builds an Event from its fields in one call (a handed-out copy of an event is made for every view).

@@ -284,6 +284,8 @@ class MafiaState(GameState[Rules]):
         self.jokers_left = table.jokers
         self.questions_left = rules.question_budget  # budgeted interrogation only
         self.asked: list[tuple[Seat, str]] = []  # questions since the last accusation
+        #: the public facts of the views at a step (`_public_facts`): the history and the events they were made at
+        self._public_kept: tuple[list[Any], int, int, dict[str, Any], dict[str, Any]] | None = None
         #: the Godfather's menu (with whether it offers the floor), kept until his move or a verdict changes it
         self._godfather_options: tuple[bool, Menu] | None = None
         #: [seat, claim] of everything the table heard, appended to; `testimonies` is its read-only copy for views
@@ -853,50 +855,69 @@ class MafiaState(GameState[Rules]):
         return len(self.askable()) if self.phase != "over" else 0
 
     def _facts(self, seat: Seat | None) -> dict[str, Any]:
-        over = self.phase == "over"
         is_godfather = seat == self.godfather
-
-        def box(snapshot: tuple[int, tuple[str, ...]] | None) -> dict[str, Any] | None:
-            return None if snapshot is None else {"diamonds": snapshot[0], "tokens": list(snapshot[1])}
-
-        first = self.order[0]
+        shown, after = self._public_facts()
+        over = self.phase == "over"
         facts: dict[str, Any] = {
+            **shown,
+            "my_take": take_text(self.takes[seat]) if seat in self.takes else None,
+            "box_seen": _box_fact(self.seen.get(seat)) if seat is not None else None,
+            "my_set_aside": ((self.set_aside or "none") if seat == self.order[0] and self.phase not in
+                             ("hide", "set-aside") and self.rules.first_may_set_aside else None),
+            "hidden": self.hidden if is_godfather or over else None,
+            "box_returned": _box_fact(self.returned) if is_godfather or over else None,
+            **after,
+        }
+        return facts
+
+    def _public_facts(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What every view shows of the table (the facts before a seat's own, and after them), frozen and made once
+        per step: a class server asks for 13 views of each step. A value equal to the last step's is handed as
+        that very value, so that each seat's log keeps the copy it made of it (`SeatLog.facts`): on the floor, only
+        the testimonies and who is yet to speak change."""
+        kept = self._public_kept
+        if kept is not None and kept[0] is self.history and kept[1] == len(self.history) and \
+                kept[2] == len(self.events):
+            return kept[3], kept[4]
+        shown: dict[str, Any] = {
             "phase": self.phase,
             "godfather": self.godfather,
-            "order": list(self.order),
+            "order": FrozenList(self.order),
             "box_holder": self.order[self.box_index] if self.phase in ("set-aside", "take") else None,
-            "tokens_in_game": dict(self.tokens_in_game),
+            "tokens_in_game": FrozenDict(self.tokens_in_game),
             "jokers_left": self.jokers_left,
             "questions_left": self._questions_left(),
-            "asked": [list(question) for question in self.asked],
+            "asked": FrozenList([FrozenList(question) for question in self.asked]),
             "recovered": self.recovered,
-            "eliminated": sorted(self.eliminated),
-            "jokered": sorted(self.jokered),
-            "revealed": {s: take_text(t) for s, t in sorted(self.revealed.items())},
-            "pending": list(self.pending) if self.pending else None,
-            "floor": list(self.floor),
+            "eliminated": FrozenList(sorted(self.eliminated)),
+            "jokered": FrozenList(sorted(self.jokered)),
+            "revealed": FrozenDict({s: take_text(t) for s, t in sorted(self.revealed.items())}),
+            "pending": FrozenList(self.pending) if self.pending else None,
+            "floor": FrozenList(self.floor),
             "testimonies": self.testimonies,
-            "my_take": take_text(self.takes[seat]) if seat in self.takes else None,
-            "box_seen": box(self.seen.get(seat)) if seat is not None else None,
-            "my_set_aside": ((self.set_aside or "none") if seat == first and self.phase not in ("hide", "set-aside")
-                             and self.rules.first_may_set_aside else None),
-            "hidden": self.hidden if is_godfather or over else None,
-            "box_returned": box(self.returned) if is_godfather or over else None,
-            "winners": list(self.winners),
         }
-        if over:
-            facts["all_takes"] = {s: take_text(t) for s, t in sorted(self.takes.items())}
-            facts["set_aside"] = self.set_aside or "none"
-        return facts
+        after: dict[str, Any] = {"winners": FrozenList(self.winners)}
+        if self.phase == "over":
+            after["all_takes"] = FrozenDict({s: take_text(t) for s, t in sorted(self.takes.items())})
+            after["set_aside"] = self.set_aside or "none"
+        if kept is not None:  # the values as they were at the last step: those very values
+            for part, earlier in ((shown, kept[3]), (after, kept[4])):
+                for key, value in part.items():
+                    then = earlier.get(key)
+                    if then is not value and type(then) is type(value) and then == value:
+                        part[key] = then
+        self._public_kept = (self.history, len(self.history), len(self.events), shown, after)
+        return shown, after
 
     def fingerprint(self) -> str:
         """The protocol's fingerprint of every field, with the long logs (events, record, testimonies) written by
         their `repr`, which shows every value in them (events are frozen named tuples): the same promise, several
         times faster on the logs of free talk, which checks take many times a step. What is kept only to be handed
-        out again (the views' copy of the testimonies, the Godfather's menu) is derived, so left out."""
+        out again (the views' copy of the testimonies and their public facts, the Godfather's menu) is derived, so left out."""
         stand_in = object.__new__(_Fields)
         stand_in.__dict__.update(vars(self), events=repr(self.events), history=repr(self.history),
-                                 _said=repr(self._said), _said_copy=None, _godfather_options=None)
+                                 _said=repr(self._said), _said_copy=None, _public_kept=None,
+                                 _godfather_options=None)
         return GameState.fingerprint(stand_in)  # type: ignore[arg-type]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MafiaState:
@@ -957,8 +978,15 @@ def _table(players: int, rules: Rules) -> _Table:
     return _Table(tuple(tokens.items()), jokers, talk, text, details)
 
 
+@lru_cache(maxsize=1024)
+def _box_fact(snapshot: tuple[int, tuple[str, ...]] | None) -> FrozenDict | None:
+    """A box as a seat saw it (or the Godfather got it back), as its facts show it: the same snapshot, the very same
+    frozen value, which a seat's log keeps its copy of (`SeatLog.facts`)."""
+    return None if snapshot is None else FrozenDict(diamonds=snapshot[0], tokens=FrozenList(snapshot[1]))
+
+
 #: Fields a clone shares (immutable values) and lists of immutable items it copies shallowly (`__deepcopy__`).
-_SHARED = frozenset({"rules", "players", "_said_copy", "_talk", "_godfather_options"})
+_SHARED = frozenset({"rules", "players", "_said_copy", "_public_kept", "_talk", "_godfather_options"})
 #: Lists, dicts and sets whose items are immutable (events, texts, seats, take and box tuples): a copy of the
 #: container is a deep copy.
 _ONE_LEVEL = frozenset({"events", "history", "_said", "order", "tokens_in_game", "box_tokens", "takes", "seen",

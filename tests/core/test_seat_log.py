@@ -55,21 +55,36 @@ def test_a_kept_log_is_the_seats_own_and_starts_again_with_a_new_game() -> None:
 
 def test_a_kept_logs_facts_share_the_seats_own_copies_and_nothing_else() -> None:
     """A kept log copies only the new testimonies of Mafia de Cuba's facts for each view, keeping its copies of
-    the earlier ones: still the seat's own, which a write past the guard changes for that seat alone."""
+    the earlier ones, and keeps its whole copy of a fact the engine hands again unchanged (the testimonies at the
+    same step, the order of the seats): still the seat's own, which a write past the guard changes for that seat
+    alone."""
     plugin = games()["mafia_de_cuba"]
     state = plugin.new_game(7, seed=3)
     rng = random.Random(1)
     log = SeatLog(0)
+
+    def testify() -> None:
+        told = len(state.view(None).facts["testimonies"])
+        while len(state.view(None).facts["testimonies"]) == told:
+            seat = rng.choice(list(state.acting_seats))
+            state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+
     while len(state.view(None).facts["testimonies"]) < 4:
-        seat = rng.choice(list(state.acting_seats))
-        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
-    first = state.view(0, log).facts["testimonies"]
-    again = state.view(0, log).facts["testimonies"]
-    assert again is not first and all(a is b for a, b in zip(again, first))  # earlier copies kept, the list new
-    expected, before = [list(pair) for pair in first], state.fingerprint()
-    list.__setitem__(again[0], 1, "leak")  # past the read-only guard, into the seat's kept copy
+        testify()
+    first = state.view(0, log).facts
+    again = state.view(0, log).facts
+    assert again["testimonies"] is first["testimonies"] and again["order"] is first["order"]  # the same step
+    testify()
+    later = state.view(0, log).facts["testimonies"]
+    assert later is not first["testimonies"] and len(later) > len(first["testimonies"])
+    assert all(a is b for a, b in zip(later, first["testimonies"]))  # the earlier pairs' copies kept
+    assert first["order"] is not state.view(1).facts["order"]  # another seat's copy is its own
+    expected, before = [list(pair) for pair in later], state.fingerprint()
+    list.__setitem__(later[0], 1, "leak")  # past the read-only guard, into the seat's kept copy
+    list.__setitem__(first["order"], 0, 99)
     assert state.fingerprint() == before and state.view(1).facts["testimonies"] == expected
     assert state.view(0).facts["testimonies"] == expected  # a fresh view of the same seat is not touched
+    assert 99 not in state.view(1).facts["order"] and 99 not in state.view(0).facts["order"]
 
 
 def test_a_kept_logs_facts_follow_a_list_the_engine_changed() -> None:
@@ -84,3 +99,19 @@ def test_a_kept_logs_facts_follow_a_list_the_engine_changed() -> None:
     again = log.facts({"said": frozen + [FrozenList([3, "c"])], "hands": plain})
     assert again == {"said": [[9, "z"], [2, "b"], [3, "c"]], "hands": [[1], [2, 3]]}
     assert type(again) is FrozenDict and all(type(value) is FrozenList for value in again.values())
+
+
+def test_a_kept_logs_facts_keep_the_copy_of_a_value_handed_again_only_when_it_cannot_change() -> None:
+    """A frozen value the engine hands again keeps the seat's copy; a plain one (or a frozen one holding a plain
+    list) handed again after the engine changed it in place is copied again, as it is now."""
+    log = SeatLog(0)
+    frozen = FrozenDict(tokens=FrozenList(["loyal"]), diamonds=2)
+    plain = {"tokens": ["loyal"]}
+    half = FrozenDict(tokens=["loyal"])  # frozen outside, a plain list inside
+    first = log.facts({"box": frozen, "hand": plain, "half": half})
+    plain["tokens"].append("fbi")
+    half["tokens"].append("cia")
+    again = log.facts({"box": frozen, "hand": plain, "half": half})
+    assert again["box"] is first["box"] and again["box"] is not frozen
+    assert again["hand"] == {"tokens": ["loyal", "fbi"]} and again["half"] == {"tokens": ["loyal", "cia"]}
+    assert first["hand"] == {"tokens": ["loyal"]} and first["half"] == {"tokens": ["loyal"]}

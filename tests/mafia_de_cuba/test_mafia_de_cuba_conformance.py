@@ -107,3 +107,28 @@ def test_worlds_know_only_the_view_two_games_a_seat_cannot_tell_apart_give_the_s
     for truth in (first, second):
         same = sum(world.takes[1] == truth.takes[1] for world in worlds)
         assert same < 45, same  # seat 1's take is 3 in one game, loyal in the other: the worlds mix them
+
+
+def test_the_public_facts_kept_for_a_step_follow_each_clone_and_pickle_through_its_own_moves() -> None:
+    """The views' public facts are made once per step and shared by the step's views; a clone shares what was made
+    before it, and each copy then plays on and shows only its own game, as a replay of its record does."""
+    import pickle
+
+    state = mafia.new_game(8, seed=12)
+    rng = random.Random(12)
+    while state.phase != "floor":
+        seat = rng.choice(list(state.acting_seats))
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    assert state.view(0).facts["floor"] == state.view(None).facts["floor"]  # kept for the step
+    copies = [state, state.clone(), pickle.loads(pickle.dumps(state))]
+    for number, game in enumerate(copies):
+        chooser = random.Random(number)
+        for _ in range(6):
+            if game.is_over:
+                break
+            seat = chooser.choice(list(game.acting_seats))
+            game.apply(chooser.choice(game.legal_actions(seat)), player=seat)
+            replayed = mafia.MafiaState.from_record(game.record())
+            for seat in (None, *range(8)):
+                assert game.view(seat) == replayed.view(seat)
+    assert len({tuple(map(tuple, game.view(None).facts["testimonies"])) for game in copies}) > 1  # they diverged
