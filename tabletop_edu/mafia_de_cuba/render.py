@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from operator import is_
 from typing import Any, NamedTuple
 
 from markupsafe import Markup, escape
@@ -551,10 +552,27 @@ def _statements(view: View, language: str, worded: Sequence[str] | None = None) 
     """What was said aloud so far (questions, testimonies, silences), from the log; `worded`: the text of each
     event of the log, when a running log has worded them already."""
     said = _SAID_KINDS
-    if worded is not None and len(worded) == len(view.log):
-        return tuple([text for event, text in zip(view.log, worded) if event.kind in said])
+    log = view.log
+    if worded is not None and len(worded) == len(log):
+        return tuple([text for event, text in zip(log, worded) if event.kind in said])
     names = display_names(view.players)
-    return tuple([_said_text(event, names, language) for event in view.log if event.kind in said])
+    key = (language, view.players, id(log[0]) if log else None)
+    kept = _said_so_far.get(key)
+    if kept is not None and len(log) >= len(kept[0]) and all(map(is_, log, kept[0])):  # the log grew at its end
+        lines = kept[1] + tuple([_said_text(event, names, language) for event in log[len(kept[0]):]
+                                 if event.kind in said])
+    else:
+        lines = tuple([_said_text(event, names, language) for event in log if event.kind in said])
+    if len(_said_so_far) >= SAID_LISTS_KEPT and key not in _said_so_far:
+        _said_so_far.clear()
+    _said_so_far[key] = (log, lines)
+    return lines
+
+
+#: The statements of the logs worded lately, by language, names and the log's first event (which the log keeps
+#: alive): (the log, its statements). The spectator's log of the next step is that log grown at its end, the very
+#: same events first, so a step of the floor words its new statement only, not all those said before.
+_said_so_far: dict[tuple[str, tuple[str, ...], int | None], tuple[tuple[Event, ...], tuple[str, ...]]] = {}
 
 
 def _statements_hole(lines: tuple[str, ...], language: str) -> Hole:

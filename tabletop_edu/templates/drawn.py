@@ -66,8 +66,15 @@ def json_body(text: str) -> str:
     if type(text) is Piece:
         return text.json_body()
     if type(text) is Drawn:
-        return "".join([json_body(piece) for piece in text.pieces])
+        return "".join([_kept_json(piece) if type(piece) is Piece else encode_basestring_ascii(piece)[1:-1]
+                        for piece in text.pieces])  # a drawn table's pieces are flat: no `Drawn` among them
     return encode_basestring_ascii(text)[1:-1]
+
+
+def _kept_json(piece: Piece) -> str:
+    """A kept piece's JSON (`Piece.json_body`), read in one look-up once written: a table has a dozen pieces."""
+    kept = piece.__dict__.get("_json")
+    return piece.json_body() if kept is None else kept
 
 
 def without_prefix(text: str, prefix: str) -> str:

@@ -303,3 +303,36 @@ def test_a_public_view_not_of_the_tables_step_is_refused_and_nothing_is_kept() -
             view_html(view, log=False, public=public)
         assert not templates._frames and not render_module._step_frames, what
     assert view_html(view, log=False, public=state.view(None)) == view_html(view, log=False)
+
+
+def test_a_floor_step_words_only_its_new_statements(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spectator's log kept from step to step (`SeatLog`) grows at its end: what was said before is not worded
+    again at each step of the floor, and the list is still the one worded whole, also for a log of another game."""
+    from tabletop_edu.core import SeatLog
+
+    worded: list[int] = []
+    said_text = render_module._said_text
+    monkeypatch.setattr(render_module, "_said_text", lambda event, *rest: worded.append(event.step) or
+                        said_text(event, *rest))
+    state = new_game([f"<i>P{seat}</i>" for seat in range(12)], seed=3)
+    log, rng = SeatLog(None), random.Random(3)
+    steps = 0
+    while not state.is_over and steps < 30:
+        seat = state.acting_seats[0]
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+        steps += 1
+        public = state.view(None, log)
+        lines = render_module._statements(public, "fr")
+        worded.clear()
+        assert lines == render_module._statements(state.view(None), "fr")  # a fresh log: worded whole
+        whole = len(worded)
+        assert whole == len(lines)
+    assert whole >= 10
+    worded.clear()
+    seat = state.acting_seats[0]
+    state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    render_module._statements(state.view(None, log), "fr")
+    assert len(worded) <= 2  # the new step's statements only, not the `whole` said before
+    other = new_game([f"<i>P{seat}</i>" for seat in range(12)], seed=4)
+    assert render_module._statements(other.view(None, SeatLog(None)), "fr") == \
+        render_module._statements(other.view(None), "fr")
