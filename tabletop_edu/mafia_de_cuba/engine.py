@@ -913,7 +913,8 @@ class MafiaState(GameState[Rules]):
         """The protocol's fingerprint of every field, with the long logs (events, record, testimonies) written by
         their `repr`, which shows every value in them (events are frozen named tuples): the same promise, several
         times faster on the logs of free talk, which checks take many times a step. What is kept only to be handed
-        out again (the views' copy of the testimonies and their public facts, the Godfather's menu) is derived, so left out."""
+        out again (the views' copy of the testimonies and their public facts, the Godfather's menu) is derived, so
+        left out."""
         stand_in = object.__new__(_Fields)
         stand_in.__dict__.update(vars(self), events=repr(self.events), history=repr(self.history),
                                  _said=repr(self._said), _said_copy=None, _public_kept=None,
