@@ -270,19 +270,18 @@ class SeatLog:
 _KEPT_ITEMS = frozenset({FrozenList, FrozenDict, tuple, frozenset})
 _NOTHING_KEPT: tuple[tuple[Any, ...], FrozenList, bool] = ((), FrozenList(), True)
 #: The containers an engine can hand as frozen facts (`SeatLog.facts` keeps its copy of one it hands again).
-_FROZEN_CONTAINERS = frozenset({FrozenDict, tuple, frozenset})
+_FROZEN_CONTAINERS = frozenset({FrozenDict, tuple})
 
 
 def _frozen_through(value: Any) -> bool:
-    """Whether `value` is immutable or frozen all the way down: nothing in it can change (but past the guard)."""
+    """Whether `value` is immutable (a frozenset included) or frozen all the way down: nothing in it can change
+    (but past the guard)."""
     kind = type(value)
     if kind in _IMMUTABLE:
         return True
     if kind is FrozenList or kind is tuple:
         return all(map(_frozen_through, value))
-    if kind is FrozenDict:
-        return all(map(_frozen_through, value.values()))
-    return kind is frozenset
+    return kind is FrozenDict and all(map(_frozen_through, value.values()))
 
 
 #: Builds an Event from its fields in one call (a handed-out copy of an event is made for every view).
