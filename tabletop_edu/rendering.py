@@ -117,7 +117,8 @@ class RunningLog:
         """The log's lines of `view`, as the `<li>` items of the table's log (escaped)."""
         log = view.log
         known = self._events
-        if view.players != self._players or len(log) < known or (known and log[known - 1] != self._last):
+        if view.players != self._players or len(log) < known or \
+                (known and log[known - 1] is not self._last and log[known - 1] != self._last):
             self._items, self._texts, known, self._players = [], [], 0, tuple(view.players)
             self._lines = Piece("")
         wording = _remembered(game_renderer(view.game, "event_text") or _engine_text)

@@ -440,28 +440,46 @@ def _seat_tags(facts: Mapping[str, Any], seat: int, language: str, secret_take: 
             f"{take_word(take, language)} \u2192 {role_word(take_role(take), language)}"
         tags.append(Tag(f"{tr('mdc_showed', language)}{colon(language)}{shown}", "bad"))
     elif seat in facts.get("all_takes", {}):  # the end: every take is shown
-        take = facts["all_takes"][seat]
-        role = role_word(take_role(take), language)
-        tags.append(Tag(f"{take_word(take, language)} \u2192 {role}" if take.isdigit() else role, "role"))
-    elif secret_take is not None:
-        role = role_word(take_role(secret_take), language)
-        tags.append(Tag(f"{take_word(secret_take, language)} \u2192 {role}" if secret_take.isdigit() else role,
-                        "secret"))
+        tags.append(_take_tag(facts["all_takes"][seat], "role", language))
+    secret = _secret_take_tag(facts, seat, secret_take, language)
+    if secret is not None:
+        tags.append(secret)
     if seat in facts["winners"]:
         tags.append(Tag(tr("mdc_wins", language), "good"))
     return tags
 
 
-def _seat_boxes(view: View, language: str, secret_takes: Mapping[int, str], viewer: int | None = None,
-                only: int | None = None) -> list[SeatBox]:
-    """The seats' boxes in ring order as `viewer` sees them (its own marked), with the `secret_takes` shown;
-    `only`: that seat's box alone."""
+def _take_tag(take: str, kind: str, language: str) -> Tag:
+    """What a seat took and so its role ("2 diamonds \u2192 thief"; a token is its role alone)."""
+    role = role_word(take_role(take), language)
+    return Tag(f"{take_word(take, language)} \u2192 {role}" if take.isdigit() else role, kind)
+
+
+def _secret_take_tag(facts: Mapping[str, Any], seat: int, take: str | None, language: str) -> Tag | None:
+    """The tag of a seat's secret take (its own page's, or the teacher's), while the table has not seen it."""
+    if take is None or seat in facts["revealed"] or seat in facts.get("all_takes", {}):
+        return None
+    return _take_tag(take, "secret", language)
+
+
+def _own_box(public: SeatBox, facts: Mapping[str, Any], take: str | None, language: str) -> SeatBox:
+    """A seat's box on its own page: its public box (`_public_ring`, drawn for the step's tables) marked as the
+    viewer's, with its secret take's tag where `_seat_tags` puts it, before "wins". On Mafia's floor the ring
+    changes at every testimony (who is yet to speak), so each of the 12 seats' own boxes is made at every step."""
+    secret = _secret_take_tag(facts, public.number, take, language)
+    if secret is None:
+        return replace(public, me=True)
+    at = len(public.tags) - (public.number in facts["winners"])
+    return replace(public, me=True, tags=(*public.tags[:at], secret, *public.tags[at:]))
+
+
+def _seat_boxes(view: View, language: str, secret_takes: Mapping[int, str],
+                viewer: int | None = None) -> list[SeatBox]:
+    """The seats' boxes in ring order as `viewer` sees them (its own marked), with the `secret_takes` shown."""
     facts = view.facts
     acting = acting_seats(view.current_player)
     boxes = []
     for seat in _ring_order(facts, len(view.players)):
-        if only is not None and seat != only:
-            continue
         tags = _seat_tags(facts, seat, language, secret_takes.get(seat))
         if seat in acting:
             tags.insert(0, Tag(f"\u25b6 {tr('mdc_to_play', language)}", "turn"))
@@ -684,8 +702,8 @@ def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View,
         take = view.facts["my_take"]
         seats = ring.seats_of.get((me, take))
         if seats is None:
-            own = _seat_boxes(view, language, {} if take is None else {me: take}, viewer=me, only=me)[0]
             place = next(place for place, box in enumerate(ring.boxes) if box.number == me)
+            own = _own_box(ring.boxes[place], view.facts, take, language)
             seats = ring.seats_of[me, take] = Hole.of_pieces(
                 [*ring.drawn[:place], seat_html(own, you, f"tt-at-{place}"), *ring.drawn[place + 1:]])
     who = Hole(escape(perspective_title(me, view.players, language, teacher)))

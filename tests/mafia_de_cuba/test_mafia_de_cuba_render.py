@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 
 import pytest
 
@@ -195,6 +196,36 @@ def test_the_tables_of_a_step_share_the_public_boxes_and_each_seat_has_its_own(o
             assert ("is-me" in box) == (number == seat), (seat, number)
             assert ("tt-tag--secret" in box) == (number == seat and seat in state.takes), (seat, number, box)
     assert render_module._public_boxes  # kept for the next tables
+
+
+@pytest.mark.parametrize("players", [6, 12])
+def test_a_seats_own_box_is_its_public_box_marked_with_its_secret_as_its_ring_draws_it(players: int) -> None:
+    """A seat's own box is made from its public box (`_own_box`), not drawn again: at every step of random games
+    to their end, for every seat and both languages, it equals the box the whole ring draws for that seat as its
+    viewer, its secret take shown (the teacher's way, `_seat_boxes`), through shown takes, the end's and winners."""
+    seen = Counter()
+    for seed in range(4):
+        state, rng = new_game([f"<i>P{seat}</i>" for seat in range(players)], seed=seed), random.Random(seed)
+        while True:
+            public = state.view(None)
+            for language in ("en", "fr"):
+                ring = render_module._public_ring(public, language)
+                for place, box in enumerate(ring.boxes):
+                    view = state.view(box.number)
+                    take = view.facts["my_take"]
+                    own = render_module._own_box(box, view.facts, take, language)
+                    drawn = render_module._seat_boxes(view, language, {} if take is None else {box.number: take},
+                                                      viewer=box.number)[place]
+                    assert own == drawn, (seed, len(state.events), box.number, language)
+                    assert own.me and not box.me
+                    seen["secret"] += any(tag.kind == "secret" for tag in own.tags)
+                    seen["shown"] += box.number in view.facts["revealed"]
+                    seen["winner"] += box.number in view.facts["winners"]
+            if state.is_over:
+                break
+            seat = state.acting_seats[0]
+            state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    assert seen["secret"] and seen["shown"] and seen["winner"], seen
 
 
 def test_the_tables_of_a_step_are_drawn_around_a_few_kept_frames_and_each_is_the_table_drawn_whole() -> None:
