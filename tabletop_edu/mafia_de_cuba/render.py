@@ -688,10 +688,11 @@ def _frame_context(view: View, language: str, log: bool, teacher: bool = False,
             "teacher": None}, ring
 
 
-def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View,
-                language: str, teacher: bool = False, secret_takes: Mapping[int, str] | None = None) -> dict[str, Any]:
+def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View, language: str, teacher: bool = False,
+                secret_takes: Mapping[int, str] | None = None, public_banner: Hole | None = None) -> dict[str, Any]:
     """`frame` with the holes of `view`'s table filled: whose view it is, its banner, its ring (the public seats
-    with its own put in), its "only you know" panel."""
+    with its own put in), its "only you know" panel. `public_banner`: the spectator's banner of the same step,
+    which every seat not to act shows too (`_banner` reads the seat only to tell it its turn)."""
     you = frame["you"]
     me = view.seat
     if secret_takes is not None:  # the teacher's: every secret take shown
@@ -706,35 +707,61 @@ def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View,
             own = _own_box(ring.boxes[place], view.facts, take, language)
             seats = ring.seats_of[me, take] = Hole.of_pieces(
                 [*ring.drawn[:place], seat_html(own, you, f"tt-at-{place}"), *ring.drawn[place + 1:]])
-    who = Hole(escape(perspective_title(me, view.players, language, teacher)))
-    shown_page = replace(frame["page"], who=who, banner=Hole(banner_html(_banner(view, language))))
+    if public_banner is None or me in acting_seats(view.current_player):
+        banner = _banner_hole(_banner(view, language))
+    else:
+        banner = public_banner
+    shown_page = replace(frame["page"], who=_who_hole(me, tuple(view.players), language, teacher), banner=banner)
     if not teacher:  # a seat's or the projector's: the step's tables of both share one frame
         shown_page.perspective = _PERSPECTIVE_HOLES[me is None]
     return {**frame, "page": shown_page,
             "seats_drawn": seats, "secrets_html": _secrets_hole(view, language)}
 
 
+@lru_cache(maxsize=256)
+def _banner_hole(banner: Banner) -> Hole:
+    """A banner drawn, as a table's hole: the seats of a step not to act show the same one."""
+    return Hole(banner_html(banner))
+
+
+@lru_cache(maxsize=1024)
+def _who_hole(seat: int | None, players: tuple[str, ...], language: str, teacher: bool) -> Hole:
+    """Whose view a table is ("Ann's view"), as its hole: the same for a seat from step to step."""
+    return Hole(escape(perspective_title(seat, players, language, teacher)))
+
+
 #: A table's perspective (its page's class, `tt-perspective-...`), a hole: a seat's tables and the projector's
 #: differ in it, and share the rest of their frame. By whether the table is the spectator's.
 _PERSPECTIVE_HOLES = {False: Hole("seat"), True: Hole("spectator")}
 
-#: What the latest steps' tables show outside their holes, drawn from the spectator's view of the step:
-#: (that view, the context, the ring's public seats, the key of their frame).
-_step_frames: dict[tuple[int, str], tuple[View, dict[str, Any], PublicRing, Hashable]] = {}
+class StepFrame(NamedTuple):
+    """What a step's tables show outside their holes, worded once from the spectator's view of the step (`view`):
+    the template's context, the ring's public seats, the key of their frame, and the banner of the seats not to
+    act."""
+
+    view: View
+    context: dict[str, Any]
+    ring: PublicRing
+    key: Hashable
+    banner: Hole
+
+
+#: The latest steps' frames, by the spectator's view (its id, checked) and language.
+_step_frames: dict[tuple[int, str], StepFrame] = {}
 STEP_FRAMES_KEPT = 64
 
 
-def _step_frame(public: View, language: str) -> tuple[dict[str, Any], PublicRing, Hashable]:
-    """(what a step's tables show outside their holes, the ring's public seats, the key of their frame), worded
-    once from the spectator's view `public`: nothing in it can be a seat's secret."""
+def _step_frame(public: View, language: str) -> StepFrame:
+    """The frame of the step `public` is the spectator's view of: nothing in it can be a seat's secret."""
     key = (id(public), language)
     kept = _step_frames.get(key)
-    if kept is None or kept[0] is not public:
+    if kept is None or kept.view is not public:
         if len(_step_frames) >= STEP_FRAMES_KEPT:  # the oldest goes: a step's tables may be drawing still
             del _step_frames[next(iter(_step_frames))]
         frame, ring = _frame_context(public, language, log=False)
-        kept = _step_frames[key] = (public, frame, ring, frame_key(frame))  # steps that show the same share it
-    return kept[1], kept[2], kept[3]
+        kept = _step_frames[key] = StepFrame(public, frame, ring, frame_key(frame),  # steps that show the same share it
+                                             _banner_hole(_banner(public, language)))
+    return kept
 
 
 def _check_same_moment(view: View, public: View) -> None:
@@ -772,8 +799,9 @@ def view_html(view: View, language: str = "en", log: bool = True, worded: Sequen
     if public is None or log:
         return render_framed(_TABLE, style=style, **_context(view, language, log, worded=worded))
     _check_same_moment(view, public)
-    frame, ring, frame_key = _step_frame(public, language)
-    return render_framed(_TABLE, style=style, frame_key=frame_key, **_with_holes(frame, ring, view, language))
+    step = _step_frame(public, language)
+    return render_framed(_TABLE, style=style, frame_key=step.key,
+                         **_with_holes(step.context, step.ring, view, language, public_banner=step.banner))
 
 
 def state_html(state: GameState[Any], language: str = "en", log: bool = True) -> str:
