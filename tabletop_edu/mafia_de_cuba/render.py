@@ -734,6 +734,7 @@ def _who_hole(seat: int | None, players: tuple[str, ...], language: str, teacher
 #: differ in it, and share the rest of their frame. By whether the table is the spectator's.
 _PERSPECTIVE_HOLES = {False: Hole("seat"), True: Hole("spectator")}
 
+
 class StepFrame(NamedTuple):
     """What a step's tables show outside their holes, worded once from the spectator's view of the step (`view`):
     the template's context, the ring's public seats, the key of their frame, and the banner of the seats not to
