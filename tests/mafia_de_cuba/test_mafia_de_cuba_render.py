@@ -203,7 +203,7 @@ def test_a_seats_own_box_is_its_public_box_marked_with_its_secret_as_its_ring_dr
     """A seat's own box is made from its public box (`_own_box`), not drawn again: at every step of random games
     to their end, for every seat and both languages, it equals the box the whole ring draws for that seat as its
     viewer, its secret take shown (the teacher's way, `_seat_boxes`), through shown takes, the end's and winners."""
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for seed in range(4):
         state, rng = new_game([f"<i>P{seat}</i>" for seat in range(players)], seed=seed), random.Random(seed)
         while True:
