@@ -9,8 +9,10 @@ plays; the time it took to sit down is printed. For every move it measures the t
 every screen of its room (all its seats) having received the new table, and prints moves per second, the median
 (p50), p95 and maximum, and the share of one core the server process used over the run (its user + system CPU
 time over the wall time) and over its busiest 5 s (sampled every second: the rooms reach Mafia's floor together,
-and a server near 100 % then queues every move behind the others' tables whatever its average). It checks that
-nothing was refused or lost (each room's record holds exactly the moves sent, and every game ends).
+and a server near 100 % then queues every move behind the others' tables whatever its average). A line splits
+the latencies by phase: the moves sent in the rooms' busiest phase (thinking, Mafia's free talk: every room's
+takers speak at once) and the others. It checks that nothing was refused or lost (each room's record holds
+exactly the moves sent, and every game ends).
 
     .venv/bin/python benchmarks/bench_classroom.py [--rooms 10] [--students 12|8-12] [--think 0-3] [--seed 1]
                                                    [--compress] [--beliefs]
@@ -95,6 +97,7 @@ class RoomLoad:
         self.sends: dict[int, list[float]] = {}  # seat -> the times it sent a move
         self.shown: dict[int, list[tuple[int, float]]] = {}  # screen (seat) -> (step, time) of each new step shown
         self.latencies: list[float] = []
+        self.timed: list[tuple[float, float]] = []  # (when it was sent, its latency) of each latency
         self.moves = 0
         self.refused_moves = 0
         self.refusals: list[dict[str, Any]] = []
@@ -134,6 +137,7 @@ class RoomLoad:
                 sent = [time for time in self.sends.get(seat, []) if time <= min(times)]
                 if sent:
                     self.latencies.append(max(times) - max(sent))
+                    self.timed.append((max(sent), self.latencies[-1]))
 
 
 def deflater() -> Any:
@@ -461,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
     latencies = sorted(latency for room in rooms for latency in room.latencies)
     refusals = [refusal for room in rooms for refusal in room.refusals]
     moves = sum(room.moves for room in rooms)
-    p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
+    p95 = percentile95(latencies)
     low, high = arguments.think
     pace = "flat out" if high == 0 else f"thinking {low:g}-{high:g} s"
     students = f"{min(sizes)}" if min(sizes) == max(sizes) else \
@@ -475,6 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"move -> every screen of its room updated: p50 {1000 * statistics.median(latencies):.1f} ms, "
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms ({len(latencies)} of the {recorded} moves "
           "stored: the others' seats sent no move before they were shown)")
+    print(phases_text([timed for room in rooms for timed in room.timed]))
     busiest = busiest_share(sampler.samples)
     shown = "not measured (no psutil)" if cpu_share is None else \
         f"{100 * cpu_share:.0f} % of one core, {1000 * cpu_share * elapsed / max(moves, 1):.1f} ms of CPU per move"
@@ -645,6 +650,40 @@ def floor_draw_ms(seats: int = 12, seed: int = 1, moves: int = 20) -> list[float
 
 #: The window of the busiest share of the server's CPU, in seconds (Mafia's floor, the rooms' busy phase).
 BUSIEST_WINDOW = 5.0
+
+
+def percentile95(ordered: list[float]) -> float:
+    """The 95th percentile of sorted values, as every figure of this bench takes it."""
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def busy_phase(timed: list[tuple[float, float]], window: float = BUSIEST_WINDOW) -> tuple[float, float, float]:
+    """The rooms' busy phase: from the first to the last window of `window` s (counted from the first move sent)
+    in which at least half as many moves were sent as in the busiest one. Its start and end, in seconds from the
+    first move, and its moves per second."""
+    start = min(sent for sent, _ in timed)
+    counts = collections.Counter(int((sent - start) // window) for sent, _ in timed)
+    most = max(counts.values())
+    busy = [number for number, count in counts.items() if 2 * count >= most]
+    first, last = min(busy), max(busy) + 1
+    moves = sum(count for number, count in counts.items() if first <= number < last)
+    return first * window, last * window, moves / ((last - first) * window)
+
+
+def phases_text(timed: list[tuple[float, float]]) -> str:
+    """Where the slow moves are: the latencies of the moves sent in the rooms' busy phase (`busy_phase`: Mafia's
+    free talk, when every room's takers speak at once) and of those sent before or after it, in words."""
+    if not timed:
+        return "no move was timed"
+    begin, end, rate = busy_phase(timed)
+    start = min(sent for sent, _ in timed)
+    busy = sorted(latency for sent, latency in timed if begin <= sent - start < end)
+    rest = sorted(latency for sent, latency in timed if not begin <= sent - start < end)
+    outside = f"p50 {1000 * statistics.median(rest):.1f} ms, p95 {1000 * percentile95(rest):.1f} ms over the " \
+        f"{len(rest)} others" if rest else "no other move"
+    return (f"by phase: the rooms' busiest, {begin:g}-{end:g} s after the first move ({rate:.0f} moves/s): p50 "
+            f"{1000 * statistics.median(busy):.1f} ms, p95 {1000 * percentile95(busy):.1f} ms over {len(busy)} "
+            f"moves; before and after it: {outside}")
 
 
 class CpuSampler:

@@ -307,10 +307,26 @@ def test_the_classroom_bench_times_moves_committed_together_until_the_table_that
     room.shown = {0: [(0, 0.5), (2, 2.0)], 1: [(0, 0.5), (2, 2.5)]}
     room.measure([[0, "a"], [1, "b"]])
     assert room.latencies == [1.5, 1.0] and room.last_step_shown == 2
+    assert room.timed == [(1.0, 1.5), (1.5, 1.0)]  # each latency with its move's send
     room.latencies = []
     room.shown = {0: [(0, 0.5), (2, 2.0)]}  # a screen never shown anything: nothing can be timed
     room.measure([[0, "a"], [1, "b"]])
     assert room.latencies == []
+
+
+def test_the_classroom_bench_splits_the_latencies_by_the_rooms_busy_phase() -> None:
+    """A quiet start and end (2 moves a second, 10 ms) around a busy phase (20 a second, 100 ms, then 40 ms in its
+    last seconds): the busy phase is found from its first to its last busy window, and each part has its own p95."""
+    bench = load("bench_classroom")
+    quiet = [(100.0 + second + half / 2, 0.010) for second in [*range(10), *range(25, 35)] for half in range(2)]
+    busy = [(110.0 + tenth / 20, 0.100 if tenth < 200 else 0.040) for tenth in range(300)]
+    timed = quiet + busy
+    assert bench.busy_phase(timed) == (10.0, 25.0, 20.0)
+    text = bench.phases_text(timed)
+    assert text == ("by phase: the rooms' busiest, 10-25 s after the first move (20 moves/s): p50 100.0 ms, p95 100.0 "
+                    "ms over 300 moves; before and after it: p50 10.0 ms, p95 10.0 ms over the 40 others")
+    assert bench.phases_text(busy).endswith("before and after it: no other move")
+    assert bench.phases_text([]) == "no move was timed"
 
 
 def test_the_class_tables_bench_draws_every_move_both_ways_and_prints_the_ratio() -> None:
