@@ -17,7 +17,7 @@ from markupsafe import escape
 from .core import Event, GameState, View
 from .i18n import tr
 from .registry import find_game
-from .templates import Row, display_names, log_lines, page, remembered_wording, render
+from .templates import Row, display_names, log_lines, page, remembered_wording, render, without_style
 from .templates.drawn import Drawn, Piece, pieces_without_suffix
 
 
@@ -40,7 +40,9 @@ def game_renderer(game: str, name: str) -> Callable[..., str] | None:
 def call_renderer(function: Callable[..., str], subject: Any, language: str, log: bool = True,
                   worded: Sequence[str] | None = None, style: bool = True, public: View | None = None) -> str:
     """Call a renderer, passing `language`, `log`, `worded` (see `RunningLog`), `style=False` and `public` (the
-    spectator's view of the same step) only to renderers that take them."""
+    spectator's view of the same step) only to renderers that take them. With `style=False` what a renderer that
+    does not take it drew has its stylesheet cut: the HTML never holds it (the class server's pages link it, and
+    no longer search every table for it)."""
     accepted = _parameters(function)
     options: dict[str, Any] = {"language": language, "log": log}
     if worded is not None:
@@ -50,6 +52,8 @@ def call_renderer(function: Callable[..., str], subject: Any, language: str, log
     if public is not None:
         options["public"] = public
     drawn = function(subject, **{name: value for name, value in options.items() if name in accepted})
+    if not style and "style" not in accepted:
+        drawn = without_style(drawn)
     return drawn if type(drawn) is Drawn else str(drawn)  # a drawn table keeps its pieces (`templates.drawn`)
 
 
@@ -63,12 +67,12 @@ def render_view_html(view: View, language: str = "en", log: bool = True,
                      worded: Sequence[str] | None = None, style: bool = True, public: View | None = None) -> str:
     """The game's own HTML for a view (its `render.view_html`), else a generic table; `log=False` leaves the
     log out (a widget shows it in its own tab). `worded`: the text of each event of the view's log, as a running
-    log worded it (`RunningLog`), for a renderer that lists some of them again. `style=False`: a renderer that
-    can leaves its stylesheet out (a page that links it); others draw it all the same. `public`: the spectator's
+    log worded it (`RunningLog`), for a renderer that lists some of them again. `style=False`: without the
+    stylesheet (a page that links it; `call_renderer`). `public`: the spectator's
     view of the same step, for a renderer that draws what its tables share once a step (the class server's)."""
     function = game_renderer(view.game, "view_html")
     if function is None:
-        return generic_view_html(view, log, language)
+        return generic_view_html(view, log, language, style)
     return call_renderer(function, view, language, log, worded, style, public)
 
 
@@ -78,16 +82,17 @@ def render_state_html(state: GameState[Any], language: str = "en", log: bool = T
     return state.generic_html(log) if function is None else call_renderer(function, state, language, log)
 
 
-def generic_view_html(view: View, log: bool = True, language: str = "en") -> str:
+def generic_view_html(view: View, log: bool = True, language: str = "en", style: bool = True) -> str:
     """Any game's view as a plain table of its facts and its log, through the shared templates (escaped,
-    titled for the perspective): good enough for a game that has no renderer of its own."""
+    titled for the perspective): good enough for a game that has no renderer of its own. `style=False` leaves
+    the stylesheet out."""
     plugin = find_game(view.game)
     title = plugin.title if plugin is not None else view.game.rsplit(".", 1)[-1].replace("_", " ").title()
     table = page("generic", title, view.seat, view.players, language)
     if log:
         table.log = log_lines(view.log, view.players, language, _engine_text)
     rows = [Row((_fact_text(value),), head=str(key)) for key, value in view.facts.items()]
-    return render("generic/table.html.j2", page=table, you="", rows=rows)
+    return render("generic/table.html.j2", style=style, page=table, you="", rows=rows)
 
 
 class RunningLog:

@@ -26,8 +26,8 @@ from ..extras import need
 from ..i18n import register, tr
 from ..moves import MoveTree, labeller, move_step
 from ..rendering import RunningLog, game_renderer, render_state_html, render_view_html
-from ..templates import style_block, stylesheet
-from ..templates.drawn import Drawn, without_prefix
+from ..templates import stylesheet, without_style
+from ..templates.drawn import Drawn
 
 #: The most words a move of any game has, and the longest word: a menu request beyond is malformed.
 MAX_WORDS = 16
@@ -152,17 +152,6 @@ def style_version() -> str:
     return hashlib.sha256(stylesheet().encode("utf-8")).hexdigest()[:12]
 
 
-def without_style(html: str) -> str:
-    """A table's (or a reveal's) HTML without its inlined stylesheet, for a page that links it. The shared
-    template puts the stylesheet first: cut there, not searched for through the whole table (60 µs a table)."""
-    style = style_block()
-    if html.startswith(style) and html.find(style, len(style)) < 0:
-        return without_prefix(html, style)  # a drawn table stays drawn (`templates.drawn`)
-    if "<style>" not in html:  # drawn without it already
-        return html
-    return html.replace(style, "")
-
-
 def qr_svg(text: str, scale: int = 4) -> str:
     """A QR code of `text` as inline SVG (segno), for links on the projector and the dashboard."""
     segno = need("segno", "A QR code of a link")
@@ -235,12 +224,12 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
     kind, status = status_text(view, seats, language, paused=paused)
     me = seat if view is None else view.seat
     html = lobby_html(seats, me, language) if view is None else \
-        log.table_html(view, public) if log is not None else render_view_html(view, language, True)
+        log.table_html(view, public) if log is not None else render_view_html(view, language, True, style=style)
     if revealed is not None:
         html = Drawn([f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"
                       f"{revealed}</section>", html])
-    if not style:
-        html = without_style(html)
+    if not style and (revealed is not None or (log is not None and log.style)):  # (a table drawn with
+        html = without_style(html)  # `style=False` holds no stylesheet: `rendering.call_renderer`)
     menu = None
     if view is not None and kind == "turn" and legal_actions:
         menu = menu_message(view, legal_actions, (), language, step, words)

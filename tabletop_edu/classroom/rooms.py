@@ -72,6 +72,8 @@ TEACHER_TOKEN_BYTES = 24
 #: Seconds a revealed (or closed) room stays in memory with no page open on it; then it sleeps (only its code and
 #: number stay in memory) until someone opens it again, when it comes back from the database.
 FINISHED_IDLE = 600.0
+#: What `Room.remember` finds for a key not computed yet at this step (None may be a value it keeps).
+_NOT_YET = object()
 #: The delay before a bot moves, so that a class can follow (tests use 0).
 DEFAULT_BOT_DELAY = 0.8
 MAX_BOT_DELAY = 30.0
@@ -246,9 +248,10 @@ class Room:
         current = (id(self.state), self.step)
         if self._memo_key != current:
             self._memo, self._memo_key = {}, current
-        if key not in self._memo:
-            self._memo[key] = compute()
-        return self._memo[key]
+        value = self._memo.get(key, _NOT_YET)  # one look-up: a table's key holds what it shows, hashed each time
+        if value is _NOT_YET:
+            value = self._memo[key] = compute()
+        return value
 
     def running_log(self, seat: int | None, language: str) -> RunningLog:
         """`seat`'s log in `language`, kept from one table to the next: each step words its new lines only."""
