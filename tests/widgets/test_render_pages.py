@@ -24,7 +24,7 @@ from tabletop_edu.rendering import game_renderer, generic_view_html, render_stat
 from tabletop_edu.examples import peek
 from tabletop_edu.i18n import tr
 from tabletop_edu.moves import labeller, move_step
-from tabletop_edu.templates import NAME_LIMIT, display_names, short_name
+from tabletop_edu.templates import NAME_LIMIT, display_names, short_name, style_block
 
 LONG = "Bartholomew-" * 40  # 480 characters
 HOSTILE = ["<script>alert(1)</script>", "\"onmouseover=alert(1) x=\"", "Chloé", LONG, "Dee & Eve",
@@ -196,6 +196,9 @@ def test_a_game_without_a_renderer_gets_a_titled_table_of_its_facts() -> None:
     assert parse(html).titles == ["Nowhere Vue de <b>Bob</b>"]
     assert "0: 3" in html and "1, 2" in html and "{0: 3}" not in html and "[1, 2]" not in html
     assert "&lt;b&gt;Bob&lt;/b&gt; is dealt a card." in html and "<b>Bob</b>" not in html
+    assert html.startswith("<style>")  # drawn with the stylesheet, but for a page that links it (the class server's):
+    linked = render_view_html(view, "fr", style=False)
+    assert "<style>" not in linked and linked == html.removeprefix(style_block())
 
 
 # ---------------------------------------------------------------------------------------------- secrets

@@ -14,12 +14,11 @@ import pytest
 
 from tabletop_edu import commissario, get_adler, mafia_de_cuba, rendering
 from tabletop_edu.core import Event, FrozenDict, freeze
-from tabletop_edu.classroom.pages import without_style
 from tabletop_edu.core.events import NO_DATA, SeatLog
 from tabletop_edu.examples import peek
 from tabletop_edu.mafia_de_cuba import render as mafia_render
 from tabletop_edu.rendering import RunningLog, render_view_html
-from tabletop_edu.templates import remembered_wording
+from tabletop_edu.templates import remembered_wording, without_style
 from tabletop_edu.templates.drawn import message_json
 
 NAMES = ["<b>Ana</b>", "Ben & Co", "Chloé", "Dee", "Eve", "Farid", "Gus", "Hal"]
