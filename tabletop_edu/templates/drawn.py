@@ -102,19 +102,21 @@ def pieces_without_suffix(text: str, suffix: str) -> list[str]:
 
 
 def message_json(message: Mapping[str, Any]) -> str:
-    """`json.dumps(message)`, to the byte, with a drawn `html` written from its pieces' kept JSON: the entries
-    before it and after it are each written by one `json.dumps`, whose text between the braces is theirs."""
+    """`json.dumps(message)`, to the byte, with a drawn `html` written from its pieces' kept JSON: one `json.dumps`
+    writes the message with a NUL in the html's place, then the html's JSON replaces it (if an entry within the
+    others writes the same `"html": "\\u0000"`, `json.dumps` writes it all)."""
     html = message.get("html")
     if type(html) is not Drawn or not all(type(key) is str for key in message):
         return json.dumps(message)
-    keys = list(message)
-    at = keys.index("html")
-    parts = [f'"html": "{json_body(html)}"']
-    if at > 0:
-        parts.insert(0, json.dumps({key: message[key] for key in keys[:at]})[1:-1])
-    if at < len(keys) - 1:
-        parts.append(json.dumps({key: message[key] for key in keys[at + 1:]})[1:-1])
-    return "{" + ", ".join(parts) + "}"
+    text = json.dumps({**message, "html": "\0"})
+    if text.count(_HTML_MARK) != 1:  # some other entry holds a NUL in an "html" of its own
+        return json.dumps({**message, "html": str(html)})
+    before, _, after = text.partition(_HTML_MARK)
+    return f'{before}"html": "{json_body(html)}"{after}'
+
+
+#: How `json.dumps` writes the html's mark (`message_json`).
+_HTML_MARK = '"html": "\\u0000"'
 
 
 __all__ = ["Drawn", "Piece", "json_body", "message_json", "pieces_without_suffix", "without_prefix"]

@@ -77,3 +77,12 @@ def test_a_message_is_written_as_json_dumps_writes_it(pieces: list[str], others:
                     {**others, "html": "".join(pieces)}, {1: "one", "html": Drawn(pieces)}):
         plain = {key: str(value) if key == "html" else value for key, value in message.items()}
         assert message_json(message) == json.dumps(plain)
+
+
+def test_a_message_whose_other_entries_write_the_html_mark_is_written_whole() -> None:
+    """`message_json` puts the html's JSON in place of the mark `json.dumps` writes for a NUL: an entry that holds
+    an "html" of its own with a NUL, before or after the table's, is no place for it."""
+    html = Drawn(["<p>", Piece('a "b"'), "\x00</p>"])
+    for message in ({"menu": {"html": "\x00"}, "html": html}, {"html": html, "menu": [{"html": "\x00"}]},
+                    {"title": '"html": "\x00"', "html": html}):
+        assert message_json(message) == json.dumps({**message, "html": str(html)})
