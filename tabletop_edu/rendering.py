@@ -68,8 +68,8 @@ def render_view_html(view: View, language: str = "en", log: bool = True,
     """The game's own HTML for a view (its `render.view_html`), else a generic table; `log=False` leaves the
     log out (a widget shows it in its own tab). `worded`: the text of each event of the view's log, as a running
     log worded it (`RunningLog`), for a renderer that lists some of them again. `style=False`: without the
-    stylesheet (a page that links it; `call_renderer`). `public`: the spectator's
-    view of the same step, for a renderer that draws what its tables share once a step (the class server's)."""
+    stylesheet (a page that links it; `call_renderer`). `public`: the spectator's view of the same step, for a
+    renderer that draws what its tables share once a step (the class server's)."""
     function = game_renderer(view.game, "view_html")
     if function is None:
         return generic_view_html(view, log, language, style)

@@ -228,8 +228,9 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
     if revealed is not None:
         html = Drawn([f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"
                       f"{revealed}</section>", html])
-    if not style and (revealed is not None or (log is not None and log.style)):  # (a table drawn with
-        html = without_style(html)  # `style=False` holds no stylesheet: `rendering.call_renderer`)
+    # a table drawn with `style=False` holds no stylesheet (`rendering.call_renderer`): only a reveal may
+    if not style and (revealed is not None or (log is not None and log.style)):
+        html = without_style(html)
     menu = None
     if view is not None and kind == "turn" and legal_actions:
         menu = menu_message(view, legal_actions, (), language, step, words)
