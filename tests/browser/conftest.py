@@ -133,6 +133,13 @@ def offline_requests(page: Any) -> list[str]:
     return [url for url in page.requests if not local.match(url)]
 
 
+def server_log(name: str) -> Path:
+    """Where a session's server writes its log: one file per pytest-xdist worker (`make test` runs two, and each
+    starts the servers its test files need)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return ARTIFACTS / (f"{name}-{worker}.log" if worker else f"{name}.log")
+
+
 @pytest.fixture(scope="session")
 def notebook_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the notebooks, so servers that autosave never touch the stored tutorials."""
@@ -148,7 +155,7 @@ def voila(notebook_copy: Path) -> Iterator[str]:
     ARTIFACTS.mkdir(exist_ok=True)
     server = Server([str(BIN / "voila"), "--no-browser", "--port=0", "--Voila.port_retries=0",
                      "--Voila.ip=127.0.0.1", "--Voila.root_dir=.", "--ServerApp.allow_root=True",
-                     "--template=tabletop", "--theme=light"], notebook_copy, ARTIFACTS / "voila.log",
+                     "--template=tabletop", "--theme=light"], notebook_copy, server_log("voila"),
                     env={"JUPYTER_PATH": str(VOILA_TEMPLATES)})
     try:
         server.wait_for_line(r"Voil. is running at")
@@ -173,7 +180,7 @@ def lab(notebook_copy: Path) -> Iterator[str]:
                      "--ip=127.0.0.1", "--allow-root", "--IdentityProvider.token=", "--ServerApp.password=",
                      f"--ServerApp.root_dir={notebook_copy}", "--LabApp.news_url=None",
                      "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"], notebook_copy,
-                    ARTIFACTS / "lab.log", env={"JUPYTERLAB_SETTINGS_DIR": str(settings)})
+                    server_log("lab"), env={"JUPYTERLAB_SETTINGS_DIR": str(settings)})
     try:
         match = server.wait_for_line(r"(http://127\.0\.0\.1:\d+)/lab")
         yield match.group(1)
