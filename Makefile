@@ -53,7 +53,7 @@ site: $(INSTALLED)
 	$(PYTHON) site/build.py
 
 # Two workers (pytest-xdist), each given whole files: a notebook's cells run in order in one kernel, and a test
-# file's servers and browser are set up once. The browser tests mostly wait on their pages: 12 minutes, not 20.
+# file's servers and browser are set up once. The browser tests mostly wait on their pages: 13 minutes, not 20.
 test: $(INSTALLED) browser
 	$(VENV)/bin/pytest -n 2 --dist loadfile --nbval --nbval-sanitize-with tests/sanitize.cfg tests notebooks
 
