@@ -22,10 +22,10 @@ to draw a step of a 12-seat floor's 13 tables (`floor_draw_ms`). The latencies o
 compare runs of different machines by it.
 
 It also prints the bytes of each table update a screen receives (mean, max), as sent and deflated as the server
-sends them to a browser (permessage-deflate; `--compress` makes the simulated students' sockets offer it, as
-browsers do). With `--beliefs` the rooms ask beliefs and every student answers each question its page asks, as a
-seeded simulated student (`beliefs.SimulatedStudent`, the styles in turn) reading the posterior of its own view;
-the run checks that every answer was stored.
+sends them to a browser (permessage-deflate, measured on each room's first screen; `--compress` makes the simulated
+students' sockets offer it, as browsers do). With `--beliefs` the rooms ask beliefs and every student answers each
+question its page asks, as a seeded simulated student (`beliefs.SimulatedStudent`, the styles in turn) reading the
+posterior of its own view; the run checks that every answer was stored.
 
 Goals (issue 23): 50 rooms x 12 students thinking 0-3 s, p95 under 50 ms; 30 rooms flat out, p95 under
 150 ms and no move over 1 s (the issue measured them at rooms of 8 to 12: run both `--students 12` and `8-12`).
@@ -103,17 +103,20 @@ class RoomLoad:
         self.refusals: list[dict[str, Any]] = []
         self.over = False
         self.update_bytes: list[int] = []  # the size of each table message a screen received (as sent, UTF-8)
-        self.deflated_bytes: list[int] = []  # the same, deflated as the server sends it to a browser
+        self.deflated_bytes: list[int] = []  # the same, deflated as the server sends it to a browser, on the
+        # room's first screen only (`Screen`)
         self.beliefs = 0  # beliefs sent
+        self.deflating = False  # a screen of the room measures the deflated sizes (`Screen`)
         self.waiting: dict[Screen, tuple[Any, ...]] = {}  # what each screen's student waits for: ("table",) or
         # ("menu", the words chosen, the step), worded only when a run hangs
         self.suspended: list[int | None] = []  # the lines of `student` where its students waited then
 
-    def screen_updated(self, step: int, screen: int) -> None:
+    def screen_updated(self, step: int, screen: int, arrived: float) -> None:
+        """Note that `screen` got the table of `step` at `arrived` (as its message came off the socket)."""
         shown = self.shown.setdefault(screen, [])
         if shown and shown[-1][0] >= step:
             return  # a table sent again (after a refusal) counts once
-        shown.append((step, time.perf_counter()))
+        shown.append((step, arrived))
 
     @property
     def last_step_shown(self) -> int:
@@ -158,13 +161,18 @@ class Screen:
         self.moves_in_flight: collections.Counter[int] = collections.Counter()  # a step's move may be sent twice
         self.seat = -1  # told by the first table
         self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.deflated = deflater()
+        # The room's first screen measures the deflated sizes (the seats' tables are alike): deflating every
+        # screen's tables took a fifth of this process's CPU, and the 600 screens share its one loop, so each
+        # screen's wait for the others' work was counted in every latency.
+        self.deflated = deflater() if not room.deflating else None
+        room.deflating = True
         self.table: dict[str, Any] | None = None  # the newest table the page shows (noted as it arrives)
         self.reader = asyncio.ensure_future(self._read())
 
     async def _read(self) -> None:
         while True:
             text = await self.socket.read_message()
+            arrived = time.perf_counter()  # before this process reads it: a device reads its own in parallel
             if text is None:
                 await self.inbox.put(None)
                 return
@@ -172,10 +180,11 @@ class Screen:
             if message["type"] == "table":
                 data = text.encode("utf-8") if isinstance(text, str) else text
                 self.room.update_bytes.append(len(data))
-                self.room.deflated_bytes.append(self.deflated(data))
-            await self.inbox.put(self.note(message))
+                if self.deflated is not None:
+                    self.room.deflated_bytes.append(self.deflated(data))
+            await self.inbox.put(self.note(message, arrived))
 
-    def note(self, message: dict[str, Any]) -> dict[str, Any]:
+    def note(self, message: dict[str, Any], arrived: float) -> dict[str, Any]:
         if message["type"] == "refused":
             if message.get("answers") == "move" and self.moves_in_flight[message.get("step")] > 0:
                 self.moves_in_flight[message["step"]] -= 1
@@ -184,7 +193,7 @@ class Screen:
         elif message["type"] == "table" and message["started"]:
             self.table = message
             self.seat = message["seat"]
-            self.room.screen_updated(message["step"], self.seat)
+            self.room.screen_updated(message["step"], self.seat, arrived)
             if message["over"]:
                 self.room.over = True
         return message
@@ -492,8 +501,9 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [size for room in rooms for size in room.update_bytes]
     deflated = [size for room in rooms for size in room.deflated_bytes]
     print(f"bytes per table update (one screen's message): mean {statistics.mean(sizes):.0f}, max {max(sizes)} "
-          f"({len(sizes)} updates); deflated as sent to a browser: mean {statistics.mean(deflated):.0f}, "
-          f"max {max(deflated)}{'' if arguments.compress else ' (this run sent them plain: --compress)'}")
+          f"({len(sizes)} updates); deflated as sent to a browser (a screen a room): "
+          f"mean {statistics.mean(deflated):.0f}, max {max(deflated)}"
+          f"{'' if arguments.compress else ' (this run sent them plain: --compress)'}")
     if arguments.beliefs:
         print(f"beliefs: {sum(room.beliefs for room in rooms)} stated, {sum(stored.values())} stored")
     codes = collections.Counter(str(refusal.get("code")) for refusal in refusals)

@@ -158,6 +158,11 @@ def test_the_classroom_bench_tells_a_refused_move_from_a_refused_menu_and_times_
     last_screen = max(shown[-1][1] for shown in room.shown.values())
     assert len(room.latencies) == 1 and 0 <= room.latencies[0] == last_screen - room.sends[0][-1]
     assert first is not None and first.seat == 0 and room.last_step_shown == 4
+    # the room's first screen alone deflates (its 3 tables; the second's 2 are not), and a table is timed as it
+    # came off the socket, not when this process got round to reading it
+    assert len(room.update_bytes) == 5 and len(room.deflated_bytes) == 3
+    first.note(table(5, 0), arrived=123.0)
+    assert room.shown[0][-1] == (5, 123.0)
 
 
 def story_table(step: int, menu: dict[str, Any] | None, over: bool = False) -> dict[str, Any]:
