@@ -659,6 +659,7 @@ class ClassServer:
         current = self._changes.get(room.code, 0)
         version = current if version is None else version
         cache: dict[tuple[str, int | None, str, bool], tuple[str, int]] = {}  # a text and the change it shows
+        shown = self._shown(room)  # what the room's tables show now: read once for its 13
         for connection in list(connections):
             if room.closed:
                 connection.handler.close(CLOSE_ROOM_CLOSED, "The teacher closed this room.")
@@ -676,7 +677,7 @@ class ClassServer:
                 if drawn is not None and table is not None and table in drawn:
                     cache[key] = (drawn[table], version)
                 else:  # what the worker does not draw is drawn now, at the room's current change
-                    cache[key] = (message_json(self.message_for(room, connection)), current)
+                    cache[key] = (message_json(self.message_for(room, connection, shown)), current)
             text, connection.version = cache[key]
             connection.handler.send(text)
 
@@ -692,20 +693,23 @@ class ClassServer:
             connection.handler.send(message_json(self.message_for(room, connection)))
         connection.version = current
 
-    def message_for(self, room: Room, connection: Connection) -> dict[str, Any]:
+    def message_for(self, room: Room, connection: Connection, shown: tuple[Any, ...] | None = None) -> dict[str, Any]:
+        """The message `connection`'s page shows now (`shown`: the room's `_shown`, when the caller read it)."""
         if connection.kind == "teacher":
             return self.teacher_message(room)
-        return self.table_for(room, connection.seat, connection.language, connection.with_view)
+        return self.table_for(room, connection.seat, connection.language, connection.with_view, shown)
 
-    def table_for(self, room: Room, seat: int | None, language: str, with_view: bool = False) -> dict[str, Any]:
+    def table_for(self, room: Room, seat: int | None, language: str, with_view: bool = False,
+                  shown: tuple[Any, ...] | None = None) -> dict[str, Any]:
         """A seat's (or the projector's) message: from its view and its own legal actions only.
 
         `with_view` (a seat's program asked for it) adds `view`, the seat's view as data (`view_to_json`),
-        and `legal`, the notation of its legal actions when it is to act: what a bot needs to choose.
+        and `legal`, the notation of its legal actions when it is to act: what a bot needs to choose. `shown`:
+        the room's `_shown`, when the caller read it (a broadcast reads it once for the room's 13 tables).
 
         Rendered once per step and what it shows (a page opened, a refused out-of-date move and the broadcast
         of the step share it): rendering a seat's table is most of the server's work."""
-        return dict(room.remember(("table", seat, language, with_view, self._shown(room)),
+        return dict(room.remember(("table", seat, language, with_view, shown or self._shown(room)),
                                   lambda: self._render_table(room, seat, language, with_view)))
 
     def _render_table(self, room: Room, seat: int | None, language: str, with_view: bool) -> dict[str, Any]:

@@ -27,9 +27,9 @@ from markupsafe import Markup, escape
 from ..core import Event, GameState, View
 from ..i18n import register, tr
 from ..templates import (Banner, Hole, Row, SeatBox, Tag, Words, acting_seats, banner_html, colon, display_names,
-                         environment, frame_key, join_names, list_items_html, log_lines, page, perspective_title,
-                         remembered_wording, render, render_framed, ring_seats_html, seat_box, seat_html, short_name,
-                         word)
+                         environment, frame_key, join_names, list_items_html, log_lines, page, page_with,
+                         perspective_title, remembered_wording, render, render_framed, ring_seats_html, seat_box,
+                         seat_html, short_name, word)
 from ..templates.drawn import Piece
 from .rules import TOKEN_ORDER
 
@@ -711,7 +711,7 @@ def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View, language
         banner = _banner_hole(_banner(view, language))
     else:
         banner = public_banner
-    shown_page = replace(frame["page"], who=_who_hole(me, tuple(view.players), language, teacher), banner=banner)
+    shown_page = page_with(frame["page"], who=_who_hole(me, tuple(view.players), language, teacher), banner=banner)
     if not teacher:  # a seat's or the projector's: the step's tables of both share one frame
         shown_page.perspective = _PERSPECTIVE_HOLES[me is None]
     return {**frame, "page": shown_page,

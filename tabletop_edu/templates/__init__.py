@@ -203,6 +203,16 @@ class Page:
     log_title: str = ""
 
 
+def page_with(shown: Page, **changes: Any) -> Page:
+    """A copy of `shown` with `changes`, as `dataclasses.replace` makes it but without running `__init__` again:
+    a class server copies a step's page for each of its 13 tables, to put each one's holes in."""
+    copied = object.__new__(Page)
+    fields = copied.__dict__
+    fields.update(shown.__dict__)
+    fields.update(changes)
+    return copied
+
+
 #: The first letters before which French writes "d'" instead of "de".
 FRENCH_VOWELS = frozenset("AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜaeiouyàâäéèêëîïôöùûü")
 
@@ -573,5 +583,5 @@ def without_style(html: str) -> str:
 
 __all__ = ["Banner", "Bar", "Card", "Cell", "Hole", "NAME_LIMIT", "Name", "Page", "Row", "SeatBox", "Swatch", "Tag",
            "Words", "acting_seats", "banner_html", "colon", "display_names", "elide", "environment", "frame_key",
-           "join_names", "log_lines", "page", "perspective_title", "remembered_wording", "render", "render_framed",
-           "seat_box", "short_name", "style_block", "stylesheet", "without_style", "word"]
+           "join_names", "log_lines", "page", "page_with", "perspective_title", "remembered_wording", "render",
+           "render_framed", "seat_box", "short_name", "style_block", "stylesheet", "without_style", "word"]
