@@ -558,3 +558,14 @@ def test_a_frame_kept_by_a_given_key_takes_the_holes_of_each_table_and_no_other_
     with pytest.raises(ValueError, match="A frame with 4 holes was given 3"):
         templates.render_framed("mafia_de_cuba/table.html.j2", frame_key=key, **fewer)
     assert len(templates._frames) == 1
+
+
+def test_a_page_copied_with_changes_is_the_page_replace_makes_and_leaves_the_first_alone() -> None:
+    from tabletop_edu.templates import page, page_with
+
+    first = page("mafia", "Mafia de Cuba", 2, ["Ann", "Bob", "Chloé"], "fr")
+    first.facts = [("Phase", "floor")]
+    copied = page_with(first, who="Vue de Bob", banner=None)
+    assert copied == replace(first, who="Vue de Bob", banner=None) and copied is not first
+    copied.perspective = "spectator"
+    assert first.perspective == "seat" and first.who == "Vue de Chloé"  # the step's page is not changed
