@@ -206,11 +206,16 @@ class Page:
 def page_with(shown: Page, **changes: Any) -> Page:
     """A copy of `shown` with `changes`, as `dataclasses.replace` makes it but without running `__init__` again:
     a class server copies a step's page for each of its 13 tables, to put each one's holes in."""
+    if not _PAGE_FIELDS.issuperset(changes):
+        raise TypeError(f"A page has no field {', '.join(sorted(set(changes) - _PAGE_FIELDS))}.")
     copied = object.__new__(Page)
-    fields = copied.__dict__
-    fields.update(shown.__dict__)
-    fields.update(changes)
+    values = copied.__dict__
+    values.update(shown.__dict__)
+    values.update(changes)
     return copied
+
+
+_PAGE_FIELDS = frozenset(Page.__dataclass_fields__)
 
 
 #: The first letters before which French writes "d'" instead of "de".

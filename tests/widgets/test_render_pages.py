@@ -24,7 +24,7 @@ from tabletop_edu.rendering import game_renderer, generic_view_html, render_stat
 from tabletop_edu.examples import peek
 from tabletop_edu.i18n import tr
 from tabletop_edu.moves import labeller, move_step
-from tabletop_edu.templates import NAME_LIMIT, display_names, short_name, style_block
+from tabletop_edu.templates import NAME_LIMIT, display_names, page, page_with, short_name, style_block
 
 LONG = "Bartholomew-" * 40  # 480 characters
 HOSTILE = ["<script>alert(1)</script>", "\"onmouseover=alert(1) x=\"", "Chloé", LONG, "Dee & Eve",
@@ -561,11 +561,11 @@ def test_a_frame_kept_by_a_given_key_takes_the_holes_of_each_table_and_no_other_
 
 
 def test_a_page_copied_with_changes_is_the_page_replace_makes_and_leaves_the_first_alone() -> None:
-    from tabletop_edu.templates import page, page_with
-
     first = page("mafia", "Mafia de Cuba", 2, ["Ann", "Bob", "Chloé"], "fr")
     first.facts = [("Phase", "floor")]
     copied = page_with(first, who="Vue de Bob", banner=None)
     assert copied == replace(first, who="Vue de Bob", banner=None) and copied is not first
     copied.perspective = "spectator"
     assert first.perspective == "seat" and first.who == "Vue de Chloé"  # the step's page is not changed
+    with pytest.raises(TypeError, match="A page has no field whom"):  # a misspelt field, as `replace` refuses it
+        page_with(first, whom="Vue de Bob")
