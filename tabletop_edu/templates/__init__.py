@@ -203,6 +203,10 @@ class Page:
     log_title: str = ""
 
 
+#: The fields of a page, which `page_with` may change.
+_PAGE_FIELDS = frozenset(Page.__dataclass_fields__)
+
+
 def page_with(shown: Page, **changes: Any) -> Page:
     """A copy of `shown` with `changes`, as `dataclasses.replace` makes it but without running `__init__` again:
     a class server copies a step's page for each of its 13 tables, to put each one's holes in."""
@@ -213,9 +217,6 @@ def page_with(shown: Page, **changes: Any) -> Page:
     values.update(shown.__dict__)
     values.update(changes)
     return copied
-
-
-_PAGE_FIELDS = frozenset(Page.__dataclass_fields__)
 
 
 #: The first letters before which French writes "d'" instead of "de".
