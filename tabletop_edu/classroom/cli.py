@@ -98,10 +98,12 @@ def serve(arguments: argparse.Namespace) -> int:
     def ready(server: ClassServer) -> None:
         client = TeacherClient(server.url, server.teacher_token)
         connect = f"classroom.connect({server.url!r}, {server.teacher_token!r})"
+        # Listed before the address is printed: a program that reads it (the class bench) and opens rooms at once
+        # had its new rooms listed as reopened.
+        still_open = [client.room(room["code"]) for room in client.rooms() if not room["closed"] and not room["over"]]
         print(f"serving on {server.url}/ (students: {server.public_url}/, database {arguments.db})", flush=True)
         print(f"teacher token: {server.teacher_token}", flush=True)
         print(f"in a notebook: {connect}", flush=True)
-        still_open = [client.room(room["code"]) for room in client.rooms() if not room["closed"] and not room["over"]]
         if still_open:
             print(f"reopened {len(still_open)} open room(s) of {arguments.db}"
                   + (" (no new room: --new-room opens one beside them)" if rooms and not arguments.new_room else ""),

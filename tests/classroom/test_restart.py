@@ -97,6 +97,15 @@ def test_serve_refuses_a_bad_room_argument(tmp_path: Path) -> None:
     assert result.returncode == 2 and "GAME:PLAYERS" in result.stderr
 
 
+def test_a_room_opened_as_soon_as_serve_prints_its_address_is_not_listed_as_reopened(tmp_path: Path) -> None:
+    """serve lists the file's open rooms before it prints its address: a program that opens a room as soon as it
+    reads the address (the class bench does) never sees its new room listed as one the restart reopened."""
+    with ServerProcess(tmp_path / "class.sqlite3", tmp_path / "server.log") as server:  # start(): the address
+        code = TeacherClient(server.url, server.token).create_room("peek", 2)["code"]
+        server.wait_for(r"^stop: Ctrl-C")
+        assert "reopened" not in "".join(server.output) and code not in "".join(server.output)
+
+
 def test_serve_again_reopens_the_open_rooms_instead_of_opening_new_ones(tmp_path: Path) -> None:
     db, log = tmp_path / "class.sqlite3", tmp_path / "server.log"
     with ServerProcess(db, log, "--room", "peek:2") as server:
