@@ -23,10 +23,9 @@ Addresses (tokens are `secrets.token_urlsafe`):
   once by every page (cached while its version holds), so that updates carry the table alone.
 
 Messages from a seat's page are JSON objects of at most `MAX_MESSAGE` bytes: `{"type": "menu", "step": N,
-"chosen": [words]}` asks for the next buttons of a move (answered as of step N while the seat's choice is still
-the one it had then: `Hall.same_choice_still_open`), `{"type": "move", "step": N, "action": text}` plays it; in
-a room that asks beliefs, `{"type": "belief", "step": N, "key": question, "percents": {option: whole percent}}`
-states a belief, answered with `{"type": "belief_received", ...}` once it is stored (see
+"chosen": [words]}` asks for the next buttons of a move, `{"type": "move", "step": N, "action": text}` plays
+it; in a room that asks beliefs, `{"type": "belief", "step": N, "key": question, "percents": {option: whole
+percent}}` states a belief, answered with `{"type": "belief_received", ...}` once it is stored (see
 `belief_pages`, `rooms.BeliefDesk`). Each connection may send `FLOOD_BURST` messages at once and `FLOOD_RATE` a
 second after that. Anything else is refused with `{"type": "refused", "code": ..., "message": ...}` and changes
 nothing.
