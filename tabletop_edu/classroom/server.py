@@ -1350,16 +1350,11 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
     if seat not in state.acting_seats or room.seats[seat].bot is not None:
         raise Refused("not_your_turn", "It is not your turn.", 409)
     try:
-        menu = dict(room.remember(("menu", seat, tuple(chosen), language), lambda: menu_message(
+        return dict(room.remember(("menu", seat, tuple(chosen), language), lambda: menu_message(
             room.view(seat), room.legal_actions(seat), chosen, language, room.step,  # type: ignore[arg-type]
             room.menu_tree(seat))))
     except ValueError:
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
-    # The step the page asked at: its choice is still open there (or it is the step now), and a page draws only
-    # a menu of the step its table shows. On a busy floor other testimonies land between a tap and its answer,
-    # before their table is sent: answered at the step now, every tap waited for that table and was asked again.
-    menu["step"] = step
-    return menu
 
 
 class TeacherSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):

@@ -14,7 +14,6 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tabletop_edu.classroom.rooms import CODE_ALPHABET, CODE_LENGTH, MAX_NAME, Hall, Refused, Room
-from tabletop_edu.classroom.server import menu_for
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import altered
 
@@ -272,43 +271,6 @@ def test_students_choosing_at_the_same_moment_all_get_their_choice_in(hall: Hall
     refused("stale", lambda: hall.play(room, 1, step, picks[1]), hall, room)  # seat 1 already chose
     hall.play(room, 2, step, picks[2])
     assert room.step == step + 3
-
-
-def test_a_menu_asked_at_a_step_whose_choice_is_still_open_answers_that_step(hall: Hall) -> None:
-    """On Mafia de Cuba's floor the takers speak at once: a word tapped while the table showed step N is answered
-    after another testimony made it step N + 1, before that table reached the page. The menu says step N, the
-    step the page shows (a page draws only a menu of its own step), with the buttons of the choice still open; its
-    move is played. Once the seat has spoken, or for a seat that was not choosing at step N, step N is stale."""
-    room = hall.create_room("mafia_de_cuba", 7, seed=3)
-    for seat in range(7):
-        hall.join(room.code, f"S{seat}")
-    state = room.state
-    assert state is not None
-    rng = random.Random(4)
-    while len(state.acting_seats) < 3:  # on to the first open floor
-        seat = state.acting_seats[0]
-        hall.play(room, seat, room.step, str(rng.choice(state.legal_actions(seat))))
-    step, (first, second, *_) = room.step, state.acting_seats
-    asked_then = menu_for(room, second, step, [], "en")
-    hall.play(room, first, step, str(state.legal_actions(first)[0]))
-    assert room.step == step + 1
-    answered = menu_for(room, second, step, [], "en")
-    assert answered["step"] == step and asked_then["step"] == step
-    assert answered == {**menu_for(room, second, room.step, [], "en"), "step": step} == asked_then
-    menu, chosen = answered, []
-    while not menu["options"] or menu["options"][0]["action"] is None:  # tapped on to a move, all at step N
-        if not menu["options"]:
-            break
-        chosen.append(menu["options"][0]["word"])
-        menu = menu_for(room, second, step, chosen, "en")
-        assert menu["step"] == step
-    action = menu["options"][0]["action"] if menu["options"] else menu["complete"]
-    hall.play(room, second, step, action)  # the move the page builds from it, at step N
-    assert [mover for mover, _ in state.history[step:]] == [first, second]
-    for seat in (first, second, state.godfather):
-        with pytest.raises(Refused) as caught:
-            menu_for(room, seat, step, [], "en")
-        assert caught.value.code in ("stale", "not_your_turn"), (seat, caught.value.code)
 
 
 @pytest.mark.parametrize(("game", "players"), [("commissario", 3), ("get_adler", 5), ("mafia_de_cuba", 7)])
