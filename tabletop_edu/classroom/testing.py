@@ -130,11 +130,16 @@ class ServerProcess:
         self.output: list[str] = []
 
     def start(self, timeout: float = 60) -> ServerProcess:
+        """Start the server of the `tabletop_edu` this module was imported from, not the working folder's: `python
+        -m` put the working folder first, so a bench run from a second copy of the code (a git worktree, to compare
+        two versions) timed the first copy's server (PYTHONSAFEPATH, Python 3.11+, keeps the folder out)."""
+        package_root = str(Path(__file__).resolve().parents[2])
+        python_path = os.pathsep.join([package_root, *filter(None, [os.environ.get("PYTHONPATH")])])
         self.process = subprocess.Popen(
             [sys.executable, *self.python_options, "-m", "tabletop_edu", "serve", "--port", "0", "--db", self.db,
              *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONSAFEPATH": "1", "PYTHONPATH": python_path})
         threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
         self.url = self.wait_for(r"serving on (http://\S+?)/? ", timeout).group(1)
         self.token = self.wait_for(r"teacher token: (\S+)", timeout).group(1)

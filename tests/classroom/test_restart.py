@@ -10,6 +10,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tabletop_edu.classroom import TeacherClient
 from tabletop_edu.classroom.testing import ServerProcess, Student, play_to_the_end
 from tabletop_edu.core import load
@@ -104,6 +106,21 @@ def test_a_room_opened_as_soon_as_serve_prints_its_address_is_not_listed_as_reop
         code = TeacherClient(server.url, server.token).create_room("peek", 2)["code"]
         server.wait_for(r"^stop: Ctrl-C")
         assert "reopened" not in "".join(server.output) and code not in "".join(server.output)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="Python 3.10 puts the working folder first on the path "
+                    "of `python -m` whatever the environment says (PYTHONSAFEPATH came with 3.11)")
+def test_a_server_process_runs_the_package_its_caller_imported_whatever_the_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bench run from another copy of the code (a git worktree, to compare two versions) timed that copy's
+    students against the server of the folder it was run from: `python -m` imported the working folder's package."""
+    decoy = tmp_path / "tabletop_edu"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("raise SystemExit('the package of the working folder was imported')\n")
+    monkeypatch.chdir(tmp_path)
+    with ServerProcess(tmp_path / "class.sqlite3", tmp_path / "server.log") as server:
+        code = TeacherClient(server.url, server.token).create_room("peek", 2)["code"]
+        assert len(code) > 0 and "imported" not in "".join(server.output)
 
 
 def test_serve_again_reopens_the_open_rooms_instead_of_opening_new_ones(tmp_path: Path) -> None:
