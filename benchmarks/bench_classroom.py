@@ -21,6 +21,10 @@ Its first line gives this machine's speed at the server's main work, measured be
 to draw a step of a 12-seat floor's 13 tables (`floor_draw_ms`). The latencies of a saturated server grow with it:
 compare runs of different machines by it.
 
+The server's own line follows (`serve` prints it when it stops): where the moves waited inside it, from their
+arrival to their commit, then to their room's tables sent. Flat out, the second is the room's turn to be drawn
+behind the others' (`classroom.waits`).
+
 It also prints the bytes of each table update a screen receives (mean, max), as sent and deflated as the server
 sends them to a browser (permessage-deflate, measured on each room's first screen; `--compress` makes the simulated
 students' sockets offer it, as browsers do). With `--beliefs` the rooms ask beliefs and every student answers each
@@ -471,6 +475,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             sampler.stop()
             server.stop()
+        inside = server.wait_for(r"^moves inside the server.*", timeout=30).group(0) if moves_sent(rooms) else ""
     latencies = sorted(latency for room in rooms for latency in room.latencies)
     refusals = [refusal for room in rooms for refusal in room.refusals]
     moves = sum(room.moves for room in rooms)
@@ -489,6 +494,7 @@ def main(argv: list[str] | None = None) -> int:
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms ({len(latencies)} of the {recorded} moves "
           "stored: the others' seats sent no move before they were shown)")
     print(phases_text([timed for room in rooms for timed in room.timed]))
+    print(inside)  # where they waited: for their commit, then for their room's turn to be drawn and sent
     busiest = busiest_share(sampler.samples)
     shown = "not measured (no psutil)" if cpu_share is None else \
         f"{100 * cpu_share:.0f} % of one core, {1000 * cpu_share * elapsed / max(moves, 1):.1f} ms of CPU per move"
@@ -660,6 +666,11 @@ def floor_draw_ms(seats: int = 12, seed: int = 1, moves: int = 20) -> list[float
 
 #: The window of the busiest share of the server's CPU, in seconds (Mafia's floor, the rooms' busy phase).
 BUSIEST_WINDOW = 5.0
+
+
+def moves_sent(rooms: list[RoomLoad]) -> bool:
+    """Whether any student sent a move (the server then says where they waited, when it stops)."""
+    return any(room.moves for room in rooms)
 
 
 def percentile95(ordered: list[float]) -> float:

@@ -136,6 +136,8 @@ def serve(arguments: argparse.Namespace) -> int:
     except (DatabaseInUse, StorageError) as error:  # one sentence, not a traceback
         print(error, file=sys.stderr, flush=True)
         return 2
+    if server.move_waits.moves:
+        print(server.move_waits.summary(), flush=True)
     print("stopped", flush=True)
     return 0
 

@@ -89,6 +89,7 @@ from .drawing import DrawWorker, TableKey, render_table, seats_public
 from .export import ClassGame, ClassGames, belief_answers, seat_label
 from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
 from .store import BUSY_TIMEOUT, Store, WriterLock
+from .waits import MoveWaits
 
 log = logging.getLogger("tabletop_edu.classroom")
 
@@ -290,6 +291,7 @@ class ClassServer:
         self.heartbeat = heartbeat  # seconds between heartbeats; None: only when `beat()` is called (tests)
         self.clock = clock  # of the limits on guesses (tests inject their own)
         self.guesses = GuessThrottle(clock)
+        self.move_waits = MoveWaits()  # where the students' moves waited (`serve` prints it when it stops)
         self.flood = flood  # (burst, rate per second) of each connection's messages
         self.host, self.requested_port = host, port
         self._public_url = public_url
@@ -1258,11 +1260,11 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
     def on_message(self, message: str | bytes) -> None:
         """Answer in a task of its own: Tornado reads no frame (not even a pong) while `on_message` runs, and a
         move waits for its commit; the connection's `answering` lock keeps its messages in their order."""
-        task = asyncio.ensure_future(self.answer_in_turn(message))
+        task = asyncio.ensure_future(self.answer_in_turn(message, time.perf_counter()))
         self.answers.add(task)  # the loop holds tasks weakly
         task.add_done_callback(self.answers.discard)
 
-    async def answer_in_turn(self, message: str | bytes) -> None:
+    async def answer_in_turn(self, message: str | bytes, arrived: float) -> None:
         connection = self.connection
         if connection is None:
             return
@@ -1275,11 +1277,13 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
                 self.refuse(Refused("flood", "Too many messages: wait a moment."))
             return
         async with connection.answering:
-            await self.answer(connection, message)
+            await self.answer(connection, message, arrived=arrived)
 
-    async def answer(self, connection: Connection, message: str | bytes, attempt: int = 0) -> None:
-        """Answer a message; a move the database could not take now (held by another program) is retried
-        later by the server itself, the student being told so, while the loop serves everyone else."""
+    async def answer(self, connection: Connection, message: str | bytes, attempt: int = 0,
+                     arrived: float | None = None) -> None:
+        """Answer a message (read at `arrived`, `time.perf_counter`); a move the database could not take now (held
+        by another program) is retried later by the server itself, the student being told so, while the loop
+        serves everyone else."""
         if self.ws_connection is None:
             return  # the page closed meanwhile
         step: int | None = None
@@ -1288,7 +1292,7 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
             data = self.read(connection, message)
             step = data["step"] if isinstance(data.get("step"), int) and not isinstance(data["step"], bool) else None
             answers = str(data["type"])
-            await self.handle(connection, data)
+            await self.handle(connection, data, arrived)
         except Refused as refusal:
             self.refuse(refusal, step, answers)
             if refusal.code == "storage_busy" and attempt < STORAGE_RETRIES:
@@ -1316,7 +1320,7 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
             raise Refused("forbidden", "The projector only watches.", 403)
         return data
 
-    async def handle(self, connection: Connection, data: dict[str, Any]) -> None:
+    async def handle(self, connection: Connection, data: dict[str, Any], arrived: float | None = None) -> None:
         assert connection.seat is not None
         room = self.hall.open_room(connection.room)
         if room.seats[connection.seat].token != connection.token:
@@ -1324,7 +1328,10 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
         step = data.get("step")
         if data["type"] == "move":
             await self.hall.play_async(room, connection.seat, step, data.get("action"))
+            committed = time.perf_counter()
             await self.server.tables_sent(room)
+            if arrived is not None:  # (a move retried after a busy database is not timed)
+                self.server.move_waits.note(arrived, committed, time.perf_counter())
             return
         if data["type"] == "belief":
             row = await self.hall.belief_desk.answer(room, connection.seat, step, data.get("key"), data.get("percents"))
