@@ -192,6 +192,7 @@ class WaitingMove:
     actor: str
     even_paused: bool
     played: asyncio.Future[None]
+    committed_at: float = 0.0  # when its commit was known on the loop (`time.perf_counter`), once played
 
     def settle(self, outcome: BaseException | None) -> None:
         """Played (`outcome` None) or refused with `outcome`; told to its waiter, if it still waits."""
@@ -853,7 +854,7 @@ class Hall:
         self._played(room, [ActionRow(room.code, step, seat, text, actor, at)])
 
     async def play_async(self, room: Room, seat: int, step: Any, action: Any, actor: str = "seat",
-                         even_paused: bool = False) -> None:
+                         even_paused: bool = False) -> float:
         """`play` on an event loop: the loop serves everyone else while the writer commits the move.
 
         A move is checked when it arrives (a move out of date is refused at once). The good ones that arrive
@@ -861,13 +862,15 @@ class Hall:
         simultaneous choice tapped at the same moment) wait for that commit, then are checked in their order,
         each after the ones before it, and the good ones are committed together: one commit and one new table
         for the lot, not one after another. The committed moves are played and told by the loop's first
-        callback after their commit, even if their waiters are gone."""
+        callback after their commit, even if their waiters are gone. Returns when that callback ran
+        (`time.perf_counter`): the move's table was due from then (`classroom.waits`)."""
         self._checked_move(room, seat, step, action, even_paused)  # out of date: refused now
         move = WaitingMove(seat, step, action, actor, even_paused, asyncio.get_running_loop().create_future())
         room.waiting.append(move)
         if room.committing is None:
             self._commit_waiting(room)
         await move.played
+        return move.committed_at
 
     def _commit_waiting(self, room: Room) -> None:
         """Check the room's waiting moves in their order, each on the game as the moves before it leave it (a
@@ -892,6 +895,9 @@ class Hall:
         room.committing = movers
 
         def committed(future: Future[float]) -> None:  # on the loop
+            now = time.perf_counter()
+            for move in movers:
+                move.committed_at = now
             outcome: BaseException | None = None
             try:
                 at = future.result()

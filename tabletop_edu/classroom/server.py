@@ -1327,8 +1327,7 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
             raise Refused("expired_token", "This link has expired: ask your teacher for a new one.", 410)
         step = data.get("step")
         if data["type"] == "move":
-            await self.hall.play_async(room, connection.seat, step, data.get("action"))
-            committed = time.perf_counter()
+            committed = await self.hall.play_async(room, connection.seat, step, data.get("action"))
             await self.server.tables_sent(room)
             if arrived is not None:  # (a move retried after a busy database is not timed)
                 self.server.move_waits.note(arrived, committed, time.perf_counter())
