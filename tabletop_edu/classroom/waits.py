@@ -4,8 +4,10 @@ A class bench times a move from the student's tap to every screen of its room, a
 nothing of where the time went. Measured inside (`benchmarks/bench_classroom.py`, 30 rooms flat out on 2 cores), a
 move waited 22 to 29 ms (p50) from its arrival to its commit, then 78 to 109 ms for its tables: its room's turn to
 be drawn, behind the other rooms'. A move's commit counts from the loop's callback that played it (its room was due
-to be drawn from then), not from the moment its waiter resumed. The server keeps the two waits of its latest moves; `serve` prints them when it
-stops, and the bench prints them beside its own figures.
+to be drawn from then), not from the moment its waiter resumed.
+
+The server keeps the two waits of its latest moves; `serve` prints them when it stops, and the bench prints them
+beside its own figures.
 """
 
 from __future__ import annotations
