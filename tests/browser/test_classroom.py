@@ -23,6 +23,8 @@ from tabletop_edu.core import GameState, load
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+#: How long a student's tap waits for the button it looked at (ms): past this, the page has redrawn it.
+REDRAWN_WAIT = 5_000
 
 
 @pytest.fixture()
@@ -76,7 +78,11 @@ class Pupil:
         return int(app.get_attribute("data-step") or 0), str(app.get_attribute("data-state"))
 
     def tap_move(self, rng: random.Random) -> list[str]:
-        """Tap buttons until a move is sent, as a student would; the labels tapped."""
+        """Tap buttons until a move is sent, as a student would; the labels tapped. The button tapped is the very
+        one looked at: if the page redrew its buttons in between (a table arriving redraws them), the student
+        looks again. A locator would have waited for a fourth button that the new menu no longer had."""
+        from playwright.sync_api import Error as PlaywrightError  # as the browser fixture imports it: when used
+
         tapped = []
         for _ in range(20):
             drawn = self.page.locator("#moves").get_attribute("data-drawn")
@@ -88,9 +94,16 @@ class Pupil:
             else:
                 assert count > 0, f"{self.name}: no button to tap"
                 button = options.nth(rng.randrange(count))
-            final = "final" in (button.get_attribute("class") or "")
-            tapped.append(button.inner_text())
-            button.tap() if self.phone else button.click()
+            try:
+                handle = button.element_handle(timeout=REDRAWN_WAIT)
+                final = "final" in (handle.get_attribute("class") or "")
+                label = handle.inner_text()
+                handle.tap(timeout=REDRAWN_WAIT) if self.phone else handle.click(timeout=REDRAWN_WAIT)
+            except PlaywrightError:
+                if self.page.locator("#moves").get_attribute("data-drawn") == drawn:
+                    raise  # the buttons are as they were: the tap itself failed
+                continue
+            tapped.append(label)
             if final:
                 return tapped
             self.page.wait_for_function("d => document.getElementById('moves').dataset.drawn !== d", arg=drawn)
