@@ -19,7 +19,8 @@ exactly the moves sent, and every game ends).
 
 Its first line gives this machine's speed at the server's main work, measured before the run: the median time
 to draw a step of a 12-seat floor's 13 tables (`floor_draw_ms`). The latencies of a saturated server grow with it:
-compare runs of different machines by it.
+compare runs of different machines by it. It ends with the code it timed (`timed_code`): to compare two versions,
+run each with PYTHONPATH naming its copy.
 
 The server's own line follows (`serve` prints it when it stops): where the moves waited inside it, from their
 arrival to their commit, then to their room's tables sent. Flat out, the second is the room's turn to be drawn
@@ -60,6 +61,7 @@ import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -78,6 +80,7 @@ from tabletop_edu.classroom.rooms import Hall
 from tabletop_edu.classroom.server import FLOOD_RATE
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
+import tabletop_edu
 from tabletop_edu.registry import game
 
 try:
@@ -486,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{min(sizes)}-{max(sizes)} (mean {statistics.mean(sizes):.1f})"
     print(f"{arguments.rooms} rooms x {students} students (Mafia de Cuba, {pace}), all on 127.0.0.1, "
           f"{cores_text(cores)}; this machine draws a step of a 12-seat floor (13 tables) in {floor_ms:.1f} ms "
-          "(median)")
+          f"(median); timing {timed_code()}")
     print(f"the class sat down (every page open) in {seated:.2f} s, then played: moves: {moves} in "
           f"{elapsed - seated:.1f} s ({moves / (elapsed - seated):.1f} moves/s, each one committed to SQLite and "
           f"sent to {students} screens)")
@@ -549,6 +552,22 @@ def started_apart(start: Callable[[], T], cores: tuple[set[int], set[int]] | Non
         for thread in threading.enumerate():
             if thread.native_id is not None and thread.is_alive():
                 os.sched_setaffinity(thread.native_id, students_cpus)
+
+
+def timed_code(package: Path = Path(tabletop_edu.__file__).resolve().parent) -> str:
+    """Which code the run timed, in words: the folder of the `tabletop_edu` imported here, which the server runs
+    too (`ServerProcess`), and its git commit, marked when the folder has changes not committed. This script's own
+    folder comes first on the path, not the working folder: a run from a second copy of the code (a worktree, to
+    compare two versions) times the installed one unless PYTHONPATH names the copy, and says so here."""
+    root = package.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=10, check=True).stdout.strip()
+        changed = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "--",
+                                  package.name], capture_output=True, text=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return f"the code in {root}"
+    return f"the code in {root} (commit {commit}{', with changes not committed' if changed.strip() else ''})"
 
 
 def cores_text(cores: tuple[set[int], set[int]] | None) -> str:

@@ -401,6 +401,26 @@ def test_the_classroom_bench_tells_the_cpu_its_host_took() -> None:
     assert measured is None or measured >= 0.0
 
 
+def test_the_classroom_bench_names_the_code_it_timed_and_whether_it_had_changes(tmp_path: Path) -> None:
+    """Two copies of the code timed side by side must say which is which: the folder, its commit, and whether
+    the package had changes not committed (a folder outside git: the folder only)."""
+    bench = load("bench_classroom")
+    package = tmp_path / "copy" / "tabletop_edu"
+    package.mkdir(parents=True)
+    assert bench.timed_code(package) == f"the code in {package.parent}"
+    (package / "__init__.py").write_text("VERSION = 1\n", encoding="utf-8")
+    git = ["git", "-C", str(package.parent), "-c", "user.name=bench", "-c", "user.email=bench@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "first"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], check=True, capture_output=True,
+                            text=True).stdout.strip()
+    assert bench.timed_code(package) == f"the code in {package.parent} (commit {commit})"
+    (package / "__init__.py").write_text("VERSION = 2\n", encoding="utf-8")
+    assert bench.timed_code(package) == \
+        f"the code in {package.parent} (commit {commit}, with changes not committed)"
+
+
 def test_the_classroom_bench_keeps_the_server_and_the_students_on_cpus_of_their_own() -> None:
     """`--separate-cores`: the server (spawned while this process is on the server's CPUs) keeps them, and every
     thread here moves to the students' CPU; one CPU cannot be split, and says so."""
