@@ -401,10 +401,12 @@ def test_the_classroom_bench_tells_the_cpu_its_host_took() -> None:
     assert measured is None or measured >= 0.0
 
 
-def test_the_classroom_bench_names_the_code_it_timed_and_whether_it_had_changes(tmp_path: Path) -> None:
+def test_the_classroom_bench_names_the_code_it_timed_and_whether_it_had_changes(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Two copies of the code timed side by side must say which is which: the folder, its commit, and whether
     the package had changes not committed (a folder outside git: the folder only)."""
     bench = load("bench_classroom")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # a temporary folder inside a checkout is outside
     package = tmp_path / "copy" / "tabletop_edu"
     package.mkdir(parents=True)
     assert bench.timed_code(package) == f"the code in {package.parent}"
