@@ -414,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
     sizes = drawn_sizes(arguments.rooms, arguments.students, arguments.seed)
     floor_ms = statistics.median(floor_draw_ms())  # before the run: the machine's speed, not its load
+    timed = timed_code()  # before the run: the code it starts (its folder may change meanwhile)
     with tempfile.TemporaryDirectory() as folder:
         profile = {"python_options": ["-m", "cProfile", "-o", str(Path(arguments.profile).resolve())]} \
             if arguments.profile else {}
@@ -489,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{min(sizes)}-{max(sizes)} (mean {statistics.mean(sizes):.1f})"
     print(f"{arguments.rooms} rooms x {students} students (Mafia de Cuba, {pace}), all on 127.0.0.1, "
           f"{cores_text(cores)}; this machine draws a step of a 12-seat floor (13 tables) in {floor_ms:.1f} ms "
-          f"(median); timing {timed_code()}")
+          f"(median); timing {timed}")
     print(f"the class sat down (every page open) in {seated:.2f} s, then played: moves: {moves} in "
           f"{elapsed - seated:.1f} s ({moves / (elapsed - seated):.1f} moves/s, each one committed to SQLite and "
           f"sent to {students} screens)")
