@@ -117,6 +117,10 @@ MAX_GUESSERS = 10_000
 #: STORAGE_RETRIES times (the student is told "storage busy, retrying" each time, and sees the table move).
 STORAGE_RETRY_DELAY = 0.5
 STORAGE_RETRIES = 40
+#: Refusals of a bot's move that say the table moved on between its choice and its commit (a student's move
+#: committed just before it, the teacher's pause, the end of the game): not the bot's failure, so its room is not
+#: paused for it; it chooses again at its turn.
+BOT_OVERTAKEN = frozenset({"stale", "not_your_turn", "over", "paused", "closed"})
 #: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
 SWEEP_EVERY = 60.0
 #: Seconds between two heartbeats: every open websocket is pinged, and one that has answered none of the last
@@ -925,6 +929,10 @@ class ClassServer:
                 if refusal.code == "storage_busy" and not even_paused:
                     retry_after = STORAGE_RETRY_DELAY  # the database is held elsewhere: the bot tries again
                     return None
+                if refusal.code in BOT_OVERTAKEN:
+                    if even_paused:
+                        raise  # the teacher's step: told why, as any command refused
+                    return None  # it chooses again at its turn
                 return self._bot_failed(room, seat, f"{action!r}: {refusal}")
             return seat, action
         finally:

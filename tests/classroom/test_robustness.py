@@ -9,11 +9,14 @@
   database when opened.
 - A database held by another program: the move is refused as "storage busy, retrying", the server serves on and
   plays it once the file is free.
+- A room bot's move overtaken before its commit (a student's move just before it, the teacher's pause) is no
+  failure of the bot: its room is not paused for it; a bot's own bug (a move no game has) still pauses it.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
 import os
@@ -26,7 +29,8 @@ import types
 import urllib.error
 import weakref
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +40,7 @@ import tornado.httpclient
 from tabletop_edu import classroom
 from tabletop_edu.classroom import ClassServer, DatabaseInUse, StorageError, TeacherClient
 from tabletop_edu.classroom.cli import add_command
-from tabletop_edu.classroom.rooms import FINISHED_IDLE, Hall, Room
+from tabletop_edu.classroom.rooms import FINISHED_IDLE, Hall, Refused, Room
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, websocket_url
 from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
                                            MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
@@ -469,3 +473,120 @@ def test_a_held_write_lock_gives_storage_busy_and_the_server_retries_the_move(
     assert [action[1:3] for action in teacher.room(room["code"])["moves"]] == [[mover.seat, "pass"]]
     for student in students:
         student.close()
+
+
+# ------------------------------------------------------------------------------------------ bots overtaken
+
+
+class IllegalBot:
+    """A room bot with a bug: it plays a move no game has."""
+
+    def choose(self, view: Any, legal_actions: Any, rng: Any) -> str:
+        return "fly to the moon"
+
+
+def bot_at_the_picks(server: ClassServer) -> Room:
+    """A room of Commissario with two students and a bot at seat 2, on at its first simultaneous choice (the
+    picks: the three seats choose at once). The server is told its bot already has a move coming, so that it
+    schedules none: the test makes the bot's moves."""
+    hall = server.hall
+    assert hall is not None
+
+    def seated() -> Room:
+        room = hall.create_room("commissario", 3, seed=4, bots={2: "random"})
+        server._bots_pending.add(room.code)
+        for seat, name in enumerate(["Ann", "Bob"]):
+            hall.claim(room.seats[seat].token, name)
+        assert room.state is not None
+        while set(room.state.acting_seats) != {0, 1, 2}:
+            seat = room.state.acting_seats[0]
+            actor = "bot" if seat == 2 else "seat"
+            hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]), actor=actor)
+        return room
+
+    room: Room = server.call(seated)
+    return room
+
+
+class FirstCommitHeld:
+    """The hall's writer holds the first moves handed to it (`submit_actions`) until `release`; later ones are
+    written as usual."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall, self.real = hall, hall.store.submit_actions
+        self.first: Future[float] | None = None
+        hall.store.submit_actions = self.submit_actions  # type: ignore[method-assign, assignment]
+
+    def submit_actions(self, code: str, moves: Any) -> Future[float]:
+        if self.first is not None:
+            return self.real(code, moves)
+        self.first = Future()
+        return self.first
+
+    def release(self) -> None:
+        assert self.first is not None
+        self.first.set_result(time.time())
+        self.hall.store.submit_actions = self.real  # type: ignore[method-assign]
+
+
+def history_since(server: ClassServer, room: Room, step: int) -> list[int]:
+    return server.call(lambda: [seat for seat, _ in room.state.history[step:]] if room.state else [])
+
+
+def test_a_bot_whose_move_the_table_overtook_before_its_commit_thinks_again_and_pauses_nothing(
+        server: ClassServer) -> None:
+    """The bot chose its pick; it waits for the commit of Ann's, which arrived just before it; meanwhile the
+    teacher pauses the room. Checked again after Ann's commit, the bot's pick is refused (the game is paused): the
+    bot did nothing wrong, so the room keeps no error for the teacher, and the bot chooses again once the room
+    goes on. (Before, the refusal counted as the bot's failure: "The bot at seat 2 failed ...".)"""
+    hall = server.hall
+    assert hall is not None
+    room = bot_at_the_picks(server)
+    step = room.step
+    held = FirstCommitHeld(hall)
+
+    def taps() -> None:
+        assert room.state is not None
+        asyncio.ensure_future(hall.play_async(room, 0, step, str(room.state.legal_actions(0)[0])))
+        asyncio.ensure_future(server._bot_move(room))
+
+    server.call(taps)
+    wait_until(lambda: server.call(lambda: len(room.waiting)) == 1)  # the bot's pick waits for Ann's commit
+    server.call(lambda: hall.set_paused(room.code, True))
+    held.release()
+    wait_until(lambda: server.call(lambda: room.code not in server._bots_pending))  # the bot's move is over
+    assert server.call(lambda: server.errors.get(room.code)) is None
+    assert history_since(server, room, step) == [0]  # Ann's pick only
+    server.call(lambda: hall.set_paused(room.code, False))
+    assert server.call(lambda: server.step_bot(room))[0] == 2  # the bot chooses again, and plays
+    assert history_since(server, room, step) == [0, 2]
+
+
+def test_the_teachers_step_overtaken_by_another_is_refused_with_its_reason(server: ClassServer) -> None:
+    """The teacher taps "step" twice on a paused room: the second step chose the bot's pick on the same table as
+    the first and waited for its commit; checked again after it, it is refused to the teacher with the reason
+    (the bot has chosen already), and the room keeps no error."""
+    hall = server.hall
+    assert hall is not None
+    room = bot_at_the_picks(server)
+    step = room.step
+    server.call(lambda: hall.set_paused(room.code, True))
+    held = FirstCommitHeld(hall)
+    steps = server.call(lambda: [asyncio.ensure_future(server.step_bot(room)) for _ in range(2)])
+    wait_until(lambda: server.call(lambda: len(room.waiting)) == 1)
+    held.release()
+    wait_until(lambda: server.call(lambda: all(step.done() for step in steps)))
+    assert steps[0].result()[0] == 2
+    refusal = steps[1].exception()
+    assert isinstance(refusal, Refused) and refusal.code in ("stale", "not_your_turn"), refusal
+    assert server.call(lambda: server.errors.get(room.code)) is None and room.paused
+    assert history_since(server, room, step) == [2]
+
+
+def test_a_bot_that_plays_a_move_no_game_has_pauses_its_room_and_says_why(server: ClassServer) -> None:
+    """A bot's own bug is the teacher's to see: the room pauses and lists the bot's error."""
+    room = bot_at_the_picks(server)
+    room.bots[2] = IllegalBot()  # type: ignore[assignment]
+    assert server.call(lambda: server._bot_move(room)) is None
+    errors = server.call(lambda: server.errors.get(room.code))
+    assert room.paused and errors and "bot at seat 2 failed ('fly to the moon'" in errors[0], errors
