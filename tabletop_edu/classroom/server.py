@@ -221,7 +221,7 @@ def lan_address() -> str:
 
 
 #: Calls a function after a delay in seconds, returning a handle whose `cancel()` stops it.
-Scheduler = Callable[[float, Callable[[], None]], Any]
+Scheduler = Callable[[float, Callable[[], object]], Any]
 
 
 @dataclass
@@ -853,7 +853,7 @@ class ClassServer:
 
     # ---------------------------------------------------------------- time limits
 
-    def _schedule(self, delay: float, callback: Callable[[], None]) -> Any:
+    def _schedule(self, delay: float, callback: Callable[[], object]) -> Any:
         if self._scheduler is not None:
             return self._scheduler(delay, callback)
         assert self.loop is not None
@@ -877,13 +877,18 @@ class ClassServer:
                 handle = self._schedule(limit, lambda seat=seat: self.time_up(room.code, seat))
                 self._deadlines[(room.code, seat)] = Deadline(room.step, handle)
 
-    def time_up(self, code: str, seat: int) -> str | None:
-        """A deadline passed (on the loop's thread): the bot plays the seat's move (`Hall.time_up`) and the
-        seat's pages say so. None if nothing was due any more (the student moved just in time)."""
+    def time_up(self, code: str, seat: int) -> asyncio.Task[str | None]:
+        """A deadline passed (on the loop's thread): the bot plays the seat's move, committed off the loop
+        (`_time_up`: a whole class whose time runs out at once is one commit, not a frozen server)."""
         self._deadlines.pop((code, seat), None)
+        return asyncio.ensure_future(self._time_up(code, seat))
+
+    async def _time_up(self, code: str, seat: int) -> str | None:
+        """The bot's move for the seat (`Hall.time_up_async`), then the seat's pages say so. None if nothing was
+        due any more (the student moved just in time)."""
         assert self.hall is not None
         try:
-            action = self.hall.time_up(code, seat)
+            action = await self.hall.time_up_async(code, seat)
         except Refused as refusal:
             if refusal.code == "storage_busy":  # the database is held elsewhere: try again in a moment
                 self._deadlines[(code, seat)] = Deadline(self.hall.rooms[code].step, self._schedule(
@@ -963,7 +968,7 @@ class ClassServer:
 
 async def _as_coroutine(function: Callable[[], Any]) -> Any:
     result = function()
-    if asyncio.iscoroutine(result):
+    if asyncio.iscoroutine(result) or asyncio.isfuture(result):  # a task started: its result
         result = await result
     return result
 

@@ -215,7 +215,7 @@ class Timer:
     """A deadline the server set (`ClassServer(scheduler=...)`): fired by the test, never by the clock."""
 
     delay: float
-    callback: Callable[[], None]
+    callback: Callable[[], object]  # (a deadline's: the task playing the bot's move)
     cancelled: bool = False
 
     def cancel(self) -> None:
@@ -229,7 +229,7 @@ class ManualScheduler:
     def __init__(self) -> None:
         self.timers: list[Timer] = []
 
-    def __call__(self, delay: float, callback: Callable[[], None]) -> Timer:
+    def __call__(self, delay: float, callback: Callable[[], object]) -> Timer:
         timer = Timer(delay, callback)
         self.timers.append(timer)
         return timer

@@ -9,6 +9,7 @@ import json
 import random
 import re
 import socket
+import threading
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -260,6 +261,63 @@ def test_a_simultaneous_choice_keeps_its_deadlines_and_a_pause_stops_them(
     server.call(scheduler.pending(server)[0].callback)  # one runs out of time: a bot chooses for them
     assert server.call(lambda: room.step) == step + 1
     assert server.call(lambda: room.actions[-1].actor) == "time_up"
+
+
+def test_a_class_whose_time_runs_out_at_once_is_played_off_the_loop(
+        timed: tuple[ClassServer, ManualScheduler]) -> None:
+    """Two rooms at a simultaneous choice nobody made: their six deadlines pass together. The bots' moves are
+    handed to the writer without the loop waiting for a commit (here the writer is held: the loop still answers;
+    each room's first move is queued, its two others wait to be committed together after it), then committed
+    and played. (Before, each deadline committed its move on the loop, one after the other: a frozen server for
+    as long as the writer took.)"""
+    server, scheduler = timed
+    hall = server.hall
+    assert hall is not None
+    teacher = TeacherClient(server.url, server.teacher_token)
+    codes = [teacher.create_room("commissario", 3, seed=7, move_time_limit=20)["code"] for _ in range(2)]
+    rng = random.Random(3)
+
+    def at_the_picks(code: str) -> None:
+        room = hall.rooms[code]
+        while room.state is None or set(room.state.acting_seats) != {0, 1, 2}:
+            if room.state is None:
+                hall.claim(next(seat for seat in room.seats if not seat.filled).token, f"S{rng.random():.6f}")
+                continue
+            seat = room.state.acting_seats[0]
+            hall.play(room, seat, room.step, str(rng.choice(room.legal_actions(seat))))
+
+    def everyone_at_the_picks() -> list[int]:
+        for code in codes:
+            at_the_picks(code)
+        return [hall.rooms[code].step for code in codes]
+
+    steps = server.call(everyone_at_the_picks)
+    timers = scheduler.pending(server)
+    assert len(timers) == 6
+    started, gate = threading.Event(), threading.Event()
+
+    def hold(db: object) -> None:
+        started.set()
+        gate.wait(30)
+
+    blocker = hall.store.submit(hold)
+    assert started.wait(10)
+    try:
+        tasks: list[Any] = server.call(lambda: [timer.callback() for timer in timers], timeout=10)
+        def waiting() -> int:
+            return sum(len(hall.rooms[code].waiting) for code in codes)
+
+        # the loop answers while each room's first move is queued and the others wait to be committed with it
+        wait_until(lambda: hall.store.writer.queued == 2 and server.call(waiting) == 4)
+        assert not any(task.done() for task in tasks) and teacher.room(codes[0])["moves"][-1][3] != "time_up"
+    finally:
+        gate.set()
+    blocker.result(10)
+    wait_until(lambda: server.call(lambda: all(task.done() for task in tasks)))
+    assert all(isinstance(task.result(), str) for task in tasks)
+    for code, step in zip(codes, steps):
+        moves = teacher.room(code)["moves"][step:]
+        assert sorted(move[1] for move in moves) == [0, 1, 2] and {move[3] for move in moves} == {"time_up"}
 
 
 @pytest.mark.parametrize("limit", [0, -1, 4, 3601, True, "30", [30]])
