@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,7 @@ from ..rendering import game_renderer
 from .client import Feed, join_room, seat_feed
 
 if TYPE_CHECKING:
+    from .rooms import Hall
     from .server import ClassServer
 
 _TAG = re.compile(r"<[^>]*>")
@@ -236,6 +238,29 @@ class ManualScheduler:
 
     def pending(self, server: ClassServer) -> list[Timer]:
         return list(server.call(lambda: [timer for timer in self.timers if not timer.cancelled]))
+
+
+class FirstCommitHeld:
+    """A hall's writer that holds the first moves handed to it (`Store.submit_actions`) until the test calls
+    `release`, and writes the later ones as usual: a move caught while it is being committed, with no wait on the
+    clock."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall, self.real = hall, hall.store.submit_actions
+        self.first: Future[float] | None = None
+        hall.store.submit_actions = self.submit_actions  # type: ignore[method-assign, assignment]
+
+    def submit_actions(self, code: str, moves: Any) -> Future[float]:
+        if self.first is not None:
+            return self.real(code, moves)
+        self.first = Future()
+        return self.first
+
+    def release(self) -> None:
+        """The held moves are committed (as far as the hall knows); the writer writes as usual from now on."""
+        assert self.first is not None
+        self.first.set_result(time.time())
+        self.hall.store.submit_actions = self.real  # type: ignore[method-assign]
 
 
 #: Refusals that tell a page its table is out of date: the student looks again.

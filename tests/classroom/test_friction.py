@@ -5,6 +5,7 @@ triggered by the test."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -23,7 +24,7 @@ from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, run, seat_feed, websocket_url
 from tabletop_edu.classroom.rooms import Hall
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import ManualScheduler, ServerProcess, Student, wait_until
+from tabletop_edu.classroom.testing import FirstCommitHeld, ManualScheduler, ServerProcess, Student, wait_until
 from tabletop_edu.templates import stylesheet
 
 
@@ -318,6 +319,38 @@ def test_a_class_whose_time_runs_out_at_once_is_played_off_the_loop(
     for code, step in zip(codes, steps):
         moves = teacher.room(code)["moves"][step:]
         assert sorted(move[1] for move in moves) == [0, 1, 2] and {move[3] for move in moves} == {"time_up"}
+
+
+def test_a_move_tapped_as_the_time_runs_out_wins_over_the_bots(timed: tuple[ClassServer, ManualScheduler]) -> None:
+    """Ana taps her move a moment before her deadline passes; it is still being committed when the deadline's bot
+    chooses for her. The bot's move is checked after hers: refused, nothing played for her twice, and her page
+    is not told that her time ran out."""
+    server, scheduler = timed
+    hall = server.hall
+    assert hall is not None
+    teacher = TeacherClient(server.url, server.teacher_token)
+    code = teacher.create_room("mafia_de_cuba", 6, bots={seat: "random" for seat in range(1, 6)}, bot_delay=0,
+                               move_time_limit=45)["code"]
+    ana = Student.join(server.url, code, "Ana")
+    try:
+        table = ana.wait_step(0)
+        wait_until(lambda: len(scheduler.pending(server)) == 1)
+        [deadline] = scheduler.pending(server)
+        room = hall.rooms[code]
+        held = FirstCommitHeld(hall)
+        mine = table["menu"]["options"][0]["action"] or "hide 0"
+        server.call(lambda: [asyncio.ensure_future(hall.play_async(room, 0, 0, mine))])
+        [late_bot] = server.call(lambda: [deadline.callback()])  # while Ana's move is being committed
+        held.release()
+        wait_until(lambda: server.call(late_bot.done))
+        assert late_bot.result() is None  # nothing was due any more
+        moves = teacher.room(code)["moves"]
+        assert moves[0][:4] == [0, 0, mine, "seat"] and [move[1] for move in moves].count(0) == 1
+        teacher.command(code, "pause")  # the bots stop; Ana's page is sent the paused table after all the rest
+        ana.next(lambda message: message["type"] == "table" and message["paused"])
+        assert not any(message["type"] == "notice" for message in ana.received)
+    finally:
+        ana.close()
 
 
 @pytest.mark.parametrize("limit", [0, -1, 4, 3601, True, "30", [30]])

@@ -24,13 +24,11 @@ import random
 import sqlite3
 import subprocess
 import sys
-import time
 import types
 import urllib.error
 import weakref
 import urllib.request
 from collections.abc import Iterator
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +43,7 @@ from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, webso
 from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
                                            MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import ServerProcess, seat_students, wait_until
+from tabletop_edu.classroom.testing import FirstCommitHeld, ServerProcess, seat_students, wait_until
 
 
 def fetch(url: str, data: bytes | None = None) -> tuple[int, str]:
@@ -506,27 +504,6 @@ def bot_at_the_picks(server: ClassServer) -> Room:
 
     room: Room = server.call(seated)
     return room
-
-
-class FirstCommitHeld:
-    """The hall's writer holds the first moves handed to it (`submit_actions`) until `release`; later ones are
-    written as usual."""
-
-    def __init__(self, hall: Hall) -> None:
-        self.hall, self.real = hall, hall.store.submit_actions
-        self.first: Future[float] | None = None
-        hall.store.submit_actions = self.submit_actions  # type: ignore[method-assign, assignment]
-
-    def submit_actions(self, code: str, moves: Any) -> Future[float]:
-        if self.first is not None:
-            return self.real(code, moves)
-        self.first = Future()
-        return self.first
-
-    def release(self) -> None:
-        assert self.first is not None
-        self.first.set_result(time.time())
-        self.hall.store.submit_actions = self.real  # type: ignore[method-assign]
 
 
 def history_since(server: ClassServer, room: Room, step: int) -> list[int]:
