@@ -35,7 +35,7 @@ import random
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from types import ModuleType
@@ -1003,34 +1003,29 @@ class Hall:
         action = bot.choose(state.view(seat), state.legal_actions(seat), room.bot_rng(seat))
         return seat, room.step, str(action)
 
-    def time_up(self, code: str, seat: int) -> str:
+    async def time_up(self, code: str, seat: int,
+                      think: Callable[[Callable[[], str]], Awaitable[str]] | None = None) -> str:
         """The seat's time for its move ran out (its room's `move_time_limit`): the game's `TIME_UP_BOT` plays
         the move for it, from the seat's view and legal moves alone, stored with the actor "time_up". Refused
-        (and nothing played) unless a student's move is due at that seat now, the game neither paused nor over."""
-        room, step, action = self._time_up_move(code, seat)
-        self.play(room, seat, step, action, actor="time_up")
-        return self._timed_out(room, seat, action)
+        (and nothing played) unless a student's move is due at that seat now, the game neither paused nor over.
 
-    async def time_up_async(self, code: str, seat: int) -> str:
-        """`time_up` on an event loop (`play_async`): a class whose time runs out at once (a simultaneous choice
-        nobody made) has its moves committed together, off the loop, and checked after the moves still being
-        committed (the student's own, tapped just in time: then this one is refused)."""
-        room, step, action = self._time_up_move(code, seat)
-        await self.play_async(room, seat, step, action, actor="time_up")
-        return self._timed_out(room, seat, action)
-
-    def _time_up_move(self, code: str, seat: int) -> tuple[Room, int, str]:
-        """The room, the step and the move `TIME_UP_BOT` plays for `seat` (see `time_up`)."""
+        On an event loop, as `play_async`: a class whose time runs out at once (a simultaneous choice nobody made)
+        has its moves committed together, off the loop, each checked after the moves still being committed (the
+        student's own, tapped just in time: then this one is refused). `think(choose)` runs the bot's choice (the
+        server's: in a worker thread, so that the loop serves on); by default here."""
         room = self.open_room(code)
         state = room.state
         if state is None or state.is_over or room.paused or seat not in state.acting_seats \
                 or room.seats[seat].bot is not None:
             raise Refused("not_your_turn", f"No student's move is due at seat {seat} now.", 409)
         bot = games.make_bot(room.package, TIME_UP_BOT)
-        return room, room.step, str(bot.choose(room.view(seat), room.legal_actions(seat), room.bot_rng(seat)))
+        step, view, legal, rng = room.step, room.view(seat), room.legal_actions(seat), room.bot_rng(seat)
 
-    @staticmethod
-    def _timed_out(room: Room, seat: int, action: str) -> str:
+        def choose() -> str:
+            return str(bot.choose(view, legal, rng))
+
+        action = choose() if think is None else await think(choose)
+        await self.play_async(room, seat, step, action, actor="time_up")
         log.info("room %s: time's up at seat %d: a bot played %s", room.code, seat, one_line(action, 200))
         return action
 

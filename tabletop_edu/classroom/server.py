@@ -884,11 +884,12 @@ class ClassServer:
         return asyncio.ensure_future(self._time_up(code, seat))
 
     async def _time_up(self, code: str, seat: int) -> str | None:
-        """The bot's move for the seat (`Hall.time_up_async`), then the seat's pages say so. None if nothing was
-        due any more (the student moved just in time)."""
-        assert self.hall is not None
+        """The bot's move for the seat (`Hall.time_up`, the bot thinking in a worker thread), then the seat's
+        pages say so. None if nothing was due any more (the student moved just in time)."""
+        assert self.hall is not None and self.loop is not None
+        loop, executor = self.loop, self._executor
         try:
-            action = await self.hall.time_up_async(code, seat)
+            action = await self.hall.time_up(code, seat, lambda choose: loop.run_in_executor(executor, choose))
         except Refused as refusal:
             if refusal.code == "storage_busy":  # the database is held elsewhere: try again in a moment
                 self._deadlines[(code, seat)] = Deadline(self.hall.rooms[code].step, self._schedule(
