@@ -879,7 +879,8 @@ class ClassServer:
 
     def time_up(self, code: str, seat: int) -> asyncio.Task[str | None]:
         """A deadline passed (on the loop's thread): the bot plays the seat's move, committed off the loop
-        (`_time_up`: a whole class whose time runs out at once is one commit, not a frozen server)."""
+        (`_time_up`: the moves of a class whose time runs out at once are committed together, not one after
+        another on a frozen server)."""
         self._deadlines.pop((code, seat), None)
         return asyncio.ensure_future(self._time_up(code, seat))
 
