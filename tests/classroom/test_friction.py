@@ -301,13 +301,13 @@ def test_a_class_whose_time_runs_out_at_once_is_played_off_the_loop(
         started.set()
         gate.wait(30)
 
+    def waiting() -> int:
+        return sum(len(hall.rooms[code].waiting) for code in codes)
+
     blocker = hall.store.submit(hold)
     assert started.wait(10)
     try:
         tasks: list[Any] = server.call(lambda: [timer.callback() for timer in timers], timeout=10)
-        def waiting() -> int:
-            return sum(len(hall.rooms[code].waiting) for code in codes)
-
         # the loop answers while each room's first move is queued and the others wait to be committed with it
         wait_until(lambda: hall.store.writer.queued == 2 and server.call(waiting) == 4)
         assert not any(task.done() for task in tasks) and teacher.room(codes[0])["moves"][-1][3] != "time_up"
