@@ -451,3 +451,11 @@ def test_the_classroom_bench_keeps_the_server_and_the_students_on_cpus_of_their_
         assert os.sched_getaffinity(0) == mine and os.sched_getaffinity(readers[0].native_id) == mine
     finally:
         os.sched_setaffinity(0, mine)
+
+
+def test_the_deadlines_bench_plays_every_move_of_a_class_whose_time_ran_out(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two rooms of three at the picks: six deadlines at once, six bots' moves played, and the figures printed."""
+    assert load("bench_deadlines").main(["--rooms", "2", "--seats", "3", "--seed", "5"]) == 0
+    printed = capsys.readouterr().out
+    assert "2 rooms x 3 students of Commissario at the picks, 6 deadlines passing at once" in printed
+    assert "6 of their 6 moves played after" in printed and "a message's wait for the loop meanwhile: max" in printed
