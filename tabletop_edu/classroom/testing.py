@@ -241,9 +241,9 @@ class ManualScheduler:
 
 
 class FirstCommitHeld:
-    """A hall's writer that holds the first moves handed to it (`Store.submit_actions`) until the test calls
-    `release`, and writes the later ones as usual: a move caught while it is being committed, with no wait on the
-    clock."""
+    """A hall's writer that holds the first job of moves handed to it (`Store.submit_actions`) until the test
+    calls `release`, and writes the later ones as usual: a move caught while it is being committed, with no wait
+    on the clock."""
 
     def __init__(self, hall: Hall) -> None:
         self.hall, self.real = hall, hall.store.submit_actions
