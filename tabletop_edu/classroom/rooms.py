@@ -15,8 +15,11 @@ A room starts its game when every seat is filled, by a student who picked a name
 seated; the game's players are those names. Students who join by code take the first empty seat, or, in a room
 opened with `draw_seats`, an empty seat drawn at random from the room's seed (the first to type the code is not
 always the Godfather); before the start the teacher may place them anew (`swap_seats`: each link follows its
-student). A room may limit the time of each move (`move_time_limit`): when it runs out, `time_up` lets the
-game's `TIME_UP_BOT` play that seat's move. Bots the teacher seats play through `Bot.choose(view,
+student). On the server's loop a class sits down without waiting for the disk (`join_async`, `claim_async`): each
+student holds a seat and a name (`Room.joining`) while the writer commits them, so no two students get one seat;
+the file says which fill started the game, and it starts in memory once every held seat is filled there too.
+A room may limit the time of each move (`move_time_limit`): when it runs out, `time_up` lets the game's
+`TIME_UP_BOT` play that seat's move. Bots the teacher seats play through `Bot.choose(view,
 legal_actions, rng)`, with an rng seeded from the room's seed and the step, so a room's bot moves are the same
 after a restart.
 
@@ -91,7 +94,8 @@ class Refused(ValueError):
     bad_request, storage, storage_busy (another program holds the file), too_many (sockets of one link),
     too_many_guesses (wrong room codes); of beliefs: no_beliefs (the room asks none), no_question (not asked
     this), answered (already), bad_belief (not whole percents summing to 100), not_now (the teacher's ask
-    outside play); started (students are placed before the start only)."""
+    outside play); started (students are placed before the start only); seat_joining (the teacher's control of a
+    seat a student is sitting down at, that moment)."""
 
     def __init__(self, code: str, message: str, status: int = 400, *, fr: str | None = None) -> None:
         super().__init__(message)
@@ -242,6 +246,9 @@ class Room:
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
     committing: list[WaitingMove] | None = field(default=None, repr=False)  # the moves being committed now
     waiting: list[WaitingMove] = field(default_factory=list, repr=False)  # moves that wait for that commit
+    joining: dict[int, str] = field(default_factory=dict, repr=False)  # seats held for students whose names are
+    # being committed now, with their names (`Hall.join_async`): no one else gets the seat or the name meanwhile
+    start_due: bool = False  # the file says the game started; it starts here once no seat is being joined
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
         """`compute()` once per step of the game (views, legal actions and menus are asked for again and
@@ -688,9 +695,18 @@ class Hall:
         bot = self._check_bot(room.package, bot)
         if not room.started and seat.filled and seat.bot is None:
             raise Refused("seat_taken", f"{seat.name} sits at seat {seat.number}: a bot takes an empty seat.")
-        name = seat.name if room.started else self._bot_name(room, seat.number, bot)
+        self._check_not_joining(room, seat)
+        name = seat.name if room.started and seat.name is not None else self._bot_name(room, seat.number, bot)
         self._fill(room, seat, name, bot)
         return seat
+
+    @staticmethod
+    def _check_not_joining(room: Room, seat: Seat) -> None:
+        """`Refused` while a student's name is being committed at `seat` (a moment, `join_async`)."""
+        if seat.number in room.joining:
+            raise Refused("seat_joining", f"A student is sitting down at seat {seat.number} right now: try again in "
+                          "a moment.", 409, fr=f"Un élève s'installe à la place {seat.number} en ce moment : "
+                          "réessayez dans un instant.")
 
     def _bot_name(self, room: Room, seat: int, bot: str, names: Sequence[str | None] | None = None) -> str:
         """A bot's name after its seat, unlike the other seats' `names` (by default, the room's now)."""
@@ -740,6 +756,8 @@ class Hall:
                           fr="Les élèves se placent avant le début de la partie ; celle-ci a commencé.")
         if one is other:
             raise Refused("bad_request", f"Seat {one.number} is already seat {one.number}: pick another seat.")
+        self._check_not_joining(room, one)
+        self._check_not_joining(room, other)
         if not one.filled and not other.filled:
             raise Refused("bad_request", f"Seats {one.number} and {other.number} are both empty: nobody to move.")
         moved = [SeatRow(room.code, seat.number, came.token, came.name, came.bot)
@@ -793,18 +811,42 @@ class Hall:
 
     def claim(self, token: str, name: Any) -> tuple[Room, Seat]:
         """A student opened a seat's link and picked a name."""
-        room, seat = self.seat_of(token)
-        if seat.filled:
-            raise Refused("seat_taken", "This seat already has a player: open your own link.", 409)
-        self._fill(room, seat, self._free_name(room, name), None)
+        room, seat, name = self._claimed(token, name)
+        self._fill(room, seat, name, None)
+        return room, seat
+
+    async def claim_async(self, token: str, name: Any) -> tuple[Room, Seat]:
+        """`claim` on an event loop: the loop serves everyone else while the writer commits the seat."""
+        room, seat, name = self._claimed(token, name)
+        await self._fill_async(room, seat, name)
         return room, seat
 
     def join(self, code: Any, name: Any) -> tuple[Room, Seat]:
         """A student typed the room code and a name: the first empty seat is theirs (in a `draw_seats` room, an
         empty seat drawn from the room's seed and the number of empty seats)."""
+        room, seat, name = self._joined(code, name)
+        self._fill(room, seat, name, None)
+        return room, seat
+
+    async def join_async(self, code: Any, name: Any) -> tuple[Room, Seat]:
+        """`join` on an event loop: a class typing the code at once is seated while the loop serves everyone
+        else, each student at a seat of their own (`_fill_async`)."""
+        room, seat, name = self._joined(code, name)
+        await self._fill_async(room, seat, name)
+        return room, seat
+
+    def _claimed(self, token: str, name: Any) -> tuple[Room, Seat, str]:
+        """The room, seat and name of a claim, or `Refused`."""
+        room, seat = self.seat_of(token)
+        if seat.filled or seat.number in room.joining:
+            raise Refused("seat_taken", "This seat already has a player: open your own link.", 409)
+        return room, seat, self._free_name(room, name)
+
+    def _joined(self, code: Any, name: Any) -> tuple[Room, Seat, str]:
+        """The room, seat and name of a join by code, or `Refused`."""
         room = self.open_room(code)
         name = self._free_name(room, name)
-        empty = [seat for seat in room.seats if not seat.filled]
+        empty = [seat for seat in room.seats if not seat.filled and seat.number not in room.joining]
         if not empty:
             raise Refused("room_full", f"Room {room.code} is full. If you had a seat, open it again from the browser "
                           "you joined with, or ask your teacher for your link.", 409,
@@ -812,12 +854,12 @@ class Hall:
                           "navigateur avec lequel vous l'aviez rejointe, ou demandez votre lien à l'enseignant.")
         seat = random.Random(f"classroom-seats-{room.seed}-{len(empty)}").choice(empty) if room.draw_seats \
             else empty[0]
-        self._fill(room, seat, name, None)
-        return room, seat
+        return room, seat, name
 
     def _free_name(self, room: Room, name: Any) -> str:
         text = clean_name(name)
-        if any(seat.name is not None and name_key(seat.name) == name_key(text) for seat in room.seats):
+        names = [seat.name for seat in room.seats if seat.name is not None] + list(room.joining.values())
+        if any(name_key(other) == name_key(text) for other in names):
             raise Refused("name_taken", f"{quote(text)} is already taken in this room: pick another name. If it is "
                           "you, open the join page again in the browser you joined with, or ask your teacher for "
                           "your link.", 409,
@@ -827,17 +869,57 @@ class Hall:
                           "demandez votre lien à l'enseignant.")
         return text
 
-    def _fill(self, room: Room, seat: Seat, name: str | None, bot: str | None) -> None:
-        """Give a seat its name and bot, starting the game when this fills the last seat."""
-        starts = not room.started and all(other.filled or other is seat for other in room.seats)
-        self._save(lambda: self.store.set_seat(room.code, seat.number, name=name, bot=bot,
-                                               started=True if starts else None))
+    def _fill(self, room: Room, seat: Seat, name: str, bot: str | None) -> None:
+        """Give a seat its name and bot, starting the game when this fills the last seat (the file says so)."""
+        started = self._save(lambda: self.store.fill_seat(room.code, seat.number, name=name, bot=bot))
+        self._seated(room, seat, name, bot, started)
+
+    async def _fill_async(self, room: Room, seat: Seat, name: str) -> None:
+        """`_fill` for a student, off the loop: the seat and the name are held (`Room.joining`) while the writer
+        commits them, grouped with the other writes of the moment, then the seat is filled and told, in the order
+        of the commits, even if the student's request is gone. A fill that could not be stored changes nothing."""
+        loop = asyncio.get_running_loop()
+        seated: asyncio.Future[None] = loop.create_future()
+        seated.add_done_callback(lambda done: done.cancelled() or done.exception())  # none waits: no warning
+        room.joining[seat.number] = name
+
+        def committed(future: Future[bool]) -> None:  # on the loop, in the order of the commits
+            del room.joining[seat.number]
+            try:
+                started = future.result()
+            except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
+                if self._start_if_due(room):  # a fill committed meanwhile waited for this seat's
+                    self._tell(room)
+                if not seated.done():
+                    seated.set_exception(storage_refusal(error))
+                return
+            self._seated(room, seat, name, None, started)
+            if not seated.done():
+                seated.set_result(None)
+
+        def on_commit(future: Future[bool]) -> None:  # on the writer's thread
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(committed, future)
+
+        self.store.submit_fill(room.code, seat.number, name=name, bot=None).add_done_callback(on_commit)
+        await seated
+
+    def _seated(self, room: Room, seat: Seat, name: str, bot: str | None, started: bool) -> None:
+        """A committed fill, in memory and told."""
         seat.name, seat.bot = name, bot
         room.bots.pop(seat.number, None)
-        if starts:
-            room.state = self._new_state(room)
-            room.started = True
+        room.start_due = room.start_due or started
+        self._start_if_due(room)
         self._tell(room)
+
+    def _start_if_due(self, room: Room) -> bool:
+        """Start the game the file says started, once every seat being joined is filled here too (the players
+        are the seats' names): True if it started now."""
+        if room.started or not room.start_due or room.joining:
+            return False
+        room.state = self._new_state(room)
+        room.started = True
+        return True
 
     # ---------------------------------------------------------------- moves
 

@@ -43,7 +43,8 @@ another seat (`follow_token`).
 A school day without a hitch (issue 23): one server per database file (`store.WriterLock`); a link opens at
 most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; wrong room codes are throttled per
 client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file has is a 404; writes are the
-store's writer thread's (`store.Writer`: the loop awaits each move's commit, queued moves commit together), and
+store's writer thread's (`store.Writer`: the loop awaits the commit of each move and of each student's seat,
+queued writes commit together; only the teacher's rare controls wait for theirs on the loop), and
 a database held by another program refuses a move as "storage busy" while the server retries it; revealed or
 closed rooms nobody looks at leave memory (`sweep`, after `finished_idle` seconds) and come back from the file
 when opened. Drawing the tables is most of the server's work: a changed room is drawn at a coming turn of the
@@ -65,7 +66,7 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -199,15 +200,38 @@ class GuessThrottle:
         bucket = self.guessers.setdefault(client, TokenBucket(self.burst, self.rate, self.clock))
         bucket.take()
 
-    def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, Seat]:
-        """`hall.join(code, name)` for `client`, counting its wrong codes."""
+    async def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, Seat]:
+        """`hall.join_async(code, name)` for `client`, counting its wrong codes (tried again while the database
+        is held elsewhere: `seated`)."""
         self.check(client)
         try:
-            return hall.join(code, name)
+            return await seated(lambda: hall.join_async(code, name))
         except Refused as refusal:
             if refusal.code == "unknown_room":
                 self.missed(client)
             raise
+
+
+async def seated(sit: Callable[[], Awaitable[tuple[Room, Seat]]]) -> tuple[Room, Seat]:
+    """`sit()` (a student's join or claim), tried again every `STORAGE_RETRY_DELAY` seconds while another program
+    holds the database, as a move is: the student's page waits meanwhile, and only after `STORAGE_RETRIES` tries
+    is told to try again later."""
+    for _ in range(STORAGE_RETRIES):
+        try:
+            return await sit()
+        except Refused as refusal:
+            if refusal.code != "storage_busy":
+                raise
+        await asyncio.sleep(STORAGE_RETRY_DELAY)
+    try:
+        return await sit()
+    except Refused as refusal:
+        if refusal.code != "storage_busy":
+            raise
+        raise Refused("storage_busy", "Storage busy: the class's database is held by another program. Nothing was "
+                      "changed: try again in a minute.", 503,
+                      fr="Stockage occupé : la base de la classe est prise par un autre programme. Rien n'a "
+                      "changé : réessayez dans une minute.") from None
 
 
 def lan_address() -> str:
@@ -1121,7 +1145,7 @@ class JoinPage(Base):
         same = not name.strip() or (seat.name is not None and name_key(" ".join(name.split())) == name_key(seat.name))
         return seat if room.code == code.strip().upper() and seat.filled and same else None
 
-    def post(self) -> None:
+    async def post(self) -> None:
         code = self.get_body_argument("code", "")[:16]
         name = self.get_body_argument("name", "")[:200]
         kept = self.get_body_argument("seat", "")[:100]
@@ -1131,7 +1155,7 @@ class JoinPage(Base):
             return
         forget = code.strip().upper() if kept and not name.strip() else ""  # the kept link expired: forget it
         try:
-            room, seat = self.server.guesses.join(self.hall, self.request.remote_ip or "", code, name)
+            room, seat = await self.server.guesses.join(self.hall, self.request.remote_ip or "", code, name)
         except Refused as refusal:
             self.set_status(refusal.status)
             self.finish(self.form(code=code, name=name[:MAX_NAME_CODE_POINTS],
@@ -1170,10 +1194,10 @@ class SeatPage(Base):
                     seat=seat.number, name=name, error=error, xsrf=self.xsrf_token.decode("ascii"),
                     max_name=MAX_NAME_UTF16)
 
-    def post(self, token: str) -> None:
+    async def post(self, token: str) -> None:
         name = self.get_body_argument("name", "")[:200]
         try:
-            room, seat = self.hall.claim(token, name)
+            room, seat = await seated(lambda: self.hall.claim_async(token, name))
         except Refused as refusal:
             if refusal.code in ("bad_name", "name_taken"):
                 room, seat = self.hall.seat_of(token)
@@ -1564,10 +1588,10 @@ class JoinApi(Api):
 
     teacher_only = False
 
-    def post(self) -> None:
+    async def post(self) -> None:
         try:
             data = self.body()
-            room, seat = self.server.guesses.join(self.hall, self.request.remote_ip or "", data.get("code"),
+            room, seat = await self.server.guesses.join(self.hall, self.request.remote_ip or "", data.get("code"),
                                                   data.get("name"))
         except Refused as refusal:
             self.refused(refusal)

@@ -354,15 +354,28 @@ class Store:
 
         self.write(job)
 
-    def set_seat(self, room: str, seat: int, *, name: str | None, bot: str | None,
-                 started: bool | None = None) -> None:
-        """A seat's name and bot (and, in the same transaction, the room's start when the last seat filled)."""
+    def set_seat(self, room: str, seat: int, *, name: str | None, bot: str | None) -> None:
+        """A seat's name and bot (a bot taken off a seat: it starts no game)."""
         def job(db: sqlite3.Connection) -> None:
             db.execute("UPDATE seats SET name = ?, bot = ? WHERE room = ? AND seat = ?", (name, bot, room, seat))
-            if started is not None:
-                db.execute("UPDATE rooms SET started = ? WHERE code = ?", (int(started), room))
 
         self.write(job)
+
+    def submit_fill(self, room: str, seat: int, *, name: str, bot: str | None) -> Future[bool]:
+        """Give a seat its name and bot and, in the same transaction, start the room if no seat of the file is
+        empty any more: the future says whether this fill started it. The file decides, not the caller: when a
+        class joins at once, each fill sees the ones committed before it, whatever order the loop heard of them."""
+        def job(db: sqlite3.Connection) -> bool:
+            db.execute("UPDATE seats SET name = ?, bot = ? WHERE room = ? AND seat = ?", (name, bot, room, seat))
+            started = db.execute("UPDATE rooms SET started = 1 WHERE code = ? AND started = 0 AND NOT EXISTS "
+                                 "(SELECT 1 FROM seats WHERE room = ? AND name IS NULL)", (room, room))
+            return started.rowcount == 1
+
+        return self.submit(job)
+
+    def fill_seat(self, room: str, seat: int, *, name: str, bot: str | None) -> bool:
+        """`submit_fill`, waited for here."""
+        return self.submit_fill(room, seat, name=name, bot=bot).result()
 
     def replace_token(self, room: str, seat: int, old: str, new: str) -> None:
         def job(db: sqlite3.Connection) -> None:

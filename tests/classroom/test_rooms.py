@@ -4,8 +4,10 @@ Every refusal is shown to change nothing: not the game (its fingerprint), not th
 
 from __future__ import annotations
 
+import asyncio
 import random
 import string
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +65,40 @@ def test_students_join_by_code_or_link_and_the_game_starts_with_their_names(hall
     assert len(told) == 3
     reopened = Hall(Store(hall.store.path))
     assert reopened.rooms[room.code].state.fingerprint() == room.state.fingerprint()  # type: ignore[union-attr]
+
+
+
+def test_students_sitting_down_at_once_hold_their_seats_until_stored_and_the_game_starts_with_every_name(
+        hall: Hall) -> None:
+    room = hall.create_room("commissario", 3, seed=5)
+    writer_held = threading.Event()
+
+    async def class_sitting_down() -> None:
+        hall.store.submit(lambda db: writer_held.wait(30))  # the writer is busy: nothing below is stored yet
+        ann = asyncio.ensure_future(hall.join_async(room.code, "Ann"))
+        bob = asyncio.ensure_future(hall.claim_async(room.seats[1].token, "Bob"))
+        await asyncio.sleep(0)  # both hold their seat, waiting for the writer
+        assert room.joining == {0: "Ann", 1: "Bob"} and not any(seat.filled for seat in room.seats)
+        # a seat or a name being stored is nobody else's, and the teacher's controls leave it alone
+        refused("name_taken", lambda: hall.join(room.code, "ANN"), hall, room)
+        refused("seat_taken", lambda: hall.claim(room.seats[0].token, "Cyd"), hall, room)
+        refused("seat_joining", lambda: hall.seat_bot(room.code, 1, "random"), hall, room)
+        refused("seat_joining", lambda: hall.swap_seats(room.code, 0, 2), hall, room)
+        writer_held.set()
+        # the teacher seats a bot at the last seat: stored after both students, so the file says it started
+        # the game, which starts here only once Ann and Bob are seated too (the players are the seats' names)
+        hall.seat_bot(room.code, 2, "random")
+        assert hall.store.room(room.code).started and not room.started  # type: ignore[union-attr]
+        await asyncio.gather(ann, bob)
+        assert room.started and room.state is not None and not room.joining
+        assert list(room.state.players) == ["Ann", "Bob", room.seats[2].name] and room.seats[2].bot == "random"
+
+    asyncio.run(class_sitting_down())
+    assert [row.name for row in hall.store.seats(room.code)] == [seat.name for seat in room.seats]
+    restarted = Hall(Store(hall.store.path))  # the file holds the same table
+    assert restarted.rooms[room.code].state is not None
+    assert restarted.rooms[room.code].state.fingerprint() == room.state.fingerprint()
+    restarted.store.close()
 
 
 @pytest.mark.parametrize(("name", "code"), [("", "bad_name"), ("   ", "bad_name"), ("x" * (MAX_NAME + 1), "bad_name"),

@@ -20,12 +20,16 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
+from typing import Any
 from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
+from tabletop_edu.classroom import server as server_module
+from tabletop_edu.classroom.client import join_room
+from tabletop_edu.classroom.errors import ClassroomError
 from tabletop_edu.classroom.rooms import Hall, Refused, Room
 from tabletop_edu.classroom.store import PAGE_CACHE_KIB, StorageBusy, Store
 from tabletop_edu.classroom.testing import play_to_the_end, seat_students
@@ -284,3 +288,101 @@ def test_both_connections_keep_a_small_page_cache_and_the_same_safety_settings(t
         assert store.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         store.close()
+
+
+# ------------------------------------------------------------------------------------------ a class sitting down
+
+
+def test_a_class_joining_while_another_program_holds_the_file_is_seated_off_the_loop(tmp_path: Path) -> None:
+    # the writer waits up to a minute for the lock: a join committed on the loop would freeze every page meanwhile
+    with ClassServer(tmp_path / "held.sqlite3", busy_timeout=60) as server:
+        assert server.hall is not None
+        hall, writer = server.hall, server.hall.store.writer
+        teacher = TeacherClient(server.url, server.teacher_token)
+        code = teacher.create_room("mafia_de_cuba", 6, seed=2)["code"]
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, server.db], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        names = ["Ann", "Bob", "Cyd", "Dee", "Eve", "Fay"]
+        joined: dict[str, dict[str, Any]] = {}
+        joins = [threading.Thread(target=lambda name=name: joined.__setitem__(name, join_room(server.url, code, name)))
+                 for name in names]
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            for join in joins:
+                join.start()
+            # every student holds a seat of their own while the first commit waits for the lock
+            wait_until(lambda: len(server.call(lambda: dict(hall.rooms[code].joining))) == 6)
+            held = server.call(lambda: dict(hall.rooms[code].joining))
+            assert sorted(held) == list(range(6)) and sorted(held.values()) == names
+            assert writer.writing + writer.queued == 6 and holder.poll() is None  # all wait for the held lock
+            with urllib.request.urlopen(server.url + "/", timeout=10) as response:
+                assert response.status == 200  # a page is served meanwhile...
+            shown = teacher.room(code)
+            assert not shown["started"] and all(seat["name"] is None for seat in shown["seats"])  # ...none told yet
+            # a seat or a name being committed is nobody else's, answered at once
+            for name, refusal in (("ann", "name_taken"), ("Gus", "room_full")):
+                with pytest.raises(ClassroomError) as refused:
+                    join_room(server.url, code, name)
+                assert refused.value.code == refusal
+            with pytest.raises(ClassroomError) as refused:
+                teacher.command(code, "bot", seat=3, bot="random")
+            assert refused.value.code == "seat_joining" and refused.value.status == 409
+            assert writer.writing + writer.queued == 6 and holder.poll() is None and not joined  # all while held
+        finally:
+            assert holder.stdin is not None
+            holder.stdin.write("\n")
+            holder.stdin.close()
+            holder.wait(30)
+            for join in joins:
+                join.join(30)
+        assert sorted(seat["seat"] for seat in joined.values()) == list(range(6))
+        assert len({seat["token"] for seat in joined.values()}) == 6
+        shown = teacher.room(code)
+        assert shown["started"] and [seat["name"] for seat in shown["seats"]] == \
+            [held[number] for number in range(6)]
+        room = hall.rooms[code]
+        assert room.state is not None and list(room.state.players) == [held[number] for number in range(6)]
+        assert not room.bots and not room.joining
+    reader = sqlite3.connect(tmp_path / "held.sqlite3")
+    try:
+        assert reader.execute("SELECT started FROM rooms").fetchall() == [(1,)]
+        assert reader.execute("SELECT seat, name, bot FROM seats ORDER BY seat").fetchall() == \
+            [(number, held[number], None) for number in range(6)]
+    finally:
+        reader.close()
+
+
+def test_a_join_the_file_cannot_take_is_tried_again_then_refused_with_nothing_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_module, "STORAGE_RETRIES", 3)
+    monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
+    with ClassServer(tmp_path / "busy.sqlite3", busy_timeout=0.05) as server:
+        assert server.hall is not None
+        hall = server.hall
+        tries: list[int] = []
+        fill = hall.store.submit_fill
+        hall.store.submit_fill = lambda *args, **kwargs: (tries.append(1), fill(*args, **kwargs))[1]  # type: ignore
+        teacher = TeacherClient(server.url, server.teacher_token)
+        code = teacher.create_room("peek", 2, seed=2)["code"]
+        holder = sqlite3.connect(server.db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+        try:
+            with pytest.raises(ClassroomError) as refused:
+                join_room(server.url, code, "Ann")
+            assert refused.value.code == "storage_busy" and refused.value.status == 503
+            assert "try again in a minute" in str(refused.value) and "réessayez" in str(refused.value.fr)
+            assert len(tries) == 4  # the first try and three more
+            room = hall.rooms[code]
+            assert not room.joining and all(seat.name is None for seat in room.seats)  # nothing changed
+            assert all(seat["name"] is None for seat in teacher.room(code)["seats"])
+            monkeypatch.setattr(server_module, "STORAGE_RETRIES", 10_000)  # from now on, tried until it is free
+            joined: list[dict[str, Any]] = []
+            join = threading.Thread(target=lambda: joined.append(join_room(server.url, code, "Ann")))
+            join.start()
+            wait_until(lambda: len(tries) >= 6)  # tried again while held...
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        join.join(30)
+        assert [seat["seat"] for seat in joined] == [0]  # ...and seated once the file is free: the student waited
+        assert [seat["name"] for seat in teacher.room(code)["seats"]] == ["Ann", None]
