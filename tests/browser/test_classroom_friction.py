@@ -1,7 +1,8 @@
 """Class play without friction (issue 20) in a real browser: a lost connection greys the table and comes back
 by itself (also when the line only goes silent), an expired link leaves no secret on the screen, a student
 whose time ran out is told a bot played for them, no class page of any game scrolls sideways on a 360 px phone
-(English and French), and the teacher places students from the dashboard in JupyterLab before the start.
+(English and French), the teacher places students from the dashboard in JupyterLab before the start, and a
+student joining while another program holds the database waits, or is told to try again (issue 23).
 
 The server runs in this process (`ClassServer.start`), so the test stops and restarts it on its own port, and
 fires move deadlines itself (`ManualScheduler`): nothing waits on the clock (the dashboard's server is a
@@ -12,6 +13,8 @@ test-artifacts/classfriction/.
 from __future__ import annotations
 
 import random
+import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ from typing import Any
 import pytest
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
+from tabletop_edu.classroom import server as server_module
 from tabletop_edu.classroom.client import join_room
 from tabletop_edu.classroom.rooms import Hall
 from tabletop_edu.classroom.server import menu_for
@@ -34,6 +38,10 @@ PHONE = {"viewport": SIZES["phone"], "device_scale_factor": 2, "is_mobile": True
 SMALL = {"viewport": SIZES["small"], "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 BANNER = {"en": "Connection lost", "fr": "Connexion perdue"}
 EXPIRED = {"en": "new link", "fr": "nouveau lien"}
+TRY_LATER = {"en": "Storage busy: the class's database is held by another program. Nothing was changed: try again in "
+                   "a minute.",
+             "fr": "Stockage occupé : la base de la classe est prise par un autre programme. Rien n'a changé : "
+                   "réessayez dans une minute."}
 TIME_UP = {"en": "Time's up: a bot played for you.", "fr": "Temps écoulé : un robot a joué pour vous."}
 #: The flood limit of servers whose simulated students tap at machine speed (a page's own flood limit, meant for
 #: people, is tested in tests/classroom/test_protocol.py): a whole game played flat out may outrun it.
@@ -226,6 +234,49 @@ def test_the_words_a_student_tapped_stay_when_another_testimony_redraws_the_tabl
         seat, action = server.call(lambda: room.state.history[step + 1])
         assert seat == 1 and action.split()[0] == first_word
     finally:
+        context.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_student_joining_while_another_program_holds_the_database_waits_or_is_told_to_try_again(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    monkeypatch.setattr(server_module, "STORAGE_RETRIES", 2)  # tried three times, then told
+    monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
+    server = ClassServer(tmp_path / "held.sqlite3", heartbeat=None, busy_timeout=0.05).start()
+    assert server.hall is not None
+    store = server.hall.store
+    tries: list[int] = []
+    fill = store.submit_fill
+    store.submit_fill = lambda *args, **kwargs: (tries.append(1), fill(*args, **kwargs))[1]  # type: ignore
+    context = browser.new_context(**PHONE)
+    holder = sqlite3.connect(server.db, isolation_level=None)
+    try:
+        teacher = TeacherClient(server.url, server.teacher_token)
+        code = teacher.create_room("commissario", 3, seed=5, language=language)["code"]
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"{server.url}/?lang={language}")
+        page.fill("input[name=code]", code)
+        page.fill("input[name=name]", "Zoé")
+        holder.execute("BEGIN IMMEDIATE")  # another program holds the class's database
+        page.click("button[type=submit]")
+        page.locator("p.error").wait_for()
+        assert page.locator("p.error").inner_text() == TRY_LATER[language] and len(tries) == 3
+        assert page.input_value("input[name=name]") == "Zoé"  # the form keeps what the student typed
+        shoot(page, f"join-storage-busy-{language}")
+        assert all(seat["name"] is None for seat in teacher.room(code)["seats"])  # nothing changed
+        monkeypatch.setattr(server_module, "STORAGE_RETRIES", 10_000)  # from now on, tried until it is free
+        page.click("button[type=submit]", no_wait_after=True)  # the student taps again; it waits, retried
+        wait_until(lambda: len(tries) >= 5)
+        holder.execute("ROLLBACK")
+        page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+"))
+        page.get_by_text("Zoé").first.wait_for()
+        assert [seat["name"] for seat in teacher.room(code)["seats"]] == ["Zoé", None, None]
+    finally:
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
+        holder.close()
         context.close()
         server.stop()
 
