@@ -113,6 +113,7 @@ class RoomLoad:
         self.deflated_bytes: list[int] = []  # the same, deflated as the server sends it to a browser, on the
         # room's first screen only (`Screen`)
         self.beliefs = 0  # beliefs sent
+        self.menus = 0  # menu requests sent (a word tapped; its student waits for the next menu)
         self.deflating = False  # a screen of the room measures the deflated sizes (`Screen`)
         self.waiting: dict[Screen, tuple[Any, ...]] = {}  # what each screen's student waits for: ("table",) or
         # ("menu", the words chosen, the step), worded only when a run hangs
@@ -312,6 +313,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                     await screen.move(message["step"], action)
                     break
                 chosen = [*menu["chosen"], option["word"]]
+                room.menus += 1
                 await screen.socket.write_message(json.dumps({"type": "menu", "step": message["step"],
                                                               "chosen": chosen}))
                 while True:
@@ -325,6 +327,7 @@ async def student(url: str, token: str, room: RoomLoad, rng: random.Random, dead
                         if reply["over"] or reply["menu"] is None:
                             menu = None
                             break
+                        room.menus += 1
                         await screen.socket.write_message(json.dumps({"type": "menu", "step": reply["step"],
                                                                       "chosen": chosen}))
                     elif slowed_down(reply):  # the menu request may be the one refused: asked again, later
@@ -498,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms ({len(latencies)} of the {recorded} moves "
           "stored: the others' seats sent no move before they were shown)")
     print(phases_text([timed for room in rooms for timed in room.timed]))
+    print(closed_loop_text(latencies, elapsed - seated, sum(room.students for room in rooms), sum(room.menus for room in rooms), moves,
+                           flat_out=high == 0))
     print(inside)  # where they waited: for their commit, then for their room's turn to be drawn and sent
     busiest = busiest_share(sampler.samples)
     shown = "not measured (no psutil)" if cpu_share is None else \
@@ -728,6 +733,22 @@ def phases_text(timed: list[tuple[float, float]]) -> str:
     return (f"by phase: the rooms' busiest, {begin:g}-{end:g} s after the first move ({rate:.0f} moves/s): p50 "
             f"{1000 * statistics.median(busy):.1f} ms, p95 {1000 * percentile95(busy):.1f} ms over {len(busy)} "
             f"moves; before and after it: {outside}")
+
+
+def closed_loop_text(latencies: list[float], seconds: float, students: int, menus: int, moves: int,
+                     flat_out: bool) -> str:
+    """How many moves waited for their screens at once, on average (Little's law: the moves' latencies summed over
+    the play's time), and the menus asked per move. Flat out, the students are a closed loop: each sends its next
+    move as soon as its table shows it, its only pause the menus it asks first (each a round trip to the busy
+    server), so a server that answers faster is sent more moves at once, and the latency stays about the moves
+    in flight over the moves per second: sent the legal moves with the table, students that asked no menu played
+    20 % more moves a second, and waited longer for each (issue 23's last note). `--think` opens the loop: there
+    the latency is the server's own."""
+    if not latencies or seconds <= 0:
+        return "moves in flight: none timed"
+    text = (f"moves in flight at once, on average: {sum(latencies) / seconds:.1f} of {students} students "
+            f"(Little's law), each move after {menus / max(moves, 1):.1f} menu requests")
+    return text + ("; flat out, a closed loop: a faster server is sent more moves at once" if flat_out else "")
 
 
 class CpuSampler:

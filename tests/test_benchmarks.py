@@ -334,6 +334,16 @@ def test_the_classroom_bench_splits_the_latencies_by_the_rooms_busy_phase() -> N
     assert bench.phases_text([]) == "no move was timed"
 
 
+def test_the_classroom_bench_counts_the_moves_in_flight_by_littles_law() -> None:
+    bench = load("bench_classroom")
+    # 40 moves of 0.25 s each over 5 s of play: 2 in flight at once on average; 100 menus for 40 moves
+    text = bench.closed_loop_text([0.25] * 40, 5.0, 24, 100, 40, flat_out=True)
+    assert text == ("moves in flight at once, on average: 2.0 of 24 students (Little's law), each move after 2.5 menu "
+                    "requests; flat out, a closed loop: a faster server is sent more moves at once")
+    assert not bench.closed_loop_text([0.25] * 40, 5.0, 24, 100, 40, flat_out=False).endswith("at once")
+    assert bench.closed_loop_text([], 5.0, 24, 0, 0, flat_out=True) == "moves in flight: none timed"
+
+
 def test_the_class_tables_bench_draws_every_move_both_ways_and_prints_the_ratio() -> None:
     bench = load("bench_class_tables")
     moves = bench.drawing_times(1, 6)
