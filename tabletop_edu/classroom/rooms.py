@@ -7,9 +7,10 @@ token, checked by the server before it calls the `Hall`.
 
 Every method follows one order: check everything (a `Refused` error says what is wrong and changes nothing),
 write the change to the `Store` in one transaction, change the room in memory, then tell the listeners (the
-server, which tells the clients). So nobody hears of a change that is not on disk. A move names the step it
-answers (`step`, the number of moves played when the seat saw the table): a resent or stale move is refused,
-never applied twice.
+server, which tells the clients). So nobody hears of a change that is not on disk. The teacher's controls are
+`Change`s, checked before any write: `run` waits for the write (code without an event loop), `run_async` awaits
+it while the server's loop serves everyone else. A move names the step it answers (`step`, the number of moves
+played when the seat saw the table): a resent or stale move is refused, never applied twice.
 
 A room starts its game when every seat is filled, by a student who picked a name or by a bot the teacher
 seated; the game's players are those names. Students who join by code take the first empty seat, or, in a room
@@ -42,7 +43,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..beliefs import SCORING_RULES, BeliefError, BeliefQuestion, parse_belief
 from ..core import (Bot, GameState, IllegalAction, RecordError, RulesError, SeatLog, View, rules_from_dict,
@@ -51,7 +52,8 @@ from ..core.errors import quote
 from ..moves import MoveTree
 from ..rendering import RunningLog
 from . import games
-from .store import ActionRow, BeliefRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy
+from .store import (ActionRow, BeliefRow, BrokenRoom, RoomRow, SeatRow, Store, StorageBusy, close_job, flag_job,
+                    meta_job, room_job, seat_job, seats_job, token_job)
 
 log = logging.getLogger("tabletop_edu.classroom")
 T = TypeVar("T")
@@ -207,6 +209,20 @@ class WaitingMove:
         else:
             self.played.set_exception(outcome)
             self.played.add_done_callback(lambda played: played.exception())  # no "never retrieved" if none waits
+
+
+@dataclass
+class Change(Generic[T]):
+    """A change of a room, checked (a `Refused` is raised before one is made): `write` queues its one write of the
+    store and returns its future; `apply` makes it in memory from the write's result once committed, and returns
+    what the change returns; `held`: the seats it holds while it is committed, with the names sitting down there
+    (`Room.joining`: no student gets those seats or names meanwhile). `Hall.run` waits for it, `Hall.run_async`
+    awaits it on an event loop."""
+
+    room: Room
+    write: Callable[[], Future[Any]]
+    apply: Callable[[Any], T]
+    held: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -596,14 +612,19 @@ class Hall:
 
     # ---------------------------------------------------------------- the teacher's controls
 
-    def create_room(self, game: str | ModuleType, players: int, *, seed: int | None = None,
-                    rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
-                    bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False, beliefs: bool = False,
-                    scoring: str = SCORING_RULES[0], move_time_limit: float | None = None) -> Room:
+    def create_room(self, game: str | ModuleType, players: int, **options: Any) -> Room:
+        """A new room (`creating`)."""
+        return self.run(self.creating(game, players, **options))
+
+    def creating(self, game: str | ModuleType, players: int, *, seed: int | None = None,
+                 rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
+                 bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False, beliefs: bool = False,
+                 scoring: str = SCORING_RULES[0], move_time_limit: float | None = None) -> Change[Room]:
         """A new room for `players` seats of `game`; `bots` seats bots at once (seat -> bot name);
         `draw_seats`: students joining by code sit at empty seats drawn at random (from the seed); `beliefs`:
         the students are asked what they believe, their answers scored by `scoring` ("brier" or "log");
-        `move_time_limit`: seconds a student has for each move, after which a bot plays it for them."""
+        `move_time_limit`: seconds a student has for each move, after which a bot plays it for them. Its bots are
+        seated in the same write; a room of bots only starts at once."""
         package = games.game_package(game)
         module = games.game_module(package)
         state_class = module.State
@@ -644,20 +665,27 @@ class Hall:
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats,
                     draw_seats=draw_seats, scoring=scoring if beliefs else None,
                     move_time_limit=None if move_time_limit is None else float(move_time_limit))
+        for seat, bot in sorted(bots.items()):
+            seats[seat].name, seats[seat].bot = self._bot_name(room, seat, bot), bot
+        starts = all(seat.filled for seat in seats)
         options = {draw_seats_key(code): "1"} if draw_seats else {}
         if beliefs:
             options[beliefs_key(code)] = scoring
         if move_time_limit is not None:
             options[time_limit_key(code)] = repr(float(move_time_limit))
-        self._save(lambda: self.store.add_room(
-            RoomRow(code, number, package, players, seed, rules_to_dict(rules), language, float(bot_delay),
-                    room.watch_token, False, False, False, False),
-            [SeatRow(code, seat.number, seat.token, None, None) for seat in seats], options or None))
-        self._add(room)
-        for seat, bot in sorted(bots.items()):
-            self.seat_bot(code, seat, bot)
-        self._tell(room)
-        return room
+        write = room_job(RoomRow(code, number, package, players, seed, rules_to_dict(rules), language,
+                                 float(bot_delay), room.watch_token, starts, False, False, False),
+                         [SeatRow(code, seat.number, seat.token, seat.name, seat.bot) for seat in seats],
+                         options or None)
+
+        def apply(_: None) -> Room:
+            self._add(room)
+            if starts:
+                room.state = self._new_state(room)
+                room.started = True
+            return room
+
+        return Change(room, lambda: self.store.submit(write), apply)
 
     @staticmethod
     def _check_belief_options(package: str, beliefs: Any, scoring: Any) -> None:
@@ -689,7 +717,11 @@ class Hall:
         return room.seats[seat]
 
     def seat_bot(self, code: str, seat_number: int, bot: str) -> Seat:
-        """Seat a bot of the game at a seat: an empty one before the start, any seat after (a student left)."""
+        """Seat a bot of the game at a seat (`seating_bot`)."""
+        return self.run(self.seating_bot(code, seat_number, bot))
+
+    def seating_bot(self, code: str, seat_number: int, bot: str) -> Change[Seat]:
+        """A bot of the game at a seat: an empty one before the start, any seat after (a student left)."""
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
         bot = self._check_bot(room.package, bot)
@@ -697,16 +729,19 @@ class Hall:
             raise Refused("seat_taken", f"{seat.name} sits at seat {seat.number}: a bot takes an empty seat.")
         self._check_not_joining(room, seat)
         name = seat.name if room.started and seat.name is not None else self._bot_name(room, seat.number, bot)
-        self._fill(room, seat, name, bot)
-        return seat
+        return self._filling(room, seat, name, bot)
 
     @staticmethod
-    def _check_not_joining(room: Room, seat: Seat) -> None:
-        """`Refused` while a student's name is being committed at `seat` (a moment, `join_async`)."""
-        if seat.number in room.joining:
-            raise Refused("seat_joining", f"A student is sitting down at seat {seat.number} right now: try again in "
-                          "a moment.", 409, fr=f"Un élève s'installe à la place {seat.number} en ce moment : "
-                          "réessayez dans un instant.")
+    def _check_not_joining(room: Room, *seats: Seat) -> None:
+        """`Refused` while a student sits down at one of `seats` (a moment: `join_async`), or, before the start,
+        with no seat named, at any seat of the room (a seat emptied or moved meanwhile could leave the game
+        started by a student's seat with a seat empty)."""
+        busy = [seat.number for seat in seats if seat.number in room.joining] if seats else \
+            sorted(room.joining) if not room.started else []
+        if busy:
+            raise Refused("seat_joining", f"A student is sitting down at seat {busy[0]} right now: try again in a "
+                          "moment.", 409, fr=f"Un élève s'installe à la place {busy[0]} en ce moment : réessayez "
+                          "dans un instant.")
 
     def _bot_name(self, room: Room, seat: int, bot: str, names: Sequence[str | None] | None = None) -> str:
         """A bot's name after its seat, unlike the other seats' `names` (by default, the room's now)."""
@@ -719,33 +754,52 @@ class Hall:
         return name
 
     def remove_bot(self, code: str, seat_number: int) -> Seat:
-        """Take a bot off a seat: before the start the seat is empty again; after, a person plays it."""
+        """Take a bot off a seat (`unseating_bot`)."""
+        return self.run(self.unseating_bot(code, seat_number))
+
+    def unseating_bot(self, code: str, seat_number: int) -> Change[Seat]:
+        """A bot taken off a seat: before the start the seat is empty again; after, a person plays it."""
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
         if seat.bot is None:
             raise Refused("no_bot", f"No bot sits at seat {seat.number}.")
-        self._save(lambda: self.store.set_seat(room.code, seat.number, name=seat.name if room.started else None,
-                                               bot=None))
-        seat.bot = None
-        if not room.started:
-            seat.name = None
-        room.bots.pop(seat.number, None)
-        self._tell(room)
-        return seat
+        self._check_not_joining(room)
+        name = seat.name if room.started else None
+
+        def apply(_: None) -> Seat:
+            seat.name, seat.bot = name, None
+            room.bots.pop(seat.number, None)
+            return seat
+
+        return Change(room, lambda: self.store.submit(seat_job(room.code, seat.number, name, None)), apply,
+                      held={seat.number: ""})
 
     def new_link(self, code: str, seat_number: int) -> Seat:
-        """Give a seat a new token (a lost phone, a link shared by mistake): the old link expires at once."""
+        """Give a seat a new token (`relinking`)."""
+        return self.run(self.relinking(code, seat_number))
+
+    def relinking(self, code: str, seat_number: int) -> Change[Seat]:
+        """A seat's new token (a lost phone, a link shared by mistake): the old link expires at once."""
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
+        self._check_not_joining(room, seat)
         old, new = seat.token, new_token()
-        self._save(lambda: self.store.replace_token(room.code, seat.number, old, new))
-        del self._seat_tokens[old]
-        seat.token = new
-        self._seat_tokens[new] = (room, seat)
-        self._tell(room)
-        return seat
+
+        def apply(_: None) -> Seat:
+            self._seat_tokens.pop(old, None)
+            seat.token = new
+            if not room.closed:
+                self._seat_tokens[new] = (room, seat)
+            return seat
+
+        return Change(room, lambda: self.store.submit(token_job(room.code, seat.number, old, new)), apply,
+                      held={seat.number: seat.name or ""})
 
     def swap_seats(self, code: str, first: int, second: int) -> Room:
+        """Two seats exchange who sits there (`swapping`)."""
+        return self.run(self.swapping(code, first, second))
+
+    def swapping(self, code: str, first: int, second: int) -> Change[Room]:
         """The teacher places students before the game starts (who is the Godfather): seats `first` and `second`
         exchange who sits there, a student, a bot or nobody. A student's link follows them (their page now shows
         their new seat); a bot is named after its new seat. Refused once the game started."""
@@ -756,8 +810,7 @@ class Hall:
                           fr="Les élèves se placent avant le début de la partie ; celle-ci a commencé.")
         if one is other:
             raise Refused("bad_request", f"Seat {one.number} is already seat {one.number}: pick another seat.")
-        self._check_not_joining(room, one)
-        self._check_not_joining(room, other)
+        self._check_not_joining(room)
         if not one.filled and not other.filled:
             raise Refused("bad_request", f"Seats {one.number} and {other.number} are both empty: nobody to move.")
         moved = [SeatRow(room.code, seat.number, came.token, came.name, came.bot)
@@ -769,70 +822,148 @@ class Hall:
             if row.bot is not None:
                 names[row.seat] = self._bot_name(room, row.seat, row.bot, names)
                 moved[index] = replace(row, name=names[row.seat])
-        self._save(lambda: self.store.set_seats(room.code, moved))
-        for row in moved:
-            seat = room.seats[row.seat]
-            seat.token, seat.name, seat.bot = row.token, row.name, row.bot
-            self._seat_tokens[seat.token] = (room, seat)
-            room.bots.pop(seat.number, None)
-        self._tell(room)
-        return room
+
+        def apply(_: None) -> Room:
+            for row in moved:
+                seat = room.seats[row.seat]
+                seat.token, seat.name, seat.bot = row.token, row.name, row.bot
+                if not room.closed:
+                    self._seat_tokens[seat.token] = (room, seat)
+                room.bots.pop(seat.number, None)
+            return room
+
+        return Change(room, lambda: self.store.submit(seats_job(room.code, moved)), apply,
+                      held={row.seat: row.name or "" for row in moved})
 
     def set_paused(self, code: str, paused: bool) -> Room:
+        return self.run(self.pausing(code, paused))
+
+    def pausing(self, code: str, paused: bool) -> Change[Room]:
+        """The room paused (`paused`) or resumed: students and bots wait, the teacher may still step."""
         room = self.open_room(code)
-        self._save(lambda: self.store.set_flag(room.code, "paused", paused))
-        room.paused = paused
-        self._tell(room)
-        return room
+
+        def apply(_: None) -> Room:
+            room.paused = paused
+            return room
+
+        return Change(room, lambda: self.store.submit(flag_job(room.code, "paused", paused)), apply)
 
     def reveal(self, code: str) -> Room:
+        return self.run(self.revealing(code))
+
+    def revealing(self, code: str) -> Change[Room]:
         """Show every page the whole table: only once the game is over."""
         room = self.open_room(code)
         if not room.is_over:
             raise Refused("not_over", "The table is revealed at the end of the game only.")
-        self._save(lambda: self.store.set_flag(room.code, "revealed", True))
-        room.revealed = True
-        self._tell(room)
-        return room
+
+        def apply(_: None) -> Room:
+            room.revealed = True
+            return room
+
+        return Change(room, lambda: self.store.submit(flag_job(room.code, "revealed", True)), apply)
 
     def close(self, code: str) -> Room:
+        return self.run(self.closing(code))
+
+    def closing(self, code: str) -> Change[Room]:
         """Close a room: every link of it expires; its record stays for the analysis."""
         room = self.open_room(code)
         tokens = [seat.token for seat in room.seats] + [room.watch_token]
-        self._save(lambda: self.store.close_room(room.code, tokens))
-        room.closed = True
-        for token in tokens:
-            self._seat_tokens.pop(token, None)
-            self._watch_tokens.pop(token, None)
-        self._tell(room)
-        return room
+
+        def apply(_: None) -> Room:
+            room.closed = True
+            for token in [*tokens, *(seat.token for seat in room.seats)]:
+                self._seat_tokens.pop(token, None)
+                self._watch_tokens.pop(token, None)
+            return room
+
+        return Change(room, lambda: self.store.submit(close_job(room.code, tokens)), apply)
+
+    # ---------------------------------------------------------------- changes, committed then made
+
+    def run(self, change: Change[T]) -> T:
+        """`change` committed, waited for here (code without an event loop: tests, scripts), then made in memory
+        and told. A change that could not be stored changes nothing and is refused (`storage_refusal`)."""
+        result = self._save(lambda: change.write().result())
+        return self._made(change, result)
+
+    async def run_async(self, change: Change[T]) -> T:
+        """`run` on an event loop: the loop serves everyone else while the writer commits the change, grouped with
+        the other writes of the moment; its seats are held meanwhile (`Change.held`). It is made in memory and
+        told by the loop's first callback after its commit, in the order of the commits, even if its caller is
+        gone. A change that could not be stored changes nothing and is refused."""
+        loop = asyncio.get_running_loop()
+        made: asyncio.Future[T] = loop.create_future()
+        made.add_done_callback(lambda done: done.cancelled() or done.exception())  # none waits: no warning
+        room = change.room
+
+        def committed(future: Future[Any]) -> None:  # on the loop, in the order of the commits
+            for seat in change.held:
+                del room.joining[seat]
+            try:
+                result = future.result()
+            except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
+                if self._start_if_due(room):  # a fill committed meanwhile waited for these seats
+                    self._tell(room)
+                if not made.done():
+                    made.set_exception(storage_refusal(error))
+                return
+            try:
+                value = self._made(change, result)
+            except Exception as error:  # noqa: BLE001 - raised to its caller, as if made there
+                if not made.done():
+                    made.set_exception(error)
+                return
+            if not made.done():
+                made.set_result(value)
+
+        def on_commit(future: Future[Any]) -> None:  # on the writer's thread
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(committed, future)
+
+        room.joining.update(change.held)
+        try:
+            change.write().add_done_callback(on_commit)
+        except BaseException:
+            for seat in change.held:
+                del room.joining[seat]
+            raise
+        return await made
+
+    def _made(self, change: Change[T], result: Any) -> T:
+        """A committed change, made in memory and told."""
+        value = change.apply(result)
+        self._start_if_due(change.room)
+        self._tell(change.room)
+        return value
 
     # ---------------------------------------------------------------- students
 
     def claim(self, token: str, name: Any) -> tuple[Room, Seat]:
         """A student opened a seat's link and picked a name."""
         room, seat, name = self._claimed(token, name)
-        self._fill(room, seat, name, None)
+        self.run(self._filling(room, seat, name, None))
         return room, seat
 
     async def claim_async(self, token: str, name: Any) -> tuple[Room, Seat]:
         """`claim` on an event loop: the loop serves everyone else while the writer commits the seat."""
         room, seat, name = self._claimed(token, name)
-        await self._fill_async(room, seat, name)
+        await self.run_async(self._filling(room, seat, name, None))
         return room, seat
 
     def join(self, code: Any, name: Any) -> tuple[Room, Seat]:
         """A student typed the room code and a name: the first empty seat is theirs (in a `draw_seats` room, an
         empty seat drawn from the room's seed and the number of empty seats)."""
         room, seat, name = self._joined(code, name)
-        self._fill(room, seat, name, None)
+        self.run(self._filling(room, seat, name, None))
         return room, seat
 
     async def join_async(self, code: Any, name: Any) -> tuple[Room, Seat]:
         """`join` on an event loop: a class typing the code at once is seated while the loop serves everyone
-        else, each student at a seat of their own (`_fill_async`)."""
+        else, each student at a seat of their own (`run_async` holds it while the writer commits it)."""
         room, seat, name = self._joined(code, name)
-        await self._fill_async(room, seat, name)
+        await self.run_async(self._filling(room, seat, name, None))
         return room, seat
 
     def _claimed(self, token: str, name: Any) -> tuple[Room, Seat, str]:
@@ -869,48 +1000,17 @@ class Hall:
                           "demandez votre lien à l'enseignant.")
         return text
 
-    def _fill(self, room: Room, seat: Seat, name: str, bot: str | None) -> None:
-        """Give a seat its name and bot, starting the game when this fills the last seat (the file says so)."""
-        started = self._save(lambda: self.store.fill_seat(room.code, seat.number, name=name, bot=bot))
-        self._seated(room, seat, name, bot, started)
+    def _filling(self, room: Room, seat: Seat, name: str, bot: str | None) -> Change[Seat]:
+        """A seat given its name and bot, starting the game when the file says this filled its last empty seat
+        (and every seat held meanwhile is filled here too: `_start_if_due`)."""
+        def apply(started: bool) -> Seat:
+            seat.name, seat.bot = name, bot
+            room.bots.pop(seat.number, None)
+            room.start_due = room.start_due or started
+            return seat
 
-    async def _fill_async(self, room: Room, seat: Seat, name: str) -> None:
-        """`_fill` for a student, off the loop: the seat and the name are held (`Room.joining`) while the writer
-        commits them, grouped with the other writes of the moment, then the seat is filled and told, in the order
-        of the commits, even if the student's request is gone. A fill that could not be stored changes nothing."""
-        loop = asyncio.get_running_loop()
-        seated: asyncio.Future[None] = loop.create_future()
-        seated.add_done_callback(lambda done: done.cancelled() or done.exception())  # none waits: no warning
-        room.joining[seat.number] = name
-
-        def committed(future: Future[bool]) -> None:  # on the loop, in the order of the commits
-            del room.joining[seat.number]
-            try:
-                started = future.result()
-            except Exception as error:  # noqa: BLE001 - refused with a reason a student understands
-                if self._start_if_due(room):  # a fill committed meanwhile waited for this seat's
-                    self._tell(room)
-                if not seated.done():
-                    seated.set_exception(storage_refusal(error))
-                return
-            self._seated(room, seat, name, None, started)
-            if not seated.done():
-                seated.set_result(None)
-
-        def on_commit(future: Future[bool]) -> None:  # on the writer's thread
-            if not loop.is_closed():
-                loop.call_soon_threadsafe(committed, future)
-
-        self.store.submit_fill(room.code, seat.number, name=name, bot=None).add_done_callback(on_commit)
-        await seated
-
-    def _seated(self, room: Room, seat: Seat, name: str, bot: str | None, started: bool) -> None:
-        """A committed fill, in memory and told."""
-        seat.name, seat.bot = name, bot
-        room.bots.pop(seat.number, None)
-        room.start_due = room.start_due or started
-        self._start_if_due(room)
-        self._tell(room)
+        return Change(room, lambda: self.store.submit_fill(room.code, seat.number, name=name, bot=bot), apply,
+                      held={seat.number: name})
 
     def _start_if_due(self, room: Room) -> bool:
         """Start the game the file says started, once every seat being joined is filled here too (the players
@@ -1152,6 +1252,9 @@ class BeliefDesk:
         self.hall = hall
 
     def ask(self, code: str) -> Room:
+        return self.hall.run(self.asking(code))
+
+    def asking(self, code: str) -> Change[Room]:
         """The teacher asks what the class believes now: every seat gets the questions of its view at this step."""
         room = self.hall.open_room(code)
         if room.scoring is None:
@@ -1159,10 +1262,12 @@ class BeliefDesk:
         if room.state is None or room.state.is_over:
             raise Refused("not_now", "Beliefs are asked while the game is played.", 409)
         steps = sorted(room.asked_steps | {room.step})
-        self.hall._save(lambda: self.hall.store.set_meta(asked_key(room.code), json.dumps(steps)))
-        room.asked_steps = set(steps)
-        self.hall._tell(room)
-        return room
+
+        def apply(_: None) -> Room:
+            room.asked_steps = set(steps)
+            return room
+
+        return Change(room, lambda: self.hall.store.submit(meta_job(asked_key(room.code), json.dumps(steps))), apply)
 
     async def answer(self, room: Room, seat: int, step: Any, key: Any, percents: Any) -> BeliefRow:
         """`seat` states its belief on the question `key` it was asked at `step`: stored, with the posterior of

@@ -43,8 +43,8 @@ another seat (`follow_token`).
 A school day without a hitch (issue 23): one server per database file (`store.WriterLock`); a link opens at
 most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; wrong room codes are throttled per
 client (`GuessThrottle`); no log line holds a token (`redacted`); a path no file has is a 404; writes are the
-store's writer thread's (`store.Writer`: the loop awaits the commit of each move and of each student's seat,
-queued writes commit together; only the teacher's rare controls wait for theirs on the loop), and
+store's writer thread's (`store.Writer`: the loop awaits the commit of each move, student's seat and teacher's
+change, one change of the teacher at a time; queued writes commit together), and
 a database held by another program refuses a move as "storage busy" while the server retries it; revealed or
 closed rooms nobody looks at leave memory (`sweep`, after `finished_idle` seconds) and come back from the file
 when opened. Drawing the tables is most of the server's work: a changed room is drawn at a coming turn of the
@@ -88,7 +88,8 @@ from .belief_pages import belief_panel, debrief_html, seat_points_html
 from .debrief import game_tables
 from .drawing import DrawWorker, TableKey, render_table, seats_public
 from .export import ClassGame, ClassGames, belief_answers, seat_label
-from .rooms import FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, Room, Seat, name_key, one_line
+from .rooms import (FINISHED_IDLE, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Change, Hall, Refused, Room, Seat, name_key,
+                    one_line)
 from .store import BUSY_TIMEOUT, Store, WriterLock
 from .waits import MoveWaits
 
@@ -319,6 +320,7 @@ class ClassServer:
         self.heartbeat = heartbeat  # seconds between heartbeats; None: only when `beat()` is called (tests)
         self.clock = clock  # of the limits on guesses (tests inject their own)
         self.guesses = GuessThrottle(clock)
+        self.controls = asyncio.Lock()  # the teacher's changes, one at a time (`RoomApi.command`)
         self.move_waits = MoveWaits()  # where the students' moves waited (`serve` prints it when it stops)
         self.flood = flood  # (burst, rate per second) of each connection's messages
         self.host, self.requested_port = host, port
@@ -479,6 +481,7 @@ class ClassServer:
         """Serve in this thread until interrupted (Ctrl-C or SIGTERM)."""
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)
+        self.controls = asyncio.Lock()  # of this loop
         try:
             self._listen()
         except BaseException:
@@ -950,7 +953,7 @@ class ClassServer:
             try:
                 action = await self.loop.run_in_executor(self._executor, choose)
             except Exception as error:  # a bot's bug: pause the room and tell the teacher
-                return self._bot_failed(room, seat, f"{type(error).__name__}: {error}")
+                return await self._bot_failed(room, seat, f"{type(error).__name__}: {error}")
             if room.step != step or room.closed:
                 return None  # the table moved while the bot thought: it will think again
             assert self.hall is not None
@@ -964,20 +967,20 @@ class ClassServer:
                     if even_paused:
                         raise  # the teacher's step: told why, as any command refused
                     return None  # it chooses again at its turn
-                return self._bot_failed(room, seat, f"{action!r}: {refusal}")
+                return await self._bot_failed(room, seat, f"{action!r}: {refusal}")
             return seat, action
         finally:
             if not even_paused:
                 self._bots_pending.discard(room.code)
                 self._schedule_bots(room, retry_after)
 
-    def _bot_failed(self, room: Room, seat: int, why: str) -> None:
+    async def _bot_failed(self, room: Room, seat: int, why: str) -> None:
         message = f"The bot at seat {seat} failed ({one_line(why, 300)}); the room is paused."
         log.warning("room %s: %s", room.code, message)
         self.errors.setdefault(room.code, []).append(message)
         assert self.hall is not None
         try:
-            self.hall.set_paused(room.code, True)
+            await self.hall.run_async(self.hall.pausing(room.code, True))
         except Refused as refusal:  # the database failed too: the room stays as it is, the teacher is told
             self.errors[room.code].append(f"The room could not be paused: {refusal}")
         return None
@@ -1493,7 +1496,7 @@ class RoomsApi(Api):
                   for room in rooms] + self.hall.sleeping_summaries()
         self.reply({"rooms": sorted(listed, key=lambda room: room["number"]), "broken": self.hall.broken})
 
-    def post(self) -> None:
+    async def post(self) -> None:
         try:
             data = self.body()
             allowed = {"game", "players", "seed", "rules", "language", "bots", "bot_delay", "draw_seats", "beliefs",
@@ -1508,13 +1511,13 @@ class RoomsApi(Api):
                 package = games.game_package(data.get("game", ""))
             except ValueError as error:
                 raise Refused("bad_request", str(error)) from None
-            room = self.hall.create_room(package, data.get("players"), seed=data.get("seed"),
-                                         rules=data.get("rules"), language=data.get("language", "en"),
-                                         bots={int(seat): bot for seat, bot in bots.items()},
-                                         bot_delay=data.get("bot_delay", 0.8),
-                                         draw_seats=data.get("draw_seats", False),
-                                         beliefs=data.get("beliefs", False), scoring=data.get("scoring", "brier"),
-                                         move_time_limit=data.get("move_time_limit"))
+            async with self.server.controls:
+                room = await self.hall.run_async(self.hall.creating(
+                    package, data.get("players"), seed=data.get("seed"), rules=data.get("rules"),
+                    language=data.get("language", "en"), bots={int(seat): bot for seat, bot in bots.items()},
+                    bot_delay=data.get("bot_delay", 0.8), draw_seats=data.get("draw_seats", False),
+                    beliefs=data.get("beliefs", False), scoring=data.get("scoring", "brier"),
+                    move_time_limit=data.get("move_time_limit")))
         except Refused as refusal:
             self.refused(refusal)
             return
@@ -1538,34 +1541,35 @@ class RoomApi(Api):
         try:
             data = self.body()
             room = self.hall.room(code)
-            seat = data.get("seat")
-            if what == "pause":
-                self.hall.set_paused(room.code, True)
-            elif what == "resume":
-                self.server.errors.pop(room.code, None)
-                self.hall.set_paused(room.code, False)
-            elif what == "step":
-                await self.server.step_bot(self.hall.open_room(code))
-            elif what == "reveal":
-                self.hall.reveal(room.code)
-            elif what == "close":
-                self.hall.close(room.code)
-            elif what == "bot":
-                self.hall.seat_bot(room.code, seat, data.get("bot"))
-            elif what == "unbot":
-                self.hall.remove_bot(room.code, seat)
-            elif what == "new_link":
-                self.hall.new_link(room.code, seat)
-            elif what == "ask":
-                self.hall.belief_desk.ask(room.code)
-            elif what == "swap":
-                self.hall.swap_seats(room.code, seat, data.get("to"))
-            else:
-                raise Refused("bad_request", "Unknown command.", 404)
+            async with self.server.controls:  # one at a time, each checked on the room as the last one left it
+                await self.command(room, what, data)
         except Refused as refusal:
             self.refused(refusal)
             return
         self.reply(self.server.teacher_message(room))
+
+    async def command(self, room: Room, what: str | None, data: dict[str, Any]) -> None:
+        """The teacher's command `what`, committed off the loop (`Hall.run_async`), or `Refused`."""
+        hall, seat = self.hall, data.get("seat")
+        if what == "step":
+            await self.server.step_bot(hall.open_room(room.code))
+            return
+        if what == "resume":
+            self.server.errors.pop(room.code, None)
+        changes: dict[str | None, Callable[[], Change[Any]]] = {
+            "pause": lambda: hall.pausing(room.code, True),
+            "resume": lambda: hall.pausing(room.code, False),
+            "reveal": lambda: hall.revealing(room.code),
+            "close": lambda: hall.closing(room.code),
+            "bot": lambda: hall.seating_bot(room.code, seat, data.get("bot")),
+            "unbot": lambda: hall.unseating_bot(room.code, seat),
+            "new_link": lambda: hall.relinking(room.code, seat),
+            "ask": lambda: hall.belief_desk.asking(room.code),
+            "swap": lambda: hall.swapping(room.code, seat, data.get("to")),
+        }
+        if what not in changes:
+            raise Refused("bad_request", "Unknown command.", 404)
+        await hall.run_async(changes[what]())
 
 
 class RecordsApi(Api):

@@ -336,77 +336,35 @@ class Store:
         return None if row is None else str(row[0])
 
     def set_meta(self, key: str, value: str) -> None:
-        self.write(lambda db: db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)))
+        self.write(meta_job(key, value))
 
-    # ---------------------------------------------------------------- writes
+    # ---------------------------------------------------------------- writes (each job is below the class)
 
     def add_room(self, room: RoomRow, seats: Sequence[SeatRow], meta: Mapping[str, str] | None = None) -> None:
-        """A new room, its seats and its `meta` entries (options kept beside the rooms' columns), at once."""
-        def job(db: sqlite3.Connection) -> None:
-            db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list((meta or {}).items()))
-            db.execute("INSERT INTO rooms (code, number, game, seat_count, seed, rules, language, bot_delay, "
-                       "watch_token, started, paused, revealed, closed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                       (room.code, room.number, room.game, room.seat_count, room.seed, json.dumps(room.rules),
-                        room.language, room.bot_delay, room.watch_token, int(room.started), int(room.paused),
-                        int(room.revealed), int(room.closed)))
-            db.executemany("INSERT INTO seats (room, seat, token, name, bot) VALUES (?,?,?,?,?)",
-                           [(seat.room, seat.seat, seat.token, seat.name, seat.bot) for seat in seats])
-
-        self.write(job)
+        self.write(room_job(room, seats, meta))
 
     def set_seat(self, room: str, seat: int, *, name: str | None, bot: str | None) -> None:
-        """A seat's name and bot (a bot taken off a seat: it starts no game)."""
-        def job(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE seats SET name = ?, bot = ? WHERE room = ? AND seat = ?", (name, bot, room, seat))
-
-        self.write(job)
+        self.write(seat_job(room, seat, name, bot))
 
     def submit_fill(self, room: str, seat: int, *, name: str, bot: str | None) -> Future[bool]:
-        """Give a seat its name and bot and, in the same transaction, start the room if no seat of the file is
-        empty any more: the future says whether this fill started it. The file decides, not the caller: when a
-        class joins at once, each fill sees the ones committed before it, whatever order the loop heard of them."""
-        def job(db: sqlite3.Connection) -> bool:
-            db.execute("UPDATE seats SET name = ?, bot = ? WHERE room = ? AND seat = ?", (name, bot, room, seat))
-            started = db.execute("UPDATE rooms SET started = 1 WHERE code = ? AND started = 0 AND NOT EXISTS "
-                                 "(SELECT 1 FROM seats WHERE room = ? AND name IS NULL)", (room, room))
-            return started.rowcount == 1
-
-        return self.submit(job)
+        """`fill_job`, queued for the writer."""
+        return self.submit(fill_job(room, seat, name, bot))
 
     def fill_seat(self, room: str, seat: int, *, name: str, bot: str | None) -> bool:
         """`submit_fill`, waited for here."""
         return self.submit_fill(room, seat, name=name, bot=bot).result()
 
     def replace_token(self, room: str, seat: int, old: str, new: str) -> None:
-        def job(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE seats SET token = ? WHERE room = ? AND seat = ?", (new, room, seat))
-            db.execute("INSERT INTO expired (token, room, what) VALUES (?, ?, ?)", (old, room, f"seat {seat}"))
-
-        self.write(job)
+        self.write(token_job(room, seat, old, new))
 
     def set_seats(self, room: str, seats: Sequence[SeatRow]) -> None:
-        """Rewrite some seats of a room at once (the teacher placing students before the start: each token moves
-        with its student). Tokens are unique, so the moved ones are first set aside, then written."""
-        def job(db: sqlite3.Connection) -> None:
-            db.executemany("UPDATE seats SET token = '~' || seat || '~' || token WHERE room = ? AND seat = ?",
-                           [(room, seat.seat) for seat in seats])
-            db.executemany("UPDATE seats SET token = ?, name = ?, bot = ? WHERE room = ? AND seat = ?",
-                           [(seat.token, seat.name, seat.bot, room, seat.seat) for seat in seats])
-
-        self.write(job)
+        self.write(seats_job(room, seats))
 
     def set_flag(self, room: str, flag: str, value: bool) -> None:
-        if flag not in ("paused", "revealed"):
-            raise ValueError(f"not a room flag: {flag}")
-        self.write(lambda db: db.execute(f"UPDATE rooms SET {flag} = ? WHERE code = ?", (int(value), room)))
+        self.write(flag_job(room, flag, value))
 
     def close_room(self, room: str, tokens: Sequence[str]) -> None:
-        def job(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (room,))
-            db.executemany("INSERT OR IGNORE INTO expired (token, room, what) VALUES (?, ?, 'closed room')",
-                           [(token, room) for token in tokens])
-
-        self.write(job)
+        self.write(close_job(room, tokens))
 
     def add_action(self, room: str, step: int, seat: int, action: str, actor: str) -> float:
         """One move, committed before this returns (code without an event loop); see `submit_action`."""
@@ -501,6 +459,98 @@ class Store:
         """The code of the room an expired token was of, or None if it never expired."""
         row = self.connection.execute("SELECT room FROM expired WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
+
+
+# ------------------------------------------------------------------------------------------ writes
+
+#: A write of the file: run by the writer thread on its connection, in the transaction of its group
+#: (`Store.submit` queues one; the class server's loop awaits it, `Store.write` waits for it).
+Job = Callable[[sqlite3.Connection], T]
+
+
+def meta_job(key: str, value: str) -> Job[None]:
+    def job(db: sqlite3.Connection) -> None:
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    return job
+
+
+def room_job(room: RoomRow, seats: Sequence[SeatRow], meta: Mapping[str, str] | None = None) -> Job[None]:
+    """A new room, its seats and its `meta` entries (options kept beside the rooms' columns), at once."""
+    def job(db: sqlite3.Connection) -> None:
+        db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list((meta or {}).items()))
+        db.execute("INSERT INTO rooms (code, number, game, seat_count, seed, rules, language, bot_delay, "
+                   "watch_token, started, paused, revealed, closed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                   (room.code, room.number, room.game, room.seat_count, room.seed, json.dumps(room.rules),
+                    room.language, room.bot_delay, room.watch_token, int(room.started), int(room.paused),
+                    int(room.revealed), int(room.closed)))
+        db.executemany("INSERT INTO seats (room, seat, token, name, bot) VALUES (?,?,?,?,?)",
+                       [(seat.room, seat.seat, seat.token, seat.name, seat.bot) for seat in seats])
+
+    return job
+
+
+def seat_job(room: str, seat: int, name: str | None, bot: str | None) -> Job[None]:
+    """A seat's name and bot (a bot taken off a seat: it starts no game)."""
+    def job(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE seats SET name = ?, bot = ? WHERE room = ? AND seat = ?", (name, bot, room, seat))
+
+    return job
+
+
+def fill_job(room: str, seat: int, name: str, bot: str | None) -> Job[bool]:
+    """Give a seat its name and bot and, in the same transaction, start the room if no seat of the file is empty
+    any more: the job says whether this fill started it. The file decides, not the caller: when a class joins at
+    once, each fill sees the ones committed before it, whatever order the server's loop heard of them."""
+    def job(db: sqlite3.Connection) -> bool:
+        db.execute("UPDATE seats SET name = ?, bot = ? WHERE room = ? AND seat = ?", (name, bot, room, seat))
+        started = db.execute("UPDATE rooms SET started = 1 WHERE code = ? AND started = 0 AND NOT EXISTS "
+                             "(SELECT 1 FROM seats WHERE room = ? AND name IS NULL)", (room, room))
+        return started.rowcount == 1
+
+    return job
+
+
+def token_job(room: str, seat: int, old: str, new: str) -> Job[None]:
+    """A seat's new token; the old one expires."""
+    def job(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE seats SET token = ? WHERE room = ? AND seat = ?", (new, room, seat))
+        db.execute("INSERT INTO expired (token, room, what) VALUES (?, ?, ?)", (old, room, f"seat {seat}"))
+
+    return job
+
+
+def seats_job(room: str, seats: Sequence[SeatRow]) -> Job[None]:
+    """Rewrite some seats of a room at once (the teacher placing students before the start: each token moves
+    with its student). Tokens are unique, so the moved ones are first set aside, then written."""
+    def job(db: sqlite3.Connection) -> None:
+        db.executemany("UPDATE seats SET token = '~' || seat || '~' || token WHERE room = ? AND seat = ?",
+                       [(room, seat.seat) for seat in seats])
+        db.executemany("UPDATE seats SET token = ?, name = ?, bot = ? WHERE room = ? AND seat = ?",
+                       [(seat.token, seat.name, seat.bot, room, seat.seat) for seat in seats])
+
+    return job
+
+
+def flag_job(room: str, flag: str, value: bool) -> Job[None]:
+    """A room's flag "paused" or "revealed" (ValueError for any other, at once)."""
+    if flag not in ("paused", "revealed"):
+        raise ValueError(f"not a room flag: {flag}")
+
+    def job(db: sqlite3.Connection) -> None:
+        db.execute(f"UPDATE rooms SET {flag} = ? WHERE code = ?", (int(value), room))
+
+    return job
+
+
+def close_job(room: str, tokens: Sequence[str]) -> Job[None]:
+    """A room closed: its `tokens` expire."""
+    def job(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (room,))
+        db.executemany("INSERT OR IGNORE INTO expired (token, room, what) VALUES (?, ?, 'closed room')",
+                       [(token, room) for token in tokens])
+
+    return job
 
 
 def _busy_or(error: BaseException) -> BaseException:

@@ -16,7 +16,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tabletop_edu.classroom.rooms import CODE_ALPHABET, CODE_LENGTH, MAX_NAME, Hall, Refused, Room
-from tabletop_edu.classroom.store import Store
+from tabletop_edu.classroom.store import StorageBusy, Store
 from tabletop_edu.classroom.testing import altered
 
 
@@ -70,7 +70,7 @@ def test_students_join_by_code_or_link_and_the_game_starts_with_their_names(hall
 
 def test_students_sitting_down_at_once_hold_their_seats_until_stored_and_the_game_starts_with_every_name(
         hall: Hall) -> None:
-    room = hall.create_room("commissario", 3, seed=5)
+    room = hall.create_room("commissario", 4, seed=5, bots={3: "random"})
     writer_held = threading.Event()
 
     async def class_sitting_down() -> None:
@@ -78,12 +78,15 @@ def test_students_sitting_down_at_once_hold_their_seats_until_stored_and_the_gam
         ann = asyncio.ensure_future(hall.join_async(room.code, "Ann"))
         bob = asyncio.ensure_future(hall.claim_async(room.seats[1].token, "Bob"))
         await asyncio.sleep(0)  # both hold their seat, waiting for the writer
-        assert room.joining == {0: "Ann", 1: "Bob"} and not any(seat.filled for seat in room.seats)
+        assert room.joining == {0: "Ann", 1: "Bob"} and not any(seat.filled for seat in room.seats[:3])
         # a seat or a name being stored is nobody else's, and the teacher's controls leave it alone
         refused("name_taken", lambda: hall.join(room.code, "ANN"), hall, room)
         refused("seat_taken", lambda: hall.claim(room.seats[0].token, "Cyd"), hall, room)
         refused("seat_joining", lambda: hall.seat_bot(room.code, 1, "random"), hall, room)
-        refused("seat_joining", lambda: hall.swap_seats(room.code, 0, 2), hall, room)
+        refused("seat_joining", lambda: hall.new_link(room.code, 0), hall, room)
+        # nor does it empty or move a seat before the start meanwhile: the game could start with a seat empty
+        refused("seat_joining", lambda: hall.swap_seats(room.code, 2, 3), hall, room)
+        refused("seat_joining", lambda: hall.remove_bot(room.code, 3), hall, room)
         writer_held.set()
         # the teacher seats a bot at the last seat: stored after both students, so the file says it started
         # the game, which starts here only once Ann and Bob are seated too (the players are the seats' names)
@@ -91,7 +94,8 @@ def test_students_sitting_down_at_once_hold_their_seats_until_stored_and_the_gam
         assert hall.store.room(room.code).started and not room.started  # type: ignore[union-attr]
         await asyncio.gather(ann, bob)
         assert room.started and room.state is not None and not room.joining
-        assert list(room.state.players) == ["Ann", "Bob", room.seats[2].name] and room.seats[2].bot == "random"
+        assert list(room.state.players) == ["Ann", "Bob", room.seats[2].name, room.seats[3].name]
+        assert [seat.bot for seat in room.seats] == [None, None, "random", "random"]
 
     asyncio.run(class_sitting_down())
     assert [row.name for row in hall.store.seats(room.code)] == [seat.name for seat in room.seats]
@@ -99,6 +103,53 @@ def test_students_sitting_down_at_once_hold_their_seats_until_stored_and_the_gam
     assert restarted.rooms[room.code].state is not None
     assert restarted.rooms[room.code].state.fingerprint() == room.state.fingerprint()
     restarted.store.close()
+
+
+def test_a_teachers_change_holds_its_seats_until_stored_and_a_student_joining_meanwhile_sits_elsewhere(
+        hall: Hall) -> None:
+    room = hall.create_room("commissario", 3, seed=5)
+    hall.join(room.code, "Ann")
+    writer_held = threading.Event()
+
+    async def placing_while_joining() -> None:
+        hall.store.submit(lambda db: writer_held.wait(30))
+        swap = asyncio.ensure_future(hall.run_async(hall.swapping(room.code, 0, 1)))
+        await asyncio.sleep(0)
+        assert room.joining == {0: "", 1: "Ann"} and room.seats[0].name == "Ann"  # held, not made yet
+        cyd = asyncio.ensure_future(hall.join_async(room.code, "Cyd"))  # seat 1 is empty, but held
+        await asyncio.sleep(0)
+        assert room.joining == {0: "", 1: "Ann", 2: "Cyd"}
+        writer_held.set()
+        await asyncio.gather(swap, cyd)
+        assert cyd.result()[1].number == 2 and not room.joining
+
+    asyncio.run(placing_while_joining())
+    assert [seat.name for seat in room.seats] == [None, "Ann", "Cyd"] and not room.started
+    assert [(row.name, row.token) for row in hall.store.seats(room.code)] == \
+        [(seat.name, seat.token) for seat in room.seats]
+    assert hall.seat_of(room.seats[1].token)[1] is room.seats[1]  # Ann's link followed her
+
+
+def test_a_teachers_change_the_file_cannot_take_changes_nothing(hall: Hall, monkeypatch: pytest.MonkeyPatch) -> None:
+    room = hall.create_room("commissario", 3, seed=5, bots={2: "random"})
+    told: list[str] = []
+    hall.listeners.append(lambda changed: told.append(changed.code))
+
+    def busy(job: Any) -> Any:
+        from concurrent.futures import Future
+        future: Future[Any] = Future()
+        future.set_exception(StorageBusy("held by another program"))
+        return future
+
+    monkeypatch.setattr(hall.store, "submit", busy)
+    changes = [hall.pausing(room.code, True), hall.swapping(room.code, 0, 2), hall.unseating_bot(room.code, 2),
+               hall.relinking(room.code, 1), hall.closing(room.code), hall.seating_bot(room.code, 0, "random")]
+    for change in changes:
+        before = snapshot(hall, room)
+        with pytest.raises(Refused) as caught:
+            asyncio.run(hall.run_async(change))
+        assert caught.value.code == "storage_busy" and snapshot(hall, room) == before and not room.joining
+    assert told == []  # nobody heard of a change that is not on disk
 
 
 @pytest.mark.parametrize(("name", "code"), [("", "bad_name"), ("   ", "bad_name"), ("x" * (MAX_NAME + 1), "bad_name"),

@@ -386,3 +386,42 @@ def test_a_join_the_file_cannot_take_is_tried_again_then_refused_with_nothing_ch
         join.join(30)
         assert [seat["seat"] for seat in joined] == [0]  # ...and seated once the file is free: the student waited
         assert [seat["name"] for seat in teacher.room(code)["seats"]] == ["Ann", None]
+
+
+def test_the_teachers_controls_while_another_program_holds_the_file_do_not_freeze_the_server(tmp_path: Path) -> None:
+    with ClassServer(tmp_path / "held.sqlite3", busy_timeout=60) as server:
+        assert server.hall is not None
+        writer = server.hall.store.writer
+        teacher = TeacherClient(server.url, server.teacher_token)
+        code = teacher.create_room("peek", 2, seed=3, bot_delay=0)["code"]
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, server.db], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        answers: dict[str, Any] = {}
+        controls = [threading.Thread(target=lambda what=what: answers.__setitem__(what, teacher.command(code, what)))
+                    for what in ("pause", "resume")]
+        created = threading.Thread(target=lambda: answers.__setitem__("create", teacher.create_room("peek", 3)))
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            controls[0].start()
+            wait_until(lambda: writer.writing == 1)  # the pause waits for the lock, in the writer's thread
+            controls[1].start()  # the resume waits for the pause (the teacher's changes go one at a time)...
+            created.start()  # ...and so does a new room
+            with urllib.request.urlopen(server.url + "/", timeout=10) as response:
+                assert response.status == 200  # a page is served meanwhile...
+            shown = teacher.room(code)
+            assert not shown["paused"] and len(teacher.rooms()) == 1  # ...and nothing is told before it is stored
+            assert writer.writing == 1 and holder.poll() is None and not answers
+        finally:
+            assert holder.stdin is not None
+            holder.stdin.write("\n")
+            holder.stdin.close()
+            holder.wait(30)
+            for thread in [*controls, created]:
+                thread.join(30)
+        assert answers["pause"]["paused"] and not answers["resume"]["paused"]  # each answered as it left the room
+        assert not teacher.room(code)["paused"] and len(teacher.rooms()) == 2
+    reader = sqlite3.connect(tmp_path / "held.sqlite3")
+    try:
+        assert reader.execute("SELECT paused FROM rooms WHERE code = ?", (code,)).fetchall() == [(0,)]
+    finally:
+        reader.close()
