@@ -262,8 +262,9 @@ class Room:
     last_used: float = 0.0  # by the hall's clock: when a person or a program last opened or changed it
     committing: list[WaitingMove] | None = field(default=None, repr=False)  # the moves being committed now
     waiting: list[WaitingMove] = field(default_factory=list, repr=False)  # moves that wait for that commit
-    joining: dict[int, str] = field(default_factory=dict, repr=False)  # seats held for students whose names are
-    # being committed now, with their names (`Hall.join_async`): no one else gets the seat or the name meanwhile
+    joining: dict[int, str] = field(default_factory=dict, repr=False)  # seats held while a change of them is being
+    # committed (a student sitting down, `Hall.join_async`; the teacher's `Change`), with the names sitting down
+    # there: no one else gets the seat or the name meanwhile
     start_due: bool = False  # the file says the game started; it starts here once no seat is being joined
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
@@ -922,6 +923,10 @@ class Hall:
             if not loop.is_closed():
                 loop.call_soon_threadsafe(committed, future)
 
+        taken = sorted(set(change.held) & set(room.joining))
+        if taken:  # each change checks its seats first: two holds of one seat would be a bug of the checks
+            raise Refused("seat_joining", f"Seat {taken[0]} is being changed right now: try again in a moment.", 409,
+                          fr=f"La place {taken[0]} est en train de changer : réessayez dans un instant.")
         room.joining.update(change.held)
         try:
             change.write().add_done_callback(on_commit)

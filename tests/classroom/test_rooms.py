@@ -130,6 +130,24 @@ def test_a_teachers_change_holds_its_seats_until_stored_and_a_student_joining_me
     assert hall.seat_of(room.seats[1].token)[1] is room.seats[1]  # Ann's link followed her
 
 
+def test_two_changes_checked_before_either_holds_its_seat_are_not_both_made(hall: Hall) -> None:
+    room = hall.create_room("commissario", 3, seed=5)
+    first, second = hall.relinking(room.code, 0), hall.relinking(room.code, 0)  # both checked on the same room
+
+    async def both() -> None:
+        made = asyncio.ensure_future(hall.run_async(first))
+        await asyncio.sleep(0)
+        before = snapshot(hall, room)
+        with pytest.raises(Refused) as caught:
+            await hall.run_async(second)
+        assert caught.value.code == "seat_joining" and snapshot(hall, room) == before
+        await made
+
+    asyncio.run(both())
+    assert not room.joining and hall.seat_of(room.seats[0].token)[1] is room.seats[0]
+    assert [row.token for row in hall.store.seats(room.code)] == [seat.token for seat in room.seats]
+
+
 def test_a_teachers_change_the_file_cannot_take_changes_nothing(hall: Hall, monkeypatch: pytest.MonkeyPatch) -> None:
     room = hall.create_room("commissario", 3, seed=5, bots={2: "random"})
     told: list[str] = []
