@@ -71,7 +71,7 @@ from types import TracebackType
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import tornado.httpserver
 import tornado.netutil
@@ -94,6 +94,7 @@ from .store import BUSY_TIMEOUT, Store, WriterLock
 from .waits import MoveWaits
 
 log = logging.getLogger("tabletop_edu.classroom")
+T = TypeVar("T")
 
 STATIC = Path(__file__).with_name("static")
 #: The longest message a page may send (a move is a few words).
@@ -119,6 +120,9 @@ MAX_GUESSERS = 10_000
 #: STORAGE_RETRIES times (the student is told "storage busy, retrying" each time, and sees the table move).
 STORAGE_RETRY_DELAY = 0.5
 STORAGE_RETRIES = 40
+#: A request whose page waits for its answer (a join, a teacher's change) is tried at most this many times more
+#: (`stored`): with the writer's `BUSY_TIMEOUT` for each try, about 8 s, then it is told to try again later.
+WAITING_RETRIES = 10
 #: Refusals of a bot's move that say the table moved on between its choice and its commit (a student's move
 #: committed just before it, the teacher's pause, the end of the game): not the bot's failure, so its room is not
 #: paused for it; it chooses again at its turn.
@@ -203,29 +207,29 @@ class GuessThrottle:
 
     async def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, Seat]:
         """`hall.join_async(code, name)` for `client`, counting its wrong codes (tried again while the database
-        is held elsewhere: `seated`)."""
+        is held elsewhere: `stored`)."""
         self.check(client)
         try:
-            return await seated(lambda: hall.join_async(code, name))
+            return await stored(lambda: hall.join_async(code, name))
         except Refused as refusal:
             if refusal.code == "unknown_room":
                 self.missed(client)
             raise
 
 
-async def seated(sit: Callable[[], Awaitable[tuple[Room, Seat]]]) -> tuple[Room, Seat]:
-    """`sit()` (a student's join or claim), tried again every `STORAGE_RETRY_DELAY` seconds while another program
-    holds the database, as a move is: the student's page waits meanwhile, and only after `STORAGE_RETRIES` tries
-    is told to try again later."""
-    for _ in range(STORAGE_RETRIES):
+async def stored(write: Callable[[], Awaitable[T]]) -> T:
+    """`write()` (a student's join or claim, a teacher's change), tried again every `STORAGE_RETRY_DELAY` seconds
+    while another program holds the database, as a move is: the page waits meanwhile, and only after
+    `WAITING_RETRIES` more tries is told to try again later (nothing changed)."""
+    for _ in range(WAITING_RETRIES):
         try:
-            return await sit()
+            return await write()
         except Refused as refusal:
             if refusal.code != "storage_busy":
                 raise
         await asyncio.sleep(STORAGE_RETRY_DELAY)
     try:
-        return await sit()
+        return await write()
     except Refused as refusal:
         if refusal.code != "storage_busy":
             raise
@@ -960,8 +964,10 @@ class ClassServer:
             try:
                 await self.hall.play_async(room, seat, step, action, actor="bot", even_paused=even_paused)
             except Refused as refusal:
-                if refusal.code == "storage_busy" and not even_paused:
-                    retry_after = STORAGE_RETRY_DELAY  # the database is held elsewhere: the bot tries again
+                if refusal.code == "storage_busy":  # the database is held elsewhere: the bot tries again
+                    if even_paused:
+                        raise  # (the teacher's step: `stored` tries it again)
+                    retry_after = STORAGE_RETRY_DELAY
                     return None
                 if refusal.code in BOT_OVERTAKEN:
                     if even_paused:
@@ -1200,7 +1206,7 @@ class SeatPage(Base):
     async def post(self, token: str) -> None:
         name = self.get_body_argument("name", "")[:200]
         try:
-            room, seat = await seated(lambda: self.hall.claim_async(token, name))
+            room, seat = await stored(lambda: self.hall.claim_async(token, name))
         except Refused as refusal:
             if refusal.code in ("bad_name", "name_taken"):
                 room, seat = self.hall.seat_of(token)
@@ -1512,12 +1518,12 @@ class RoomsApi(Api):
             except ValueError as error:
                 raise Refused("bad_request", str(error)) from None
             async with self.server.controls:
-                room = await self.hall.run_async(self.hall.creating(
+                room = await stored(lambda: self.hall.run_async(self.hall.creating(
                     package, data.get("players"), seed=data.get("seed"), rules=data.get("rules"),
                     language=data.get("language", "en"), bots={int(seat): bot for seat, bot in bots.items()},
                     bot_delay=data.get("bot_delay", 0.8), draw_seats=data.get("draw_seats", False),
                     beliefs=data.get("beliefs", False), scoring=data.get("scoring", "brier"),
-                    move_time_limit=data.get("move_time_limit")))
+                    move_time_limit=data.get("move_time_limit"))))
         except Refused as refusal:
             self.refused(refusal)
             return
@@ -1552,7 +1558,7 @@ class RoomApi(Api):
         """The teacher's command `what`, committed off the loop (`Hall.run_async`), or `Refused`."""
         hall, seat = self.hall, data.get("seat")
         if what == "step":
-            await self.server.step_bot(hall.open_room(room.code))
+            await stored(lambda: self.server.step_bot(hall.open_room(room.code)))
             return
         if what == "resume":
             self.server.errors.pop(room.code, None)
@@ -1569,7 +1575,7 @@ class RoomApi(Api):
         }
         if what not in changes:
             raise Refused("bad_request", "Unknown command.", 404)
-        await hall.run_async(changes[what]())
+        await stored(lambda: hall.run_async(changes[what]()))  # checked again at each try
 
 
 class RecordsApi(Api):

@@ -12,6 +12,7 @@ a move is told to nobody before its commit.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
 import sqlite3
 import subprocess
@@ -354,7 +355,7 @@ def test_a_class_joining_while_another_program_holds_the_file_is_seated_off_the_
 
 def test_a_join_the_file_cannot_take_is_tried_again_then_refused_with_nothing_changed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server_module, "STORAGE_RETRIES", 3)
+    monkeypatch.setattr(server_module, "WAITING_RETRIES", 3)
     monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
     with ClassServer(tmp_path / "busy.sqlite3", busy_timeout=0.05) as server:
         assert server.hall is not None
@@ -375,7 +376,7 @@ def test_a_join_the_file_cannot_take_is_tried_again_then_refused_with_nothing_ch
             room = hall.rooms[code]
             assert not room.joining and all(seat.name is None for seat in room.seats)  # nothing changed
             assert all(seat["name"] is None for seat in teacher.room(code)["seats"])
-            monkeypatch.setattr(server_module, "STORAGE_RETRIES", 10_000)  # from now on, tried until it is free
+            monkeypatch.setattr(server_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
             joined: list[dict[str, Any]] = []
             join = threading.Thread(target=lambda: joined.append(join_room(server.url, code, "Ann")))
             join.start()
@@ -425,3 +426,68 @@ def test_the_teachers_controls_while_another_program_holds_the_file_do_not_freez
         assert reader.execute("SELECT paused FROM rooms WHERE code = ?", (code,)).fetchall() == [(0,)]
     finally:
         reader.close()
+
+
+def test_a_teachers_change_the_file_cannot_take_is_tried_again_then_refused_with_nothing_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_module, "WAITING_RETRIES", 2)
+    monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
+    with ClassServer(tmp_path / "busy.sqlite3", busy_timeout=0.05) as server:
+        assert server.hall is not None
+        store = server.hall.store
+        tries: list[int] = []
+        submit = store.submit
+        store.submit = lambda job: (tries.append(1), submit(job))[1]  # type: ignore[method-assign]
+        teacher = TeacherClient(server.url, server.teacher_token)
+        code = teacher.create_room("peek", 2, seed=2)["code"]
+        tries.clear()
+        holder = sqlite3.connect(server.db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+        try:
+            with pytest.raises(ClassroomError) as refused:
+                teacher.command(code, "pause")
+            assert refused.value.code == "storage_busy" and refused.value.status == 503 and len(tries) == 3
+            assert "try again in a minute" in str(refused.value) and "réessayez" in str(refused.value.fr)
+            assert not teacher.room(code)["paused"]  # nothing changed
+            monkeypatch.setattr(server_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
+            answers: list[dict[str, Any]] = []
+            pause = threading.Thread(target=lambda: answers.append(teacher.command(code, "pause")))
+            pause.start()
+            wait_until(lambda: len(tries) >= 5)  # tried again while held...
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        pause.join(30)
+        assert [answer["paused"] for answer in answers] == [True]  # ...and made once the file is free
+        assert teacher.room(code)["paused"]
+
+
+def test_the_teachers_step_while_the_file_is_held_is_refused_as_busy_not_blamed_on_the_bot(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_module, "WAITING_RETRIES", 2)
+    monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
+    with ClassServer(tmp_path / "busy.sqlite3", busy_timeout=0.05) as server:
+        teacher = TeacherClient(server.url, server.teacher_token)
+        code = teacher.create_room("peek", 2, seed=2, bots={0: "random", 1: "random"}, bot_delay=0)["code"]
+        teacher.command(code, "pause")
+        step = teacher.room(code)["step"]
+        holder = sqlite3.connect(server.db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(ClassroomError) as refused:
+                teacher.command(code, "step")
+            assert refused.value.code == "storage_busy" and "try again in a minute" in str(refused.value)
+            assert server.call(lambda: dict(server.errors)) == {}  # no bot blamed...
+            assert teacher.room(code)["step"] == step  # ...and no move played
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert teacher.command(code, "step")["step"] == step + 1  # the file free: the step is played
+
+
+def test_a_waiting_page_is_answered_before_the_teachers_client_gives_up() -> None:
+    from tabletop_edu.classroom.client import request
+    from tabletop_edu.classroom.store import BUSY_TIMEOUT
+    longest = server_module.WAITING_RETRIES * (server_module.STORAGE_RETRY_DELAY + BUSY_TIMEOUT) + BUSY_TIMEOUT
+    client_waits = inspect.signature(request).parameters["timeout"].default
+    assert 1 < longest < client_waits / 2, (longest, client_waits)  # a held file is tried a while, then told
