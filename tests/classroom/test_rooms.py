@@ -133,14 +133,17 @@ def test_a_teachers_change_holds_its_seats_until_stored_and_a_student_joining_me
 def test_two_changes_checked_before_either_holds_its_seat_are_not_both_made(hall: Hall) -> None:
     room = hall.create_room("commissario", 3, seed=5)
     first, second = hall.relinking(room.code, 0), hall.relinking(room.code, 0)  # both checked on the same room
+    writer_held = threading.Event()
 
     async def both() -> None:
+        hall.store.submit(lambda db: writer_held.wait(30))  # the first is not stored before the second is refused
         made = asyncio.ensure_future(hall.run_async(first))
         await asyncio.sleep(0)
         before = snapshot(hall, room)
         with pytest.raises(Refused) as caught:
             await hall.run_async(second)
         assert caught.value.code == "seat_joining" and snapshot(hall, room) == before
+        writer_held.set()
         await made
 
     asyncio.run(both())

@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 from concurrent.futures import Future
 from pathlib import Path
@@ -315,7 +315,7 @@ def test_a_class_joining_while_another_program_holds_the_file_is_seated_off_the_
             wait_until(lambda: len(server.call(lambda: dict(hall.rooms[code].joining))) == 6)
             held = server.call(lambda: dict(hall.rooms[code].joining))
             assert sorted(held) == list(range(6)) and sorted(held.values()) == names
-            assert writer.writing + writer.queued == 6 and holder.poll() is None  # all wait for the held lock
+            wait_until(lambda: writer.writing + writer.queued == 6)  # all six wait for the held lock
             with urllib.request.urlopen(server.url + "/", timeout=10) as response:
                 assert response.status == 200  # a page is served meanwhile...
             shown = teacher.room(code)
@@ -353,40 +353,54 @@ def test_a_class_joining_while_another_program_holds_the_file_is_seated_off_the_
         reader.close()
 
 
-def test_a_join_the_file_cannot_take_is_tried_again_then_refused_with_nothing_changed(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server_module, "WAITING_RETRIES", 3)
+@pytest.fixture()
+def quickly_busy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ClassServer]:
+    """A server whose writer gives up on a lock held elsewhere after 0.05 s, and whose waiting pages' requests are
+    tried three times, 0.01 s apart (`server.stored`)."""
+    monkeypatch.setattr(server_module, "WAITING_RETRIES", 2)
     monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
     with ClassServer(tmp_path / "busy.sqlite3", busy_timeout=0.05) as server:
-        assert server.hall is not None
-        hall = server.hall
-        tries: list[int] = []
-        fill = hall.store.submit_fill
-        hall.store.submit_fill = lambda *args, **kwargs: (tries.append(1), fill(*args, **kwargs))[1]  # type: ignore
-        teacher = TeacherClient(server.url, server.teacher_token)
-        code = teacher.create_room("peek", 2, seed=2)["code"]
-        holder = sqlite3.connect(server.db, isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
-        try:
-            with pytest.raises(ClassroomError) as refused:
-                join_room(server.url, code, "Ann")
-            assert refused.value.code == "storage_busy" and refused.value.status == 503
-            assert "try again in a minute" in str(refused.value) and "réessayez" in str(refused.value.fr)
-            assert len(tries) == 4  # the first try and three more
-            room = hall.rooms[code]
-            assert not room.joining and all(seat.name is None for seat in room.seats)  # nothing changed
-            assert all(seat["name"] is None for seat in teacher.room(code)["seats"])
-            monkeypatch.setattr(server_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
-            joined: list[dict[str, Any]] = []
-            join = threading.Thread(target=lambda: joined.append(join_room(server.url, code, "Ann")))
-            join.start()
-            wait_until(lambda: len(tries) >= 6)  # tried again while held...
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
-        join.join(30)
-        assert [seat["seat"] for seat in joined] == [0]  # ...and seated once the file is free: the student waited
-        assert [seat["name"] for seat in teacher.room(code)["seats"]] == ["Ann", None]
+        yield server
+
+
+def counted(store: Store, method: str) -> list[int]:
+    """A list that grows by one at each call of `store.<method>` (each try of a write)."""
+    calls: list[int] = []
+    real = getattr(store, method)
+    setattr(store, method, lambda *args, **kwargs: (calls.append(1), real(*args, **kwargs))[1])
+    return calls
+
+
+def test_a_join_the_file_cannot_take_is_tried_again_then_refused_with_nothing_changed(
+        quickly_busy: ClassServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = quickly_busy
+    assert server.hall is not None
+    hall = server.hall
+    tries = counted(hall.store, "submit_fill")
+    teacher = TeacherClient(server.url, server.teacher_token)
+    code = teacher.create_room("peek", 2, seed=2)["code"]
+    holder = sqlite3.connect(server.db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    try:
+        with pytest.raises(ClassroomError) as refused:
+            join_room(server.url, code, "Ann")
+        assert refused.value.code == "storage_busy" and refused.value.status == 503
+        assert "try again in a minute" in str(refused.value) and "réessayez" in str(refused.value.fr)
+        assert len(tries) == 3  # the first try and two more
+        room = hall.rooms[code]
+        assert not room.joining and all(seat.name is None for seat in room.seats)  # nothing changed
+        assert all(seat["name"] is None for seat in teacher.room(code)["seats"])
+        monkeypatch.setattr(server_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
+        joined: list[dict[str, Any]] = []
+        join = threading.Thread(target=lambda: joined.append(join_room(server.url, code, "Ann")))
+        join.start()
+        wait_until(lambda: len(tries) >= 5)  # tried again while held...
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    join.join(30)
+    assert [seat["seat"] for seat in joined] == [0]  # ...and seated once the file is free: the student waited
+    assert [seat["name"] for seat in teacher.room(code)["seats"]] == ["Ann", None]
 
 
 def test_the_teachers_controls_while_another_program_holds_the_file_do_not_freeze_the_server(tmp_path: Path) -> None:
@@ -429,60 +443,55 @@ def test_the_teachers_controls_while_another_program_holds_the_file_do_not_freez
 
 
 def test_a_teachers_change_the_file_cannot_take_is_tried_again_then_refused_with_nothing_changed(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server_module, "WAITING_RETRIES", 2)
-    monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
-    with ClassServer(tmp_path / "busy.sqlite3", busy_timeout=0.05) as server:
-        assert server.hall is not None
-        store = server.hall.store
-        tries: list[int] = []
-        submit = store.submit
-        store.submit = lambda job: (tries.append(1), submit(job))[1]  # type: ignore[method-assign]
-        teacher = TeacherClient(server.url, server.teacher_token)
-        code = teacher.create_room("peek", 2, seed=2)["code"]
-        tries.clear()
-        holder = sqlite3.connect(server.db, isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
-        try:
-            with pytest.raises(ClassroomError) as refused:
-                teacher.command(code, "pause")
-            assert refused.value.code == "storage_busy" and refused.value.status == 503 and len(tries) == 3
-            assert "try again in a minute" in str(refused.value) and "réessayez" in str(refused.value.fr)
-            assert not teacher.room(code)["paused"]  # nothing changed
-            monkeypatch.setattr(server_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
-            answers: list[dict[str, Any]] = []
-            pause = threading.Thread(target=lambda: answers.append(teacher.command(code, "pause")))
-            pause.start()
-            wait_until(lambda: len(tries) >= 5)  # tried again while held...
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
-        pause.join(30)
-        assert [answer["paused"] for answer in answers] == [True]  # ...and made once the file is free
-        assert teacher.room(code)["paused"]
+        quickly_busy: ClassServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = quickly_busy
+    assert server.hall is not None
+    tries = counted(server.hall.store, "submit")
+    teacher = TeacherClient(server.url, server.teacher_token)
+    code = teacher.create_room("peek", 2, seed=2)["code"]
+    tries.clear()
+    holder = sqlite3.connect(server.db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    try:
+        with pytest.raises(ClassroomError) as refused:
+            teacher.command(code, "pause")
+        assert refused.value.code == "storage_busy" and refused.value.status == 503 and len(tries) == 3
+        assert "try again in a minute" in str(refused.value) and "réessayez" in str(refused.value.fr)
+        assert not teacher.room(code)["paused"]  # nothing changed
+        monkeypatch.setattr(server_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
+        answers: list[dict[str, Any]] = []
+        pause = threading.Thread(target=lambda: answers.append(teacher.command(code, "pause")))
+        pause.start()
+        wait_until(lambda: len(tries) >= 5)  # tried again while held...
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    pause.join(30)
+    assert [answer["paused"] for answer in answers] == [True]  # ...and made once the file is free
+    assert teacher.room(code)["paused"]
 
 
 def test_the_teachers_step_while_the_file_is_held_is_refused_as_busy_not_blamed_on_the_bot(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server_module, "WAITING_RETRIES", 2)
-    monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
-    with ClassServer(tmp_path / "busy.sqlite3", busy_timeout=0.05) as server:
-        teacher = TeacherClient(server.url, server.teacher_token)
-        code = teacher.create_room("peek", 2, seed=2, bots={0: "random", 1: "random"}, bot_delay=0)["code"]
-        teacher.command(code, "pause")
-        step = teacher.room(code)["step"]
-        holder = sqlite3.connect(server.db, isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")
-        try:
-            with pytest.raises(ClassroomError) as refused:
-                teacher.command(code, "step")
-            assert refused.value.code == "storage_busy" and "try again in a minute" in str(refused.value)
-            assert server.call(lambda: dict(server.errors)) == {}  # no bot blamed...
-            assert teacher.room(code)["step"] == step  # ...and no move played
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
-        assert teacher.command(code, "step")["step"] == step + 1  # the file free: the step is played
+        quickly_busy: ClassServer) -> None:
+    server = quickly_busy
+    teacher = TeacherClient(server.url, server.teacher_token)
+    # bots that would wait 30 s before their first move: paused first, they play only the teacher's steps
+    code = teacher.create_room("peek", 2, seed=2, bots={0: "random", 1: "random"}, bot_delay=30)["code"]
+    teacher.command(code, "pause")
+    step = teacher.room(code)["step"]
+    assert step == 0
+    holder = sqlite3.connect(server.db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(ClassroomError) as refused:
+            teacher.command(code, "step")
+        assert refused.value.code == "storage_busy" and "try again in a minute" in str(refused.value)
+        assert server.call(lambda: dict(server.errors)) == {}  # no bot blamed...
+        assert teacher.room(code)["step"] == step  # ...and no move played
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert teacher.command(code, "step")["step"] == step + 1  # the file free: the step is played
 
 
 def test_a_waiting_page_is_answered_before_the_teachers_client_gives_up() -> None:
