@@ -338,33 +338,11 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         self.write(meta_job(key, value))
 
-    # ---------------------------------------------------------------- writes (each job is below the class)
-
-    def add_room(self, room: RoomRow, seats: Sequence[SeatRow], meta: Mapping[str, str] | None = None) -> None:
-        self.write(room_job(room, seats, meta))
-
-    def set_seat(self, room: str, seat: int, *, name: str | None, bot: str | None) -> None:
-        self.write(seat_job(room, seat, name, bot))
+    # ---------------------------------------------------------------- writes (the rooms' jobs are below the class)
 
     def submit_fill(self, room: str, seat: int, *, name: str, bot: str | None) -> Future[bool]:
         """`fill_job`, queued for the writer."""
         return self.submit(fill_job(room, seat, name, bot))
-
-    def fill_seat(self, room: str, seat: int, *, name: str, bot: str | None) -> bool:
-        """`submit_fill`, waited for here."""
-        return self.submit_fill(room, seat, name=name, bot=bot).result()
-
-    def replace_token(self, room: str, seat: int, old: str, new: str) -> None:
-        self.write(token_job(room, seat, old, new))
-
-    def set_seats(self, room: str, seats: Sequence[SeatRow]) -> None:
-        self.write(seats_job(room, seats))
-
-    def set_flag(self, room: str, flag: str, value: bool) -> None:
-        self.write(flag_job(room, flag, value))
-
-    def close_room(self, room: str, tokens: Sequence[str]) -> None:
-        self.write(close_job(room, tokens))
 
     def add_action(self, room: str, step: int, seat: int, action: str, actor: str) -> float:
         """One move, committed before this returns (code without an event loop); see `submit_action`."""
