@@ -501,8 +501,8 @@ def main(argv: list[str] | None = None) -> int:
           f"p95 {1000 * p95:.1f} ms, max {1000 * latencies[-1]:.1f} ms ({len(latencies)} of the {recorded} moves "
           "stored: the others' seats sent no move before they were shown)")
     print(phases_text([timed for room in rooms for timed in room.timed]))
-    print(closed_loop_text(latencies, elapsed - seated, sum(room.students for room in rooms), sum(room.menus for room in rooms), moves,
-                           flat_out=high == 0))
+    print(closed_loop_text(latencies, elapsed - seated, sum(room.students for room in rooms),
+                           sum(room.menus for room in rooms), moves, flat_out=high == 0))
     print(inside)  # where they waited: for their commit, then for their room's turn to be drawn and sent
     busiest = busiest_share(sampler.samples)
     shown = "not measured (no psutil)" if cpu_share is None else \
