@@ -80,7 +80,8 @@ class Pupil:
     def tap_move(self, rng: random.Random) -> list[str]:
         """Tap buttons until a move is sent, as a student would; the labels tapped. The button tapped is the very
         one looked at: if the page redrew its buttons in between (a table arriving redraws them), the student
-        looks again. A locator would have waited for a fourth button that the new menu no longer had."""
+        looks again. A locator would have waited for a fourth button that the new menu no longer had. A move sent
+        earlier may land only now (a bot's simultaneous move moved the step first): then there is nothing to tap."""
         from playwright.sync_api import Error as PlaywrightError  # as the browser fixture imports it: when used
 
         tapped = []
@@ -91,9 +92,15 @@ class Pupil:
             count = options.count()
             if complete.count() and (count == 0 or rng.random() < 0.3):
                 button = complete
-            else:
-                assert count > 0, f"{self.name}: no button to tap"
+            elif count:
                 button = options.nth(rng.randrange(count))
+            elif self.page.locator("#app").get_attribute("data-state") != "turn":
+                return tapped  # the move in flight (or another seat's) landed meanwhile: no longer this seat's turn
+            else:  # the page redrew under the student's eyes: look again once a menu is drawn
+                self.page.wait_for_function(
+                    "d => document.getElementById('moves').dataset.drawn !== d"
+                    " || document.getElementById('app').dataset.state !== 'turn'", arg=drawn)
+                continue
             try:
                 handle = button.element_handle(timeout=REDRAWN_WAIT)
                 final = "final" in (handle.get_attribute("class") or "")
