@@ -217,6 +217,7 @@ class InformationSetSearch:
         """One iteration: select and expand in the shared tree, play out with the policy, back the result up
         (`first`: the move to play at the root, for the iterations spent on one given move; `me`: the seat
         that plays it, when several seats choose at once)."""
+        path: list[tuple[Node, Seat]]  # the nodes played through, each with the seat that chose it
         node, path = root, []
         while not world.is_over and (self.tree_depth is None or len(path) < self.tree_depth):
             seat = me if node is root and me is not None else world.acting_seats[0]

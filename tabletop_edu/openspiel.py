@@ -198,8 +198,8 @@ def _dealing_class(state_class: type[GameState[Any]]) -> type[GameState[Any]]:
     own `random.Random` there, which this subclass drops); the state gets its own class back after the deal."""
     if state_class not in _DEALING:
         slot = property(lambda self: self.__dict__["_scripted_rng"], lambda self, value: None)
-        _DEALING[state_class] = type(state_class)(f"Dealing{state_class.__name__}", (state_class,),
-                                                   {"rng": slot, "__module__": __name__})
+        _DEALING[state_class] = type(state_class)(  # type: ignore[misc]
+            f"Dealing{state_class.__name__}", (state_class,), {"rng": slot, "__module__": __name__})
     return _DEALING[state_class]
 
 

@@ -124,7 +124,7 @@ def _token_bucket(key: str, shape: str, inner: Any, item: Any, size: int) -> int
     """The bucket of a token, remembered when its parts are plain values: writing and hashing the same
     "key=value" texts at every step was most of an environment step."""
     if type(item) in _ATOMS and type(inner) in _ATOMS:
-        return _remembered_bucket(key, shape, inner, type(inner), item, type(item), size)
+        return _remembered_bucket(key, shape, inner, type(inner), item, type(item), size)  # type: ignore[arg-type]
     return _bucket(_token(key, shape, inner, item), size)
 
 

@@ -182,7 +182,8 @@ class GamePlugin:
 
     def bot_factories(self) -> dict[str, str]:
         """Every bot name of the game -> its "module:attribute" factory: the declared ones, then the generic."""
-        return {**self.bots, **{name: text for name, text in GENERIC_BOTS.items() if name not in self.bots}}
+        return {**self.bots,  # type: ignore[dict-item]  # texts only: `__post_init__` made every factory one
+                **{name: text for name, text in GENERIC_BOTS.items() if name not in self.bots}}
 
     def bot_names(self) -> list[str]:
         return list(self.bot_factories())

@@ -766,7 +766,7 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 def _progress(total: int, done: int, progress: bool | Callable[[int, int], None]) -> tuple[
-        Callable[[int], None], Callable[[], None]]:
+        Callable[[int], object], Callable[[], None]]:
     """(advance(n), close()): a callback `(done, total)`, a `tqdm.auto` bar (a widget in notebooks, a text
     bar in a terminal), or nothing."""
     if callable(progress):
@@ -981,7 +981,7 @@ class MetaGame:
         from .knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
 
         language = check_language(language)
-        starts = [None] if starts is None else list(starts)
+        starts = [None] if starts is None else list(starts)  # type: ignore[list-item]
         figure = Figure(figsize=(12.8, 5.2), dpi=100, layout="constrained")
         panels = figure.subplots(1, len(starts), squeeze=False, sharey=True)[0]
         colours = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3"]

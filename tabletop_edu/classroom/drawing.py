@@ -29,7 +29,7 @@ import weakref
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from .. import registry
 from ..core import GameState
@@ -65,7 +65,7 @@ def render_table(room: Room, seat: int | None, language: str, with_view: bool = 
     message = table_message(view, language, seats=seats_public(room), step=room.step, legal_actions=legal,
                             paused=room.paused, revealed=revealed, title=room.title, seat=seat,
                             style=False,  # the page links the stylesheet once (`TableStyle`)
-                            words=room.menu_tree(seat) if legal else None,
+                            words=room.menu_tree(cast(int, seat)) if legal else None,  # legal moves: a seat's only
                             log=room.running_log(seat, language),  # its new lines only are worded
                             public=room.view(None))  # what the step's tables share, drawn once
     if with_view and seat is not None:

@@ -1064,13 +1064,14 @@ class Hall:
         copy), refuse the ones that no longer fit and hand the others to the writer in one job."""
         loop = asyncio.get_running_loop()
         waiting, room.waiting = room.waiting, []
+        rows: list[ActionRow]
         game, rows, movers = room.state, [], []
         for move in waiting:
             try:
                 step, text = self._checked_move(room, move.seat, move.answered, move.action, move.even_paused, game)
                 if len(rows) + 1 < len(waiting):  # a move after it is checked on the game with this one played
+                    assert game is not None  # `_checked_move` refused a room without a game
                     game = game.clone() if game is room.state else game
-                    assert game is not None
                     game.apply(text, player=move.seat)
             except Exception as refusal:  # noqa: BLE001 - `Refused`, or raised to its waiter as if played there
                 move.settle(refusal)
@@ -1207,6 +1208,7 @@ class Hall:
             raise Refused("not_your_turn", f"No student's move is due at seat {seat} now.", 409)
         bot = games.make_bot(room.package, TIME_UP_BOT)
         step, view, legal, rng = room.step, room.view(seat), room.legal_actions(seat), room.bot_rng(seat)
+        assert view is not None  # the room's game was checked above (and a room's game is never taken away)
 
         def choose() -> str:
             return str(bot.choose(view, legal, rng))

@@ -71,13 +71,14 @@ from types import TracebackType
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import tornado.httpserver
 import tornado.netutil
 import tornado.web
 import tornado.websocket
 
+from ..core import GameState
 from ..core.rules import rules_to_dict
 from ..templates import stylesheet
 from ..templates.drawn import message_json
@@ -703,7 +704,7 @@ class ClassServer:
                 continue
             if connection.kind == "seat":
                 follow_token(room, connection)
-            if connection.kind == "seat" and room.seats[connection.seat].token != connection.token:
+            if connection.kind == "seat" and room.seats[cast(int, connection.seat)].token != connection.token:
                 connection.handler.close(CLOSE_EXPIRED, "This link has expired: ask your teacher for a new one.")
                 continue
             if connection.version > version:
@@ -777,7 +778,7 @@ class ClassServer:
         assert room.state is not None and room.scoring is not None
         return room.remember(("belief_answers", len(room.beliefs)), lambda: belief_answers(
             room.code, room.number, self.labels(room), [row.__dict__ for row in room.beliefs], str(room.scoring),
-            room.state))
+            cast("GameState[Any]", room.state)))  # asserted above: mypy does not carry it into the lambda
 
     def debrief(self, room: Room, language: str) -> str:
         """The class's debrief of a revealed room in `language`. The game's own tables replay the whole game
@@ -898,14 +899,14 @@ class ClassServer:
         if limit and state is not None and not state.is_over and not room.paused and not room.closed:
             due = {seat for seat in state.acting_seats if room.seats[seat].bot is None}
         for (code, seat), deadline in list(self._deadlines.items()):
-            if code == room.code and (seat not in due or deadline.step > room.step
-                                      or any(mover == seat for mover, _ in state.history[deadline.step:])):
+            if code == room.code and (seat not in due or deadline.step > room.step or any(  # `due`: a game's seats
+                    mover == seat for mover, _ in cast("GameState[Any]", state).history[deadline.step:])):
                 deadline.handle.cancel()
                 del self._deadlines[(code, seat)]
         for seat in sorted(due):
             if (room.code, seat) not in self._deadlines:
                 assert limit is not None
-                handle = self._schedule(limit, lambda seat=seat: self.time_up(room.code, seat))
+                handle = self._schedule(limit, lambda seat=seat: self.time_up(room.code, seat))  # type: ignore[misc]
                 self._deadlines[(room.code, seat)] = Deadline(room.step, handle)
 
     def time_up(self, code: str, seat: int) -> asyncio.Task[str | None]:
@@ -957,7 +958,8 @@ class ClassServer:
             try:
                 action = await self.loop.run_in_executor(self._executor, choose)
             except Exception as error:  # a bot's bug: pause the room and tell the teacher
-                return await self._bot_failed(room, seat, f"{type(error).__name__}: {error}")
+                return await self._bot_failed(  # type: ignore[func-returns-value]
+                    room, seat, f"{type(error).__name__}: {error}")
             if room.step != step or room.closed:
                 return None  # the table moved while the bot thought: it will think again
             assert self.hall is not None
@@ -973,7 +975,8 @@ class ClassServer:
                     if even_paused:
                         raise  # the teacher's step: told why, as any command refused
                     return None  # it chooses again at its turn
-                return await self._bot_failed(room, seat, f"{action!r}: {refusal}")
+                return await self._bot_failed(  # type: ignore[func-returns-value]
+                    room, seat, f"{action!r}: {refusal}")
             return seat, action
         finally:
             if not even_paused:
@@ -1017,6 +1020,7 @@ def bot_turn(room: Room) -> tuple[int, int, Callable[[], str]] | None:
     bot = room.bot_for(seat)
     assert bot is not None
     view, legal, rng = room.view(seat), room.legal_actions(seat), room.bot_rng(seat)
+    assert view is not None  # the room's game was checked above (and a room's game is never taken away)
     return seat, room.step, lambda: str(bot.choose(view, legal, rng))
 
 
@@ -1063,7 +1067,7 @@ class RedactedLogs:
         where = f"{self.request.method} {redacted(self.request.path)}"
         if isinstance(value, tornado.web.HTTPError):
             if value.log_message:
-                log.warning("%d %s: %s", value.status_code, where, redacted(value.get_message()))
+                log.warning("%d %s: %s", value.status_code, where, redacted(cast(str, value.get_message())))
         else:
             log.error("%s failed", where, exc_info=(kind, value, trace))  # type: ignore[arg-type]
 
@@ -1519,7 +1523,8 @@ class RoomsApi(Api):
                 raise Refused("bad_request", str(error)) from None
             async with self.server.controls:
                 room = await stored(lambda: self.hall.run_async(self.hall.creating(
-                    package, data.get("players"), seed=data.get("seed"), rules=data.get("rules"),
+                    package, data.get("players"),  # type: ignore[arg-type]  # the JSON as sent: checked there
+                    seed=data.get("seed"), rules=data.get("rules"),
                     language=data.get("language", "en"), bots={int(seat): bot for seat, bot in bots.items()},
                     bot_delay=data.get("bot_delay", 0.8), draw_seats=data.get("draw_seats", False),
                     beliefs=data.get("beliefs", False), scoring=data.get("scoring", "brier"),
@@ -1556,6 +1561,7 @@ class RoomApi(Api):
 
     async def command(self, room: Room, what: str | None, data: dict[str, Any]) -> None:
         """The teacher's command `what`, committed off the loop (`Hall.run_async`), or `Refused`."""
+        seat: Any  # the JSON as sent, checked by the hall (Refused: a seat missing or of no number)
         hall, seat = self.hall, data.get("seat")
         if what == "step":
             await stored(lambda: self.server.step_bot(hall.open_room(room.code)))
@@ -1567,11 +1573,11 @@ class RoomApi(Api):
             "resume": lambda: hall.pausing(room.code, False),
             "reveal": lambda: hall.revealing(room.code),
             "close": lambda: hall.closing(room.code),
-            "bot": lambda: hall.seating_bot(room.code, seat, data.get("bot")),
+            "bot": lambda: hall.seating_bot(room.code, seat, data.get("bot")),  # type: ignore[arg-type]
             "unbot": lambda: hall.unseating_bot(room.code, seat),
             "new_link": lambda: hall.relinking(room.code, seat),
             "ask": lambda: hall.belief_desk.asking(room.code),
-            "swap": lambda: hall.swapping(room.code, seat, data.get("to")),
+            "swap": lambda: hall.swapping(room.code, seat, data.get("to")),  # type: ignore[arg-type]
         }
         if what not in changes:
             raise Refused("bad_request", "Unknown command.", 404)
@@ -1648,7 +1654,7 @@ class TableStyle(RedactedLogs, tornado.web.RequestHandler):
         self.finish(stylesheet())
 
 
-def routes(server: ClassServer) -> list[tuple[str, type, dict[str, Any]]]:
+def routes(server: ClassServer) -> list[tuple[str, type] | tuple[str, type, dict[str, Any]]]:
     token = r"(?P<token>[A-Za-z0-9_\-]{1,64})"
     return [
         (r"/", JoinPage, {"server": server}),

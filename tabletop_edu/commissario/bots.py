@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..core import Action, View
 from ..core import RandomBot as _CoreRandom
@@ -146,6 +146,7 @@ class LookaheadBot(BidderBot):
 
     def _pick(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         facts, me = view.facts, view.seat
+        assert me is not None  # `choose` answers a view without a seat itself, before any pick
         order = facts["order"]
         greedy = _greedy_pick(facts, legal_actions)
         samples = []
@@ -163,6 +164,7 @@ class LookaheadBot(BidderBot):
 
     def _reveal(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         me = view.seat
+        assert me is not None  # `choose` answers a view without a seat itself, before any reveal
         totals = {action: 0.0 for action in legal_actions}
         for _ in range(self.worlds):
             world = world_from_view(view, rng)
@@ -173,9 +175,10 @@ class LookaheadBot(BidderBot):
                 round_now = future.round
                 while not future.is_over and future.round == round_now:
                     seat = future.current_player
+                    assert isinstance(seat, int)  # the reveals of one round: one seat at a time
                     future.apply(_reveal_best(future.view(seat).facts, future.legal_actions(seat)), player=seat)
                 totals[action] += future.scores[me] - before
-        return max(legal_actions, key=lambda a: (totals[a], -COLOURS.index(a.colour)))
+        return max(legal_actions, key=lambda a: (totals[a], -COLOURS.index(cast(Reveal, a).colour)))
 
 
 ALL_BOTS = (RandomBot, GreedyBot, BidderBot, EquilibriumBot, LookaheadBot)

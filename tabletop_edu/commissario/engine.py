@@ -348,7 +348,8 @@ class CommissarioState(GameState[Rules]):
             return []
         if self.phase == "release":
             held = sorted(set(self.arrested[player]), key=CARD_ORDER.__getitem__)
-            return [RELEASE_NONE] + [RELEASES[card] for card in held]
+            menu: list[Action] = [RELEASE_NONE]
+            return menu + [RELEASES[card] for card in held]
         if self.phase == "pick":
             return list(picks_allowed(self._holds_double(player)))
         return list(_reveal_menu(self.picks.get(player, ()), self.revealed.get(player, ()), self.rules.reveal_choice))
@@ -662,6 +663,7 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
     history: list[tuple[Seat, Action]] = []
     for index, event in enumerate(actions):
         seat = event.actor
+        assert seat is not None  # `actions` holds only events with an actor
         if event.kind == "release":
             card = event.data["card"]
             history.append((seat, RELEASE_NONE if card is None else RELEASES[parse_card(card)]))

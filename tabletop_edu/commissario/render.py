@@ -383,7 +383,7 @@ def state_html(state: GameState[Any], language: str = "en", log: bool = True) ->
 
 # ---------------------------------------------------------------------------------------------- the reveal
 
-def _picks_by_round(view: View, language: str) -> tuple[list[str], list[Row]]:
+def _picks_by_round(view: View, language: str) -> tuple[list[str | Name], list[Row]]:
     """Every round's picks as the reveals showed them (all picks are revealed by the end of a round)."""
     shown: dict[int, dict[int, list[str]]] = {}
     current = 0
@@ -392,7 +392,7 @@ def _picks_by_round(view: View, language: str) -> tuple[list[str], list[Row]]:
             current = int(event.data["round"])
         elif event.kind == "reveal" and isinstance(event.data.get("seat"), int):
             shown.setdefault(current, {}).setdefault(event.data["seat"], []).append(event.data["colour"])
-    head = [tr("cm_round", language), *(Name(name) for name in view.players)]
+    head: list[str | Name] = [tr("cm_round", language), *(Name(name) for name in view.players)]
     rows = []
     for number, seats in sorted(shown.items()):
         cells = tuple(pick_word(seats[seat], language) if len(seats.get(seat, [])) == 2

@@ -34,7 +34,8 @@ from .engine import ALL_PICKS, Pick, bonus_winner, picks_allowed
 from .rules import COLOURS
 
 if TYPE_CHECKING:  # numpy is imported by the functions that compute with it: playing needs no numpy
-    np = _numpy()
+    import numpy as np
+    from numpy import ndarray  # for annotations in a function's body, where `np` is the function's own import
 
 #: What numpy and nashpy are for here, in the sentence a lean install shows instead of a traceback.
 _PURPOSE = "Commissario's exact strategies (payoff tables, equilibria, the equilibrium bot)"
@@ -234,7 +235,7 @@ def equilibrium(game: RoundGame, *, rng: random.Random | None = None) -> tuple[d
     small = reduce_game(game)
     nash = nashpy.Game(small.row_payoffs, small.col_payoffs)
 
-    def candidates() -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def candidates() -> Iterator[tuple[np.ndarray, np.ndarray]]:  # type: ignore[name-defined]
         if min(small.row_payoffs.shape) <= 6:
             yield from nash.support_enumeration()
             yield from nash.vertex_enumeration()
@@ -281,7 +282,7 @@ def equilibria(game: RoundGame, decimals: int = 6) -> list[tuple[dict[Any, float
     if max(small.row_payoffs.shape) > 6:
         raise ValueError(f"equilibria enumerates reduced games of at most 6 x 6, not {small.row_payoffs.shape}.")
     nash = nashpy.Game(small.row_payoffs, small.col_payoffs)
-    found: dict[tuple[tuple[float, ...], tuple[float, ...]], tuple[np.ndarray, np.ndarray]] = {}  # rounded -> found
+    found: dict[tuple[tuple[float, ...], tuple[float, ...]], tuple[ndarray, ndarray]] = {}  # rounded -> found
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for candidate in itertools.chain(nash.support_enumeration(), nash.vertex_enumeration()):

@@ -35,7 +35,7 @@ class Action:
             return text
 
         __str__.__doc__ = notation.__doc__
-        cls.__str__ = __str__  # type: ignore[method-assign]
+        cls.__str__ = __str__  # type: ignore[method-assign, assignment]
 
     def _repr_html_(self) -> str:
         from html import escape

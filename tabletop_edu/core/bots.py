@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 
 from .actions import Action
 from .events import Seat
-from .state import GameState
+from .state import GameState, StateT
 from .view import View
 
 
@@ -49,8 +49,8 @@ def play_turn(state: GameState, bots: Sequence[Bot] | Mapping[Seat, Bot], rng: r
     return False
 
 
-def play_game(state: GameState, bots: Sequence[Bot] | Mapping[Seat, Bot], *,
-              rng: random.Random | None = None) -> GameState:
+def play_game(state: StateT, bots: Sequence[Bot] | Mapping[Seat, Bot], *,
+              rng: random.Random | None = None) -> StateT:
     """Play `state` to the end with a bot at every seat (`rng` defaults to one seeded by the state's seed)."""
     rng = rng or random.Random(state.seed)
     for _ in range(state.max_steps + 1):

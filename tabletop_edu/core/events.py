@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from operator import is_
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 Seat = int
 Source = int | str  # a seat number, or an object of the table such as "box" or "deck"
@@ -43,7 +43,7 @@ class _NoData(Mapping[str, Any]):
 NO_DATA: Mapping[str, Any] = _NoData()
 
 
-def _read_only(self: Any, *args: Any, **kwargs: Any) -> None:
+def _read_only(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
     raise TypeError(f"{type(self).__name__} is read-only: views and events are snapshots of the game.")
 
 
@@ -79,9 +79,10 @@ class FrozenList(list):  # type: ignore[type-arg]
 
 
 #: Values that are already read-only: kept as they are (a set, so the check is one hash look-up a value).
-FROZEN_TYPES = frozenset({int, str, bool, float, type(None), FrozenDict, FrozenList, frozenset, _NoData})
+FROZEN_TYPES: frozenset[type] = frozenset({int, str, bool, float, type(None), FrozenDict, FrozenList, frozenset,
+                                           _NoData})
 #: Plain values a read-only copy keeps (immutable all the way down).
-_IMMUTABLE = frozenset({int, str, bool, float, type(None), frozenset, _NoData})
+_IMMUTABLE: frozenset[type] = frozenset({int, str, bool, float, type(None), frozenset, _NoData})
 
 
 def freeze(value: Any) -> Any:

@@ -43,7 +43,7 @@ class GameRules:
     """Base of every game's `Rules`: checks all fields at construction, then the game's own `check()`."""
 
     def __post_init__(self) -> None:
-        hints = _type_hints(type(self))
+        hints = _type_hints(type(self))  # type: ignore[arg-type]
         for spec in dataclasses.fields(self):
             value = getattr(self, spec.name)
             _check_type(spec.name, value, hints[spec.name])

@@ -60,7 +60,7 @@ def _field_names(action_class: type) -> tuple[str, ...]:
 
 
 def _field_types(action: Action) -> tuple[Any, ...]:
-    return tuple([_shape(getattr(action, name)) for name in _field_names(type(action))])
+    return tuple([_shape(getattr(action, name)) for name in _field_names(type(action))])  # type: ignore[arg-type]
 
 
 def copy_rng(rng: random.Random) -> random.Random:
@@ -134,7 +134,7 @@ class GameState(ABC, Generic[RulesT]):
     game: ClassVar[str]
     #: The game's name for people.
     title: ClassVar[str]
-    rules_class: ClassVar[type]
+    rules_class: ClassVar[type[Any]]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
 
@@ -220,7 +220,7 @@ class GameState(ABC, Generic[RulesT]):
         their state outside `apply`, like a resample dealing a new layout, call it too)."""
         current = self._whose_turn()
         self._current = current
-        self._acting: tuple[Seat, ...] = () if current is None else (
+        self._acting: tuple[Seat, ...] = () if current is None else (  # type: ignore[assignment]
             current if type(current) is tuple else (current,))
 
     @property

@@ -107,7 +107,7 @@ def _context(view: View, language: str, log: bool, *, teacher: bool = False,
     seats = []
     for seat in range(len(view.players)):
         ruled_out = facts["not_cards"].get(seat, [])
-        tags = (Tag(tr("peek.not", language).format(values=", ".join(map(str, ruled_out))), "warn"),) \
+        tags: tuple[Tag, ...] = (Tag(tr("peek.not", language).format(values=", ".join(map(str, ruled_out))), "warn"),) \
             if ruled_out and seat not in known else ()
         if view.is_over and seat in _winners(facts["scores"]):
             tags += (Tag(tr("peek.wins", language), "good"),)

@@ -15,7 +15,7 @@ import functools
 import itertools
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,10 +145,10 @@ def information_gain(worlds: Sequence[World], target: int, trait: str, colour: s
     for world in worlds:
         adler = world.index(ADLER)
         if world[target] == ADLER:
-            joint[True][adler] += weight * adler_yes
-            joint[False][adler] += weight * (1 - adler_yes)
+            joint[True][adler] += weight * adler_yes  # type: ignore[assignment]
+            joint[False][adler] += weight * (1 - adler_yes)  # type: ignore[assignment]
         else:
-            joint[has_trait(world[target], trait, colour)][adler] += weight
+            joint[has_trait(world[target], trait, colour)][adler] += weight  # type: ignore[assignment]
     after = 0.0
     for counts in joint.values():
         mass = sum(counts.values())
@@ -206,7 +206,7 @@ class QuestioningGame:
         constant = sum(q * self.payoff[plan][0] for plan, q in asker_mix.items()) / len(self.characters)
         slopes: Counter[Question] = Counter()
         for plan, q in asker_mix.items():
-            slopes[plan[1]] += q * self.payoff[plan][1] / len(self.characters)
+            slopes[plan[1]] += q * self.payoff[plan][1] / len(self.characters)  # type: ignore[assignment]
         return constant + sum(min(0.0, slope) for slope in slopes.values())
 
 
@@ -293,7 +293,8 @@ def knowledge_model(state: GameState[Any]):  # -> tabletop_edu.knowledge.Worlds
     """The identities as an S5 model: the public worlds, each seat observing its own character."""
     from ..knowledge import Worlds
 
-    observations = {seat: (lambda world, seat=seat: world[seat]) for seat in range(len(state.players))}
+    observations: dict[Hashable, Callable[..., Any]] = {seat: (lambda world, seat=seat: world[seat])
+                                                        for seat in range(len(state.players))}
     return Worlds(worlds_for_view(state.view(None)), observations)
 
 
@@ -305,7 +306,8 @@ def question_flow(state: GameState[Any]):  # -> networkx.MultiDiGraph
     from ..knowledge import information_flow
 
     graph = information_flow(state)
-    drop = [(u, v, k) for u, v, k, kind in graph.edges(keys=True, data="kind") if kind not in FLOW_KINDS]
+    drop = [(u, v, k) for u, v, k, kind in graph.edges(keys=True, data="kind")  # type: ignore[var-annotated]
+            if kind not in FLOW_KINDS]
     graph.remove_edges_from(drop)
     return graph
 

@@ -398,6 +398,7 @@ class _Search:
         if kind == "move" and op.card is None:
             return tokens.hand_reasons[op.seat]
         if kind in ("lose", "move"):
+            assert op.card is not None  # a "lose" is made with the card shown; a "move" without one returned above
             return tokens.reasons_of(op.seat, (op.card,))
         if kind == "look":
             return tokens.reasons_of(op.seat, op.cards)
@@ -662,7 +663,7 @@ class _ScriptedChance(random.Random):
             raise RuntimeError("Get Adler: a scripted shuffle holds other cards than the game's (a bug).")
         x[:] = order
 
-    def choice(self, seq: Sequence[Any]) -> Any:
+    def choice(self, seq: Sequence[Any]) -> Any:  # type: ignore[override]
         card = self._next("choice")
         if card not in seq:
             raise RuntimeError("Get Adler: a scripted take is not in the hand (a bug).")

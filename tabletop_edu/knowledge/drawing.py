@@ -21,7 +21,7 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 from matplotlib import figure as mpl_figure
@@ -216,7 +216,7 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
         draw_worlds(model, label=lambda world: "".join(map(str, world)), actual=(1, 0, 1))
     """
     graph = worlds.to_networkx()
-    edges = [(first, second, plain(_agents_label(agents, language)))
+    edges = [(first, second, plain(_agents_label(agents, language)))  # type: ignore[var-annotated]
              for first, second, agents in graph.edges(data="agents")]
     figure = Figure(figsize=size, dpi=DPI)
     axes = figure.add_axes((0.02, 0.02, 0.96, 0.96 - 0.5 / size[1]))  # the title above, in 0.5 inch
@@ -280,6 +280,7 @@ def _fewest_crossings(nodes: list[Any], edges: list[tuple[Any, Any]]) -> list[An
     one end of one lies between the ends of the other. Every order is tried (the first node fixed, mirror
     images skipped) up to `ORDERED_WORLDS` nodes; beyond, two nodes swap places while a swap removes a
     crossing. The first order found wins ties, so the picture is stable."""
+    fewest: float  # crossings counted, or infinity before the first order is tried
     if len(nodes) < 4:
         return nodes
     if len(nodes) > ORDERED_WORLDS:
@@ -373,13 +374,13 @@ def crossed_labels(figure: mpl_figure.Figure, width_pixels: int = 1280) -> list[
         renderer = FigureCanvasAgg(figure).get_renderer()
         figure.draw(renderer)
         axes = figure.axes[0]
-        lines = {int(line.get_gid()[len("edge-"):]): axes.transData.transform(line.get_xydata())
+        lines = {int(cast(str, line.get_gid())[len("edge-"):]): axes.transData.transform(line.get_xydata())
                  for line in axes.get_lines() if str(line.get_gid()).startswith("edge-")}
         crossed = []
         for text in axes.texts:
             if not str(text.get_gid()).startswith("edge-label-"):
                 continue
-            own = int(text.get_gid()[len("edge-label-"):])
+            own = int(cast(str, text.get_gid())[len("edge-label-"):])
             patch = text.get_bbox_patch()
             extent = (patch if patch is not None else text).get_window_extent(renderer)
             box = (extent.x0, extent.y0, extent.x1, extent.y1)
@@ -416,7 +417,7 @@ def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple
     cut = [t.get_text() for t in texts
            if (extent := t.get_window_extent(renderer)).x0 < box.x0 - 0.5 or extent.x1 > box.x1 + 0.5
            or extent.y0 < box.y0 - 0.5 or extent.y1 > box.y1 + 0.5]
-    return min(t.get_fontsize() for t in texts) * scale, cut
+    return min(cast(float, t.get_fontsize()) for t in texts) * scale, cut
 
 
 def _axes_axes(figure: mpl_figure.Figure) -> list[Any]:

@@ -89,7 +89,7 @@ def heading(title: str, shown: list[Column], left_out: int, language: str) -> st
 def lanes(nodes: Mapping[Any, Attributes]) -> dict[Any, float]:
     """Lane positions, top to bottom: seats in seat order, a spectator, then objects in order of appearance
     (with a half-lane gap between seats and objects)."""
-    order = {"seat": 0, "spectator": 1, "object": 2}
+    order: dict[str | None, int] = {"seat": 0, "spectator": 1, "object": 2}
     ordered = sorted(nodes, key=lambda node: order.get(nodes[node].get("kind"), 2))
     positions: dict[Any, float] = {}
     position = 0.0

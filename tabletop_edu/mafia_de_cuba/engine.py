@@ -45,7 +45,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from ..core import (Action, Event, FrozenDict, FrozenList, GameState, IllegalAction, RulesError, Seat, View,
                     copy_rng, expect_arity, parse_choice, parse_int, quote, words)
@@ -1138,7 +1138,7 @@ class Menu(FrozenList):
 
     __slots__ = ()
 
-    def _shared(self, *args: Any, **kwargs: Any) -> None:
+    def _shared(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("Legal actions are shared between game states, so they cannot be changed: copy them "
                         "first, e.g. `options = list(state.legal_actions())`, then shuffle or sort the copy.")
 

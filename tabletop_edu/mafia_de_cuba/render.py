@@ -696,7 +696,7 @@ def _with_holes(frame: Mapping[str, Any], ring: PublicRing, view: View, language
     you = frame["you"]
     me = view.seat
     if secret_takes is not None:  # the teacher's: every secret take shown
-        seats = Hole(ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you))
+        seats: Hole | None = Hole(ring_seats_html(_seat_boxes(view, language, secret_takes, viewer=me), you))
     elif me is None:  # the spectator's: the public boxes
         seats = Hole.of_pieces(ring.drawn)
     else:  # a seat's: the public boxes, with its own put in at its place (kept with the ring: all it shows)
@@ -780,8 +780,8 @@ def _secrets_panel(lines: tuple[str, ...], language: str) -> Markup:
     """A seat's "only you know" panel (nothing for a spectator): the same lines at every step of a phase."""
     if not lines:
         return Markup("")
-    return Markup(environment().get_template("macros.html.j2").module.secrets_panel(tr("tt.only_you", language),
-                                                                                     lines))
+    return Markup(environment().get_template("macros.html.j2").module.secrets_panel(  # type: ignore[attr-defined]
+        tr("tt.only_you", language), lines))
 
 
 _TABLE = "mafia_de_cuba/table.html.j2"
@@ -947,7 +947,7 @@ def reveal_html(subject: GameState[Any] | View, language: str = "en") -> str:
             truth, holds = _claim_truth(claim, event.actor, facts, seen, names, language)
             if holds is False:
                 liars.add(event.actor)
-            verdict = Tag("\u2714 " + tr("tt.true", language), "good") if holds else (
+            verdict: Tag | str = Tag("\u2714 " + tr("tt.true", language), "good") if holds else (
                 Tag("\u2718 " + tr("tt.lie", language), "bad") if holds is False
                 else Tag(tr("mdc_opinion", language), "info"))
             claims.append(Row((claim_text(claim, names, language), truth, verdict), head=players[event.actor],

@@ -9,13 +9,14 @@ the next Godfather (the winners' choice, R7.2, which you may change) and a "Next
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Any, cast
 
 import ipywidgets as widgets
 
 from ..core import Seat
 from ..i18n import check_language, register, tr
 from ..widgets import GameWidget
+from .engine import MafiaState
 from .rules import Rules
 from .series import Series
 from .widget import play
@@ -55,7 +56,7 @@ class SeriesWidget(widgets.VBox):
         current = self.series.current
         game = play(list(self.series.players), seed=current.seed, rules=current.rules,
                     seat=self.seat, bots=self.series.bots, language=self.language)  # type: ignore[arg-type]
-        self.series.adopt(game.state)
+        self.series.adopt(cast(MafiaState, game.state))  # `play` deals a Mafia de Cuba game
         game.status.observe(lambda _: self.refresh(), names="value")  # every redraw of the round
         return game
 
@@ -63,7 +64,7 @@ class SeriesWidget(widgets.VBox):
         """Start the next round with `godfather` (default: the one picked in the menu, the winners' choice)."""
         self.series.next_round(self.next_godfather.value if godfather is None else godfather)
         self.game = self._round_widget()
-        self.children = (self.header, self.game, *self.children[2:])
+        self.children: tuple[Any, ...] = (self.header, self.game, *self.children[2:])
         self.refresh()
 
     def refresh(self) -> None:

@@ -338,7 +338,8 @@ def seat_html(box: SeatBox, you: str, extra: str = "") -> Markup:
     step after step and seat after seat (a 12-seat ring on 13 screens at every move). A seat that cannot be a
     key (a mapping) is drawn every time."""
     def draw() -> Markup:
-        return Markup(environment().get_template("macros.html.j2").module.seat(box, you, extra))
+        return Markup(environment().get_template("macros.html.j2").module.seat(  # type: ignore[attr-defined]
+            box, you, extra))
 
     key = (box, you, extra, type(you), type(extra))  # Markup("a&b") == "a&b", but it is drawn unescaped
     try:
@@ -399,7 +400,7 @@ class Words:
 def banner_html(banner: Banner) -> Markup:
     """A banner as the layout draws it (the `banner` macro): a frame's hole where its tables' banners differ
     (the seats to act are told it is their turn)."""
-    return Markup(environment().get_template("macros.html.j2").module.banner(banner))
+    return Markup(environment().get_template("macros.html.j2").module.banner(banner))  # type: ignore[attr-defined]
 
 
 #: How many frames `render_framed` keeps (then it starts again): a step's few, for a class of rooms.
@@ -465,7 +466,7 @@ def _filled(frame: tuple[tuple[str, ...], tuple[int, ...]], fills: Sequence[str 
         if type(fill) is tuple:  # a hole drawn in pieces
             parts += (*fill, segment)
         else:
-            parts += (fill, segment)
+            parts += (fill, segment)  # type: ignore[arg-type]
     return Drawn(parts)
 
 
@@ -476,7 +477,7 @@ def _holes_in(context: dict[str, Any]) -> list[str | tuple[str, ...]]:
         value = context[name]
         if isinstance(value, Hole):
             parts: Iterable[Any] = (value,)
-        elif type(value) not in _PLAIN and _is_plain_dataclass(type(value)):
+        elif type(value) not in _PLAIN and _is_plain_dataclass(type(value)):  # type: ignore[arg-type]
             parts = vars(value).values()
         else:
             continue
@@ -491,7 +492,7 @@ def _frame_value(value: Any, fills: list[str | tuple[str, ...]], keyed: bool = T
     if isinstance(value, Hole):
         fills.append(value.__dict__.get("pieces") or str(value))
         return ("hole",), Markup(f"\x00{len(fills) - 1}\x00")
-    if type(value) not in _PLAIN and _is_plain_dataclass(type(value)):
+    if type(value) not in _PLAIN and _is_plain_dataclass(type(value)):  # type: ignore[arg-type]
         marks = {}
         key: list[Any] = [type(value)]
         for name, part in vars(value).items():
@@ -517,7 +518,7 @@ def _is_plain_dataclass(kind: type) -> bool:
 def _frozen(value: Any) -> Any:
     """`value` as a dictionary key that holds everything it shows (a list as a tuple, a plain dataclass as its
     fields); a value kept only by its identity (a function, an object) is refused: a frame must not outlive it."""
-    kind = type(value)
+    kind: type = type(value)
     if kind in _PLAIN:
         return value
     if isinstance(value, str):  # Markup("a&b") equals "a&b", but it is drawn unescaped
