@@ -83,7 +83,7 @@ def percentile(values: list[float], share: float) -> float:
 
 def measure_redraws() -> list[tuple[str, float]]:
     rows = []
-    print(f"Redraw of every perspective at every step (ms)      cold: first visit; cached: second visit")
+    print("Redraw of every perspective at every step (ms)      cold: first visit; cached: second visit")
     print(f"{'game':<16}{'seats':>6}{'steps':>7}{'redraws':>9}{'p50':>8}{'p95':>8}{'max':>8}"
           f"{'cached p95':>12}{'cold/cached':>13}")
     for name, players in TABLES:

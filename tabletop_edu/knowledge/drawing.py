@@ -20,7 +20,6 @@ import io
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 import networkx as nx

@@ -19,7 +19,7 @@ import pytest
 import tornado.httpclient
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
-from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, request, seat_feed, websocket_url
+from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, request, websocket_url
 from tabletop_edu.classroom.pages import table_message, view_step
 from tabletop_edu.classroom.server import FLOOD_BURST, MAX_MESSAGE, seats_public
 from tabletop_edu.classroom.testing import Student, altered, leaked, play_to_the_end, seat_students, secrets_for

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tabletop_edu import mafia_de_cuba
-from tabletop_edu.core import (Action, Bot, FrozenDict, FrozenList, GameState, RandomBot, View, freeze, play_game,
+from tabletop_edu.core import (Action, Bot, FrozenDict, FrozenList, GameState, RandomBot, View, play_game,
                                read_only_copy)
 
 WRITES_TO_A_DICT: list[Callable[[Any], Any]] = [
