@@ -35,7 +35,7 @@ from .rules import COLOURS
 
 if TYPE_CHECKING:  # numpy is imported by the functions that compute with it: playing needs no numpy
     import numpy as np
-    from numpy import ndarray  # for annotations in a function's body, where `np` is the function's own import
+    from numpy import ndarray  # for annotations inside a function whose `np` is its own import, or none
 
 #: What numpy and nashpy are for here, in the sentence a lean install shows instead of a traceback.
 _PURPOSE = "Commissario's exact strategies (payoff tables, equilibria, the equilibrium bot)"
@@ -231,11 +231,11 @@ def equilibrium(game: RoundGame, *, rng: random.Random | None = None) -> tuple[d
     label; the first candidate no pure deviation improves on is returned. Regret matching is the fallback.
     """
     nashpy = need("nashpy", _PURPOSE)
-    np = _numpy()
+    _numpy()  # a lean install is told numpy is missing in the sentence the other functions give
     small = reduce_game(game)
     nash = nashpy.Game(small.row_payoffs, small.col_payoffs)
 
-    def candidates() -> Iterator[tuple[np.ndarray, np.ndarray]]:  # type: ignore[name-defined]
+    def candidates() -> Iterator[tuple[ndarray, ndarray]]:
         if min(small.row_payoffs.shape) <= 6:
             yield from nash.support_enumeration()
             yield from nash.vertex_enumeration()
