@@ -233,6 +233,7 @@ def test_the_tables_of_a_step_are_drawn_around_a_few_kept_frames_and_each_is_the
     a game to its end, with hostile names and in both drawing orders, each table is the template drawn whole from
     the same context, and one frame is drawn for a step (a language)."""
     from tabletop_edu import templates
+    from tabletop_edu.templates import frames
 
     state = new_game([f"<b>P{seat}</b> & co" if seat == 4 else f"<i>P{seat}</i>" for seat in range(12)],
                      seed=3)
@@ -240,13 +241,13 @@ def test_the_tables_of_a_step_are_drawn_around_a_few_kept_frames_and_each_is_the
     perspectives: list[int | None] = [*range(12), None]
     while True:
         for order in (perspectives, perspectives[::-1]):
-            templates._frames.clear()
+            frames._frames.clear()
             for seat in order:
                 for language in ("en", "fr"):
                     context = render_module._context(state.view(seat), language, log=False)
                     assert view_html(state.view(seat), language, log=False) == \
                         templates.render("mafia_de_cuba/table.html.j2", **context), (len(state.events), seat, language)
-            assert len(templates._frames) == 2  # one a language: the seats' and the projector's differ in holes only
+            assert len(frames._frames) == 2  # one a language: the seats' and the projector's differ in holes only
         if state.is_over:
             break
         seat = state.acting_seats[0]
@@ -260,6 +261,7 @@ def test_the_tables_of_a_step_drawn_from_its_public_view_are_the_tables_drawn_wh
     both drawing orders and both languages, each table is the template drawn whole from its own view, and a step
     draws one frame (a language) for the seats and the projector."""
     from tabletop_edu import templates
+    from tabletop_edu.templates import frames
 
     state = new_game([f"<b>P{seat}</b> & co" if seat == 4 else f"<i>P{seat}</i>" for seat in range(players)],
                      seed=seed)
@@ -269,7 +271,7 @@ def test_the_tables_of_a_step_drawn_from_its_public_view_are_the_tables_drawn_wh
     while True:
         public = state.view(None)
         for order in (perspectives, perspectives[::-1]):
-            templates._frames.clear()
+            frames._frames.clear()
             for seat in order:
                 view = state.view(seat)
                 for language in ("en", "fr"):
@@ -277,7 +279,7 @@ def test_the_tables_of_a_step_drawn_from_its_public_view_are_the_tables_drawn_wh
                                              **render_module._context(view, language, log=False))
                     assert view_html(view, language, log=False, style=False, public=public) == whole, \
                         (steps, seat, language)
-            assert len(templates._frames) == 2  # a frame a language, for the seats and the projector
+            assert len(frames._frames) == 2  # a frame a language, for the seats and the projector
         if state.is_over:
             break
         seat = state.acting_seats[0]
@@ -290,11 +292,12 @@ def test_the_steps_of_the_floor_share_their_frame(monkeypatch: pytest.MonkeyPatc
     """What was said is a hole of the table: a floor step that only added a statement draws no new frame (the class
     server draws 13 tables a step), and every table is still the one drawn whole, what was said included."""
     from tabletop_edu import templates
+    from tabletop_edu.templates import frames
 
     drawn: list[str] = []
-    draw_frame = templates._draw_frame
-    monkeypatch.setattr(templates, "_draw_frame", lambda *arguments: drawn.append("frame") or draw_frame(*arguments))
-    templates._frames.clear()
+    draw_frame = frames._draw_frame
+    monkeypatch.setattr(frames, "_draw_frame", lambda *arguments: drawn.append("frame") or draw_frame(*arguments))
+    frames._frames.clear()
     state = new_game([f"<i>P{seat}</i>" for seat in range(12)], seed=3)
     rng = random.Random(3)
     floor_steps = said = 0
@@ -317,7 +320,7 @@ def test_the_steps_of_the_floor_share_their_frame(monkeypatch: pytest.MonkeyPatc
 def test_a_public_view_not_of_the_tables_step_is_refused_and_nothing_is_kept() -> None:
     """The view given as the step's public one must be the spectator's view of the same game at the same step: a
     seat's view, an earlier step's or another table's is refused with a ValueError, and no frame is kept."""
-    from tabletop_edu import templates
+    from tabletop_edu.templates import frames
 
     state = play(6, BOX_6)
     earlier = state.view(None)
@@ -328,11 +331,11 @@ def test_a_public_view_not_of_the_tables_step_is_refused_and_nothing_is_kept() -
     wrong = {"a seat's view": (state.view(1), "spectator's"), "an earlier step's": (earlier, "same step"),
              "another table's": (other.view(None), "same step"), "the view itself": (view, "spectator's")}
     for what, (public, message) in wrong.items():
-        templates._frames.clear()
+        frames._frames.clear()
         render_module._step_frames.clear()
         with pytest.raises(ValueError, match=message):
             view_html(view, log=False, public=public)
-        assert not templates._frames and not render_module._step_frames, what
+        assert not frames._frames and not render_module._step_frames, what
     assert view_html(view, log=False, public=state.view(None)) == view_html(view, log=False)
 
 

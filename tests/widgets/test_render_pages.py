@@ -502,16 +502,17 @@ def test_a_table_drawn_around_kept_holes_is_the_table_drawn_whole(contexts: list
 
 def test_tables_that_differ_only_in_their_holes_share_one_frame() -> None:
     from tabletop_edu import templates
+    from tabletop_edu.templates import frames
 
-    templates._frames.clear()
+    frames._frames.clear()
     for who in ("Ann", "Bo", "<Cy>"):
         templates.render_framed("mafia_de_cuba/table.html.j2", **framed_context(who, "turn", ("a",), who, who))
-    assert len(templates._frames) == 1
+    assert len(frames._frames) == 1
     templates.render_framed("mafia_de_cuba/table.html.j2", **framed_context("Ann", "turn", ("a", "b"), "", ""))
-    assert len(templates._frames) == 2  # what was said is not a hole: another frame
+    assert len(frames._frames) == 2  # what was said is not a hole: another frame
     templates.render_framed("mafia_de_cuba/table.html.j2", **framed_context("\x000\x00", "turn", (), "", ""))
     templates.render_framed("mafia_de_cuba/table.html.j2", **framed_context("A", "\x000\x00", (), "", ""))
-    assert len(templates._frames) == 3  # a mark in a hole is its own business; in the frame, drawn whole, not kept
+    assert len(frames._frames) == 3  # a mark in a hole is its own business; in the frame, drawn whole, not kept
 
 
 def test_a_text_and_the_same_markup_are_two_frames() -> None:
@@ -533,31 +534,33 @@ def test_a_text_and_the_same_markup_are_two_frames() -> None:
 def test_a_frame_is_never_kept_by_what_only_its_identity_names(value: Any) -> None:
     """A function or a plain object in a context could change while its frame is kept: refused, in words."""
     from tabletop_edu import templates
+    from tabletop_edu.templates import frames
 
-    templates._frames.clear()
+    frames._frames.clear()
     context = framed_context("Ann", "turn", (), "", "")
     context["t"] = value
     with pytest.raises(TypeError, match="a frame cannot be kept by"):
         templates.render_framed("mafia_de_cuba/table.html.j2", **context)
-    assert not templates._frames
+    assert not frames._frames
 
 
 def test_a_frame_kept_by_a_given_key_takes_the_holes_of_each_table_and_no_other_count() -> None:
     """A caller that gives the frame's key (`frame_key`: Mafia de Cuba's step) draws every table of that key with
     its own holes put in; a context with another number of holes under the same key is refused, in words."""
     from tabletop_edu import templates
+    from tabletop_edu.templates import frames
 
-    templates._frames.clear()
+    frames._frames.clear()
     key = object()
     for who in ("Ann", "<b>Bo</b>"):
         context = framed_context(who, "mine", ("a",), f"ring of {who}", f"secret of {who}", kind="mine")
         assert templates.render_framed("mafia_de_cuba/table.html.j2", frame_key=key, **context) == \
             templates.render("mafia_de_cuba/table.html.j2", **context)
-    assert len(templates._frames) == 1
+    assert len(frames._frames) == 1
     fewer = framed_context("Cy", "turn", ("a",), "ring", "secret")  # its banner is not a hole
     with pytest.raises(ValueError, match="A frame with 4 holes was given 3"):
         templates.render_framed("mafia_de_cuba/table.html.j2", frame_key=key, **fewer)
-    assert len(templates._frames) == 1
+    assert len(frames._frames) == 1
 
 
 def test_a_page_copied_with_changes_is_the_page_replace_makes_and_leaves_the_first_alone() -> None:
