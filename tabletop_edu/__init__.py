@@ -37,7 +37,7 @@ __version__ = "0.1.0"
 FLOORS: tuple[tuple[str, frozenset[str]], ...] = (
     ("protocol", frozenset({"core", "i18n", "extras", "student_t"})),
     ("knowledge", frozenset({"knowledge"})),
-    ("engines", frozenset({"__init__", "rules", "actions", "engine", "worlds", "deduction", "inference", "cheap_talk", "_box",
+    ("engines", frozenset({"__init__", "rules", "actions", "engine", "words", "worlds", "deduction", "inference", "cheap_talk", "_box",
                            "chain", "_chain_numpy", "_chain_python"})),
     ("registry", frozenset({"registry"})),
     ("analysis", frozenset({"beliefs", "bots", "strategy", "series", "plugin", "ismcts", "tournament", "testing", "openspiel",
