@@ -35,22 +35,27 @@ Storage that fails is loud: a file this process cannot write is refused at start
 each group of writes the writer checks that the file is still the one it opened and still writable (`FileWatch`):
 a file deleted, replaced or turned read-only under the server fails the writes with a `StorageError` saying so
 (never a write acknowledged into a deleted file, never the SIGBUS of a write through a read-only -shm mapping).
+Rows read back are checked as on the way in (`asked_steps_of`, `time_limit_of`, `check_seats`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+
+from ..core import RecordError
+from ..core.errors import quote
 
 try:
     import fcntl
@@ -690,6 +695,51 @@ def _room_row(row: tuple[Any, ...]) -> RoomRow | BrokenRoom:
         return BrokenRoom(code, number, f"room {code}: its stored rules are not an object")
     return RoomRow(code, number, game, seats, seed, decoded, language, float(delay), watch, bool(started),
                    bool(paused), bool(revealed), bool(closed))
+
+
+# ------------------------------------------------------------------------------------------ rows read back
+
+
+def asked_steps_of(code: str, stored: str | None) -> set[int]:
+    """The steps at which the teacher asked a room's beliefs, from their `meta` text (None: never asked);
+    `RecordError` naming the room unless it is a JSON list of steps, as the server writes it."""
+    try:
+        steps = [] if stored is None else json.loads(stored)
+    except (ValueError, RecursionError):
+        steps = None
+    if not isinstance(steps, list) or \
+            not all(type(step) is int and step >= 0 for step in steps):  # noqa: E721 - True is no step
+        raise RecordError(f"room {code}: its stored asked steps are not a list of steps ({quote(stored)}).")
+    return set(steps)
+
+
+def time_limit_of(code: str, stored: str | None, *, low: float, high: float) -> float | None:
+    """A room's seconds per move, from their `meta` text (None: no limit); `RecordError` naming the room unless
+    it is a number from `low` to `high`, as the server accepts it (NaN and -5 fired at once)."""
+    try:
+        limit = None if stored is None else float(stored)
+    except ValueError:
+        limit = math.nan
+    if limit is not None and not low <= limit <= high:  # NaN is within no bounds
+        raise RecordError(f"room {code}: its stored time limit is not a number of seconds from {low:g} to "
+                          f"{high:g} ({quote(stored)}).")
+    return limit
+
+
+def check_seats(code: str, seats: Sequence[SeatRow], seat_count: int, bots: Collection[str]) -> None:
+    """`RecordError` naming the room unless its stored seats are numbered 0 to `seat_count - 1`, each with a
+    token, a name or none, and a bot among `bots` (its game's) or none: a bot no game has left its room stuck."""
+    numbers = [seat.seat for seat in seats]
+    if numbers != list(range(seat_count)):
+        raise RecordError(f"room {code}: its stored seats are {quote(numbers)}, not 0 to {seat_count - 1}.")
+    for seat in seats:
+        if not isinstance(seat.token, str) or not seat.token:
+            raise RecordError(f"room {code}: seat {seat.seat}'s stored token is not a text.")
+        if seat.name is not None and not isinstance(seat.name, str):
+            raise RecordError(f"room {code}: seat {seat.seat}'s stored name is not a text ({quote(seat.name)}).")
+        if seat.bot is not None and (not isinstance(seat.bot, str) or seat.bot not in bots):
+            raise RecordError(f"room {code}: seat {seat.seat}'s stored bot {quote(seat.bot)} is no bot of its game "
+                              f"(its bots: {', '.join(sorted(bots))}).")
 
 
 # ------------------------------------------------------------------------------------------ one writer per file

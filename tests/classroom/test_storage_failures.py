@@ -5,6 +5,7 @@
 - A database the server cannot write (a read-only file, a read-only folder) is refused at start, one sentence.
 - While serving, the file deleted, replaced, or turned read-only stops the writes with a `StorageError` (never an
   acknowledged write that is lost, never a SIGBUS), and the store says why (`Store.problem`).
+- Rows read back are checked as on the way in: asked steps, time limits, seats and their bots.
 
 Read-only files are made with `chattr +i` when the tests run as root (root writes through a `chmod`), with `chmod`
 otherwise; a file system without `chattr` skips those tests.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import shutil
 import sqlite3
@@ -25,8 +27,10 @@ from pathlib import Path
 import pytest
 
 from tabletop_edu.classroom import ClassServer, DatabaseInUse, StorageError
-from tabletop_edu.classroom.store import Store, WriterLock, meta_job
+from tabletop_edu.classroom import store as store_module
+from tabletop_edu.classroom.store import SeatRow, Store, WriterLock, meta_job
 from tabletop_edu.classroom.testing import ServerProcess
+from tabletop_edu.core import RecordError
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -240,3 +244,38 @@ def test_checking_the_file_before_a_commit_costs_no_write_and_changes_nothing(tm
         assert store.problem is None
     finally:
         store.close()
+
+
+# ------------------------------------------------------------------------------------------ rows read back
+
+
+def test_asked_steps_read_back_are_a_list_of_steps() -> None:
+    assert store_module.asked_steps_of("AB12", None) == set()
+    assert store_module.asked_steps_of("AB12", "[0, 3, 7]") == {0, 3, 7}
+    for stored in ('{"0": 1}', "[1.5]", "[-1]", "[true]", '"3"', "not json", "[" * 5000):
+        with pytest.raises(RecordError, match="room AB12: its stored asked steps"):
+            store_module.asked_steps_of("AB12", stored)
+
+
+def test_a_time_limit_read_back_is_a_number_of_seconds_within_the_bounds() -> None:
+    assert store_module.time_limit_of("AB12", None, low=5.0, high=3600.0) is None
+    assert store_module.time_limit_of("AB12", "30.0", low=5.0, high=3600.0) == 30.0
+    for stored in ("-5", "nan", "inf", "1e400", "3", "3601", "thirty", "", repr(math.nan)):
+        with pytest.raises(RecordError, match="room AB12: its stored time limit"):
+            store_module.time_limit_of("AB12", stored, low=5.0, high=3600.0)
+
+
+def test_seats_read_back_have_their_types_and_known_bots() -> None:
+    good = [SeatRow("AB12", 0, "t0", "Ann", None), SeatRow("AB12", 1, "t1", "Bot 1", "random")]
+    store_module.check_seats("AB12", good, 2, {"random", "greedy"})
+    bad = {"an unknown bot": [good[0], SeatRow("AB12", 1, "t1", "Bot 1", "os.system")],
+           "a bot that is no text": [good[0], SeatRow("AB12", 1, "t1", "Bot 1", 7)],  # type: ignore[arg-type]
+           "a name that is no text": [SeatRow("AB12", 0, "t0", b"Ann", None), good[1]],  # type: ignore[arg-type]
+           "a token that is no text": [SeatRow("AB12", 0, None, "Ann", None), good[1]],  # type: ignore[arg-type]
+           "a seat missing": good[:1], "seats out of order": good[::-1]}
+    for kind, seats in bad.items():
+        with pytest.raises(RecordError, match="room AB12: ") as refusal:
+            store_module.check_seats("AB12", seats, 2, {"random", "greedy"})
+        assert "\n" not in str(refusal.value), kind
+    with pytest.raises(RecordError, match="os.system"):
+        store_module.check_seats("AB12", bad["an unknown bot"], 2, {"random", "greedy"})
