@@ -26,24 +26,36 @@ Tables:
 The file uses write-ahead logging with `synchronous=FULL`: a committed move survives a killed process (and
 a power cut).
 
-One writer per file: a server holds `WriterLock` on its file for as long as it runs (a lock file beside it,
-`<file>.lock`, holding the server's address), so a second server on the same file refuses at once and says
-where the first one is, instead of both handing out the same seats.
+One writer per database *file*, whatever its name: a server holds `WriterLock`, a lock on a byte of the database
+file itself (past SQLite's own), for as long as it runs, so a second server on the same file refuses at once and
+says where the first one is, instead of both handing out the same seats; a hard link, a symlink or a removed
+`<file>.lock` note changes nothing (the lock is the file's, not its name's).
+
+Storage that fails is loud: a file this process cannot write is refused at start (`write_problem`), and before
+each group of writes the writer checks that the file is still the one it opened and still writable (`FileWatch`):
+a file deleted, replaced or turned read-only under the server fails the writes with a `StorageError` saying so
+(never a write acknowledged into a deleted file, never the SIGBUS of a write through a read-only -shm mapping).
+Rows read back are checked as on the way in (`asked_steps_of`, `time_limit_of`, `check_seats`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import math
 import os
 import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
+
+from ..core import RecordError
+from ..core.errors import quote
 
 try:
     import fcntl
@@ -51,6 +63,8 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 T = TypeVar("T")
+
+log = logging.getLogger("tabletop_edu.classroom")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -95,6 +109,93 @@ class StorageError(RuntimeError):
     def __init__(self, path: str, reason: str) -> None:
         self.path, self.reason = path, reason
         super().__init__(f"{path} cannot be used as the class's database: {reason}.")
+
+
+#: The files SQLite keeps beside a database in write-ahead logging: the log and its shared-memory index.
+SIDE_FILES = ("-wal", "-shm")
+
+
+def _writable(path: str) -> bool:
+    """Whether this process may write `path`, as the kernel answers it (a read-only file system, an immutable
+    file, another user's file: no; root's `chmod a-w`, which does not stop root: yes)."""
+    return os.access(path, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
+
+
+def write_problem(path: str) -> str | None:
+    """Why this process could not write the database at `path` and the files SQLite keeps beside it, or None:
+    checked at start, so that a file the server cannot write is refused before a student's first move is."""
+    if os.path.exists(path) and not _writable(path):
+        return "it is read-only for this server (its permissions, its file system or its attributes)"
+    for suffix in SIDE_FILES:
+        if os.path.exists(path + suffix) and not _writable(path + suffix):
+            return f"the file {os.path.basename(path)}{suffix} beside it is read-only for this server"
+    folder = os.path.dirname(os.path.abspath(path))
+    sides_made = all(os.path.exists(path + suffix) for suffix in SIDE_FILES)
+    if os.path.isdir(folder) and not _writable(folder) and not sides_made:
+        return (f"its folder {folder} is read-only for this server, and SQLite keeps two files beside the database "
+                f"({', '.join(SIDE_FILES)})")
+    return None
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """The file `path` names (device, inode), or None when it names none."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+class FileWatch:
+    """The database file a store opened, told apart from whatever bears its name later, and whether it can still
+    be written: the writer asks before each group it commits, the reader before each read (a few `stat` calls).
+
+    A write into a deleted or replaced file would be acknowledged and lost at the next start; a write through
+    SQLite's mapping of a read-only -shm file kills the process with SIGBUS (readers write there too)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.identity = _identity(path)
+        self._sides = {suffix: _identity(path + suffix) for suffix in SIDE_FILES}
+
+    def problem(self) -> str | None:
+        """Why the file must not be written now, or None. Deleted and replaced are for good (the name now
+        leads elsewhere); read-only lasts as long as the file is."""
+        try:
+            return self._change()
+        except OSError as error:
+            return f"it cannot be checked any more ({error.strerror})"
+
+    def _change(self) -> str | None:
+        """`problem`, its `stat` calls free to raise."""
+        found = _identity(self.path)
+        if found is None:
+            return ("it was deleted while being served, so nothing more is written (what was saved before is in the "
+                    "deleted file, which a restart will not find)")
+        if found != self.identity:
+            return ("it was replaced by another file while being served, so nothing more is written to either "
+                    "(restart the server to serve the file now at this name)")
+        for suffix, known in self._sides.items():
+            side = _identity(self.path + suffix)
+            if known is None:
+                self._sides[suffix] = side  # SQLite made it since
+            elif side != known:
+                return (f"its file {os.path.basename(self.path)}{suffix} was deleted or replaced while being "
+                        "served, so nothing more is written (restart the server)")
+        names = [self.path, *(self.path + suffix for suffix, known in self._sides.items() if known is not None)]
+        if not all(_writable(name) for name in names):
+            return ("it turned read-only while being served, so nothing more is written until it can be written "
+                    "again")
+        holder = _HELD.get(self.identity) if self.identity is not None else None
+        if holder is not None and not holder.held():
+            return "another class server took its lock while this one served it, so nothing more is written"
+        return None
+
+    def reads_are_safe(self) -> bool:
+        """Whether a read may write SQLite's shared-memory index (a new snapshot marks its place there): not
+        through the mapping of a file turned read-only (SIGBUS)."""
+        side = self.path + "-shm"
+        return _writable(side) or not os.path.exists(side)
 
 
 @dataclass(frozen=True)
@@ -193,6 +294,8 @@ class Writer:
         self.connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
         set_connection_pragmas(self.connection)
         self.writing = 0  # jobs of the group being written now (set by the writer thread only)
+        self.watch = FileWatch(path)
+        self.problem: str | None = None  # why the last group was refused, logged once each time it changes
         self._queue: queue.SimpleQueue[tuple[Callable[[sqlite3.Connection], Any], Future[Any]] | None] = \
             queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name=f"classroom-writer-{Path(path).name}", daemon=True)
@@ -232,7 +335,25 @@ class Writer:
             if len(jobs) < len(group):
                 return
 
+    def _refused(self, jobs: list[tuple[Callable[[sqlite3.Connection], Any], Future[Any]]]) -> bool:
+        """Fail the group with `StorageError` if the file must not be written now (`FileWatch.problem`); say so
+        in the log once each time the reason changes, and once when the file can be written again."""
+        problem = self.watch.problem()
+        if problem != self.problem:
+            if problem is not None:
+                log.error("%s", StorageError(self.path, problem))
+            else:
+                log.warning("%s can be written again: the writes go on.", self.path)
+            self.problem = problem
+        if problem is None:
+            return False
+        for _, future in jobs:
+            future.set_exception(StorageError(self.path, problem))
+        return True
+
     def _commit(self, jobs: list[tuple[Callable[[sqlite3.Connection], Any], Future[Any]]]) -> None:
+        if self._refused(jobs):
+            return
         db = self.connection
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -274,6 +395,9 @@ class Store:
         self.path = str(path)
         if Path(self.path).is_dir():
             raise StorageError(self.path, "it is a directory")
+        unwritable = write_problem(self.path)
+        if unwritable is not None:
+            raise StorageError(self.path, unwritable)
         try:
             self.connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                               timeout=BUSY_TIMEOUT)
@@ -318,6 +442,19 @@ class Store:
         self.writer.close()
         self.connection.close()
 
+    @property
+    def problem(self) -> str | None:
+        """Why the file cannot be written now (deleted, replaced, read-only: `FileWatch`), or None: for the
+        teacher's page, checked when asked."""
+        return self.writer.watch.problem()
+
+    def _read(self, sql: str, parameters: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """A query on the reader's connection, refused with `StorageError` rather than read through the mapping
+        of a -shm file turned read-only (`FileWatch.reads_are_safe`)."""
+        if not self.writer.watch.reads_are_safe():
+            raise StorageError(self.path, "it turned read-only while being served, so it cannot be read safely")
+        return self.connection.execute(sql, parameters)
+
     def submit(self, job: Callable[[sqlite3.Connection], T]) -> Future[T]:
         """Queue `job(connection)` for the writer thread; the future is done once it is committed (or failed:
         `StorageBusy`, or the job's own error, with nothing of it written). The server's loop awaits it
@@ -332,7 +469,7 @@ class Store:
     # ---------------------------------------------------------------- meta
 
     def meta(self, key: str) -> str | None:
-        row = self.connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        row = self._read("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def set_meta(self, key: str, value: str) -> None:
@@ -389,53 +526,53 @@ class Store:
 
     def rooms(self) -> list[RoomRow | BrokenRoom]:
         """Every room, each read on its own: a row that cannot be read is a `BrokenRoom` saying why."""
-        rows = self.connection.execute(
+        rows = self._read(
             "SELECT code, number, game, seat_count, seed, rules, language, bot_delay, watch_token, started, "
             "paused, revealed, closed FROM rooms ORDER BY number").fetchall()
         return [_room_row(row) for row in rows]
 
     def room(self, code: str) -> RoomRow | BrokenRoom | None:
         """One room, read back (a sleeping room opened again), or None if there is none with this code."""
-        row = self.connection.execute(
+        row = self._read(
             "SELECT code, number, game, seat_count, seed, rules, language, bot_delay, watch_token, started, "
             "paused, revealed, closed FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else _room_row(row)
 
     def room_of_token(self, token: str) -> str | None:
         """The code of the room a seat's or projector's token opens, or None."""
-        row = self.connection.execute("SELECT room FROM seats WHERE token = ? UNION ALL "
+        row = self._read("SELECT room FROM seats WHERE token = ? UNION ALL "
                                       "SELECT code FROM rooms WHERE watch_token = ?", (token, token)).fetchone()
         return None if row is None else str(row[0])
 
     def step_count(self, room: str) -> int:
-        row = self.connection.execute("SELECT COUNT(*) FROM actions WHERE room = ?", (room,)).fetchone()
+        row = self._read("SELECT COUNT(*) FROM actions WHERE room = ?", (room,)).fetchone()
         return int(row[0])
 
     def seats(self, room: str) -> list[SeatRow]:
-        rows = self.connection.execute("SELECT room, seat, token, name, bot FROM seats WHERE room = ? "
+        rows = self._read("SELECT room, seat, token, name, bot FROM seats WHERE room = ? "
                                        "ORDER BY seat", (room,)).fetchall()
         return [SeatRow(*row) for row in rows]
 
     def actions(self, room: str) -> list[ActionRow]:
-        rows = self.connection.execute("SELECT room, step, seat, action, actor, at FROM actions WHERE room = ? "
+        rows = self._read("SELECT room, step, seat, action, actor, at FROM actions WHERE room = ? "
                                        "ORDER BY step", (room,)).fetchall()
         return [ActionRow(*row) for row in rows]
 
     def beliefs(self, room: str) -> list[BeliefRow]:
         """A room's stated beliefs, in the order they were stated."""
-        rows = self.connection.execute("SELECT room, step, seat, key, question, belief, posterior, at FROM beliefs "
+        rows = self._read("SELECT room, step, seat, key, question, belief, posterior, at FROM beliefs "
                                        "WHERE room = ? ORDER BY rowid", (room,)).fetchall()
         return [BeliefRow(code, step, seat, key, json.loads(question), json.loads(belief), json.loads(posterior), at)
                 for code, step, seat, key, question, belief, posterior, at in rows]
 
     def expired(self, token: str) -> str | None:
         """What an expired token was for, or None if it never expired."""
-        row = self.connection.execute("SELECT what FROM expired WHERE token = ?", (token,)).fetchone()
+        row = self._read("SELECT what FROM expired WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
 
     def expired_room(self, token: str) -> str | None:
         """The code of the room an expired token was of, or None if it never expired."""
-        row = self.connection.execute("SELECT room FROM expired WHERE token = ?", (token,)).fetchone()
+        row = self._read("SELECT room FROM expired WHERE token = ?", (token,)).fetchone()
         return None if row is None else str(row[0])
 
 
@@ -560,6 +697,51 @@ def _room_row(row: tuple[Any, ...]) -> RoomRow | BrokenRoom:
                    bool(paused), bool(revealed), bool(closed))
 
 
+# ------------------------------------------------------------------------------------------ rows read back
+
+
+def asked_steps_of(code: str, stored: str | None) -> set[int]:
+    """The steps at which the teacher asked a room's beliefs, from their `meta` text (None: never asked);
+    `RecordError` naming the room unless it is a JSON list of steps, as the server writes it."""
+    try:
+        steps = [] if stored is None else json.loads(stored)
+    except (ValueError, RecursionError):
+        steps = None
+    if not isinstance(steps, list) or \
+            not all(type(step) is int and step >= 0 for step in steps):  # noqa: E721 - True is no step
+        raise RecordError(f"room {code}: its stored asked steps are not a list of steps ({quote(stored)}).")
+    return set(steps)
+
+
+def time_limit_of(code: str, stored: str | None, *, low: float, high: float) -> float | None:
+    """A room's seconds per move, from their `meta` text (None: no limit); `RecordError` naming the room unless
+    it is a number from `low` to `high`, as the server accepts it (NaN and -5 fired at once)."""
+    try:
+        limit = None if stored is None else float(stored)
+    except ValueError:
+        limit = math.nan
+    if limit is not None and not low <= limit <= high:  # NaN is within no bounds
+        raise RecordError(f"room {code}: its stored time limit is not a number of seconds from {low:g} to "
+                          f"{high:g} ({quote(stored)}).")
+    return limit
+
+
+def check_seats(code: str, seats: Sequence[SeatRow], seat_count: int, bots: Collection[str]) -> None:
+    """`RecordError` naming the room unless its stored seats are numbered 0 to `seat_count - 1`, each with a
+    token, a name or none, and a bot among `bots` (its game's) or none: a bot no game has left its room stuck."""
+    numbers = [seat.seat for seat in seats]
+    if numbers != list(range(seat_count)):
+        raise RecordError(f"room {code}: its stored seats are {quote(numbers)}, not 0 to {seat_count - 1}.")
+    for seat in seats:
+        if not isinstance(seat.token, str) or not seat.token:
+            raise RecordError(f"room {code}: seat {seat.seat}'s stored token is not a text.")
+        if seat.name is not None and not isinstance(seat.name, str):
+            raise RecordError(f"room {code}: seat {seat.seat}'s stored name is not a text ({quote(seat.name)}).")
+        if seat.bot is not None and (not isinstance(seat.bot, str) or seat.bot not in bots):
+            raise RecordError(f"room {code}: seat {seat.seat}'s stored bot {quote(seat.bot)} is no bot of its game "
+                              f"(its bots: {', '.join(sorted(bots))}).")
+
+
 # ------------------------------------------------------------------------------------------ one writer per file
 
 
@@ -574,78 +756,161 @@ class DatabaseInUse(RuntimeError):
                          "another database file.")
 
 
+#: The byte of the database file a server locks while it serves it: the first past SQLite's own lock bytes
+#: (1 GiB + 0 to 511), on the page SQLite never uses for data at page sizes from 1 KiB (a class database has 4 KiB).
+WRITER_LOCK_BYTE = 0x40000000 + 512
+#: The meta key where the serving server says where it listens (read by those it refuses, through any name).
+SERVER_KEY = "server"
+
+#: The locks this process holds, by file (device, inode): a POSIX lock never excludes its own process, and
+#: closing any descriptor of a file drops all of the process's locks on it, SQLite's included, so a second
+#: server in the same process is refused here before it opens anything.
+_HELD: dict[tuple[int, int], WriterLock] = {}
+_HELD_GUARD = threading.Lock()
+
+
 class WriterLock:
-    """The lock that makes one server the only writer of a database file: an exclusive `flock` on
-    `<file>.lock` (Windows: `msvcrt.locking`), held while the server runs. The lock file holds the server's
-    address for whoever is refused. The operating system drops the lock when its process dies, so a killed
-    server never blocks the next one; a stale address left in the file is simply overwritten."""
+    """The lock that makes one server the only writer of a database file: a POSIX lock (`fcntl.lockf`) on one
+    byte of the file itself, `WRITER_LOCK_BYTE` (Windows: `msvcrt.locking`), held while the server runs. It is
+    the file's whatever name it is opened by (a hard link, a symlink, another spelling). The server's address is
+    kept in the file's `meta` (`SERVER_KEY`) for whoever is refused, and in a note beside it, `<file>.lock`, for
+    people (removing the note changes nothing). The operating system drops the lock when its process dies, so a
+    killed server never blocks the next one; a stale address left behind is simply overwritten.
+
+    The descriptor is closed only when the server's store is closed (closing it drops SQLite's locks of this
+    process on the file too), and never while another lock of this process holds the file (`_HELD`)."""
 
     def __init__(self, database: str | Path) -> None:
         self.database = str(database)
-        self.path = os.path.realpath(self.database) + ".lock"
-        self._file: IO[str] | None = None
+        self.note = os.path.realpath(self.database) + ".lock"
+        self.address: str | None = None
+        self.identity: tuple[int, int] | None = None
+        self._descriptor: int | None = None
+        self._spares: list[int] = []  # descriptors of the file opened by a refused rival of this process
 
     def acquire(self) -> None:
-        """Take the lock, or raise `DatabaseInUse` naming the address of the server that holds it."""
+        """Take the lock, or raise `DatabaseInUse` naming the address of the server that holds it (`StorageError`
+        for a file this process cannot write)."""
+        if Path(self.database).is_dir():
+            raise StorageError(self.database, "it is a directory")
+        unwritable = write_problem(self.database)
+        if unwritable is not None:
+            raise StorageError(self.database, unwritable)
         for _ in range(10):
-            try:
-                handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while serving
-            except OSError as error:
-                raise StorageError(self.database, f"its lock file cannot be written ({error.strerror})") from None
-            if not _try_lock(handle):
-                handle.seek(0)
+            with _HELD_GUARD:
+                known = _identity(self.database)
+                if known in _HELD:
+                    raise DatabaseInUse(self.database, _HELD[known].address)
                 try:
-                    address = json.loads(handle.read() or "{}").get("url")
-                except (ValueError, OSError, AttributeError):
-                    address = None
-                handle.close()
-                raise DatabaseInUse(self.database, address if isinstance(address, str) else None)
-            if _same_file(handle, self.path):
-                self._file = handle
-                return
-            handle.close()  # a server stopping removed the file between our open and our lock: open it again
-        raise StorageError(self.database, "its lock file keeps being removed by another program")
+                    descriptor = os.open(self.database, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+                except OSError as error:
+                    raise StorageError(self.database, f"it cannot be opened for writing ({error.strerror})") from None
+                status = os.fstat(descriptor)
+                identity = (status.st_dev, status.st_ino)
+                if identity in _HELD:  # the name moved to a file of ours meanwhile: keep its descriptor open
+                    _HELD[identity]._spares.append(descriptor)
+                    raise DatabaseInUse(self.database, _HELD[identity].address)
+                if not _try_lock(descriptor):
+                    os.close(descriptor)  # no store of this process has this file open (it would be in _HELD)
+                    raise DatabaseInUse(self.database, _address_in(self.database))
+                if _identity(self.database) == identity:
+                    self._descriptor, self.identity = descriptor, identity
+                    _HELD[identity] = self
+                    return
+                os.close(descriptor)  # the name was given to another file between our open and our lock: again
+        raise StorageError(self.database, "it keeps being replaced by another program")
+
+    def held(self) -> bool:
+        """Whether this server still holds the lock, taken again if it was dropped (by a descriptor of the
+        file closed elsewhere in the process) and nobody took it meanwhile."""
+        if fcntl is None:  # pragma: no cover - Windows: a lock of its own handle, which no other close drops
+            return self._descriptor is not None
+        return self._descriptor is not None and _try_lock(self._descriptor)
 
     def announce(self, address: str) -> None:
-        """Write where this server listens, for the servers and notebooks it refuses."""
-        assert self._file is not None, "the lock is not held"
-        self._file.seek(0)
-        self._file.truncate()
-        self._file.write(json.dumps({"url": address, "pid": os.getpid()}))
-        self._file.flush()
+        """Write where this server listens, for the servers and notebooks it refuses: in the file's `meta`
+        (found through any of its names) and in the note beside it."""
+        assert self._descriptor is not None, "the lock is not held"
+        self.address = address
+        text = json.dumps({"url": address, "pid": os.getpid()})
+        if _identity(self.database) == self.identity:  # never into another file now at this name
+            _write_meta(self.database, SERVER_KEY, text)
+        try:
+            Path(self.note).write_text(text, encoding="utf-8")
+        except OSError:
+            pass  # a note for people only
 
     def release(self) -> None:
-        """Remove the lock file and drop the lock (a server that crashed leaves the file: harmless, the lock
-        itself went with the process)."""
-        if self._file is not None:
+        """Forget the address and drop the lock (a server that crashed leaves its address and note: harmless,
+        the lock itself went with the process). Called once the server's store is closed."""
+        if self._descriptor is None:
+            return
+        if self.address is not None and _identity(self.database) == self.identity:
+            _write_meta(self.database, SERVER_KEY, None)
             try:
-                os.remove(self.path)  # still locked: whoever opened it meanwhile sees it gone and opens again
+                os.remove(self.note)
             except OSError:
-                self._file.seek(0)
-                self._file.truncate()
-            self._file.close()  # closing drops the lock
-            self._file = None
+                pass
+        with _HELD_GUARD:
+            if self.identity is not None and _HELD.get(self.identity) is self:
+                del _HELD[self.identity]
+            for descriptor in (self._descriptor, *self._spares):
+                os.close(descriptor)  # closing drops the lock
+            self._descriptor, self._spares, self.address = None, [], None
 
 
-def _same_file(handle: IO[str], path: str) -> bool:
-    """Whether the open `handle` is still the file at `path` (not one removed since it was opened)."""
+def _write_meta(database: str, key: str, value: str | None) -> None:
+    """Set (or, with None, remove) one `meta` entry on a connection of its own, and copy it into the database
+    file itself (a checkpoint): the server's address, written beside the writer's thread once at start and once
+    at stop, is read through any name of the file, and SQLite names its write-ahead log after the name (a hard
+    link has a log of its own). A failure costs only the address."""
     try:
-        return os.path.samestat(os.fstat(handle.fileno()), os.stat(path))
-    except OSError:
-        return False
+        connection = sqlite3.connect(database, isolation_level=None, timeout=BUSY_TIMEOUT)
+        try:
+            if value is None:
+                connection.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+            connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        pass
 
 
-def _try_lock(handle: IO[str]) -> bool:
+def _address_in(database: str) -> str | None:
+    """The address the server holding `database` wrote in it, None while it is starting (or unreadable): read as
+    the file is under this name, else as the database file alone (`immutable`: through a hard link, whose
+    write-ahead log SQLite would look for under the link's name)."""
+    uri = Path(database).resolve().as_uri()
+    for options in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            connection = sqlite3.connect(f"{uri}?{options}", uri=True, timeout=1)
+            try:
+                row = connection.execute("SELECT value FROM meta WHERE key = ?", (SERVER_KEY,)).fetchone()
+            finally:
+                connection.close()
+            address = json.loads(row[0]).get("url") if row else None
+        except (sqlite3.Error, ValueError, AttributeError):
+            continue
+        if isinstance(address, str):
+            return address
+    return None
+
+
+def _try_lock(descriptor: int) -> bool:
+    """Lock `WRITER_LOCK_BYTE` of the open file, at once or not at all (taken again by its holder: yes)."""
     if fcntl is not None:
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.lockf(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, WRITER_LOCK_BYTE, os.SEEK_SET)
         except OSError:
             return False
         return True
     import msvcrt  # pragma: no cover - Windows
 
     try:  # pragma: no cover
-        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        os.lseek(descriptor, WRITER_LOCK_BYTE, os.SEEK_SET)
+        msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
     except OSError:  # pragma: no cover
         return False
     return True  # pragma: no cover
