@@ -109,6 +109,14 @@ def test_R2_2_traits_identify_characters_and_questions_split_differently():
     assert len(set(splits)) == len(splits) and all(len(s) == 2 for s in splits)
 
 
+def test_R2_2_twelve_pairs_share_one_colour_and_three_share_none():
+    shared = {frozenset((a, b)): sum(TRAIT_TABLE[a][t] == TRAIT_TABLE[b][t] for t in TRAITS)
+              for i, a in enumerate(CAST) for b in CAST[i + 1:]}
+    assert Counter(shared.values()) == {1: 12, 0: 3}
+    assert {pair for pair, colours in shared.items() if colours == 0} == {
+        frozenset(("Adler", "Agent Tarasov")), frozenset(("Gold", "Sharpe")), frozenset(("Townsend", "Kate Collins"))}
+
+
 @pytest.mark.parametrize("players,total", [(4, 64), (5, 77), (6, 90)])
 def test_R3_1_R3_2_hands_of_seven_and_deck_sizes(players, total):
     state = new_game(players, seed=2)
