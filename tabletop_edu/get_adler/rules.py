@@ -30,8 +30,8 @@ TRAIT_COLOURS: dict[str, tuple[str, ...]] = {
 }
 TRAITS: tuple[str, ...] = tuple(TRAIT_COLOURS)
 
-# Built from four disjoint perfect matchings of the six characters (a 1-factorisation of K6): every
-# colour is shared by exactly two characters, every pair of characters shares exactly one colour, so each
+# Four disjoint perfect matchings of the six characters, one per trait: every colour is shared by exactly two
+# characters, no two characters share two colours (12 of the 15 pairs share one, 3 share none), so each
 # character is identified by its traits and every question splits the cast in a different way (R2.2).
 TRAIT_TABLE: dict[str, dict[str, str]] = {
     "Adler": {"hat": "black", "hair": "black", "eyes": "blue", "coat": "grey"},
