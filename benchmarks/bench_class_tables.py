@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tabletop_edu.classroom import ClassServer  # noqa: E402
-from tabletop_edu.classroom.rooms import Hall  # noqa: E402
+from tabletop_edu.classroom.hall import Hall  # noqa: E402
 from tabletop_edu.classroom.store import Store  # noqa: E402
 from tabletop_edu.rendering import render_view_html  # noqa: E402
 

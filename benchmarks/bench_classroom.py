@@ -77,8 +77,8 @@ import tabletop_edu
 from tabletop_edu.beliefs import STUDENT_STYLES, SimulatedStudent
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import join_room, websocket_url
-from tabletop_edu.classroom.rooms import Hall
-from tabletop_edu.classroom.server import FLOOD_RATE
+from tabletop_edu.classroom.hall import Hall
+from tabletop_edu.classroom.throttles import FLOOD_RATE
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
 from tabletop_edu.registry import game

@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 
 from tabletop_edu.classroom import ClassServer  # noqa: E402
 from tabletop_edu.classroom.drawing import DrawWorker, TableKey  # noqa: E402
-from tabletop_edu.classroom.rooms import Hall, Room  # noqa: E402
+from tabletop_edu.classroom.hall import Hall  # noqa: E402
+from tabletop_edu.classroom.rooms import Room  # noqa: E402
 from tabletop_edu.classroom.store import Store  # noqa: E402
 from tabletop_edu.templates.drawn import message_json  # noqa: E402
 

@@ -23,11 +23,15 @@ again on the same file, and every room goes on where it was. One server per file
 once, naming the first's address (`classroom.connect(url, db=file)` then works with its rooms). `room.games()` hands the
 class's games to the analysis tools (tournament tables, information flow, posteriors, pandas).
 
-Modules: `rooms` (rooms, seats, tokens: the rules of the server, no web), `store` (SQLite), `pages` (what a
-seat sees: built from its view only), `belief_pages` (a seat's belief questions, the debrief's HTML), `server`
-(Tornado), `client` (the teacher's and a seat's clients), `dashboard` (the ipywidgets dashboard), `student_bots`
-(`join`), `export` (analysis), `debrief` (the class's beliefs analysed), `cli` (`serve`), `testing` (the leak
-check, a server process to kill and restart, students who tap through the protocol and state beliefs).
+Modules: the rules of the server, no web: `rooms` (a room, its seats and names), `hall` (every room: found,
+joined, the teacher's controls), `commits` (moves and changes committed, then made), `belief_desk` (beliefs asked
+and stored); `store` (SQLite); `pages` (what a seat sees: built from its view only), `belief_pages` (a seat's
+belief questions, the debrief's HTML); the server (Tornado): `server` (its life and connections), `handlers`
+(every address), `throttles`, `connections`, `draw_queue` (tables drawn and sent), `drawing` (the drawing
+workers), `turns` (bots and time limits), `belief_feed` (beliefs and the debrief shown); `client` (the teacher's
+and a seat's clients), `dashboard` (the ipywidgets dashboard), `student_bots` (`join`), `export` (analysis),
+`debrief` (the class's beliefs analysed), `cli` (`serve`), `testing` (the leak check, a server process to kill and
+restart, students who tap through the protocol and state beliefs).
 """
 
 from __future__ import annotations

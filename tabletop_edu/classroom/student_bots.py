@@ -25,7 +25,7 @@ from typing import Any
 from ..core import Bot, view_from_json
 from ..registry import game as find_plugin
 from .client import join_room, seat_feed
-from .server import FLOOD_RATE
+from .throttles import FLOOD_RATE
 
 log = logging.getLogger("tabletop_edu.classroom")
 

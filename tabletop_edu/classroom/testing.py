@@ -35,7 +35,7 @@ from ..rendering import game_renderer
 from .client import Feed, join_room, seat_feed
 
 if TYPE_CHECKING:
-    from .rooms import Hall
+    from .hall import Hall
     from .server import ClassServer
 
 _TAG = re.compile(r"<[^>]*>")

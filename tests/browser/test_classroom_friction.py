@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
-from tabletop_edu.classroom import server as server_module
+from tabletop_edu.classroom import commits as commits_module
 from tabletop_edu.classroom.client import join_room
-from tabletop_edu.classroom.rooms import Hall
-from tabletop_edu.classroom.server import menu_for
+from tabletop_edu.classroom.hall import Hall
+from tabletop_edu.classroom.handlers import menu_for
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import (ManualScheduler, ServerProcess, Student, leaked, play_to_the_end,
                                             wait_until)
@@ -241,8 +241,8 @@ def test_the_words_a_student_tapped_stay_when_another_testimony_redraws_the_tabl
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_student_joining_while_another_program_holds_the_database_waits_or_is_told_to_try_again(
         browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
-    monkeypatch.setattr(server_module, "WAITING_RETRIES", 2)  # tried three times, then told
-    monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
+    monkeypatch.setattr(commits_module, "WAITING_RETRIES", 2)  # tried three times, then told
+    monkeypatch.setattr(commits_module, "STORAGE_RETRY_DELAY", 0.01)
     server = ClassServer(tmp_path / "held.sqlite3", heartbeat=None, busy_timeout=0.05).start()
     assert server.hall is not None
     store = server.hall.store
@@ -266,7 +266,7 @@ def test_a_student_joining_while_another_program_holds_the_database_waits_or_is_
         assert page.input_value("input[name=name]") == "Zoé"  # the form keeps what the student typed
         shoot(page, f"join-storage-busy-{language}")
         assert all(seat["name"] is None for seat in teacher.room(code)["seats"])  # nothing changed
-        monkeypatch.setattr(server_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
+        monkeypatch.setattr(commits_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
         page.click("button[type=submit]", no_wait_after=True)  # the student taps again; it waits, retried
         wait_until(lambda: len(tries) >= 5)
         holder.execute("ROLLBACK")

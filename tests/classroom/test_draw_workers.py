@@ -18,11 +18,13 @@ import pytest
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.cli import add_command, serve
+from tabletop_edu.classroom.connections import Connection
+from tabletop_edu.classroom.draw_queue import MAX_DRAW_WORKERS
 from tabletop_edu.classroom.drawing import DrawWorker, Forget, TableKey, draw_tables
-from tabletop_edu.classroom.rooms import Hall
-from tabletop_edu.classroom.server import MAX_DRAW_WORKERS, Connection, TokenBucket
+from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import play_to_the_end, seat_students, wait_until
+from tabletop_edu.classroom.throttles import TokenBucket
 from tabletop_edu.templates.drawn import message_json
 
 from .test_protocol import play_a_whole_game_by_tapping

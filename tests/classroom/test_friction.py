@@ -22,7 +22,7 @@ import tornado.websocket
 from tabletop_edu import classroom
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, run, seat_feed, websocket_url
-from tabletop_edu.classroom.rooms import Hall
+from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import FirstCommitHeld, ManualScheduler, ServerProcess, Student, wait_until
 from tabletop_edu.templates import stylesheet

@@ -20,9 +20,11 @@ import tornado.httpclient
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, request, websocket_url
+from tabletop_edu.classroom.drawing import seats_public
+from tabletop_edu.classroom.handlers import MAX_MESSAGE
 from tabletop_edu.classroom.pages import table_message, view_step
-from tabletop_edu.classroom.server import FLOOD_BURST, MAX_MESSAGE, seats_public
 from tabletop_edu.classroom.testing import Student, altered, leaked, play_to_the_end, seat_students, secrets_for
+from tabletop_edu.classroom.throttles import FLOOD_BURST
 from tabletop_edu.core import load
 
 GAMES = [("peek", 3, "en"), ("commissario", 4, "fr"), ("get_adler", 5, "en"), ("mafia_de_cuba", 8, "fr")]

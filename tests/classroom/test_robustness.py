@@ -38,12 +38,13 @@ import tornado.httpclient
 from tabletop_edu import classroom
 from tabletop_edu.classroom import ClassServer, DatabaseInUse, StorageError, TeacherClient
 from tabletop_edu.classroom.cli import add_command
-from tabletop_edu.classroom.rooms import FINISHED_IDLE, Hall, Refused, Room
+from tabletop_edu.classroom.hall import FINISHED_IDLE, Hall
+from tabletop_edu.classroom.rooms import Refused, Room
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, websocket_url
-from tabletop_edu.classroom.server import (GUESS_BURST, GUESS_RATE, MAX_CONNECTIONS_PER_PROJECTOR,
-                                           MAX_CONNECTIONS_PER_SEAT, GuessThrottle, redacted)
+from tabletop_edu.classroom.handlers import MAX_CONNECTIONS_PER_PROJECTOR, MAX_CONNECTIONS_PER_SEAT, redacted
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import FirstCommitHeld, ServerProcess, seat_students, wait_until
+from tabletop_edu.classroom.throttles import GUESS_BURST, GUESS_RATE, GuessThrottle
 
 
 def fetch(url: str, data: bytes | None = None) -> tuple[int, str]:

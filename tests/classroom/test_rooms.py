@@ -15,7 +15,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tabletop_edu.classroom.rooms import CODE_ALPHABET, CODE_LENGTH, MAX_NAME, Hall, Refused, Room
+from tabletop_edu.classroom.hall import CODE_ALPHABET, CODE_LENGTH, Hall
+from tabletop_edu.classroom.rooms import MAX_NAME, Refused, Room
 from tabletop_edu.classroom.store import StorageBusy, Store
 from tabletop_edu.classroom.testing import altered
 

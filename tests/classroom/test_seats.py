@@ -17,7 +17,8 @@ import pytest
 from tabletop_edu import classroom
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.pages import REFUSALS, UNKNOWN_REFUSAL_FR, lobby_html, refusal_text, status_text
-from tabletop_edu.classroom.rooms import (MAX_NAME, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Hall, Refused, clean_name,
+from tabletop_edu.classroom.hall import Hall
+from tabletop_edu.classroom.rooms import (MAX_NAME, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Refused, clean_name,
                                           name_length)
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import Student, altered

@@ -28,10 +28,11 @@ from pathlib import Path
 import pytest
 
 from tabletop_edu.classroom import ClassServer, TeacherClient
-from tabletop_edu.classroom import server as server_module
+from tabletop_edu.classroom import commits as commits_module
 from tabletop_edu.classroom.client import join_room
 from tabletop_edu.classroom.errors import ClassroomError
-from tabletop_edu.classroom.rooms import Hall, Refused, Room
+from tabletop_edu.classroom.hall import Hall
+from tabletop_edu.classroom.rooms import Refused, Room
 from tabletop_edu.classroom.store import PAGE_CACHE_KIB, StorageBusy, Store
 from tabletop_edu.classroom.testing import play_to_the_end, seat_students
 
@@ -356,9 +357,9 @@ def test_a_class_joining_while_another_program_holds_the_file_is_seated_off_the_
 @pytest.fixture()
 def quickly_busy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ClassServer]:
     """A server whose writer gives up on a lock held elsewhere after 0.05 s, and whose waiting pages' requests are
-    tried three times, 0.01 s apart (`server.stored`)."""
-    monkeypatch.setattr(server_module, "WAITING_RETRIES", 2)
-    monkeypatch.setattr(server_module, "STORAGE_RETRY_DELAY", 0.01)
+    tried three times, 0.01 s apart (`commits.stored`)."""
+    monkeypatch.setattr(commits_module, "WAITING_RETRIES", 2)
+    monkeypatch.setattr(commits_module, "STORAGE_RETRY_DELAY", 0.01)
     with ClassServer(tmp_path / "busy.sqlite3", busy_timeout=0.05) as server:
         yield server
 
@@ -390,7 +391,7 @@ def test_a_join_the_file_cannot_take_is_tried_again_then_refused_with_nothing_ch
         room = hall.rooms[code]
         assert not room.joining and all(seat.name is None for seat in room.seats)  # nothing changed
         assert all(seat["name"] is None for seat in teacher.room(code)["seats"])
-        monkeypatch.setattr(server_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
+        monkeypatch.setattr(commits_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
         joined: list[dict[str, Any]] = []
         join = threading.Thread(target=lambda: joined.append(join_room(server.url, code, "Ann")))
         join.start()
@@ -458,7 +459,7 @@ def test_a_teachers_change_the_file_cannot_take_is_tried_again_then_refused_with
         assert refused.value.code == "storage_busy" and refused.value.status == 503 and len(tries) == 3
         assert "try again in a minute" in str(refused.value) and "réessayez" in str(refused.value.fr)
         assert not teacher.room(code)["paused"]  # nothing changed
-        monkeypatch.setattr(server_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
+        monkeypatch.setattr(commits_module, "WAITING_RETRIES", 10_000)  # from now on, tried until it is free
         answers: list[dict[str, Any]] = []
         pause = threading.Thread(target=lambda: answers.append(teacher.command(code, "pause")))
         pause.start()
@@ -497,6 +498,6 @@ def test_the_teachers_step_while_the_file_is_held_is_refused_as_busy_not_blamed_
 def test_a_waiting_page_is_answered_before_the_teachers_client_gives_up() -> None:
     from tabletop_edu.classroom.client import request
     from tabletop_edu.classroom.store import BUSY_TIMEOUT
-    longest = server_module.WAITING_RETRIES * (server_module.STORAGE_RETRY_DELAY + BUSY_TIMEOUT) + BUSY_TIMEOUT
+    longest = commits_module.WAITING_RETRIES * (commits_module.STORAGE_RETRY_DELAY + BUSY_TIMEOUT) + BUSY_TIMEOUT
     client_waits = inspect.signature(request).parameters["timeout"].default
     assert 1 < longest < client_waits / 2, (longest, client_waits)  # a held file is tried a while, then told

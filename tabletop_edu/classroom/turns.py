@@ -1,0 +1,188 @@
+"""Bots and time limits: the server lets a seated bot play at its turn, and a bot play a move whose time ran out.
+
+A bot to move plays after its room's delay, thinking in a worker thread, one pending move per room; a bot's bug
+pauses its room and tells the teacher. A room's optional `move_time_limit` lets the game's bot play a student's
+move when its time is up (`time_up`, deadlines set through an injectable scheduler).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, cast
+
+from ..core import GameState
+from ..i18n import tr
+from .commits import STORAGE_RETRY_DELAY
+from .connections import Connection
+from .hall import Hall
+from .rooms import Refused, Room, one_line
+
+log = logging.getLogger("tabletop_edu.classroom")
+
+#: Refusals of a bot's move that say the table moved on between its choice and its commit (a student's move
+#: committed just before it, the teacher's pause, the end of the game): not the bot's failure, so its room is not
+#: paused for it; it chooses again at its turn.
+BOT_OVERTAKEN = frozenset({"stale", "not_your_turn", "over", "paused", "closed"})
+
+
+#: Calls a function after a delay in seconds, returning a handle whose `cancel()` stops it.
+Scheduler = Callable[[float, Callable[[], object]], Any]
+
+
+@dataclass
+class Deadline:
+    """When a student's move became due (the step) and the timer that lets a bot play it."""
+
+    step: int
+    handle: Any
+
+
+class ServerTurns:
+    """The class server's bots and time limits (`server.ClassServer` is one: it holds what is declared here)."""
+
+    loop: asyncio.AbstractEventLoop | None
+    hall: Hall | None
+    connections: dict[str, set[Connection]]
+    errors: dict[str, list[str]]
+    _executor: ThreadPoolExecutor
+    _scheduler: Scheduler | None
+    _deadlines: dict[tuple[str, int], Deadline]
+    _bots_pending: set[str]
+
+    # ---------------------------------------------------------------- time limits
+
+    def _schedule(self, delay: float, callback: Callable[[], object]) -> Any:
+        if self._scheduler is not None:
+            return self._scheduler(delay, callback)
+        assert self.loop is not None
+        return self.loop.call_later(delay, callback)
+
+    def _schedule_deadlines(self, room: Room) -> None:
+        """Keep one deadline per student whose move is due, from the moment it became due: a simultaneous
+        choice keeps its deadline while the others choose; a pause, a move made or a bot seated cancels it."""
+        state, limit = room.state, room.move_time_limit
+        due: set[int] = set()
+        if limit and state is not None and not state.is_over and not room.paused and not room.closed:
+            due = {seat for seat in state.acting_seats if room.seats[seat].bot is None}
+        for (code, seat), deadline in list(self._deadlines.items()):
+            if code == room.code and (seat not in due or deadline.step > room.step or any(  # `due`: a game's seats
+                    mover == seat for mover, _ in cast("GameState[Any]", state).history[deadline.step:])):
+                deadline.handle.cancel()
+                del self._deadlines[(code, seat)]
+        for seat in sorted(due):
+            if (room.code, seat) not in self._deadlines:
+                assert limit is not None
+                handle = self._schedule(limit, lambda seat=seat: self.time_up(room.code, seat))  # type: ignore[misc]
+                self._deadlines[(room.code, seat)] = Deadline(room.step, handle)
+
+    def time_up(self, code: str, seat: int) -> asyncio.Task[str | None]:
+        """A deadline passed (on the loop's thread): the bot plays the seat's move, committed off the loop
+        (`_time_up`: the moves of a class whose time runs out at once are committed together, not one after
+        another on a frozen server)."""
+        self._deadlines.pop((code, seat), None)
+        return asyncio.ensure_future(self._time_up(code, seat))
+
+    async def _time_up(self, code: str, seat: int) -> str | None:
+        """The bot's move for the seat (`Hall.time_up`, the bot thinking in a worker thread), then the seat's
+        pages say so. None if nothing was due any more (the student moved just in time)."""
+        assert self.hall is not None and self.loop is not None
+        loop, executor = self.loop, self._executor
+        try:
+            action = await self.hall.time_up(code, seat, lambda choose: loop.run_in_executor(executor, choose))
+        except Refused as refusal:
+            if refusal.code == "storage_busy":  # the database is held elsewhere: try again in a moment
+                self._deadlines[(code, seat)] = Deadline(self.hall.rooms[code].step, self._schedule(
+                    STORAGE_RETRY_DELAY, lambda: self.time_up(code, seat)))
+            return None
+        for connection in list(self.connections.get(code, set())):
+            if connection.kind == "seat" and connection.seat == seat:
+                connection.handler.send(json.dumps({"type": "notice", "code": "time_up",
+                                                    "text": tr("class.time_up", connection.language)}))
+        return action
+
+    # ---------------------------------------------------------------- bots
+
+    def _schedule_bots(self, room: Room, delay: float | None = None) -> None:
+        """Let the bot to move play after the room's delay (unless paused); one pending bot move per room."""
+        if room.closed or room.paused or room.code in self._bots_pending or room.bot_to_move() is None:
+            return
+        assert self.loop is not None
+        self._bots_pending.add(room.code)
+        self.loop.call_later(room.bot_delay if delay is None else delay,
+                             lambda: asyncio.ensure_future(self._bot_move(room)))
+
+    async def _bot_move(self, room: Room, even_paused: bool = False) -> tuple[int, str] | None:
+        retry_after: float | None = None
+        try:
+            if (room.paused and not even_paused) or room.closed:
+                return None
+            turn = bot_turn(room)
+            if turn is None:
+                return None
+            seat, step, choose = turn
+            assert self.loop is not None
+            try:
+                action = await self.loop.run_in_executor(self._executor, choose)
+            except Exception as error:  # a bot's bug: pause the room and tell the teacher
+                return await self._bot_failed(  # type: ignore[func-returns-value]
+                    room, seat, f"{type(error).__name__}: {error}")
+            if room.step != step or room.closed:
+                return None  # the table moved while the bot thought: it will think again
+            assert self.hall is not None
+            try:
+                await self.hall.play_async(room, seat, step, action, actor="bot", even_paused=even_paused)
+            except Refused as refusal:
+                if refusal.code == "storage_busy":  # the database is held elsewhere: the bot tries again
+                    if even_paused:
+                        raise  # (the teacher's step: `stored` tries it again)
+                    retry_after = STORAGE_RETRY_DELAY
+                    return None
+                if refusal.code in BOT_OVERTAKEN:
+                    if even_paused:
+                        raise  # the teacher's step: told why, as any command refused
+                    return None  # it chooses again at its turn
+                return await self._bot_failed(  # type: ignore[func-returns-value]
+                    room, seat, f"{action!r}: {refusal}")
+            return seat, action
+        finally:
+            if not even_paused:
+                self._bots_pending.discard(room.code)
+                self._schedule_bots(room, retry_after)
+
+    async def _bot_failed(self, room: Room, seat: int, why: str) -> None:
+        message = f"The bot at seat {seat} failed ({one_line(why, 300)}); the room is paused."
+        log.warning("room %s: %s", room.code, message)
+        self.errors.setdefault(room.code, []).append(message)
+        assert self.hall is not None
+        try:
+            await self.hall.run_async(self.hall.pausing(room.code, True))
+        except Refused as refusal:  # the database failed too: the room stays as it is, the teacher is told
+            self.errors[room.code].append(f"The room could not be paused: {refusal}")
+        return None
+
+    async def step_bot(self, room: Room) -> tuple[int, str]:
+        """The teacher's "step": the bot to move plays one move now, even while paused."""
+        if room.bot_to_move() is None:
+            raise Refused("no_bot", "No bot is to play now.", 409)
+        result = await self._bot_move(room, even_paused=True)
+        if result is None:
+            raise Refused("no_bot", "The bot could not play (see the room's errors).", 409)
+        return result
+
+
+def bot_turn(room: Room) -> tuple[int, int, Callable[[], str]] | None:
+    """The bot to move: its seat, the step, and a function choosing its move from the seat's view and legal
+    actions only, taken now (views are frozen values, so the choice can run in a worker thread)."""
+    seat = room.bot_to_move()
+    if seat is None or room.state is None:
+        return None
+    bot = room.bot_for(seat)
+    assert bot is not None
+    view, legal, rng = room.view(seat), room.legal_actions(seat), room.bot_rng(seat)
+    assert view is not None  # the room's game was checked above (and a room's game is never taken away)
+    return seat, room.step, lambda: str(bot.choose(view, legal, rng))
