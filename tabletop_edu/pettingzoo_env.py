@@ -45,7 +45,7 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as missing:  # without the rl extra: one sentence naming it, not a traceback
-    raise MissingExtra(missing.name or "pettingzoo", "The reinforcement-learning environments", "rl") from None
+    raise MissingExtra(missing.name or "gymnasium", "The reinforcement-learning adapter", "rl") from None
 
 from . import registry
 from .core import Bot, GameState, Seat, View
