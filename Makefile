@@ -4,10 +4,15 @@ PYTHON := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8888
+LAB_LOG_LEVEL ?= WARN
 # root (as in CI and many classroom VMs) needs --allow-root; a normal user does not mind the flag. The port is
 # fixed (no retry on another one), so the printed link is the right one; the server log is kept to warnings.
 JUPYTER_FLAGS := --ip=127.0.0.1 --port=$(PORT) --ServerApp.port_retries=0 --allow-root --ServerApp.root_dir=notebooks \
-  --ServerApp.log_level=WARN --LabApp.log_level=WARN
+  --ServerApp.log_level=$(LAB_LOG_LEVEL) --LabApp.log_level=$(LAB_LOG_LEVEL)
+# jupyter_config/ is read before the user's own Jupyter configuration: no news pop-up (JupyterLab's announcements
+# plugin is off), no notebook_shim (it reads the deprecated ServerApp.token at start: a DeprecationWarning), kernels
+# over local sockets (no "TCP without encryption" warning) and tornado's websocket ping timeout within its interval.
+LAB_CONFIG := $(CURDIR)/jupyter_config
 # The page `make lab` opens: the first tutorial, not the launcher.
 FIRST_PAGE := lab/tree/00_welcome.ipynb
 
@@ -24,7 +29,8 @@ lab: $(INSTALLED)
 	@token=$$($(PYTHON) -c 'import secrets; print(secrets.token_hex(16))'); \
 	printf '\n  Open the tutorials:  http://127.0.0.1:%s/%s?token=%s\n  Stop: Ctrl-C twice.\n\n' \
 	  '$(PORT)' '$(FIRST_PAGE)' "$$token"; \
-	exec $(VENV)/bin/jupyter lab $(JUPYTER_FLAGS) --IdentityProvider.token="$$token" --LabApp.default_url=/$(FIRST_PAGE)
+	exec env JUPYTER_CONFIG_PATH="$(LAB_CONFIG)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
+	  $(VENV)/bin/jupyter lab $(JUPYTER_FLAGS) --IdentityProvider.token="$$token" --LabApp.default_url=/$(FIRST_PAGE)
 
 # The classroom page of one game (GAME=peek, commissario, get_adler or mafia_de_cuba): only the table, in
 # projector mode, with our Voila template (no file fetched from the internet: it works offline).

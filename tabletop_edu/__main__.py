@@ -24,7 +24,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 
 from . import registry
-from .extras import MissingExtra
+from .extras import MissingExtra, need
 from .tournament import results_json, run_tournament
 
 
@@ -44,17 +44,42 @@ def split_bots(text: str) -> list[str]:
     return bots
 
 
+def bot_listing(plugin: registry.GamePlugin) -> str:
+    """The game's bot names, each bot that needs an extra marked with it, and "not installed here" when its
+    libraries are missing: "random, equilibrium (analysis extra, not installed here)"."""
+    names = []
+    for name in plugin.bot_names():
+        extras = plugin.bot_extras(name)
+        missing = ", not installed here" if plugin.bot_missing(name) else ""
+        names.append(f"{name} ({', '.join(extras)} extra{missing})" if extras else name)
+    return ", ".join(names)
+
+
 def list_games(arguments: argparse.Namespace | None = None) -> int:
-    """Every installed game: its name, title, table sizes and bots."""
+    """Every installed game: its name, title, table sizes and bots (those needing an extra marked)."""
     for name, plugin in registry.games().items():
         print(f"{name}: {plugin.title}, {plugin.min_players} to {plugin.max_players} players"
-              f"{f' ({plugin.summary})' if plugin.summary else ''}\n  bots: {', '.join(plugin.bot_names())}")
+              f"{f' ({plugin.summary})' if plugin.summary else ''}\n  bots: {bot_listing(plugin)}")
     return 0
+
+
+def refuse_missing_extras(game: str, bots: Sequence[str]) -> None:
+    """Raise the one sentence (`MissingExtra`) of the first bot whose libraries are not installed here, a bot
+    named in another's options included (ismcts's `rollout`): before any game, not as a forfeit in each.
+    An unknown bot is a `ValueError`."""
+    plugin = registry.game(game)
+    for text in bots:
+        spec = registry.bot_spec(plugin.name, text)
+        named = [text] + [value for _, value in spec.kwargs if isinstance(value, str)]
+        for name in named:
+            missing = plugin.bot_missing(name.partition("(")[0].strip())
+            if missing is not None:
+                raise missing
 
 
 def simulate(arguments: argparse.Namespace) -> int:
     if arguments.list_bots:
-        print("\n".join(f"{name}: {', '.join(plugin.bot_names())}" for name, plugin in registry.games().items()))
+        print("\n".join(f"{name}: {bot_listing(plugin)}" for name, plugin in registry.games().items()))
         return 0
     if arguments.game is None:
         print("simulate needs a GAME (or --list-bots).", file=sys.stderr)
@@ -63,20 +88,22 @@ def simulate(arguments: argparse.Namespace) -> int:
         print(f"error: unknown game {arguments.game!r}; installed games: {', '.join(registry.games())}",
               file=sys.stderr)
         return 2
+    bots = split_bots(arguments.bots)
+    try:
+        refuse_missing_extras(arguments.game, bots)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     client = None
     executor: Executor | None = None
     if arguments.dask:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            print("--dask needs the `scale` extra: pip install 'tabletop_edu[scale]'", file=sys.stderr)
-            return 2
+        Client = need("dask.distributed", "Running on a dask cluster (--dask)").Client
         client = Client() if arguments.dask == "local" else Client(arguments.dask)
         executor = client.get_executor()
     elif arguments.workers > 1:
         executor = ProcessPoolExecutor(arguments.workers)
     try:
-        result = run_tournament(arguments.game, split_bots(arguments.bots), players=arguments.players,
+        result = run_tournament(arguments.game, bots, players=arguments.players,
                                 games=arguments.games, seed=arguments.seed, executor=executor,
                                 progress=arguments.progress, budget=arguments.budget, save=arguments.save)
     except ValueError as error:

@@ -10,6 +10,8 @@ lean install) gets `MissingExtra`: one sentence saying what to install, shown wi
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from collections.abc import Iterable
 from types import ModuleType
 
 #: The extra that installs each optional library (by its import name).
@@ -46,4 +48,18 @@ def need(module: str, purpose: str) -> ModuleType:
         raise MissingExtra(module, purpose) from None
 
 
-__all__ = ["EXTRA_OF", "MissingExtra", "need"]
+def installed(module: str) -> bool:
+    """Whether `module` (an optional library, by its import name) is installed here: found, not imported, so
+    that listing what needs it loads nothing."""
+    try:
+        return importlib.util.find_spec(module.partition(".")[0]) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def first_missing(modules: Iterable[str], purpose: str) -> MissingExtra | None:
+    """The sentence for the first of `modules` not installed here (`MissingExtra`, not raised), or None."""
+    return next((MissingExtra(module, purpose) for module in modules if not installed(module)), None)
+
+
+__all__ = ["EXTRA_OF", "MissingExtra", "first_missing", "installed", "need"]

@@ -45,7 +45,7 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as missing:  # without the rl extra: one sentence naming it, not a traceback
-    raise MissingExtra(missing.name or "pettingzoo", "The reinforcement-learning environments", "rl") from None
+    raise MissingExtra(missing.name or "gymnasium", "The reinforcement-learning adapter", "rl") from None
 
 from . import registry
 from .core import Bot, GameState, Seat, View
@@ -271,6 +271,10 @@ def env(game: str, players: int, **kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
+#: `SeatEnv`'s reward for an action its mask forbids, which ends the episode: worse than any game's loss (0).
+ILLEGAL_REWARD = -1.0
+
+
 class SeatEnv(gymnasium.Env):  # type: ignore[misc]
     """One seat of a game against the registered bots, as a single-agent Gymnasium environment: the seat's
     observation and action encodings are `TabletopEnv`'s, the other seats are bots (`opponents`: one bot name
@@ -280,12 +284,18 @@ class SeatEnv(gymnasium.Env):  # type: ignore[misc]
     holds the same. The reward is the seat's return at the end (1 a win, 0 a loss), 0 before. Every random
     choice (the deal, the bots) comes from the seed given to `reset`.
 
+    Every index of the action space is accepted, as Gymnasium's `check_env` and a learner without masks expect:
+    an action the mask forbids ends the episode at once (terminated) with reward `ILLEGAL_REWARD` (-1, worse
+    than any loss) and `info["illegal_action"]` True, the game left as it was. PettingZoo's classic games do
+    the same (their `TerminateIllegalWrapper`); a masked learner never plays one. After the end, `step` raises
+    until `reset`.
+
         game = SeatEnv("commissario", players=3, seat=0, opponents="greedy")
         observation, info = game.reset(seed=1)
         observation, reward, terminated, truncated, info = game.step(int(game.action_masks().argmax()))
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # a text frame per move: the rate is for viewers
 
     def __init__(self, game: str, players: int, *, seat: int = 0, opponents: str | Sequence[str] = "random",
                  rules: Any = None, observation_size: int = 256, render_mode: str | None = None) -> None:
@@ -305,6 +315,7 @@ class SeatEnv(gymnasium.Env):  # type: ignore[misc]
         self.action_space = self.table.action_spaces[self.agent]
         self.observation_space = self.table.observation_spaces[self.agent]["observation"]
         self._rng = random.Random(0)
+        self._ended = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray,
                                                                                              dict[str, Any]]:
@@ -312,15 +323,19 @@ class SeatEnv(gymnasium.Env):  # type: ignore[misc]
         if seed is not None:
             self._rng = random.Random(seed)
         self.table.reset(seed=self._rng.randrange(2**32))
+        self._ended = False
         self._bots_play()
         return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         state = self.table.state
         assert state is not None, "call reset() first"
-        if state.is_over:
-            raise ValueError("The game is over: call reset() for a new one.")
-        self.table.step(int(action))  # refuses an illegal action, saying why, and changes nothing
+        if state.is_over or self._ended:
+            raise ValueError("The episode is over: call reset() for a new one.")
+        if not self.action_space.contains(action) or not self.action_masks()[int(action)]:
+            self._ended = True
+            return self._observation(), ILLEGAL_REWARD, True, False, {**self._info(), "illegal_action": True}
+        self.table.step(int(action))
         self._bots_play()
         reward = float(state.returns()[self.seat]) if state.is_over else 0.0
         return self._observation(), reward, state.is_over, False, self._info()
@@ -349,6 +364,12 @@ class SeatEnv(gymnasium.Env):  # type: ignore[misc]
         return {"action_mask": self.action_masks()}
 
 
+#: `SeatEnv` in Gymnasium's registry: `gymnasium.make(SEAT_ENV_ID, game="commissario", players=3)`.
+SEAT_ENV_ID = "tabletop_edu/Seat-v0"
+if SEAT_ENV_ID not in gymnasium.registry:
+    gymnasium.register(SEAT_ENV_ID, entry_point=f"{__name__}:SeatEnv")
+
+
 def random_steps(environment: AECEnv, seed: int, games: int) -> int:
     """Play `games` games with uniformly random legal actions; the number of steps (for benchmarks)."""
     rng = np.random.default_rng(seed)
@@ -367,7 +388,7 @@ def random_steps(environment: AECEnv, seed: int, games: int) -> int:
     return steps
 
 
-__all__ = ["SeatEnv", "TabletopEnv", "action_catalogue", "env", "facts_features", "random_steps", "raw_env",
+__all__ = ["ILLEGAL_REWARD", "SEAT_ENV_ID", "SeatEnv", "TabletopEnv", "action_catalogue", "env", "facts_features", "random_steps", "raw_env",
            "view_features"]
 
 

@@ -37,6 +37,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any
 
 from .core import Action, Bot, GameState
+from .extras import EXTRA_OF, MissingExtra, first_missing
 
 #: The entry point group a game package registers its `GamePlugin` in.
 ENTRY_POINT_GROUP = "tabletop_edu.games"
@@ -116,6 +117,9 @@ class GamePlugin:
     - `beliefs`: "module:attribute" giving the game's belief model (`beliefs.BeliefModel`):
       which questions a seat may be asked ("who is Adler?"), their exact posterior from that seat's view, and
       the truth once the game is over; None when the game asks no belief questions.
+    - `bot_needs`: bot name -> the optional libraries it imports to play (import names, as in
+      `extras.EXTRA_OF`: `{"equilibrium": ("numpy", "nashpy")}`), so that the command line refuses it before a
+      game starts on an install without them, and `games` marks it, both without importing the bot.
     """
 
     name: str
@@ -131,6 +135,7 @@ class GamePlugin:
     knowledge: str | Callable[..., str] | None = None
     posteriors: str | Callable[[GameState[Any]], Mapping[int, Mapping[str, float]]] | None = None
     beliefs: str | None = None
+    bot_needs: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
@@ -152,6 +157,16 @@ class GamePlugin:
                 raise PluginError(f"{self.name}: {bot_name!r} is not a bot name (letters, digits, '_', '.', '-').")
             bots[bot_name] = reference(factory, f"{self.name} bot {bot_name!r}")
         object.__setattr__(self, "bots", bots)
+        if not isinstance(self.bot_needs, Mapping):
+            raise PluginError(f"{self.name}: bot_needs maps bot names to library names, not {self.bot_needs!r}.")
+        needs = {}
+        for bot_name, modules in self.bot_needs.items():
+            if bot_name not in self.bot_factories():
+                raise PluginError(f"{self.name}: bot_needs names {bot_name!r}, which is not one of its bots.")
+            if isinstance(modules, str) or not all(isinstance(m, str) and _MODULE.fullmatch(m) for m in modules):
+                raise PluginError(f"{self.name}: bot_needs[{bot_name!r}] is a tuple of module names, not {modules!r}.")
+            needs[bot_name] = tuple(modules)
+        object.__setattr__(self, "bot_needs", needs)
         for hook in ("actions", "knowledge", "posteriors", "beliefs"):
             if getattr(self, hook) is not None:
                 object.__setattr__(self, hook, reference(getattr(self, hook), f"{self.name} {hook}"))
@@ -187,6 +202,16 @@ class GamePlugin:
 
     def bot_names(self) -> list[str]:
         return list(self.bot_factories())
+
+    def bot_extras(self, name: str) -> list[str]:
+        """The extras the bot `name` needs to play (`bot_needs`, e.g. ["analysis"]), in order; [] for none."""
+        return list(dict.fromkeys(EXTRA_OF.get(module.partition(".")[0], "all")
+                                  for module in self.bot_needs.get(name, ())))
+
+    def bot_missing(self, name: str) -> MissingExtra | None:
+        """Why the bot `name` cannot play here, as the one sentence naming its extra (not raised), or None;
+        found without importing the bot or its libraries."""
+        return first_missing(self.bot_needs.get(name, ()), f"{self.title}'s {name} bot")
 
     def make_bot(self, name: str, **options: Any) -> Bot:
         """A new bot of the game by name, with its options as keyword arguments."""

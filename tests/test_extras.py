@@ -16,8 +16,9 @@ from tabletop_edu.extras import EXTRA_OF, MissingExtra, need
 ROOT = Path(__file__).resolve().parent.parent
 OPTIONAL = sorted(EXTRA_OF)
 
-#: Run in a fresh interpreter where every optional library fails to import (as in a lean install).
-SCRIPT = textwrap.dedent('''
+#: The opening of a script run in a fresh interpreter: the libraries named in argv[1] fail to import (as in a
+#: lean install).
+BLOCKING = textwrap.dedent('''
     import importlib.abc, json, sys
 
     class Blocker(importlib.abc.MetaPathFinder):
@@ -27,8 +28,12 @@ SCRIPT = textwrap.dedent('''
             return None
 
     BLOCKED = set(json.loads(sys.argv[1]))
-    OPTIONAL = json.loads(sys.argv[2])
     sys.meta_path.insert(0, Blocker())
+''')
+
+#: Play and analysis with the blocked libraries (argv[2]: every optional library, to see which were loaded).
+SCRIPT = BLOCKING + textwrap.dedent('''
+    OPTIONAL = json.loads(sys.argv[2])
     import io, contextlib
     import tabletop_edu, tabletop_edu.tournament, tabletop_edu.widgets, tabletop_edu.knowledge
     from tabletop_edu import registry, classroom
@@ -104,10 +109,51 @@ def test_play_runs_without_any_optional_library_and_analysis_says_what_to_instal
     assert 'pip install "tabletop_edu[classroom]"' in report["messages"]["class server"][1]
     assert report["messages"]["qr code"][1].startswith("A QR code of a link needs segno")
     assert report["messages"]["openspiel"][1].endswith('pip install "tabletop_edu[openspiel]".')
-    assert report["messages"]["rl"][1].endswith('pip install "tabletop_edu[rl]".')
+    assert report["messages"]["rl"][1] == ('The reinforcement-learning adapter needs gymnasium, which is not '
+                                           'installed here: pip install "tabletop_edu[rl]".')
     assert 'needs pandas, which is not installed here: pip install "tabletop_edu[analysis]"' in (
         report["messages"]["dataframe"][1])
     assert report["messages"]["drawing"][1].startswith("Drawing knowledge as a picture needs matplotlib")
+
+
+#: The command line (argv[2:]) with the blocked libraries: its exit status, its output and its errors.
+CLI = BLOCKING + textwrap.dedent('''
+    import contextlib, io
+    from tabletop_edu.__main__ import main
+    with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+        status = main(sys.argv[2:])
+    print(json.dumps([status, out.getvalue(), err.getvalue()]))
+''')
+
+
+def cli_without(blocked: list[str], *arguments: str) -> tuple[int, str, str]:
+    done = subprocess.run([sys.executable, "-c", CLI, json.dumps(blocked), *arguments], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    status, out, err = json.loads(done.stdout)
+    return status, out, err
+
+
+def test_a_bot_needing_a_missing_extra_is_refused_before_any_game_and_marked_in_the_listing() -> None:
+    status, out, err = cli_without(OPTIONAL, "simulate", "commissario", "--games", "4",
+                                   "--bots", "equilibrium,greedy")
+    assert (status, out) == (1, "")  # no table of forfeits: refused up front
+    assert err == ("Commissario's equilibrium bot needs numpy, which is not installed here: "
+                   'pip install "tabletop_edu[analysis]".\n')
+    status, out, err = cli_without(["nashpy"], "simulate", "commissario", "--games", "1",
+                                   "--bots", "greedy,ismcts(iterations=2, rollout='equilibrium')")
+    assert status == 1 and err.startswith("Commissario's equilibrium bot needs nashpy")  # a playout policy too
+    status, out, err = cli_without(["pyspiel"], "simulate", "commissario", "--bots", "openspiel-ismcts")
+    assert status == 1 and err.endswith('pip install "tabletop_edu[openspiel]".\n')
+    status, out, err = cli_without(OPTIONAL, "simulate", "peek", "--dask", "local")
+    assert (status, err) == (1, 'Running on a dask cluster (--dask) needs dask, which is not installed here: '
+                                'pip install "tabletop_edu[scale]".\n')
+    status, listing, _ = cli_without(OPTIONAL, "games")
+    assert status == 0 and ("bots: random, greedy, bidder, equilibrium (analysis extra, not installed here), "
+                            "lookahead, openspiel-ismcts (openspiel extra, not installed here), ismcts") in listing
+    status, listing, _ = cli_without([], "games")
+    assert "equilibrium (analysis extra), lookahead, openspiel-ismcts (openspiel extra)" in listing
+    assert cli_without(OPTIONAL, "simulate", "peek", "--games", "2", "--bots", "random")[0] == 0
 
 
 def test_need_returns_the_module_and_names_the_extra_when_it_is_missing() -> None:

@@ -1,16 +1,20 @@
-"""The package as a teacher installs it: the built wheel in a fresh virtual environment without any extra
-plays every game, builds every widget and runs the documented commands, with none of the analysis or server
-libraries present; and every third-party module the package imports is declared in pyproject.toml.
+"""The package as a teacher installs it: the README's install lines, run as written in fresh virtual
+environments (from a checkout, from the wheel they build; the JupyterLite line is the one the site's notebooks
+open with); the built wheel without any extra plays every game, builds every widget and runs the documented
+commands, with none of the analysis or server libraries present; and every third-party module the package
+imports is declared in pyproject.toml.
 
-The wheel test installs from the package index (the base dependencies only) and takes about a minute; the size
-of that environment is printed and kept in test-artifacts/packaging/lean-install.txt."""
+The installs take their dependencies from pip's configured index (about 15 s for the lean one, 40 s with the
+analysis extra); the size of the lean environment is printed and kept in test-artifacts/packaging/lean-install.txt."""
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -70,6 +74,38 @@ def run(*command: str | Path, cwd: Path, check: bool = True) -> subprocess.Compl
     return done
 
 
+def readme_install_blocks() -> list[list[str]]:
+    """The commands of each code block in the README's "Installing it elsewhere", their comments left out."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.partition("### Installing it elsewhere")[2].partition("\n#")[0]
+    blocks = re.findall(r"^```\n(.*?)^```", section, re.S | re.M)
+    return [[line.partition("  #")[0].strip() for line in block.splitlines() if line.strip()] for block in blocks]
+
+
+#: The README's install blocks: from a checkout, the wheel built then installed, in JupyterLite.
+CHECKOUT_LINES, WHEEL_LINES, JUPYTERLITE_LINES = readme_install_blocks()
+
+
+def checkout_copy(folder: Path) -> Path:
+    """What a clone holds for an install (pip builds in the source folder: its build/ stays out of ours)."""
+    checkout = folder / "checkout"
+    shutil.copytree(ROOT / "tabletop_edu", checkout / "tabletop_edu",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, checkout / name)
+    return checkout
+
+
+def run_as_written(lines: list[str], venv: Path, cwd: Path) -> None:
+    """Each line in a shell whose environment is `venv` activated, as a reader would type it."""
+    activated = {**CLEAN_ENVIRONMENT, "VIRTUAL_ENV": str(venv),
+                 "PATH": f"{venv / 'bin'}{os.pathsep}{CLEAN_ENVIRONMENT.get('PATH', '')}"}
+    for line in lines:
+        done = subprocess.run(["/bin/sh", "-c", line], cwd=cwd, capture_output=True, text=True, timeout=600,
+                              env=activated)
+        assert done.returncode == 0, f"README line {line!r}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+
+
 def megabytes(folder: Path) -> float:
     return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink()) / 1e6
 
@@ -78,12 +114,50 @@ def megabytes(folder: Path) -> float:
 def lean_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
     """(the fresh environment, the wheel installed in it)."""
     folder = tmp_path_factory.mktemp("lean")
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", ROOT, "-w", folder / "dist", cwd=folder)
-    (wheel,) = (folder / "dist").glob("tabletop_edu-*.whl")
+    checkout = checkout_copy(folder)
     venv = folder / "venv"
     run(sys.executable, "-m", "venv", venv, cwd=folder)  # no --system-site-packages: only what the wheel asks for
-    run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", wheel, cwd=folder)
+    run_as_written(WHEEL_LINES, venv, checkout)  # the README's: the wheel built, then installed
+    (wheel,) = (checkout / "dist").glob("tabletop_edu-*.whl")
     yield venv, wheel
+
+
+def test_the_readme_names_a_wheel_build_and_install_and_checkout_installs() -> None:
+    assert CHECKOUT_LINES == ["pip install .", 'pip install ".[analysis]"']
+    assert [line.split()[:2] for line in WHEEL_LINES] == [["pip", "wheel"], ["pip", "install"]]
+    assert "pip install tabletop_edu" not in (ROOT / "README.md").read_text().replace("%pip install tabletop_edu", "")
+
+
+def test_the_readmes_checkout_install_lines_work_as_written(tmp_path: Path) -> None:
+    checkout = checkout_copy(tmp_path)
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", venv, cwd=tmp_path)
+    python = venv / "bin" / "python"
+    run_as_written(CHECKOUT_LINES[:1], venv, checkout)
+    located = "import importlib.util as u, tabletop_edu; print(tabletop_edu.__file__, u.find_spec('numpy') is None)"
+    installed, lean = run(python, "-c", located, cwd=tmp_path).stdout.split()
+    assert Path(installed).is_relative_to(venv) and lean == "True"
+    refused = run(python, "-m", "tabletop_edu", "simulate", "commissario", "--games", "2", "--bots",
+                  "equilibrium,greedy", cwd=tmp_path, check=False)
+    assert refused.returncode == 1 and refused.stderr.endswith('pip install "tabletop_edu[analysis]".\n')
+    advice = refused.stderr.rpartition(": ")[2].removesuffix(".\n")
+    run_as_written([advice], venv, tmp_path)  # the sentence's own advice adds the extra to the installed package
+    played = run(python, "-m", "tabletop_edu", "simulate", "commissario", "--games", "2", "--bots",
+                 "equilibrium,greedy", cwd=tmp_path)
+    assert "commissario: 2 games" in played.stdout
+    run_as_written(CHECKOUT_LINES[1:], venv, checkout)
+    assert run(python, "-c", located, cwd=tmp_path).stdout.split()[1] == "False"
+
+
+def test_the_readmes_jupyterlite_line_is_the_one_the_sites_notebooks_open_with() -> None:
+    spec = importlib.util.spec_from_file_location("site_build", ROOT / "site" / "build.py")
+    assert spec is not None and spec.loader is not None
+    site_build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(site_build)
+    first_cells = {relative: site_build.site_notebook(ROOT / "notebooks" / relative, also)["cells"][0]["source"][0]
+                   for relative, also in site_build.SITE_NOTEBOOKS.items()}
+    assert JUPYTERLITE_LINES == ["%pip install tabletop_edu"]
+    assert all(line.startswith(JUPYTERLITE_LINES[0]) for line in first_cells.values()), first_cells
 
 
 def test_the_wheel_alone_plays_every_game_and_builds_every_widget(lean_venv: tuple[Path, Path]) -> None:

@@ -294,10 +294,25 @@ def test_declarations_are_checked() -> None:
         ({"bots": ["random"]}, "a mapping"),
         ({"actions": 42}, "neither"),
         ({"render": "a render"}, "render is a module name"),
+        ({"bot_needs": {"fast": ("numpy",)}}, "not one of its bots"),
+        ({"bot_needs": {"random": "numpy"}}, "a tuple of module names"),
+        ({"bot_needs": ("numpy",)}, "maps bot names"),
     ]
     for change, message in bad:
         with pytest.raises(PluginError, match=message):
             GamePlugin(**{**base, **change})  # type: ignore[arg-type]
+
+
+def test_a_bot_says_which_extra_it_needs_without_being_imported() -> None:
+    toy = GamePlugin(name="toy", module="toy", title="Toy", min_players=2, max_players=4,
+                     bots={"solver": "toy.bots:Solver"},
+                     bot_needs={"solver": ("numpy", "tabletop_edu_no_such_library"), "random": ("json",)})
+    assert toy.bot_extras("solver") == ["analysis", "all"] and toy.bot_extras("ismcts") == []
+    assert toy.bot_missing("random") is None and toy.bot_missing("ismcts") is None
+    missing = toy.bot_missing("solver")  # numpy is installed here: the next library is the missing one
+    assert missing is not None and str(missing) == ("Toy's solver bot needs tabletop_edu_no_such_library, which is "
+                                                    'not installed here: pip install "tabletop_edu[all]".')
+    assert registry.game("commissario").bot_extras("equilibrium") == ["analysis"]
 
 
 def test_an_unknown_game_is_a_clear_error_everywhere() -> None:

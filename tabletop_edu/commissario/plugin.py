@@ -37,6 +37,7 @@ GAME = GamePlugin(
         "lookahead": "tabletop_edu.commissario.bots:LookaheadBot",
         "openspiel-ismcts": "tabletop_edu.openspiel:OpenSpielISMCTS",  # OpenSpiel's ISMCTS (openspiel extra)
     },
+    bot_needs={"equilibrium": ("numpy", "nashpy"), "openspiel-ismcts": ("pyspiel",)},
     actions=action_catalogue,
     render="tabletop_edu.commissario.render",
     knowledge="tabletop_edu.commissario.render:knowledge_html",
