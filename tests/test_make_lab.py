@@ -25,12 +25,6 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None or not (VENV / "bin
                                 reason="needs make and JupyterLab (the lab extra)")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def wait_until_listening(port: int, server: subprocess.Popen[str]) -> None:
     """Until the port takes connections: the server binds it once its loop runs, after its "running" lines."""
     deadline = time.monotonic() + 60
@@ -48,9 +42,8 @@ def test_make_lab_starts_without_warnings_and_without_the_news_pop_up(tmp_path: 
     installed.touch()  # newer than pyproject.toml: `make` installs nothing, it runs this environment's JupyterLab
     environment = {**os.environ, "BROWSER": "true", "JUPYTER_CONFIG_DIR": str(tmp_path / "user-config"),
                    "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
-    port = free_port()
     server = subprocess.Popen(["make", "--no-print-directory", "-C", str(ROOT), "lab", f"VENV={VENV}",
-                               f"INSTALLED={installed}", f"PORT={port}", "LAB_LOG_LEVEL=INFO"],
+                               f"INSTALLED={installed}", "PORT=0", "LAB_LOG_LEVEL=INFO"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment,
                               start_new_session=True)
     guard = threading.Timer(120, os.killpg, (server.pid, signal.SIGKILL))  # a hung start fails, never blocks
@@ -58,14 +51,18 @@ def test_make_lab_starts_without_warnings_and_without_the_news_pop_up(tmp_path: 
     lines: list[str] = []
     try:
         assert server.stdout is not None
-        for line in server.stdout:
+        for line in server.stdout:  # up to the address the server prints after "is running at"
             lines.append(line.rstrip())
-            if "is running at" in line:
+            if any("is running at" in seen for seen in lines) and re.search(r"http://127\.0\.0\.1:[1-9]", line):
                 break
-        link = next((found.group(0) for line in lines
-                     if (found := re.search(r"http://127\.0\.0\.1:\d+/lab/tree/00_welcome\.ipynb\?token=\w+", line))),
-                    None)
-        assert link is not None and f":{port}/" in link, "\n".join(lines)
+        printed = next((found for line in lines
+                        if (found := re.search(r"http://127\.0\.0\.1:(\d+)/(lab/tree/00_welcome\.ipynb\?token=\w+)", line))),
+                       None)
+        running = re.search(r"http://127\.0\.0\.1:(\d+)/", lines[-1])
+        assert printed is not None and running is not None, "\n".join(lines)
+        port = int(running.group(1))  # PORT=0: the system chose a free port; the printed link names PORT as given
+        assert printed.group(1) == "0"
+        link = f"http://127.0.0.1:{port}/{printed.group(2)}"
         wait_until_listening(port, server)
         with urllib.request.urlopen(link, timeout=30) as page:
             html = page.read().decode()
