@@ -18,10 +18,10 @@ this module fills; `i18n`, the words; `extras`, the one sentence naming a missin
 `inference`, `cheap_talk`; (4) registry: `GamePlugin`, how every floor above finds a game; (5) analysis: `beliefs`
 (a game's and the shared questions and scoring rules), a game's `bots`, `strategy` and `plugin`, `ismcts`,
 `tournament`, `testing` and the adapters `openspiel` and `pettingzoo_env`; (6) front-ends: `templates`,
-`rendering` (a game's renderer, found through the registry), a game's `render` and `widget`, the shared `widgets`
-and `moves`; (7) class:
-`classroom`, `__main__` and this package itself. Outside the game packages no module names a game: a game's own
-behaviour (bots, action catalogue, renderer, knowledge panel, posteriors) is reached through its `GamePlugin` only.
+`rendering` (a game's renderer, found through the registry), a game's `words` (EN/FR), `render` and `widget`, the
+shared `widgets` and `moves`; (7) class: `classroom`, `__main__` and this package itself. Outside the game
+packages no module names a game: a game's own behaviour (bots, action catalogue, renderer, knowledge panel,
+posteriors) is reached through its `GamePlugin` only.
 So a student's tap goes down once (page, room, `State.apply`) and the seat's view comes back up once (`State.view`,
 `rendering`, the game's `render`, page).
 """
@@ -43,7 +43,8 @@ FLOORS: tuple[tuple[str, frozenset[str]], ...] = (
     ("registry", frozenset({"registry"})),
     ("analysis", frozenset({"beliefs", "bots", "strategy", "series", "plugin", "ismcts", "tournament", "testing", "openspiel",
                             "pettingzoo_env"})),
-    ("front-ends", frozenset({"templates", "rendering", "render", "widget", "series_widget", "widgets", "moves", "pictures"})),
+    ("front-ends", frozenset({"templates", "rendering", "words", "render", "widget", "series_widget", "widgets", "moves",
+                              "pictures"})),
     ("class", frozenset({"classroom", "__main__", "tabletop_edu"})),
 )
 
