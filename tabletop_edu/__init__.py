@@ -14,13 +14,15 @@ lowest first: (1) protocol: `core` (states, actions, events, views, records), wh
 itself and asks what needs a game (the state class a record names, a notebook's HTML) through `core.hooks`, which
 this module fills; `i18n`, the words; `extras`, the one sentence naming a missing optional library; and
 `student_t`, Student's t in pure Python; (2) knowledge: information flow and possible worlds, from events alone;
-(3) engines: a game's `rules`, `engine`, `worlds`, `deduction`, `inference`, `cheap_talk`; (4) registry: `GamePlugin`, how every
-floor above finds a game; (5) analysis: `beliefs` (a game's and the shared questions and scoring rules), a game's `bots`, `strategy` and
-`plugin`, `ismcts`, `tournament`, `testing`
-and the adapters `openspiel` and `pettingzoo_env`; (6) front-ends: `templates`, `rendering` (a game's renderer,
-found through the registry), a game's `render` and `widget`, the shared `widgets` and `moves`; (7) class:
-`classroom`, `__main__` and this package itself. Outside the game packages no module names a game: a game's own
-behaviour (bots, action catalogue, renderer, knowledge panel, posteriors) is reached through its `GamePlugin` only.
+(3) engines: a game's `rules`, `actions`, `words` (EN/FR), `menus` (shared legal-action menus), `engine`, `worlds`,
+`deduction`,
+`inference`, `cheap_talk`; (4) registry: `GamePlugin`, how every floor above finds a game; (5) analysis: `beliefs`
+(a game's and the shared questions and scoring rules), a game's `bots`, `strategy` and `plugin`, `ismcts`,
+`tournament`, `testing` and the adapters `openspiel` and `pettingzoo_env`; (6) front-ends: `templates`,
+`rendering` (a game's renderer, found through the registry), a game's `render` and `widget`, the
+shared `widgets` and `moves`; (7) class: `classroom`, `__main__` and this package itself. Outside the game
+packages no module names a game: a game's own behaviour (bots, action catalogue, renderer, knowledge panel,
+posteriors) is reached through its `GamePlugin` only.
 So a student's tap goes down once (page, room, `State.apply`) and the seat's view comes back up once (`State.view`,
 `rendering`, the game's `render`, page).
 """
@@ -37,12 +39,13 @@ __version__ = "0.1.0"
 FLOORS: tuple[tuple[str, frozenset[str]], ...] = (
     ("protocol", frozenset({"core", "i18n", "extras", "student_t"})),
     ("knowledge", frozenset({"knowledge"})),
-    ("engines", frozenset({"__init__", "rules", "actions", "engine", "words", "worlds", "deduction", "inference", "cheap_talk", "_box",
-                           "chain", "_chain_numpy", "_chain_python"})),
+    ("engines", frozenset({"__init__", "rules", "actions", "words", "menus", "engine", "worlds", "deduction",
+                           "inference", "cheap_talk", "_box", "chain", "_chain_numpy", "_chain_python"})),
     ("registry", frozenset({"registry"})),
     ("analysis", frozenset({"beliefs", "bots", "strategy", "series", "plugin", "ismcts", "tournament", "testing", "openspiel",
                             "pettingzoo_env"})),
-    ("front-ends", frozenset({"templates", "rendering", "render", "widget", "series_widget", "widgets", "moves", "pictures"})),
+    ("front-ends", frozenset({"templates", "rendering", "render", "widget", "series_widget", "widgets", "moves",
+                              "pictures"})),
     ("class", frozenset({"classroom", "__main__", "tabletop_edu"})),
 )
 

@@ -119,3 +119,10 @@ def register_event_kinds(game: str, words: Mapping[str, Mapping[str, str]]) -> N
 def tr(key: str, language: str = "en") -> str:
     """The word for `key` in `language`, falling back to English, then to the key itself."""
     return _WORDS[check_language(language)].get(key) or _WORDS["en"].get(key, key)
+
+
+def word(key: str, language: str, fallback: str) -> str:
+    """The word for `key`, or `fallback` (say, the engine's own name for a new phase) if none is registered:
+    an engine may gain a phase before its renderer words it, and a page never shows a bare key."""
+    found = tr(key, language)
+    return fallback if found == key else found

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed
 from ..core import GameState, View
-from .engine import picks_allowed
+from .actions import picks_allowed
 
 #: A colour's name in French (the notation's are English).
 COLOURS_FR: dict[str, str] = {"red": "rouge", "orange": "orange", "yellow": "jaune", "green": "vert",

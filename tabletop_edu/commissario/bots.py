@@ -18,7 +18,8 @@ from typing import Any, cast
 from ..core import Action, View
 from ..core import RandomBot as _CoreRandom
 from . import strategy
-from .engine import Pick, Release, Reveal, parse_action, world_from_view
+from .actions import Pick, Release, Reveal, parse_action
+from .engine import world_from_view
 from .rules import COLOURS
 
 

@@ -12,6 +12,9 @@ Hidden information: the order of the draw pile, and each seat's pick until it is
 private event (`observers=[seat]`, the others read "X has chosen two commissaires"); releases, arrests and
 commissaires in hand (everyone always holds all six and the 2x) are public.
 
+This module is the state (`CommissarioState`: its checks, moves, views and worlds); the moves, their notation
+and the shared values of them are `actions`.
+
 Events (`kind`: data): `deal` (seat, cards), `handcuffs` (seat), `layout` (round, cards), `release` (seat,
 card, bid), `order` (order), `reveals`, `pick` (seat, colours; the others see only the seat), `reveal` (seat,
 colour, double, arrest), `bonus` (colour, seat or None on a tie, bonus), `no_bonus` (colour, best, bonus: with
@@ -45,13 +48,13 @@ from __future__ import annotations
 import functools
 import math
 import random
-import re
-from dataclasses import dataclass
 from typing import Any
 
-from ..core import (Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, expect_arity,
-                    parse_choice, parse_int, quote, quote_repr, rules_to_dict, shuffle, words)
-from .rules import COLOURS, DEAL_COLOUR, MAX_VALUE, Card, Rules, card_text, values_up_to
+from ..core import (Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, quote_repr,
+                    rules_to_dict, shuffle)
+from .actions import (NOTATION, PICKS_BY_COLOURS, RELEASE_NONE, RELEASES, REVEALS, Pick, Release, Reveal, parse_action,
+                      parse_card, picks_allowed)
+from .rules import ALL_CARDS, COLOURS, DEAL_COLOUR, Card, Rules, card_text
 from ..i18n import register_event_kinds
 
 #: The event kinds as a French class reads them on top of the information-flow pictures' columns.
@@ -65,129 +68,10 @@ PHASES = ("release", "pick", "first_reveal", "second_reveal", "over")
 #: so built once and shared by every pick.
 _ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(5))
 _SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in range(5))
-DOUBLE = "2x"
-
-# ---------------------------------------------------------------------------------------- actions
-
-
-def _colour_field(action: str, value: Any) -> str:
-    """`value` if it is a text (the notation checks which colour); else the refusal of a wrong-typed field."""
-    if type(value) is not str:
-        raise IllegalAction(f"{action}: a colour is a text like 'red', not {quote(value)}.")
-    return value
-
-
-@dataclass(frozen=True)
-class Release(Action):
-    """Release one of your prisoners to bid for turn order (`release red-3`); `card` None: `release none`."""
-
-    card: Card | None
-
-    def __str__(self) -> str:
-        return "release none" if self.card is None else f"release {card_text(self.card)}"
-
-
-@dataclass(frozen=True)
-class Pick(Action):
-    """Secretly choose two commissaires: `pick red blue`, or `pick green 2x` (both colours equal).
-
-    `colours` is kept in `COLOURS` order, so `pick blue red` and `pick red blue` are the same pick.
-    """
-
-    colours: tuple[str, str]
-
-    @property
-    def double(self) -> bool:
-        return self.colours[0] == self.colours[1]
-
-    def __str__(self) -> str:
-        if type(self.colours) is not tuple or len(self.colours) != 2:
-            raise IllegalAction("A pick holds a tuple of two colours, like ('red', 'blue'), "
-                                f"not {quote(self.colours)}.")
-        first, second = (_colour_field("A pick", colour) for colour in self.colours)
-        return f"pick {first} {DOUBLE}" if first == second else f"pick {first} {second}"
-
-
-@dataclass(frozen=True)
-class Reveal(Action):
-    """Show one of your picked commissaires and arrest in its colour: `reveal blue`."""
-
-    colour: str
-
-    def __str__(self) -> str:
-        return f"reveal {_colour_field('A reveal', self.colour)}"
-
-
-NOTATION = "'release red-3', 'release none', 'pick red blue', 'pick green 2x' or 'reveal blue'"
-_CARD = re.compile(r"([a-z]+)([+-])(.+)")
-
-
-def parse_card(word: str) -> Card:
-    """`red+3` -> ("red", 3); `red-3` -> ("red", -3). Values are one digit (1 to `MAX_VALUE`)."""
-    match = _CARD.fullmatch(word)
-    if match is None:
-        raise IllegalAction(f"{quote(word)} is not a character: write a colour and a signed value, like red+3 or "
-                            "red-3.")
-    colour = parse_choice(match.group(1), COLOURS, "colour")
-    size = parse_int(match.group(3), "a character's value")
-    if not 1 <= size <= MAX_VALUE or match.group(3) != str(size):
-        raise IllegalAction(f"{quote(word)}: characters are worth +1 to +{MAX_VALUE} (bandits) or -1 to "
-                            f"-{MAX_VALUE} (innocents), written with one digit.")
-    return colour, size if match.group(2) == "+" else -size
-
-
-def make_pick(first: str, second: str) -> Pick:
-    """A pick with its colours in `COLOURS` order."""
-    ordered = sorted((first, second), key=COLOURS.index)
-    return Pick((ordered[0], ordered[1]))
-
-
-def parse_action(text: str) -> Action:
-    """Read one of the notations in `NOTATION`."""
-    parts = words(text)
-    if parts[0] == "release":
-        expect_arity(parts, 2, "release red-3' or 'release none")
-        return Release(None if parts[1] == "none" else parse_card(parts[1]))
-    if parts[0] == "pick":
-        expect_arity(parts, 3, "pick red blue' or 'pick green 2x")
-        if parts[1] == DOUBLE:  # 'pick 2x green' is read as 'pick green 2x'
-            parts = [parts[0], parts[2], parts[1]]
-        first = parse_choice(parts[1], COLOURS, "colour")
-        if parts[2] == DOUBLE:
-            return Pick((first, first))
-        second = parse_choice(parts[2], COLOURS, "colour")
-        if first == second:
-            raise IllegalAction(f"You have only one {first} commissaire: to arrest twice in {first}, "
-                                f"write 'pick {first} 2x' (your 2x card).")
-        return make_pick(first, second)
-    if parts[0] == "reveal":
-        expect_arity(parts, 2, "reveal blue")
-        return Reveal(parse_choice(parts[1], COLOURS, "colour"))
-    raise IllegalAction(f"{quote(text)} is not a Commissario action: write {NOTATION}.")
-
-
-#: Two different colours (15 picks), then one colour with the 2x card (6 picks).
-PAIR_PICKS: tuple[Pick, ...] = tuple(make_pick(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1:])
-ALL_PICKS: tuple[Pick, ...] = PAIR_PICKS + tuple(Pick((c, c)) for c in COLOURS)
-
-
-def picks_allowed(double_card: bool) -> tuple[Pick, ...]:
-    """The picks a seat may make (R4.1): with the 2x card (option `double_card`, R1.5) all 21, else the 15 pairs."""
-    return ALL_PICKS if double_card else PAIR_PICKS
-
-
-#: Every character of any rules (values up to `MAX_VALUE`).
-ALL_CARDS: tuple[Card, ...] = tuple((c, v) for c in COLOURS for v in values_up_to(MAX_VALUE))
 #: Legal releases are listed by colour, then highest value first.
 CARD_ORDER: dict[Card, tuple[int, int]] = {(c, v): (COLOURS.index(c), -v) for c, v in ALL_CARDS}
 #: "red+3" for every character, written once (the reveal log uses it at every arrest).
 CARD_TEXT: dict[Card, str] = {card: card_text(card) for card in ALL_CARDS}
-#: One Release per character (and one for "release none"), shared by every legal-action list.
-RELEASES: dict[Card, Release] = {card: Release(card) for card in ALL_CARDS}
-RELEASE_NONE = Release(None)
-
-#: One Reveal per colour, shared by every legal-action list.
-REVEALS: dict[str, Reveal] = {colour: Reveal(colour) for colour in COLOURS}
 
 
 @functools.lru_cache(maxsize=None)
@@ -212,9 +96,6 @@ def _reveal_menu(pick: tuple[str, ...], shown: tuple[str, ...], reveal_choice: b
 def arrest_rank(value: int) -> int:
     """Higher is arrested first: +5 ... +1, then -1 ... -5 (R4.3: « ayant le plus de valeur »)."""
     return value
-
-
-# ---------------------------------------------------------------------------------------- state
 
 
 class CommissarioState(GameState[Rules]):
@@ -695,11 +576,6 @@ def _history_from_log(view: View, world: CommissarioState, rng: random.Random) -
 def _pick_of(first: str, second: str) -> Pick:
     """The shared pick value of two colours (the same colour twice: with the 2x card)."""
     return PICKS_BY_COLOURS[first, second]
-
-
-#: Both orders of every pick's colours -> the pick (its colours in `COLOURS` order).
-PICKS_BY_COLOURS: dict[tuple[str, str], Pick] = {
-    **{pick.colours: pick for pick in ALL_PICKS}, **{pick.colours[::-1]: pick for pick in ALL_PICKS}}
 
 
 @functools.lru_cache(maxsize=64)

@@ -15,7 +15,7 @@ from ..registry import GamePlugin
 def action_catalogue(players: int, rules: Any = None) -> list[Action]:
     """Every release (a card or nothing), every pick and every reveal, at any table size: the characters
     and picks of these rules (`highest_value`, `double_card`)."""
-    from .engine import Pick, Release, Reveal, picks_allowed
+    from .actions import Pick, Release, Reveal, picks_allowed
     from .rules import COLOURS, Rules
     rules = rules or Rules()
     return ([Release(None)] + [Release((c, v)) for c in COLOURS for v in rules.values]

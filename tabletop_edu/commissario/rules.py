@@ -29,6 +29,8 @@ def values_up_to(highest: int) -> tuple[int, ...]:
 
 #: The seed's values, +5..+1 and -1..-5 (the default `highest_value`).
 VALUES: tuple[int, ...] = values_up_to(5)
+#: Every character of any rules (values up to `MAX_VALUE`).
+ALL_CARDS: tuple[Card, ...] = tuple((c, v) for c in COLOURS for v in values_up_to(MAX_VALUE))
 
 #: The named readings of the seed's bonus cards (R1.7): one value per colour, in `COLOURS` order; 0 is no card.
 BONUS_READINGS: dict[str, tuple[int, ...]] = {

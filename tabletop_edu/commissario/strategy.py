@@ -30,7 +30,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..extras import need
-from .engine import ALL_PICKS, Pick, bonus_winner, picks_allowed
+from .actions import ALL_PICKS, Pick, picks_allowed
+from .engine import bonus_winner
 from .rules import COLOURS
 
 if TYPE_CHECKING:  # numpy is imported by the functions that compute with it: playing needs no numpy

@@ -27,8 +27,7 @@ from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed, settle
 from ..core import Event, GameState, View
 from ._box import BOX_PHASES, observation_from_view
 from .chain import view_posterior
-from .engine import role_of
-from .rules import TOKEN_ORDER, take_text
+from .rules import TOKEN_ORDER, role_of, take_text
 
 #: How far the debrief's Godfather believes a testimony (the knowledge panel's `with_testimonies` default).
 TESTIMONY_TRUST = 0.7

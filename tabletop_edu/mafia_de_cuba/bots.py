@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from ..core import Action, View
-from .engine import Accuse, Ask, Hold, Pass, Saw, SetAside, Silent, Suspect, TakeFromBox, Took, parse_action
+from .actions import Accuse, Ask, Hold, Pass, Saw, SetAside, Silent, Suspect, TakeFromBox, Took, parse_action
 from .inference import UNIFORM_WORLDS, Model, PosteriorCache, observation_from_view, with_testimonies
 from .rules import TOKEN_ORDER, Rules
 

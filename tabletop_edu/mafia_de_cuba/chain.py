@@ -1,7 +1,8 @@
 """Exact posteriors over Mafia de Cuba's box chain (`_box`): the fastest forward-backward pass available
 (`fastest_chain`), caches that extend a pass step by step (`PosteriorCache`), the brute-force reference, and
 testimonies as soft evidence (`with_testimonies`). `inference` explains these numbers; the engine draws its
-worlds from them (`engine.sample_world`), so this module sits below the engine and never imports it.
+worlds from them (`worlds.sample_world`), so this module sits below the worlds and the engine and never imports
+them.
 """
 
 from __future__ import annotations

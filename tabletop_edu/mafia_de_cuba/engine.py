@@ -1,4 +1,4 @@
-"""Mafia de Cuba: the Godfather's cigar box goes round the table; who stole the diamonds?
+"""Mafia de Cuba's engine: the state of a round, where the Godfather's cigar box goes round; who stole the diamonds?
 
 Rules (full text with numbered rules: seeds/mafia_de_cuba.md). 6 to 12 players; the Godfather (seat
 `rules.godfather_seat`) hides 0 to `max_hidden` of the box's diamonds, then the box goes clockwise. Each taker
@@ -12,6 +12,9 @@ pass that closes it names who spoke up, other passes have no text); with the bud
 he has `question_budget` questions and floors (`floor`). A caught thief is out and gives his diamonds back; a
 wrongly accused non-agent gets a joker, or, with no joker left, the Godfather is out; an accused Agent wins
 alone. With the Cleaner variant every other living taker then secretly says `hold` or (the Cleaner) `shoot`.
+
+This module is the state alone (`MafiaState`: its checks, moves and views, one idea): the moves and their
+notation are `actions`, the shared legal-action menus `menus`, and the worlds drawn from a view `worlds`.
 
 View facts (every key, for every seat; seat None is a spectator):
 - `phase`: "hide", "set-aside", "take", "floor", "question", "answer", "cleaner" or "over".
@@ -41,17 +44,17 @@ from __future__ import annotations
 
 import copy
 import random
-from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple
 
-from ..core import (Action, Event, FrozenDict, FrozenList, GameState, IllegalAction, RulesError, Seat, View,
-                    copy_rng, expect_arity, parse_choice, parse_int, quote, words)
-from ._box import BOX_PHASES, Choice, Model, observation_from_view
-from .chain import UNIFORM_WORLDS, PosteriorCache
-from .rules import AGENTS, TOKEN_ORDER, Rules, Take, starting_jokers, starting_tokens, take_text
+from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, RulesError, Seat, View, copy_rng
+from .actions import (KINDS, TESTIMONIES, Accuse, Ask, Floor, Hide, Hold, Pass, Saw, SetAside, Shoot, Silent, Suspect,
+                      TakeFromBox, Took, parse_action)
+from .menus import (_VOTES, _VOTES_OF_THE_CLEANER, Menu, _hide_menu, _question_menu, _set_aside_menu, _table_talk,
+                    _TableTalk, _take_menu)
+from .rules import AGENTS, TOKEN_ORDER, Rules, Take, role_of, starting_jokers, starting_tokens, take_text
+from .worlds import sample_world
 from ..i18n import register_event_kinds
 
 #: The event kinds as a French class reads them on top of the information-flow pictures' columns (the words
@@ -62,196 +65,6 @@ register_event_kinds("tabletop_edu.mafia_de_cuba", {"fr": {
     "silent": "silence", "accuse": "accuse", "floor": "parole", "vote": "vote", "reveal": "poches",
     "caught": "démasqué", "joker": "joker", "shoot": "tir", "final-reveal": "révélation finale", "end": "fin"}})
 
-KINDS = ("seen", "took", "suspect")
-
-
-def role_of(take: Take) -> str:
-    """The role a take gives: 'thief', a token name, or 'street-kid'."""
-    diamonds, token = take
-    return token if token else ("thief" if diamonds else "street-kid")
-
-
-# ---------------------------------------------------------------------------------------------- actions
-
-@dataclass(frozen=True)
-class Hide(Action):
-    """The Godfather hides `diamonds` (0 to `max_hidden`) before passing the box."""
-    diamonds: int
-
-    def __str__(self) -> str:
-        return f"hide {self.diamonds}"
-
-
-@dataclass(frozen=True)
-class SetAside(Action):
-    """The first taker puts one token out of play (`token` None: sets nothing aside)."""
-    token: str | None
-
-    def __str__(self) -> str:
-        return f"set-aside {self.token or 'none'}"
-
-
-@dataclass(frozen=True)
-class TakeFromBox(Action):
-    """A taker's secret take: `diamonds` >= 1, or one `token`, or nothing (diamonds 0, token None)."""
-    diamonds: int = 0
-    token: str | None = None
-
-    def __str__(self) -> str:
-        return "take " + take_text((self.diamonds, self.token))
-
-
-@dataclass(frozen=True)
-class Ask(Action):
-    """The Godfather asks seat `target` a typed question: 'seen', 'took' or 'suspect'."""
-    target: int
-    kind: str
-
-    def __str__(self) -> str:
-        return f"ask {self.target} {self.kind}"
-
-
-@dataclass(frozen=True)
-class Floor(Action):
-    """Budgeted interrogation: the Godfather opens the floor (every living taker in turn may volunteer one
-    testimony). In free talk the floor opens by itself."""
-
-    def __str__(self) -> str:
-        return "floor"
-
-
-@dataclass(frozen=True)
-class Accuse(Action):
-    """'Empty your pockets!': the only way to learn the truth about a seat."""
-    target: int
-
-    def __str__(self) -> str:
-        return f"accuse {self.target}"
-
-
-@dataclass(frozen=True)
-class Saw(Action):
-    """Testimony: 'when I opened the box there were `diamonds` diamonds and these tokens' (maybe a lie)."""
-    diamonds: int
-    tokens: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return " ".join(["saw", f"{self.diamonds}", *(f"{token}" for token in self.tokens)])
-
-
-@dataclass(frozen=True)
-class Took(Action):
-    """Testimony: 'I took this' (maybe a lie)."""
-    diamonds: int = 0
-    token: str | None = None
-
-    def __str__(self) -> str:
-        return "took " + take_text((self.diamonds, self.token))
-
-
-@dataclass(frozen=True)
-class Suspect(Action):
-    """Testimony: 'I suspect seat `target`'."""
-    target: int
-
-    def __str__(self) -> str:
-        return f"suspect {self.target}"
-
-
-@dataclass(frozen=True)
-class Silent(Action):
-    """An asked seat says nothing (a seat may always keep silent)."""
-
-    def __str__(self) -> str:
-        return "silent"
-
-
-@dataclass(frozen=True)
-class Pass(Action):
-    """On the floor: nothing to say now (the table hears the silence and the floor goes on)."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
-class Shoot(Action):
-    """Cleaner variant: the Cleaner shoots the accused before they empty their pockets."""
-
-    def __str__(self) -> str:
-        return "shoot"
-
-
-@dataclass(frozen=True)
-class Hold(Action):
-    """Cleaner variant: do not shoot (every living taker says it, so the Cleaner stays hidden)."""
-
-    def __str__(self) -> str:
-        return "hold"
-
-
-TESTIMONIES = (Saw, Took, Suspect, Silent)
-NOTATION = ("'hide K', 'set-aside TOKEN|none', 'take N|TOKEN|nothing', 'ask K seen|took|suspect', 'floor', "
-            "'accuse K', 'saw D [TOKENS...]', 'took N|TOKEN|nothing', 'suspect K', 'silent', 'pass', 'shoot', "
-            "'hold'")
-
-
-def _sort_tokens(tokens: list[str]) -> tuple[str, ...]:
-    return tuple(sorted(tokens, key=TOKEN_ORDER.index))
-
-
-def _parse_take(parts: list[str], verb: str) -> tuple[int, str | None]:
-    if len(parts) != 2:
-        raise IllegalAction(f"{quote(' '.join(parts))}: {verb} exactly one thing: a number of diamonds, one token "
-                            f"({', '.join(TOKEN_ORDER)}) or 'nothing'.")
-    word = parts[1]
-    if word == "nothing":
-        return 0, None
-    if word in TOKEN_ORDER:
-        return 0, word
-    diamonds = parse_int(word, "a number of diamonds or a token")
-    if diamonds < 1:
-        raise IllegalAction(f"{quote(verb + ' ' + word)}: take at least 1 diamond (or one token, or 'nothing').")
-    return diamonds, None
-
-
-def parse_action(text: str) -> Action:
-    """Read any action of Mafia de Cuba from its notation (see seeds/mafia_de_cuba.md)."""
-    parts = words(text)
-    verb = parts[0]
-    if verb == "hide":
-        expect_arity(parts, 2, "hide K")
-        return Hide(parse_int(parts[1], "a number of diamonds"))
-    if verb == "set-aside":
-        expect_arity(parts, 2, "set-aside TOKEN")
-        token = parse_choice(parts[1], (*TOKEN_ORDER, "none"), "token")
-        return SetAside(None if token == "none" else token)
-    if verb == "take":
-        return TakeFromBox(*_parse_take(parts, "take"))
-    if verb == "took":
-        return Took(*_parse_take(parts, "took"))
-    if verb == "ask":
-        expect_arity(parts, 3, "ask K seen|took|suspect")
-        return Ask(parse_int(parts[1], "a seat"), parse_choice(parts[2], KINDS, "question"))
-    if verb == "accuse":
-        expect_arity(parts, 2, "accuse K")
-        return Accuse(parse_int(parts[1], "a seat"))
-    if verb == "suspect":
-        expect_arity(parts, 2, "suspect K")
-        return Suspect(parse_int(parts[1], "a seat"))
-    if verb == "saw":
-        if len(parts) < 2:
-            raise IllegalAction("'saw' needs a number of diamonds: 'saw D [TOKENS...]'.")
-        tokens = [parse_choice(word, TOKEN_ORDER, "token") for word in parts[2:]]
-        return Saw(parse_int(parts[1], "a number of diamonds"), _sort_tokens(tokens))
-    simple = {"floor": Floor, "silent": Silent, "pass": Pass, "shoot": Shoot, "hold": Hold}
-    if verb in simple:
-        expect_arity(parts, 1, verb)
-        return simple[verb]()
-    raise IllegalAction(f"{quote(text)} is not a Mafia de Cuba action: write {NOTATION}.")
-
-
-# ---------------------------------------------------------------------------------------------- state
 
 class MafiaState(GameState[Rules]):
     """A round of Mafia de Cuba. `takes[seat]` is each taker's secret (diamonds, token)."""
@@ -944,9 +757,9 @@ class MafiaState(GameState[Rules]):
     @classmethod
     def world_from_view(cls, view: View, rng: random.Random) -> MafiaState:
         """A full state drawn uniformly among the box histories that fit `view`, built from the view and `rng`
-        alone (`inference.sample_world`: exact forward-filtering backward-sampling; the investigation is
+        alone (`worlds.sample_world`: exact forward-filtering backward-sampling; the investigation is
         replayed from the view's log)."""
-        return sample_world(view, rng)
+        return sample_world(view, rng, cls)
 
 
 class _Table(NamedTuple):
@@ -998,104 +811,6 @@ class _Fields:
     """A bare object carrying a state's fields, for `MafiaState.fingerprint`."""
 
 
-# ---------------------------------------------------------------------------------------------- worlds from a view
-
-#: The sampler's own cache: `world_from_view` is called for every seat at every step by searches and checks
-#: (sampling needs the whole pass: one per seat of the largest table).
-_WORLDS = PosteriorCache(UNIFORM_WORLDS, size=1, chains=16)
-
-
-def sample_world(view: View, rng: random.Random, model: Model = UNIFORM_WORLDS,
-                 cache: PosteriorCache | None = None) -> MafiaState:
-    """A full game state consistent with `view`, built from the view and `rng` alone (a determinization).
-
-    The world gets a fresh seed (`rng.randrange(2**32)`) and the view's players and rules. Its box history
-    (hidden count, set-aside, takes) is drawn exactly from the posterior of the view's observation under
-    `model`: with `UNIFORM_WORLDS` (the game's `world_from_view`) uniformly among the histories consistent with
-    everything the view shows (its own observations, emptied pockets, that diamonds are still out); testimonies
-    are not evidence here, since they may be lies. The rest is replayed from the view's log: questions,
-    testimonies, accusations and votes are public (a vote's text is hidden, but only the Cleaner shoots, and his
-    shot is public), and so is a pass on the floor (an event without text)."""
-    rules: Rules = view.rules
-    seed = rng.randrange(2**32)
-    observation = observation_from_view(view, rules)
-    if cache is None:
-        cache = _WORLDS if model is UNIFORM_WORLDS else PosteriorCache(model, size=1, chains=1)
-    choices = cache.sample(observation, rng) if observation.steps else []
-    world = MafiaState(list(view.players), seed=seed, rules=rules)
-    _replay(world, view, [_box_move(kind, choice) for (kind, _), choice in zip(observation.steps, choices)])
-    return world
-
-
-@lru_cache(maxsize=1 << 14)
-def _action(text: str) -> Any:
-    """The action a text names, one value per text: `apply` reads a value back from its text only the first
-    time it sees it, and worlds replay the same public moves again and again."""
-    return parse_action(text)
-
-
-def _box_move(kind: str, choice: Choice) -> Any:
-    if kind == "hide":
-        return _action(f"hide {choice}")
-    if kind == "set-aside":
-        return _action(f"set-aside {choice or 'none'}")
-    return _action(f"take {take_text(choice)}")
-
-
-def _replay(world: MafiaState, view: View, box_moves: list[Any]) -> None:
-    """Play the box history `box_moves`, then the investigation the view's log shows, on `world`."""
-    events: dict[int, list[Event]] = defaultdict(list)
-    for event in view.log:
-        events[event.step].append(event)
-    shots = _shots(view.log)
-    box = iter(box_moves)
-    while not world.is_over:
-        step = len(world.history) + 1
-        if world.phase in BOX_PHASES:
-            move = next(box, None)
-            if move is None:
-                return
-            world.apply(move, player=world.acting_seats[0])
-        elif events.get(step):
-            seat, move = _move_of(events[step], shots)
-            world.apply(move, player=seat)
-        else:
-            return
-
-
-def _shots(log: tuple[Event, ...]) -> set[int]:
-    """The steps of the votes that were shots: only the Cleaner shoots, and his shot is public."""
-    shots: set[int] = set()
-    votes: dict[int, int] = {}
-    for event in log:
-        if event.kind == "accuse":
-            votes = {}
-        elif event.kind == "vote" and event.actor is not None:
-            votes[event.actor] = event.step
-        elif event.kind == "shoot" and event.actor in votes:
-            shots.add(votes[event.actor])
-    return shots
-
-
-def _move_of(events: list[Event], shots: set[int]) -> tuple[int, Any]:
-    """The seat and move whose events these are (the first event of a step is always the move's own)."""
-    event = events[0]
-    seat, data, kind = event.actor, event.data, event.kind
-    assert seat is not None, f"step {event.step} starts with {kind}, which no seat played"
-    if kind == "question":
-        return seat, _action(f"ask {data['target']} {data['question']}")
-    if kind == "accuse":
-        return seat, _action(f"accuse {data['target']}")
-    if kind == "testimony":
-        return seat, _action(data["claim"])
-    if kind in ("floor", "silent", "pass"):
-        return seat, _action(kind)
-    if kind == "vote":  # its own vote a seat knows; another's is a shot only if the Cleaner's shot followed
-        shot = data["shoot"] if "shoot" in data else event.step in shots
-        return seat, _action("shoot" if shot else "hold")
-    raise AssertionError(f"step {event.step}: no move of the investigation makes a '{kind}' event first")
-
-
 def world_from_view(view: View, rng: random.Random) -> MafiaState:
     """A world consistent with `view`, from the view and `rng` alone (see `MafiaState.world_from_view`)."""
     return MafiaState.world_from_view(view, rng)
@@ -1132,148 +847,12 @@ def _tokens_in_box(counts: tuple[tuple[str, int], ...]) -> tuple[tuple[str, ...]
     return every, tuple(name for name in TOKEN_ORDER if held.get(name))
 
 
-class Menu(FrozenList):
-    """A legal-action menu: a read-only list built once and handed out again and again (no copy per step, and
-    the same action values every time, so `apply` reads each one back from its text only once per process)."""
-
-    __slots__ = ()
-
-    def _shared(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("Legal actions are shared between game states, so they cannot be changed: copy them "
-                        "first, e.g. `options = list(state.legal_actions())`, then shuffle or sort the copy.")
-
-    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = \
-        __iadd__ = __imul__ = _shared  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Menu, (list(self),))
-
-
 #: Each seat alone, as an event's observers, and a seat's number as the details of its redacted events.
 _ONLY: tuple[frozenset[Seat], ...] = tuple(frozenset((seat,)) for seat in range(MafiaState.max_players))
 _SEAT_DATA: tuple[FrozenDict, ...] = tuple(FrozenDict(seat=seat) for seat in range(MafiaState.max_players))
 #: The questions the Godfather may ask each seat, (seat, kind), made once.
 _QUESTIONS: tuple[tuple[tuple[Seat, str], ...], ...] = tuple(tuple((seat, kind) for kind in KINDS)
                                                              for seat in range(MafiaState.max_players))
-
-_VOTES = Menu([Hold()])
-_VOTES_OF_THE_CLEANER = Menu([Hold(), Shoot()])
-_PASS, _SILENT = Pass(), Silent()
-
-
-@lru_cache(maxsize=None)
-def _ask(target: Seat, kind: str) -> Ask:
-    """One value per question (a game has at most 11 x 3)."""
-    return Ask(target, kind)
-
-
-@lru_cache(maxsize=None)
-def _accuse_value(target: Seat) -> Accuse:
-    return Accuse(target)
-
-
-@lru_cache(maxsize=None)
-def _suspect(target: Seat) -> Suspect:
-    return Suspect(target)
-
-
-@lru_cache(maxsize=64)
-def _hide_menu(max_hidden: int) -> Menu:
-    return Menu(Hide(k) for k in range(max_hidden + 1))
-
-
-@lru_cache(maxsize=64)
-def _set_aside_menu(present: tuple[str, ...]) -> Menu:
-    return Menu([SetAside(None), *(SetAside(name) for name in present)])
-
-
-@lru_cache(maxsize=1024)
-def _take_menu(diamonds: int, present: tuple[str, ...], may_take_nothing: bool) -> Menu:
-    """Legal takes from a box of `diamonds` and the `present` tokens."""
-    if diamonds == 0 and not present:
-        return Menu([TakeFromBox()])
-    options: list[Action] = [TakeFromBox(d) for d in range(1, diamonds + 1)]
-    options += [TakeFromBox(0, name) for name in present]
-    if may_take_nothing:
-        options.append(TakeFromBox())
-    return Menu(options)
-
-
-@lru_cache(maxsize=4096)
-def _question_menu(askable: tuple[tuple[Seat, str], ...], floor: bool, accusable: tuple[Seat, ...]) -> Menu:
-    """The Godfather's options: the `askable` questions, the floor (budgeted interrogation), accusations."""
-    actions: list[Action] = [_ask(target, kind) for target, kind in askable]
-    if floor:
-        actions.append(Floor())
-    return Menu([*actions, *map(_accuse_value, accusable)])
-
-
-@lru_cache(maxsize=64)
-def _claims(key: TalkKey, kind: str) -> tuple[Action, ...]:
-    """The `saw` or `took` claims a table allows (`key`: its token counts and diamonds), shared by every seat."""
-    tokens_in_game, diamonds = key
-    counts = dict(tokens_in_game)
-    if kind == "seen":
-        combos: list[tuple[str, ...]] = [()]
-        for name in TOKEN_ORDER:
-            combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
-        return tuple(Saw(d, combo) for d in range(diamonds + 1) for combo in combos)
-    return (*(Took(d) for d in range(1, diamonds + 1)), *(Took(0, name) for name in TOKEN_ORDER if name in counts),
-            Took())
-
-
-#: What a table's claims can name: its token counts (name, count) and its diamonds.
-TalkKey = tuple[tuple[tuple[str, int], ...], int]
-
-
-class _TableTalk:
-    """What the seats of one kind of table may say, built once and shared by all its states (testimonies depend
-    only on public data: the game's tokens, its diamonds, the seats): each seat's floor menu, the identities of
-    its values (a value handed out is known valid by identity: kept with the menus, so that the menus keep
-    their values alive and no other object can ever take one of these identities), and the answers to each
-    question. Read-only: clones and copies share it, and it pickles as the table it describes."""
-
-    __slots__ = ("key", "players", "floor_menus", "floor_ids")
-
-    def __init__(self, key: TalkKey, players: int) -> None:
-        self.key, self.players = key, players
-        self.floor_menus: tuple[Menu, ...] = tuple(_testimony_menu(key, None, seat, players)
-                                                   for seat in range(players))
-        self.floor_ids: tuple[frozenset[int], ...] = tuple(frozenset(map(id, menu)) for menu in self.floor_menus)
-
-    def answers(self, kind: str, seat: Seat) -> Menu:
-        """The answers `seat` may give to a question of `kind` (silence included)."""
-        return _testimony_menu(self.key, kind, seat, self.players)
-
-    def __repr__(self) -> str:
-        return f"_TableTalk({self.key!r}, {self.players})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_table_talk, (self.key, self.players))
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _TableTalk:
-        return self
-
-
-@lru_cache(maxsize=64)
-def _table_talk(key: TalkKey, players: int) -> _TableTalk:
-    return _TableTalk(key, players)
-
-
-@lru_cache(maxsize=512)
-def _testimony_menu(key: TalkKey, kind: str | None, seat: Seat,
-                    players: int) -> Menu:
-    """The testimonies allowed at a table: they depend only on public data, so they are computed once. An asked
-    seat may keep silent; on the floor (`kind` None) it may pass."""
-    out: list[Action] = []
-    if kind in (None, "seen"):
-        out += _claims(key, "seen")
-    if kind in (None, "took"):
-        out += _claims(key, "took")
-    if kind in (None, "suspect"):
-        out += [_suspect(other) for other in range(players) if other != seat]
-    out.append(_PASS if kind is None else _SILENT)
-    return Menu(out)
 
 
 _TESTIMONY_NAMES = {Saw: "saw", Took: "took", Suspect: "suspect"}
@@ -1302,6 +881,8 @@ def _quoted(action: Action, names: tuple[str, ...] | list[str]) -> str:
     if text is None:
         text = known["_quoted"] = TESTIMONY_TEXT[kind](action, names)
     return text
+
+
 QUESTION_TEXT = {"seen": "what did you see in the box?", "took": "what did you take?",
                  "suspect": "whom do you suspect?"}
 TESTIMONY_TEXT = {
@@ -1321,4 +902,3 @@ _PUBLISHED_RULES = Rules()
 def new_game(players: int | list[str] = 6, *, seed: int | None = None, rules: Rules | None = None) -> MafiaState:
     """A new round of Mafia de Cuba (no randomness in the set-up: the seed is for bots and records)."""
     return MafiaState(players, seed=seed, rules=_PUBLISHED_RULES if rules is None else rules)
-

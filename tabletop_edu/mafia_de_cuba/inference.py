@@ -24,14 +24,14 @@ changed (the box going round adds one step at a time); the transition tables of 
 The pass itself runs over numpy arrays (`_chain_numpy`) where numpy can be imported, and over dicts in pure
 Python (`_chain_python`: same numbers, same draws from the same rng, a few times slower) where it cannot, so
 that playing, the bots and the widget need no numpy (a Pyodide kernel, issue 15).
-`sample_world(view, rng)` draws a whole game state from the view alone: the box history by backward sampling
+`sample_world(view, rng, MafiaState)` draws a whole game state from the view alone: the box history by backward sampling
 from this chain (uniform over the consistent histories), the investigation replayed from the view's log. It is
 the game's `world_from_view`.
 
 Where the code lives: this module is the package's face for analysis and re-exports the chain's names. The
 model is `_box`, the passes `_chain_python`/`_chain_numpy`, the caches and testimonies `chain`, and
-`sample_world` is in the engine, so the engine (which needs it for `world_from_view`) never imports this
-module: rules <- _box <- _chain_* <- chain <- engine <- inference.
+`sample_world` is in `worlds`, so the engine (which needs it for `world_from_view`) never imports this
+module: rules <- _box <- _chain_* <- chain <- worlds <- engine <- inference.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from ._box import (BOX_PHASES, RANDOM_CHOICES, RECOVERY_CHECKS, UNIFORM_WORLDS, 
                    Posterior, observation_from_view, policy_model)
 from .chain import (PosteriorCache, brute_force_posterior, fastest_chain, posterior, sample_choices, view_posterior,
                     with_testimonies)
-from .engine import sample_world
 from .rules import Rules
+from .worlds import sample_world
 
 __all__ = ["BOX_PHASES", "RANDOM_CHOICES", "RECOVERY_CHECKS", "UNIFORM_WORLDS", "Box", "Choice", "Model",
            "Observation", "Posterior", "PosteriorCache", "brute_force_posterior", "determinize",
@@ -57,8 +57,8 @@ __all__ = ["BOX_PHASES", "RANDOM_CHOICES", "RECOVERY_CHECKS", "UNIFORM_WORLDS", 
 
 def determinize(state: Any, seat: int | None, rng: random.Random, model: Model = UNIFORM_WORLDS) -> Any:
     """A full world drawn from the posterior of `seat` (exactly, under `model`), consistent with its view:
-    `sample_world(state.view(seat), rng, model)`, which reads nothing of `state` but that view."""
-    return sample_world(state.view(seat), rng, model)
+    `sample_world(state.view(seat), rng, type(state), model)`, which reads nothing of `state` but that view."""
+    return sample_world(state.view(seat), rng, type(state), model)
 
 
 # ------------------------------------------------------------------------------- testimonies

@@ -38,7 +38,7 @@ def action_catalogue(players: int, rules: Any = None) -> list[Action]:
     """Every hiding, taking, question, accusation, testimony and Godfather's act at a table of `players` under
     `rules` (their diamonds, hiding and tokens; testimonies "saw D tokens..." for every combination of the
     tokens the rules deal; free talk's `pass`)."""
-    from . import engine
+    from . import actions
     from .rules import TOKEN_ORDER, Rules, starting_tokens
     rules = rules or Rules()
     counts = starting_tokens(players, rules)
@@ -46,14 +46,15 @@ def action_catalogue(players: int, rules: Any = None) -> list[Action]:
     for name in TOKEN_ORDER:
         combos = [combo + (name,) * k for combo in combos for k in range(counts.get(name, 0) + 1)]
     seats, diamonds = range(players), range(rules.diamonds + 1)
-    return ([engine.Hide(d) for d in range(rules.max_hidden + 1)]
-            + [engine.SetAside(None)] + [engine.SetAside(t) for t in TOKEN_ORDER]
-            + [engine.TakeFromBox(d) for d in diamonds] + [engine.TakeFromBox(0, t) for t in TOKEN_ORDER]
-            + [engine.Ask(t, kind) for t in seats for kind in engine.KINDS] + [engine.Floor()]
-            + [engine.Accuse(t) for t in seats]
-            + [engine.Saw(d, combo) for d in diamonds for combo in combos]
-            + [engine.Took(d) for d in diamonds] + [engine.Took(0, t) for t in TOKEN_ORDER]
-            + [engine.Suspect(t) for t in seats] + [engine.Silent(), engine.Pass(), engine.Hold(), engine.Shoot()])
+    return ([actions.Hide(d) for d in range(rules.max_hidden + 1)]
+            + [actions.SetAside(None)] + [actions.SetAside(t) for t in TOKEN_ORDER]
+            + [actions.TakeFromBox(d) for d in diamonds] + [actions.TakeFromBox(0, t) for t in TOKEN_ORDER]
+            + [actions.Ask(t, kind) for t in seats for kind in actions.KINDS] + [actions.Floor()]
+            + [actions.Accuse(t) for t in seats]
+            + [actions.Saw(d, combo) for d in diamonds for combo in combos]
+            + [actions.Took(d) for d in diamonds] + [actions.Took(0, t) for t in TOKEN_ORDER]
+            + [actions.Suspect(t) for t in seats]
+            + [actions.Silent(), actions.Pass(), actions.Hold(), actions.Shoot()])
 
 
 def godfather_posteriors(state: GameState[Any]) -> dict[int, dict[str, float]]:

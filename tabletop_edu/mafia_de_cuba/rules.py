@@ -33,6 +33,12 @@ def take_text(take: Take) -> str:
     return f"{token}" if token else (f"{diamonds}" if diamonds else "nothing")
 
 
+def role_of(take: Take) -> str:
+    """The role a take gives: 'thief', a token name, or 'street-kid'."""
+    diamonds, token = take
+    return token if token else ("thief" if diamonds else "street-kid")
+
+
 #: The rulebook's set-up table (R1.3): players -> (loyal henchmen, agents, drivers, jokers).
 TOKENS_BY_PLAYERS: dict[int, tuple[int, int, int, int]] = {
     6: (1, 1, 1, 0), 7: (2, 1, 1, 0), 8: (3, 1, 1, 1), 9: (4, 1, 1, 1),

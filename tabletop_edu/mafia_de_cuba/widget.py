@@ -21,7 +21,7 @@ from ..widgets import GameWidget
 from .bots import default_bots
 from .engine import MafiaState, new_game
 from .inference import Observation, Posterior, observation_from_view, posterior, who_knows_what, with_testimonies
-from .render import diamonds_text, take_word
+from .words import diamonds_text, take_word
 from .rules import Rules
 
 #: How far a testimony is believed by default: true with this probability (a lie otherwise).

@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from ..i18n import check_language, register, tr
+from ..i18n import check_language, register, tr, word
 from .drawn import without_prefix
 
 #: Names longer than this are shown cut, with an ellipsis (the full name stays in the tooltip).
@@ -65,13 +65,6 @@ def display_names(players: Sequence[str]) -> tuple[str, ...]:
 @lru_cache(maxsize=256)
 def _display_names(players: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(short_name(name) for name in players)
-
-
-def word(key: str, language: str, fallback: str) -> str:
-    """The word for `key`, or `fallback` (say, the engine's own name for a new phase) if none is registered:
-    an engine may gain a phase before its renderer words it, and a page never shows a bare key."""
-    found = tr(key, language)
-    return fallback if found == key else found
 
 
 def colon(language: str) -> str:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import tabletop_edu.commissario as commissario
 from tabletop_edu.commissario import Pick, Release, Reveal, Rules, new_game, parse_action
-from tabletop_edu.commissario.engine import ALL_PICKS
+from tabletop_edu.commissario.actions import ALL_PICKS
 from tabletop_edu.core import Action, IllegalAction
 from tabletop_edu.testing import check_game
 

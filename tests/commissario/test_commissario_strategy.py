@@ -12,7 +12,8 @@ import pytest
 
 from tabletop_edu.commissario import new_game
 from tabletop_edu.commissario import strategy as S
-from tabletop_edu.commissario.engine import ALL_PICKS, CommissarioState, make_pick
+from tabletop_edu.commissario.actions import ALL_PICKS, make_pick
+from tabletop_edu.commissario.engine import CommissarioState
 
 
 def pick_facts(players: int, seed: int) -> tuple[CommissarioState, dict]:
@@ -198,7 +199,7 @@ def test_a_spent_2x_card_leaves_the_analysis_with_the_option_double_card_each_ro
     """R5.1 option off: once a seat has played its 2x card, every analysis offers it only the 15 pairs, and
     the other seats learn it was spent only when its second reveal shows it."""
     from tabletop_edu.commissario import Rules
-    from tabletop_edu.commissario.engine import PAIR_PICKS
+    from tabletop_edu.commissario.actions import PAIR_PICKS
 
     state = new_game(2, seed=4, rules=Rules(double_card_each_round=False))
     while state.phase == "release":

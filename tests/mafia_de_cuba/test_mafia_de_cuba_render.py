@@ -13,7 +13,8 @@ from tabletop_edu.core import RandomBot, play_game
 from tabletop_edu.mafia_de_cuba import MafiaState, Rules, new_game, role_of
 from tabletop_edu.i18n import tr
 from tabletop_edu.mafia_de_cuba import render as render_module
-from tabletop_edu.mafia_de_cuba.render import diamonds_text, event_text, reveal_html, role_word, state_html, take_word, view_html
+from tabletop_edu.mafia_de_cuba.render import event_text, reveal_html, state_html, view_html
+from tabletop_edu.mafia_de_cuba.words import diamonds_text, role_word, take_word
 
 BOX_6 = ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver"]
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from tabletop_edu.core import IllegalAction, RulesError, rules_from_dict, rules_to_dict
 from tabletop_edu.mafia_de_cuba import MafiaState, Rules, new_game
-from tabletop_edu.mafia_de_cuba.engine import TOKEN_ORDER, TakeFromBox
+from tabletop_edu.mafia_de_cuba.actions import TakeFromBox
 from tabletop_edu.mafia_de_cuba.render import event_text
-from tabletop_edu.mafia_de_cuba.rules import TOKENS_BY_PLAYERS
+from tabletop_edu.mafia_de_cuba.rules import TOKEN_ORDER, TOKENS_BY_PLAYERS
 from tabletop_edu.templates import log_lines
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -200,7 +200,7 @@ def test_progress_bar_is_tqdm(capsys: pytest.CaptureFixture[str]) -> None:
 def test_rich_displays_of_a_game_result_worlds_and_a_round_game() -> None:
     import numpy as np
 
-    from tabletop_edu.commissario.engine import ALL_PICKS
+    from tabletop_edu.commissario.actions import ALL_PICKS
     from tabletop_edu.commissario.strategy import RoundGame
     from tabletop_edu.knowledge import Worlds
 
