@@ -24,7 +24,8 @@ once, naming the first's address (`classroom.connect(url, db=file)` then works w
 class's games to the analysis tools (tournament tables, information flow, posteriors, pandas).
 
 Modules: the rules of the server, no web: `rooms` (a room, its seats and names), `hall` (every room: found,
-joined, the teacher's controls), `commits` (moves and changes committed, then made), `belief_desk` (beliefs asked
+joined, the teacher's controls), `tables` (a class's tables formed, a pure function), `classes` (a class of many
+tables: one code, rounds whose tables are the hall's rooms), `commits` (moves and changes committed, then made), `belief_desk` (beliefs asked
 and stored); `store` (SQLite); `pages` (what a seat sees: built from its view only), `belief_pages` (a seat's
 belief questions, the debrief's HTML); the server (Tornado): `server` (its life and connections), `handlers`
 (every address), `throttles`, `connections`, `draw_queue` (tables drawn and sent), `drawing` (the drawing

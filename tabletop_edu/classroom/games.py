@@ -47,6 +47,12 @@ def title(package: str) -> str:
     return _plugin(package).title
 
 
+def player_range(package: str) -> tuple[int, int, int]:
+    """The fewest and most players of a table of this game, and its usual number (`GamePlugin.default_players`)."""
+    plugin = _plugin(package)
+    return plugin.min_players, plugin.max_players, plugin.default_players or plugin.min_players
+
+
 def bot_names(package: str) -> list[str]:
     """The names of the bots a teacher may seat at a table of this game."""
     return sorted(_plugin(package).bot_names())

@@ -1,0 +1,344 @@
+"""A class of many tables: one join code, students who wait, and rounds whose tables are rooms of the hall.
+
+A `SchoolClass` is a whole class playing one game: students join it with its code and a name (or come from a
+class list) and wait; the teacher starts a round, and `tables.form_tables` seats them: each table is a room opened
+through the hall (`Hall.create_room`), so every room feature (links, the projector, bots, time limits, beliefs,
+records, secrets) works for it as for any room. Each student has a personal token for the class: it finds their
+seat of this round (`ClassDesk.seat_of`), never another student's, and their seat's token moves their page there;
+they sit (`ClassDesk.sit`) under their class name, and a table's game starts once every student of it sat, as a
+room's does. A student who arrives after the tables were formed joins a table that has not started and has a seat
+to spare under the game's maximum (`tables.late_join`: its room is opened anew one seat larger, those who sat
+seated again), or waits for the next round. A new round forms the tables anew (shuffled, or the same students
+together) and keeps each student's name, token and running score (their games' returns, `ClassDesk.scores`).
+
+A class lives in the store's meta table (`class:CODE`, as JSON; `classes` lists the codes), written in one
+transaction after each change, so a restart keeps the class, its students, rounds and tables. A class code is one
+letter longer than a room code, so the two never collide.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from ..core import rules_to_dict
+from ..core.errors import quote
+from . import games
+from .hall import CODE_ALPHABET, CODE_LENGTH, Hall
+from .rooms import Refused, Room, Seat, clean_name, name_key, new_token
+from .store import meta_job
+from .tables import FILL_POLICIES, PLACEMENTS, ClassList, FillPolicy, Placement, TableNow, form_tables, late_join
+
+#: A class code: one letter longer than a room's, so that no room ever takes a class's code.
+CLASS_CODE_LENGTH = CODE_LENGTH + 1
+#: The meta key listing every class's code (JSON), and each class's own key.
+CLASSES_KEY = "classes"
+#: How a new round seats the class: "shuffle" (tables drawn anew from the class's seed and the round), "same"
+#: (each table's students together again, newcomers where there is room).
+Regroup = Literal["shuffle", "same"]
+REGROUPS: tuple[Regroup, ...] = ("shuffle", "same")
+#: The options a class passes to each of its rooms (`Hall.creating`), kept as JSON with the class.
+ROOM_OPTIONS = frozenset({"rules", "language", "bot_delay", "beliefs", "scoring", "move_time_limit"})
+
+
+def class_key(code: str) -> str:
+    """The store's meta key holding a class (JSON)."""
+    return f"class:{code}"
+
+
+@dataclass
+class Student:
+    """A student of a class: the name they play under (distinct in the class), their personal token, whether they
+    came from the class list, whether they have arrived, and the group the list named."""
+
+    name: str
+    token: str
+    listed: bool = False
+    arrived: bool = True
+    group: str | None = None
+
+
+@dataclass
+class ClassTable:
+    """A table of a round: its room, the students at its seats in order (seat i is `students[i]`), then bots."""
+
+    room: str
+    students: list[str]
+    bots: int
+
+
+@dataclass
+class SchoolClass:
+    """A class playing `package`: its code, students, rounds of tables, and the teacher's choices for forming
+    them (`preferred` size, `fill`, `placement`, `regroup`, the `bot` that fills seats, the rooms' options)."""
+
+    code: str
+    package: str
+    seed: int
+    preferred: int
+    fill: FillPolicy
+    placement: Placement
+    regroup: Regroup
+    bot: str
+    room_options: dict[str, Any]
+    students: list[Student] = field(default_factory=list)
+    rounds: list[list[ClassTable]] = field(default_factory=list)
+
+    def student(self, name: str) -> Student | None:
+        """The student of that name (any case, joiners), or None."""
+        key = name_key(name)
+        return next((student for student in self.students if name_key(student.name) == key), None)
+
+    @property
+    def tables(self) -> list[ClassTable]:
+        """The tables of the round being played (none before the first)."""
+        return self.rounds[-1] if self.rounds else []
+
+    def table_of(self, name: str) -> tuple[ClassTable, int] | None:
+        """The table and seat of this round the student `name` has, or None (waiting)."""
+        for table in self.tables:
+            if name in table.students:
+                return table, table.students.index(name)
+        return None
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> SchoolClass:
+        data = json.loads(text)
+        students = [Student(**student) for student in data.pop("students")]
+        rounds = [[ClassTable(**table) for table in tables] for tables in data.pop("rounds")]
+        return cls(**data, students=students, rounds=rounds)
+
+
+class ClassDesk:
+    """Every class of a hall, read back from its store at start; the class's changes go through the hall's own
+    controls (rooms opened, seats claimed, rooms closed), then the class is stored."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+        self.classes: dict[str, SchoolClass] = {}
+        self._tokens: dict[str, tuple[SchoolClass, Student]] = {}
+        for code in json.loads(hall.store.meta(CLASSES_KEY) or "[]"):
+            stored = hall.store.meta(class_key(code))
+            if stored is not None:
+                self._add(SchoolClass.from_json(stored))
+
+    def _add(self, klass: SchoolClass) -> None:
+        self.classes[klass.code] = klass
+        for student in klass.students:
+            self._tokens[student.token] = (klass, student)
+
+    def _save(self, klass: SchoolClass) -> None:
+        """The class and the list of classes, in one transaction."""
+        entries = {class_key(klass.code): klass.to_json(), CLASSES_KEY: json.dumps(sorted(self.classes))}
+
+        def job(db: sqlite3.Connection) -> None:
+            for key, value in entries.items():
+                meta_job(key, value)(db)
+
+        self.hall.store.write(job)
+
+    # ---------------------------------------------------------------- the teacher's
+
+    def open_class(self, game: str, *, preferred: int | None = None, fill: FillPolicy = "bots",
+                   placement: Placement = "order", regroup: Regroup = "shuffle",
+                   students: ClassList | Sequence[str] | None = None, seed: int | None = None,
+                   bot: str | None = None, **room_options: Any) -> SchoolClass:
+        """A new class of `game`: tables of `preferred` players (the game's default number when None), a class
+        the range cannot seat completed by `bot`s or left waiting (`fill`), students placed in arrival or list
+        order, shuffled, or with their list's groups together (`placement`), a new round shuffled or the same
+        (`regroup`). `students`: a class list (`tables.class_list`, or distinct names); its students have their
+        tokens at once and arrive when they join by name. `room_options` go to every room (`Hall.creating`)."""
+        package = games.game_package(game)
+        low, high, default = games.player_range(package)
+        if preferred is None:
+            preferred = default
+        if isinstance(preferred, bool) or not isinstance(preferred, int) or not low <= preferred <= high:
+            raise Refused("bad_request", f"{games.title(package)} is played by {low} to {high} players, not "
+                          f"{quote(repr(preferred))}.")
+        for name, value, allowed in (("fill", fill, FILL_POLICIES), ("placement", placement, PLACEMENTS),
+                                     ("regroup", regroup, REGROUPS)):
+            if value not in allowed:
+                raise Refused("bad_request", f"{name} is {' or '.join(map(repr, allowed))}, not {quote(repr(value))}.")
+        unknown = sorted(set(room_options) - ROOM_OPTIONS)
+        if unknown:
+            raise Refused("bad_request", f"A class's rooms take {', '.join(sorted(ROOM_OPTIONS))}, not "
+                          f"{quote(', '.join(unknown))}.")
+        if room_options.get("rules") is not None and not isinstance(room_options["rules"], Mapping):
+            room_options["rules"] = rules_to_dict(room_options["rules"])
+        names = games.bot_names(package)
+        bot = bot if bot is not None else "random" if "random" in names else names[0]
+        if bot not in names:
+            raise Refused("bad_request", f"The bot filling seats is one of {', '.join(names)}, not {quote(repr(bot))}.")
+        self.hall.creating(package, preferred, bots={0: bot}, **room_options)  # checks the options, writes nothing
+        if seed is None:
+            seed = secrets.randbelow(2**32)
+        listed = students if isinstance(students, ClassList) else ClassList(tuple(students or ()), {})
+        roster = [Student(clean_name(name), new_token(), listed=True, arrived=False, group=listed.groups.get(name))
+                  for name in listed.names]
+        if len({name_key(student.name) for student in roster}) != len(roster):
+            raise Refused("bad_request", "A class list names each student once: tell duplicates apart "
+                          "(tables.class_list does).")
+        klass = SchoolClass(self._new_code(), package, seed, preferred, fill, placement, regroup, bot,
+                            dict(room_options), roster)
+        self._add(klass)
+        self._save(klass)
+        return klass
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CLASS_CODE_LENGTH))
+            if code not in self.classes:
+                return code
+
+    def find(self, code: Any) -> SchoolClass:
+        """The class with this code (any case), or `Refused`."""
+        klass = self.classes.get(code.strip().upper() if isinstance(code, str) else "")
+        if klass is None:
+            raise Refused("unknown_class", f"There is no class {quote(str(code))}: check the code.", 404,
+                          fr=f"Il n'y a pas de classe {quote(str(code))} : vérifiez le code.")
+        return klass
+
+    def start_round(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
+        """A new round: the students who arrived at new tables, each a new room (bots at its last seats), in the
+        class's placement for the first round, then shuffled or the same (`regroup`, by default the class's).
+        Refused while a table of the round before is still being played; its tables never started are closed."""
+        klass = self.find(code)
+        regroup = klass.regroup if regroup is None else regroup
+        if regroup not in REGROUPS:
+            raise Refused("bad_request", f"regroup is {' or '.join(map(repr, REGROUPS))}, not {quote(repr(regroup))}.")
+        rooms = [self.hall.room(table.room) for table in klass.tables]
+        playing = [room.code for room in rooms if room.started and not room.closed and not room.is_over]
+        if playing:
+            raise Refused("round_playing", f"Tables {', '.join(playing)} are still playing: a new round starts once "
+                          "every table is over (or closed).", 409,
+                          fr=f"Les tables {', '.join(playing)} jouent encore : une nouvelle manche commence quand "
+                          "toutes les tables ont fini (ou sont fermées).")
+        for room in rooms:
+            if not room.started and not room.closed:
+                self.hall.close(room.code)
+        present = [student for student in klass.students if student.arrived]
+        placement: Placement = klass.placement
+        groups = {student.name: student.group for student in present if student.group is not None}
+        if klass.rounds and regroup == "shuffle":
+            placement = "shuffle" if placement != "together" else placement
+        elif klass.rounds:
+            placement, groups = "together", {name: f"table {index}" for index, table in enumerate(klass.tables)
+                                             for name in table.students}
+        number = len(klass.rounds) + 1
+        rng = random.Random(f"class-{klass.code}-{klass.seed}-round-{number}")
+        low, high, _ = games.player_range(klass.package)
+        seating = form_tables([student.name for student in present], low, high, klass.preferred, fill=klass.fill,
+                              placement=placement, rng=rng, groups=groups)
+        tables = []
+        for table in seating.tables:
+            room = self._open_room(klass, len(table.students), table.bots, rng.randrange(2**63))
+            tables.append(ClassTable(room.code, list(table.students), table.bots))
+        klass.rounds.append(tables)
+        self._save(klass)
+        return tables
+
+    def _open_room(self, klass: SchoolClass, students: int, bots: int, seed: int) -> Room:
+        """A room of the class for `students` and then `bots` seats."""
+        return self.hall.create_room(klass.package, students + bots, seed=seed,
+                                     bots={seat: klass.bot for seat in range(students, students + bots)},
+                                     **klass.room_options)
+
+    def scores(self, code: str) -> dict[str, float]:
+        """Each student's running score: the sum of their returns over the games of every round that are over."""
+        klass = self.find(code)
+        totals = {student.name: 0.0 for student in klass.students}
+        for tables in klass.rounds:
+            for table in tables:
+                state = self.hall.room(table.room).state
+                if state is not None and state.is_over:
+                    for seat, name in enumerate(table.students):
+                        totals[name] += state.returns()[seat]
+        return totals
+
+    # ---------------------------------------------------------------- the students'
+
+    def join(self, code: Any, name: Any) -> Student:
+        """A student typed the class code and a name: a student of its class list arrives (the first to give a
+        listed name), anyone else joins a class that has no list. Once a round has tables, the newcomer joins one
+        that has not started and has a seat to spare (`late_join`), else waits for the next round."""
+        klass = self.find(code)
+        text = clean_name(name)
+        student = klass.student(text)
+        if student is not None and not student.arrived:
+            student.arrived = True
+        elif student is not None:
+            raise Refused("name_taken", f"{quote(text)} is already in this class: pick another name. If it is you, "
+                          "open your own link again, or ask your teacher for it.", 409,
+                          fr=f"{quote(text)} est déjà dans cette classe : choisissez un autre nom. Si c'est vous, "
+                          "rouvrez votre propre lien, ou demandez-le à l'enseignant.")
+        elif any(other.listed for other in klass.students):
+            raise Refused("not_listed", f"{quote(text)} is not on this class's list: type your name as your teacher "
+                          "wrote it, or ask for your link.", 403,
+                          fr=f"{quote(text)} n'est pas sur la liste de cette classe : tapez votre nom comme "
+                          "l'enseignant l'a écrit, ou demandez votre lien.")
+        else:
+            student = Student(text, new_token())
+            klass.students.append(student)
+            self._tokens[student.token] = (klass, student)
+        if klass.rounds and klass.table_of(student.name) is None:
+            self._join_late(klass, student)
+        self._save(klass)
+        return student
+
+    def _join_late(self, klass: SchoolClass, student: Student) -> None:
+        """The late `student` at the table `late_join` picks: its room opened anew one seat larger (a room's
+        seats are fixed), the students who sat there seated again, the old room closed; else they wait."""
+        _, high, _ = games.player_range(klass.package)
+        rooms = [self.hall.room(table.room) for table in klass.tables]
+        index = late_join([TableNow(len(room.seats), room.started or room.closed) for room in rooms], high)
+        if index is None:
+            return
+        table, old = klass.tables[index], rooms[index]
+        new = self._open_room(klass, len(table.students) + 1, table.bots, old.seed)
+        for seat, name in enumerate(table.students):
+            if old.seats[seat].filled:
+                self.hall.claim(new.seats[seat].token, name)
+        self.hall.close(old.code)
+        table.room = new.code
+        table.students.append(student.name)
+
+    def student_of(self, token: Any) -> tuple[SchoolClass, Student]:
+        """The class and student a personal token is for, or `Refused`."""
+        found = self._tokens.get(token) if isinstance(token, str) else None
+        if found is None:
+            raise Refused("unknown_token", "No student of a class has this link: check it, or ask your teacher.", 404,
+                          fr="Aucun élève d'une classe n'a ce lien : vérifiez-le, ou demandez-le à l'enseignant.")
+        return found
+
+    def seat_of(self, token: Any) -> tuple[Room, Seat] | None:
+        """The room and seat of this round the student of a personal token has (their own, never another's), or
+        None while they wait for a table."""
+        klass, student = self.student_of(token)
+        found = klass.table_of(student.name)
+        if found is None:
+            return None
+        table, seat = found
+        room = self.hall.room(table.room)
+        return room, room.seats[seat]
+
+    def sit(self, token: Any) -> tuple[Room, Seat]:
+        """The student of a personal token sits at their seat under their class name (the table's game starts
+        once every seat is filled); sitting again where they already sit changes nothing. `Refused` while they
+        wait for a table."""
+        _, student = self.student_of(token)
+        found = self.seat_of(token)
+        if found is None:
+            raise Refused("waiting", "Your table is not ready yet: wait for the next round.", 409,
+                          fr="Votre table n'est pas encore prête : attendez la prochaine manche.")
+        room, seat = found
+        if seat.name == student.name:
+            return room, seat
+        return self.hall.claim(seat.token, student.name)
