@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference import compare, report  # noqa: E402
 
 from tabletop_edu import get_adler  # noqa: E402
-from tabletop_edu.get_adler.deduction import candidate_sets  # noqa: E402
+from tabletop_edu.get_adler.identities import candidate_sets  # noqa: E402
 
 REFERENCES = ("python_kuhn_poker", "python_liars_poker")
 

@@ -42,8 +42,8 @@ CLICKS = 12
 
 
 def knowledge_panel(module: Any) -> Callable[[Any, str], str] | None:
-    """The game's knowledge panel (`widget.knowledge_html`, else `render.knowledge_html`), if it has one."""
-    for part in ("widget", "render"):
+    """The game's knowledge panel (`panel.knowledge_html`), if it has one."""
+    for part in ("panel",):
         try:
             found = getattr(importlib.import_module(f"{module.__name__}.{part}"), "knowledge_html", None)
         except ModuleNotFoundError:

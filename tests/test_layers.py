@@ -14,7 +14,7 @@ import networkx as nx
 import pytest
 
 import tabletop_edu
-from tabletop_edu import FLOORS
+from tabletop_edu import FLOORS, GAME_SHAPE
 
 PACKAGE = Path(tabletop_edu.__file__).parent
 TOP = "tabletop_edu"  # the package itself, as the floor table names it
@@ -90,15 +90,34 @@ def declared_roles() -> dict[str, str]:
     return roles
 
 
+def job_in_game(name: str) -> str | None:
+    """The shape job a game package's module does (`tabletop_edu.GAME_SHAPE`): by its name, as the game's
+    `ANALYSIS`, by the shape module an `OWN_MODULES` entry stands beside, or by what its plugin declares it."""
+    import importlib
+
+    package, _, last = name.rpartition(".") if "." in name else (name, "", "__init__")
+    declared = declared_roles().get(name)
+    if declared:
+        return declared
+    game = importlib.import_module(f"{TOP}.{package}")
+    if last == getattr(game, "ANALYSIS", None):
+        return "analysis"
+    beside = getattr(game, "OWN_MODULES", {}).get(last)
+    if beside is not None:
+        return "analysis" if beside == getattr(game, "ANALYSIS", None) else beside
+    return last if last in GAME_SHAPE else None
+
+
 def floor_of(name: str) -> int | None:
-    """The floor of a module: by its first name, or, inside a game package, by its last (the package: __init__)
-    or by what its plugin declares it to be."""
+    """The floor of a module: outside the game packages by its first name, inside one by its shape job."""
     first = name.split(".")[0]
     if first in game_packages():
-        key = declared_roles().get(name) or (name.rpartition(".")[2] if "." in name else "__init__")
-    else:
-        key = first
-    return next((index for index, (_, names) in enumerate(FLOORS) if key in names), None)
+        job = job_in_game(name)
+        if job not in GAME_SHAPE:
+            return None
+        wanted = GAME_SHAPE[job][1]
+        return next(index for index, (floor, _) in enumerate(FLOORS) if floor == wanted)
+    return next((index for index, (_, names) in enumerate(FLOORS) if first in names), None)
 
 
 def floor_name(name: str) -> str:
@@ -149,9 +168,9 @@ def test_no_loop_between_files(area: str | None) -> None:
 
 def test_every_module_stands_on_a_floor_and_every_floor_name_places_one() -> None:
     assert [name for name in modules() if floor_of(name) is None] == []
-    keys = ({name.split(".")[0] for name in modules()} | {name.rpartition(".")[2] for name in modules()}
-            | set(declared_roles().values()) | {"__init__"})
-    assert [key for _, names in FLOORS for key in names if key not in keys] == []
+    firsts = {name.split(".")[0] for name in modules() if name.split(".")[0] not in game_packages()}
+    assert [key for _, names in FLOORS for key in names if key not in firsts] == []
+    assert {floor for _, floor in GAME_SHAPE.values()} <= {floor for floor, _ in FLOORS}
 
 
 def test_the_core_imports_nothing_of_ours_outside_the_core() -> None:

@@ -375,11 +375,11 @@ def test_the_core_imports_no_game() -> None:
 
 def test_a_game_declares_its_knowledge_panel_and_posteriors_by_name() -> None:
     """The class server's dashboard and debrief ask the plugin, never a module found by convention."""
-    from tabletop_edu.commissario.render import knowledge_html as commissario_panel
-    from tabletop_edu.get_adler.widget import knowledge_html as get_adler_panel
+    from tabletop_edu.commissario.panel import knowledge_html as commissario_panel
+    from tabletop_edu.get_adler.panel import knowledge_html as get_adler_panel
     from tabletop_edu.mafia_de_cuba import new_game
-    from tabletop_edu.mafia_de_cuba.widget import knowledge_html as mafia_panel
-    from tabletop_edu.mafia_de_cuba.widget import perspective_posterior
+    from tabletop_edu.mafia_de_cuba.panel import knowledge_html as mafia_panel
+    from tabletop_edu.mafia_de_cuba.panel import perspective_posterior
 
     panels = {name: plugin.knowledge_panel() for name, plugin in registry.games().items()}
     assert panels == {"commissario": commissario_panel, "get_adler": get_adler_panel,

@@ -1,7 +1,7 @@
 """Commissario: arrest bandits, not innocents; an all-pay auction for turn order and a secret simultaneous pick.
 
-Rules: seeds/commissario.md. Rule options: `rules.py`; moves and their notation: `actions.py`; engine: `engine.py`;
-bots: `bots.py`; game theory of one round: `strategy.py`; HTML: `render.py`.
+Rules: seeds/commissario.md. The package has the shape of every game (`tabletop_edu.GAME_SHAPE`); its game
+theory (one round as a normal-form game, the order auction) is `strategy.py`.
 """
 
 from __future__ import annotations
@@ -10,5 +10,10 @@ from .actions import Pick, Release, Reveal, parse_action
 from .engine import CommissarioState, State, new_game, world_from_view
 from .rules import BONUS_READINGS, COLOURS, Rules
 
-__all__ = ["BONUS_READINGS", "COLOURS", "CommissarioState", "Pick", "Release", "Reveal", "Rules", "State", "new_game",
+#: The module holding the game's theory (the shape's `analysis`).
+ANALYSIS = "strategy"
+#: The game's modules beyond the shape, each with the module of the shape it stands beside: none.
+OWN_MODULES: dict[str, str] = {}
+
+__all__ = ["ANALYSIS", "OWN_MODULES", "BONUS_READINGS", "COLOURS", "CommissarioState", "Pick", "Release", "Reveal", "Rules", "State", "new_game",
            "parse_action", "world_from_view"]

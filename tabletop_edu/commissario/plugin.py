@@ -40,7 +40,7 @@ GAME = GamePlugin(
     bot_needs={"equilibrium": ("numpy", "nashpy"), "openspiel-ismcts": ("pyspiel",)},
     actions=action_catalogue,
     render="tabletop_edu.commissario.render",
-    knowledge="tabletop_edu.commissario.render:knowledge_html",
+    knowledge="tabletop_edu.commissario.panel:knowledge_html",
     summary="arrest bandits, not innocents: an all-pay auction for turn order and a secret simultaneous pick",
     beliefs="tabletop_edu.commissario.beliefs:MODEL",
 )

@@ -125,3 +125,9 @@ class Rules(GameRules):
     def values(self) -> tuple[int, ...]:
         """The values of one family under these rules, in arrest order (R1.1, R4.3)."""
         return values_up_to(self.highest_value)
+
+
+def full_pile(players: int, rules: Rules | None = None) -> list[Card]:
+    """Every character but the purple pairs dealt at set-up, in a fixed order (R1.1, R1.3, R1.6)."""
+    values = (rules or Rules()).values
+    return [(c, v) for c in COLOURS for v in values if not (c == DEAL_COLOUR and abs(v) <= players)]

@@ -3,7 +3,7 @@
 `play(3, seed=1)` seats you at seat 0 against bidder bots. The secret pick is simultaneous, so the widget
 lets every human seat pick in turn (hot-seat: switch the perspective to that seat) and the bots pick too;
 nobody's choice shows on another seat's page until it is revealed. The knowledge panel
-(`render.knowledge_html`) shows who knows what of this round's picks, computed from the perspective's view.
+(`panel.knowledge_html`) shows who knows what of this round's picks, computed from the perspective's view.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..core import Bot, Seat
 from ..widgets import GameWidget
 from .bots import BidderBot
 from .engine import new_game
-from .render import knowledge_html
+from .panel import knowledge_html
 
 
 def default_bots(players: int, human_seat: Seat | None) -> dict[Seat, Bot]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed, settled
 from ..core import GameState, View
-from .deduction import adler_distribution, worlds_for_view
+from .identities import adler_distribution, worlds_for_view
 from .rules import ADLER, has_trait
 
 

@@ -7,7 +7,8 @@ import random
 from collections.abc import Sequence
 
 from ..core import Action, View
-from .deduction import adler_candidates, adler_distribution, best_question, possible_worlds, worlds_for_view
+from .identities import adler_candidates, adler_distribution, possible_worlds, worlds_for_view
+from .deduction import best_question
 from .engine import Answer, Arrest, Ask, Binoculars, Discard, Give, Pass, Respond, Skip, Surrender
 from .rules import ADLER
 

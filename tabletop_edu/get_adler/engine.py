@@ -51,7 +51,7 @@ from typing import Any
 from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, shuffle
 from .actions import (AIMED_AT, ANSWERS, DISCARDS, GIVES, NOTATION, PASS, RESPONSES, SKIP, SURRENDER, Answer, Arrest,
                       Ask, Binoculars, Discard, Give, Magnify, Pass, Respond, Skip, Surrender, parse_action)
-from .deduction import worlds_for_view
+from .identities import worlds_for_view
 from .rules import ADLER, ADLER_RESPONSES, MAX_PLAYERS, MIN_PLAYERS, TRAIT_TABLE, Rules, cast_for, deck_for, has_trait
 from .worlds import build_world
 from ..i18n import register_event_kinds

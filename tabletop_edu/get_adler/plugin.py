@@ -42,7 +42,7 @@ GAME = GamePlugin(
     },
     actions=action_catalogue,
     render="tabletop_edu.get_adler.render",
-    knowledge="tabletop_edu.get_adler.widget:knowledge_html",
+    knowledge="tabletop_edu.get_adler.panel:knowledge_html",
     summary="find the double agent before the seventh hour ends",
     beliefs="tabletop_edu.get_adler.beliefs:MODEL",
 )

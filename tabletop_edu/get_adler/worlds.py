@@ -40,7 +40,7 @@ from typing import Any, TypeVar, Union
 
 from ..core import Action, Event, GameState, IllegalAction, Seat, View
 from .actions import AIMED_AT, ANSWERS, DISCARDS, GIVES, PASS, RESPONSES, SKIP, SURRENDER, Ask
-from .deduction import worlds_for_view
+from .identities import worlds_for_view
 from .rules import Rules, deck_for
 
 #: The engine's state class (this module imports no engine: the engine imports it, see the package's docstring).

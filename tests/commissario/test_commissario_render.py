@@ -101,7 +101,7 @@ def test_the_reveal_is_refused_before_the_end(picked_state) -> None:
 
 
 def test_known_picks_before_and_after_reveals(picked_state) -> None:
-    from tabletop_edu.commissario.render import known_picks
+    from tabletop_edu.commissario.panel import known_picks
 
     state = picked_state(("Ann", "<b>Bob</b>", "Cy"))
     assert known_picks(state.view(0)) == {0: "red + blue", 1: "chosen, hidden", 2: "chosen, hidden"}

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from tabletop_edu.commissario import Rules, new_game
 from tabletop_edu.commissario.bots import GreedyBot
-from tabletop_edu.commissario.render import knowledge_html, state_html, view_html
+from tabletop_edu.commissario.panel import knowledge_html
+from tabletop_edu.commissario.render import state_html, view_html
 from tabletop_edu.commissario.widget import play
 from tabletop_edu.widgets import OMNISCIENT, GameWidget
 

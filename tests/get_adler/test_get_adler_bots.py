@@ -9,7 +9,7 @@ import pytest
 from tabletop_edu.core import IllegalAction, play_game
 from tabletop_edu.get_adler import new_game
 from tabletop_edu.get_adler.bots import AdlerBot, DeducingHeroBot, RandomBot, SmartBot
-from tabletop_edu.get_adler.deduction import adler_candidates, worlds_for_view
+from tabletop_edu.get_adler.identities import adler_candidates, worlds_for_view
 
 GAMES = 60
 

@@ -6,9 +6,10 @@ import math
 import random
 
 from tabletop_edu.get_adler import new_game
-from tabletop_edu.get_adler.deduction import (adler_candidates, best_question, candidate_history, candidate_sets,
-                                              draw_candidates, information_gain, knowledge_model, possible_worlds,
-                                              question_flow, question_values, worlds_for_view)
+from tabletop_edu.get_adler.deduction import (best_question, draw_candidates, information_gain, knowledge_model,
+                                              question_flow, question_values)
+from tabletop_edu.get_adler.identities import (adler_candidates, candidate_history, candidate_sets, possible_worlds,
+                                               worlds_for_view)
 from tabletop_edu.get_adler.rules import CAST, TRAIT_TABLE
 
 

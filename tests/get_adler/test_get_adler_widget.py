@@ -9,9 +9,10 @@ import pytest
 
 from tabletop_edu.get_adler import TRAIT_TABLE
 from tabletop_edu.get_adler.bots import SmartBot
-from tabletop_edu.get_adler.deduction import worlds_for_view
+from tabletop_edu.get_adler.identities import worlds_for_view
 from tabletop_edu.get_adler.render import a_card, character_name, event_text
-from tabletop_edu.get_adler.widget import knowledge_html, play
+from tabletop_edu.get_adler.panel import knowledge_html
+from tabletop_edu.get_adler.widget import play
 from tabletop_edu.widgets import OMNISCIENT, GameWidget
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]

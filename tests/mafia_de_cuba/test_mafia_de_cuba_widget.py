@@ -10,7 +10,8 @@ import pytest
 from tabletop_edu.mafia_de_cuba import MafiaState
 from tabletop_edu.mafia_de_cuba.bots import MafiaBot, PosteriorGodfather, default_bots
 from tabletop_edu.mafia_de_cuba.render import event_text
-from tabletop_edu.mafia_de_cuba.widget import knowledge_html, play
+from tabletop_edu.mafia_de_cuba.panel import knowledge_html
+from tabletop_edu.mafia_de_cuba.widget import play
 from tabletop_edu.widgets import GameWidget
 from tabletop_edu.widgets import OMNISCIENT
 

@@ -38,8 +38,7 @@ def knowledge(game: str) -> Callable[[Any, str], str] | None:
     """The game's knowledge panel, if it has one."""
     if game == "peek":
         return None
-    module = importlib.import_module(f"tabletop_edu.{game}.widget" if game != "commissario"
-                                     else "tabletop_edu.commissario.render")
+    module = importlib.import_module(f"tabletop_edu.{game}.panel")
     return module.knowledge_html  # type: ignore[no-any-return]
 
 
@@ -401,10 +400,10 @@ sys.exit(1 if keys else 0)
 
 
 @pytest.mark.parametrize(("game", "module", "players"), [
-    ("get_adler", "widget", 4), ("mafia_de_cuba", "widget", 6), ("commissario", "render", 3)])
+    ("get_adler", "panel", 4), ("mafia_de_cuba", "panel", 6), ("commissario", "panel", 3)])
 def test_a_knowledge_panel_imported_alone_shows_words_not_keys(game: str, module: str, players: int) -> None:
     """A fresh interpreter that imports only a game's knowledge panel still finds every word it shows (the
-    words are registered by the game's renderer, which the panel must import)."""
+    words are registered by the game's `words` module, which the panel must import)."""
     import subprocess
     import sys
 

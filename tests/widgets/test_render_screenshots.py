@@ -136,7 +136,7 @@ def test_the_knowledge_panel_and_its_flow_picture_read_on_a_projector_and_a_phon
     """The widget's knowledge column while playing (Mafia de Cuba, seat 2): the posterior bars and the SVG
     information-flow picture, drawn without matplotlib. Every text of the picture is 14 px or more as shown,
     the picture is never shrunk to fit, and on a phone it scrolls sideways inside its block, not the page."""
-    from tabletop_edu.mafia_de_cuba.widget import knowledge_html
+    from tabletop_edu.mafia_de_cuba.panel import knowledge_html
     from tabletop_edu.widgets import GameWidget
 
     state = played("mafia_de_cuba", TABLES["mafia_de_cuba"][3])
