@@ -44,6 +44,7 @@ import tornado.websocket
 from ..core.rules import rules_to_dict
 from . import games
 from .belief_feed import ServerBeliefs
+from .class_handlers import class_routes
 from .connections import Connection
 from .draw_queue import MAX_DRAW_WORKERS, DrawJob, ServerDrawing
 from .drawing import DrawWorker, TableKey
@@ -175,7 +176,7 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         self._pumps = [0 for _ in self._drawers]
         self._drawers_started = asyncio.gather(*(drawer.start() for drawer in self._drawers))
         self.hall.listeners.append(self._changed)
-        app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
+        app = tornado.web.Application(class_routes(self) + routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
                                       static_path=str(STATIC), static_handler_class=Static,
                                       compress_response=True,
                                       log_function=_quiet_log)
