@@ -143,11 +143,13 @@ def open_class(game: str, *, preferred: int | None = None, language: str = "en",
     `.students()`, `.start_round()`, `.tables()`: each table a room's dashboard). `options`: those of
     `classes.ClassDesk.open_class` (fill, placement, regroup, students, seed, bot) and of its rooms (bot_delay,
     beliefs, scoring, move_time_limit, rules)."""
+    from .class_board import ClassBoard
+
     server = start(db, port=port, network=network, public_url=public_url)
     client = __getattr__("TeacherClient")(server.url, server.teacher_token)
     if preferred is not None:
         options["preferred"] = preferred
-    return client.open_class(game, language=language, **options)
+    return ClassBoard.open(client, game, language=language, **options)
 
 
 __all__ = ["ClassServer", "ClassroomError", "DatabaseInUse", "Refused", "SeatedBot", "StorageError", "TeacherClient",

@@ -25,6 +25,11 @@ class ClassBoard:
         self.title, self.link = str(info["title"]), str(info["join_url"])
         self._dashboards: dict[str, Any] = {}
 
+    @classmethod
+    def open(cls, client: TeacherClient, game: str, *, language: str = "en", **options: Any) -> ClassBoard:
+        """A new class of `game` (the options of `TeacherClient.create_class`) and its handle."""
+        return cls(client, client.create_class(game, language=language, **options)["code"], language=language)
+
     def __repr__(self) -> str:  # stable in stored notebooks: no token, no port
         return f"<ClassBoard of a {self.title} class>"
 

@@ -286,10 +286,9 @@ class ClassApi(ClassApiBase):
                 "done": room.is_over, "paused": room.paused, "closed": room.closed}
 
 
-def class_routes(server: Server) -> list[tuple[str, type] | tuple[str, type, dict[str, Any]]]:
-    """The class's addresses, routed before `handlers.routes` (its join page answers for rooms too)."""
-    assert server.hall is not None
-    desk = ClassDesk(server.hall)
+def class_routes(server: Server, desk: ClassDesk) -> list[tuple[str, type] | tuple[str, type, dict[str, Any]]]:
+    """The addresses of the classes of `desk`, routed before `handlers.routes` (its join page answers for rooms
+    too)."""
     options = {"server": server, "desk": desk}
     token = r"(?P<token>[A-Za-z0-9_\-]{1,64})"
     code = r"(?P<code>[A-Za-z0-9]{1,8})"

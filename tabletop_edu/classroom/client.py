@@ -257,13 +257,6 @@ class TeacherClient:
         """start_round (regroup=), pause, resume: for every table of the class."""
         return dict(self.call("POST", f"/api/classes/{code}/{what}", body))
 
-    def open_class(self, game: str, *, language: str = "en", **options: Any) -> Any:
-        """A new class and its notebook handle (`class_board.ClassBoard`)."""
-        from .class_board import ClassBoard
-
-        klass = self.create_class(game, language=language, **options)
-        return ClassBoard(self, klass["code"], language=language)
-
     def games(self) -> Any:
         """The class's games, ready for the analysis tools (`ClassGames`)."""
         from .export import ClassGames
