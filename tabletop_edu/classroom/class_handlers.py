@@ -39,7 +39,7 @@ register({
            "klass.waiting_title": "You are in the class",
            "klass.hello": "Hello", "klass.wait": "Wait here: your teacher is forming the tables. This page opens "
                                                  "your seat by itself.",
-           "klass.count": "Students in the class", "klass.your_link": "Your own link",
+"klass.your_link": "Your own link",
            "klass.link_help": "It brings you back to your seat (keep it; share it with nobody).",
            "klass.opening": "Your table is ready: opening your seat…",
            "klass.retry": "Connection lost: trying again…"},
@@ -47,7 +47,7 @@ register({
            "klass.waiting_title": "Vous êtes dans la classe",
            "klass.hello": "Bonjour", "klass.wait": "Attendez ici : l'enseignant forme les tables. Cette page ouvre "
                                                   "votre place toute seule.",
-           "klass.count": "Élèves dans la classe", "klass.your_link": "Votre lien personnel",
+"klass.your_link": "Votre lien personnel",
            "klass.link_help": "Il vous ramène à votre place (gardez-le ; ne le donnez à personne).",
            "klass.opening": "Votre table est prête : ouverture de votre place…",
            "klass.retry": "Connexion perdue : nouvel essai…"},
@@ -143,12 +143,12 @@ class ClassWaitPage(ClassBase):
             return
         self.finish(page("class_wait.html", language, page_title=tr("klass.waiting_title", language),
                          code=klass.code, name=student.name, token=token,
-                         link=f"{self.server.public_url}/c/{token}", count=arrived(klass)))
+                         link=f"{self.server.public_url}/c/{token}"))
 
 
 class ClassSeatApi(ClassBase, Api):
     """The waiting page's long poll: `{"seat": address}` once the student has a table (and sits there), else
-    `{"waiting": true, "count": students}` after `WAIT_POLL` seconds or the start of a round."""
+    `{"waiting": true}` after `WAIT_POLL` seconds or the start of a round."""
 
     teacher_only = False
 
@@ -158,18 +158,13 @@ class ClassSeatApi(ClassBase, Api):
             if self.desk.seat_of(token) is None:
                 await self.desk.wait_for_round(klass.code, WAIT_POLL)
             if self.desk.seat_of(token) is None:
-                self.reply({"waiting": True, "count": arrived(klass)})
+                self.reply({"waiting": True})
                 return
             _, seat = await stored(lambda: self.desk.sit_async(token))
         except Refused as refusal:
             self.refused(refusal)
             return
         self.reply({"seat": f"/s/{seat.token}?lang={self.class_language(klass)}"})
-
-
-def arrived(klass: SchoolClass) -> int:
-    """How many students of the class have arrived."""
-    return sum(student.arrived for student in klass.students)
 
 
 # ------------------------------------------------------------------------------------------ the teacher's

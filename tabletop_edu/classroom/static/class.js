@@ -5,7 +5,6 @@
   "use strict";
   var page = document.getElementById("waiting");
   var token = page.dataset.token, status = document.getElementById("status");
-  var count = document.getElementById("count");
   var retry = 500;
   try { window.localStorage.setItem("tabletop_edu.seat." + page.dataset.code, token); } catch (error) { /* off */ }
 
@@ -20,7 +19,6 @@
           window.location.replace(answer.seat);
           return;
         }
-        if (typeof answer.count === "number") { count.textContent = String(answer.count); }
         window.setTimeout(ask, answer.waiting ? 100 : 2000);
       })
       .catch(function () {
