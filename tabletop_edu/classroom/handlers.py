@@ -128,8 +128,8 @@ class Server(Protocol):
     async def step_bot(self, room: Room) -> tuple[int, str]: ...
 
 
-#: The addresses whose last part is a credential (a seat's or the projector's token).
-_TOKEN_PATH = re.compile(r"/(s|w|ws/seat|ws/watch)/[^/?#\s]*")
+#: The addresses whose last part is a credential (a seat's, the projector's or a student's class token).
+_TOKEN_PATH = re.compile(r"/(s|w|c|ws/seat|ws/watch)/[^/?#\s]*")
 _QUERY = re.compile(r"\?\S*")
 
 

@@ -44,6 +44,8 @@ import tornado.websocket
 from ..core.rules import rules_to_dict
 from . import games
 from .belief_feed import ServerBeliefs
+from .class_handlers import class_routes
+from .classes import ClassDesk
 from .connections import Connection
 from .draw_queue import MAX_DRAW_WORKERS, DrawJob, ServerDrawing
 from .drawing import DrawWorker, TableKey
@@ -113,6 +115,7 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         self._public_url = public_url
         self.port = 0
         self.hall: Hall | None = None
+        self.classes: ClassDesk | None = None  # the hall's classes of many tables (`class_handlers`)
         self.connections: dict[str, set[Connection]] = {}
         self.errors: dict[str, list[str]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -175,7 +178,8 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         self._pumps = [0 for _ in self._drawers]
         self._drawers_started = asyncio.gather(*(drawer.start() for drawer in self._drawers))
         self.hall.listeners.append(self._changed)
-        app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
+        self.classes = ClassDesk(self.hall)
+        app = tornado.web.Application(class_routes(self, self.classes) + routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
                                       static_path=str(STATIC), static_handler_class=Static,
                                       compress_response=True,
                                       log_function=_quiet_log)
