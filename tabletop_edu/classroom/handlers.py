@@ -28,8 +28,9 @@ percent}}` states a belief, answered with `{"type": "belief_received", ...}` onc
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
-Messages are deflated when the browser offers it (`LiveSocket`). A link opens at most `MAX_CONNECTIONS_PER_SEAT`
-or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; no log line holds a token (`redacted`); a path no file has is a 404.
+Messages are deflated when the browser offers it (`LiveSocket`), and what waits for a socket is bounded (`outbox`).
+A link opens at most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; no log line holds a
+token (`redacted`); a path no file has is a 404.
 """
 
 from __future__ import annotations

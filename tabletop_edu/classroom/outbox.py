@@ -11,6 +11,7 @@ socket is closed with `CLOSE_SLOW`, which a page answers by reconnecting to the 
 
 from __future__ import annotations
 
+from asyncio import Future
 from collections.abc import Callable
 from typing import Any
 
@@ -61,9 +62,10 @@ class Outbox:
             self.hold(text)
             return
         try:
-            self.handler.write_message(text)
+            written = self.handler.write_message(text)
         except tornado.websocket.WebSocketClosedError:
-            pass
+            return
+        written.add_done_callback(_heard)  # a socket closed meanwhile is no error to log
 
     def hold(self, text: str) -> None:
         kind = replaces(text)
@@ -97,3 +99,8 @@ class Outbox:
 
     def clear(self) -> None:
         self.waiting, self.latest, self.waiting_bytes = [], {}, 0
+
+
+def _heard(written: Future[None]) -> None:
+    if not written.cancelled():
+        written.exception()
