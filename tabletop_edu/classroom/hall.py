@@ -31,7 +31,7 @@ from typing import Any
 
 from ..beliefs import SCORING_RULES
 from ..core import GameState, IllegalAction, RecordError, RulesError, rules_from_dict, rules_to_dict
-from ..core.errors import quote
+from ..core.errors import quote, quote_repr
 from . import games
 from .belief_desk import BeliefDesk, asked_key, beliefs_key
 from .commits import HallCommits
@@ -268,18 +268,18 @@ class Hall(HallCommits):
         if isinstance(players, bool) or not isinstance(players, int) or \
                 not state_class.min_players <= players <= state_class.max_players:
             raise Refused("bad_request", f"{state_class.title} is played by {state_class.min_players} to "
-                          f"{state_class.max_players} players, not {quote(repr(players))}.")
+                          f"{state_class.max_players} players, not {quote_repr(players)}.")
         if seed is None:
             seed = secrets.randbelow(2**32)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise Refused("bad_request", f"A seed is a whole number from 0 to 2**63 - 1, not {quote(repr(seed))}.")
+            raise Refused("bad_request", f"A seed is a whole number from 0 to 2**63 - 1, not {quote_repr(seed)}.")
         if language not in ("en", "fr"):
-            raise Refused("bad_request", f"The language is 'en' or 'fr', not {quote(repr(language))}.")
+            raise Refused("bad_request", f"The language is 'en' or 'fr', not {quote_repr(language)}.")
         if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or \
                 not 0 <= bot_delay <= MAX_BOT_DELAY:
             raise Refused("bad_request", f"bot_delay is a number of seconds from 0 to {MAX_BOT_DELAY}.")
         if not isinstance(draw_seats, bool):
-            raise Refused("bad_request", f"draw_seats is true or false, not {quote(repr(draw_seats))}.")
+            raise Refused("bad_request", f"draw_seats is true or false, not {quote_repr(draw_seats)}.")
         self._check_belief_options(package, beliefs, scoring)
         check_time_limit(move_time_limit)
         try:
@@ -293,7 +293,7 @@ class Hall(HallCommits):
         bots = dict(bots or {})
         for seat, bot in bots.items():
             if not isinstance(seat, int) or not 0 <= seat < players:
-                raise Refused("bad_request", f"There is no seat {quote(repr(seat))} for a bot.")
+                raise Refused("bad_request", f"There is no seat {quote_repr(seat)} for a bot.")
             self._check_bot(package, bot)
         code = self._new_code()
         number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers)
@@ -327,10 +327,10 @@ class Hall(HallCommits):
     @staticmethod
     def _check_belief_options(package: str, beliefs: Any, scoring: Any) -> None:
         if not isinstance(beliefs, bool):
-            raise Refused("bad_request", f"beliefs is true or false, not {quote(repr(beliefs))}.")
+            raise Refused("bad_request", f"beliefs is true or false, not {quote_repr(beliefs)}.")
         if scoring not in SCORING_RULES:
             raise Refused("bad_request", f"The scoring rule is {' or '.join(map(repr, SCORING_RULES))}, not "
-                          f"{quote(repr(scoring))}.")
+                          f"{quote_repr(scoring)}.")
         if beliefs and games.belief_model(package) is None:
             raise Refused("bad_request", f"{games.title(package)} asks no belief questions: open the room without "
                           "beliefs.")
@@ -350,7 +350,7 @@ class Hall(HallCommits):
 
     def _seat(self, room: Room, seat: Any) -> Seat:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(room.seats):
-            raise Refused("bad_request", f"There is no seat {quote(repr(seat))} in room {room.code}.")
+            raise Refused("bad_request", f"There is no seat {quote_repr(seat)} in room {room.code}.")
         return room.seats[seat]
 
     def seat_bot(self, code: str, seat_number: int, bot: str) -> Seat:
@@ -621,7 +621,7 @@ def check_time_limit(limit: Any) -> None:
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or \
             not MIN_MOVE_TIME_LIMIT <= limit <= MAX_MOVE_TIME_LIMIT:
         raise Refused("bad_request", f"move_time_limit is a number of seconds from {MIN_MOVE_TIME_LIMIT:g} to "
-                      f"{MAX_MOVE_TIME_LIMIT:g} (or none), not {quote(repr(limit))}.")
+                      f"{MAX_MOVE_TIME_LIMIT:g} (or none), not {quote_repr(limit)}.")
 
 
 def draw_seats_key(code: str) -> str:

@@ -28,8 +28,9 @@ percent}}` states a belief, answered with `{"type": "belief_received", ...}` onc
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
-Messages are deflated when the browser offers it (`LiveSocket`). A link opens at most `MAX_CONNECTIONS_PER_SEAT`
-or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; no log line holds a token (`redacted`); a path no file has is a 404.
+Messages are deflated when the browser offers it (`LiveSocket`), and what waits for a socket is bounded (`outbox`).
+A link opens at most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; no log line holds a
+token (`redacted`); a path no file has is a 404.
 """
 
 from __future__ import annotations
@@ -53,9 +54,10 @@ from ..templates import stylesheet
 from . import games
 from .belief_feed import belief_row_json
 from .commits import STORAGE_RETRIES, STORAGE_RETRY_DELAY, stored
-from .connections import CLOSE_FLOOD, Connection
+from .connections import CLOSE_FLOOD, CLOSE_SLOW, SLOW_REASON, Connection
 from .drawing import seats_public
 from .hall import Hall
+from .outbox import Outbox
 from .pages import MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, style_version
 from .rooms import MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Change, Refused, Room, Seat, name_key
 from .throttles import GuessThrottle, TokenBucket
@@ -165,14 +167,16 @@ class RedactedLogs:
 # ------------------------------------------------------------------------------------------ handlers
 
 
-class LiveSocket:
-    """What every websocket of the server shares: its pongs answer the heartbeat (`ClassServer.beat`), and its
-    messages are compressed (permessage-deflate, which every browser offers) when the server says so: a table
-    update is much like the one before, so with the compressor's context kept per connection it costs a few
-    hundred bytes, not kilobytes, at about 150 KB of memory per open page."""
+class LiveSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
+    """What every websocket of the server shares: its pongs answer the heartbeat (`ClassServer.beat`; Tornado's own
+    pings too), what waits to be written to it is bounded (`outbox`), the server forgets it the moment it starts
+    closing (`ClosingProtocol`), and its messages are compressed (permessage-deflate, which every browser offers)
+    when the server says so: a table update is much like the one before, so with the compressor's context kept per
+    connection it costs a few hundred bytes, not kilobytes, at about 150 KB of memory per open page."""
 
-    connection: Connection | None
+    connection: Connection | None = None
     server: Server
+    _outbox: Outbox | None = None
 
     def on_pong(self, data: bytes) -> None:
         if self.connection is not None:
@@ -180,6 +184,48 @@ class LiveSocket:
 
     def get_compression_options(self) -> dict[str, Any] | None:
         return {"mem_level": 6} if self.server.compression else None
+
+    def get_websocket_protocol(self) -> tornado.websocket.WebSocketProtocol | None:
+        protocol = super().get_websocket_protocol()
+        if not isinstance(protocol, tornado.websocket.WebSocketProtocol13):
+            return protocol
+        return ClosingProtocol(self, False, protocol.params)
+
+    @property
+    def outbox(self) -> Outbox:
+        if self._outbox is None:
+            self._outbox = Outbox(self, lambda: self.close(CLOSE_SLOW, SLOW_REASON))
+        return self._outbox
+
+    def send(self, text: str) -> None:
+        """Send `text` now, or as soon as the page has read what it was sent (`Outbox`)."""
+        self.outbox.send(text)
+
+    def queued_bytes(self) -> int:
+        """The bytes the server holds for this socket (Tornado's write buffer and the messages waiting)."""
+        return self.outbox.queued()
+
+    def closing(self) -> None:
+        """The connection started closing (either side, or Tornado for a ping not answered in time): the server
+        forgets it now, so the dashboard shows its seat offline at once, not when the socket is gone."""
+        if self.connection is not None:
+            self.server.disconnect(self.connection)
+
+    def on_close(self) -> None:
+        if self._outbox is not None:
+            self._outbox.clear()
+        self.closing()
+
+
+class ClosingProtocol(tornado.websocket.WebSocketProtocol13):
+    """Tornado's websocket protocol, telling its handler (`LiveSocket.closing`) when the connection starts closing:
+    Tornado then waits up to 5 s for the client's answer before it drops the socket and calls `on_close`."""
+
+    def close(self, code: int | None = None, reason: str | None = None) -> None:
+        super().close(code, reason)
+        closing = getattr(self.handler, "closing", None)
+        if closing is not None:
+            closing()
 
 
 class Base(RedactedLogs, tornado.web.RequestHandler):
@@ -331,11 +377,8 @@ class WatchPage(Base):
                          heartbeat=self.server.heartbeat or 0))
 
 
-class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
+class TableSocket(LiveSocket):
     """A seat's or the projector's live connection (`kind` "seat" or "watch")."""
-
-    server: Server
-    connection: Connection | None = None
 
     def initialize(self, server: Server, kind: str) -> None:
         self.server, self.kind = server, kind
@@ -380,16 +423,6 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
         self.set_nodelay(True)
         self.server.connect(self.connection)
 
-    def send(self, text: str) -> None:
-        try:
-            self.write_message(text)
-        except tornado.websocket.WebSocketClosedError:
-            pass
-
-    def on_close(self) -> None:
-        if self.connection is not None:
-            self.server.disconnect(self.connection)
-
     def refuse(self, refusal: Refused, step: int | None = None, answers: str | None = None) -> None:
         """Say why a message changed nothing; `step`: the step the refused move or menu request answered;
         `answers`: the type of the refused message ("move", "menu", "belief"), so a program tells them apart."""
@@ -410,7 +443,6 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
         connection = self.connection
         if connection is None:
             return
-        connection.unanswered = 0  # a message is as good a sign of life as a pong
         if not connection.bucket.take():
             connection.floods += 1
             if connection.floods >= FLOOD_CLOSE:
@@ -505,10 +537,8 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 
 
-class TeacherSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
+class TeacherSocket(LiveSocket):
     """The dashboard's live feed of one room (teacher token in the Authorization header)."""
-
-    connection: Connection | None = None
 
     def initialize(self, server: Server) -> None:
         self.server = server
@@ -528,18 +558,8 @@ class TeacherSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler
         self.connection = Connection(self, room.code, "teacher", None, "", "en", TokenBucket(*self.server.flood))
         self.server.connect(self.connection)
 
-    def send(self, text: str) -> None:
-        try:
-            self.write_message(text)
-        except tornado.websocket.WebSocketClosedError:
-            pass
-
     def on_message(self, message: str | bytes) -> None:
         pass  # the teacher acts through the API
-
-    def on_close(self) -> None:
-        if self.connection is not None:
-            self.server.disconnect(self.connection)
 
 
 def teacher_allowed(server: Server, request: Any) -> bool:
@@ -707,7 +727,15 @@ class JoinApi(Api):
 
 
 class Static(RedactedLogs, tornado.web.StaticFileHandler):
-    """The pages' own files. A path no file can have (a NUL byte, `..`) is a plain 404, like any missing file."""
+    """The pages' own files. A path no file can have (a NUL byte, `..`) is a plain 404, like any missing file
+    (Tornado answers 403 to a path out of the folder)."""
+
+    @classmethod
+    def get_absolute_path(cls, root: str, path: str) -> str:
+        try:
+            return super().get_absolute_path(root, path)
+        except tornado.web.HTTPError as error:
+            raise tornado.web.HTTPError(404 if error.status_code == 403 else error.status_code) from None
 
     def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
         if "\x00" in absolute_path:
@@ -716,6 +744,8 @@ class Static(RedactedLogs, tornado.web.StaticFileHandler):
             return super().validate_absolute_path(root, absolute_path)
         except (OSError, ValueError):
             raise tornado.web.HTTPError(404) from None
+        except tornado.web.HTTPError as error:
+            raise tornado.web.HTTPError(404 if error.status_code == 403 else error.status_code) from None
 
     def set_default_headers(self) -> None:
         cacheable_headers(self)

@@ -25,18 +25,20 @@ def quote(value: Any) -> str:
         text = value if isinstance(value, str) else repr(value)
     except Exception:  # noqa: BLE001 - any value at all can be quoted
         text = f"<{type(value).__name__} that cannot be written>"
-    if len(text) > MAX_QUOTE:
-        text = text[:MAX_QUOTE] + f"... ({len(text)} characters)"
-    return f"'{text}'"
+    return f"'{_short(text)}'"
 
 
 def quote_repr(value: Any) -> str:
-    """`quote` of `repr(value)`: a text shows with its quotes; never raises either."""
+    """`repr(value)` cut to a short prefix, as an error message shows a value of any type: a text with its own
+    quotes (`'yes'`), a number or None without (`5`), so that the two read apart; never raises either."""
     try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - any value at all can be quoted
-        text = f"<{type(value).__name__} that cannot be written>"
-    return quote(text)
+        return _short(repr(value))
+    except Exception:  # noqa: BLE001 - any value at all can be shown
+        return f"<{type(value).__name__} that cannot be written>"
+
+
+def _short(text: str) -> str:
+    return text[:MAX_QUOTE] + f"... ({len(text)} characters)" if len(text) > MAX_QUOTE else text
 
 
 class _ShortMessage(ValueError):
