@@ -81,13 +81,15 @@ class Node:
 @dataclass(frozen=True)
 class InfoSet:
     """The decision nodes of `player` he cannot tell apart; `label` names it in drawings and files ("A1" is
-    the first set of the first player), `description` says what he knows there, when the builder knows."""
+    the first set of the first player), `description` says what he knows there, when the builder knows, and
+    `key` is what the builder told the nodes apart by (a model's key, or the text of a view)."""
 
     player: int
     actions: tuple[str, ...]
     nodes: tuple[int, ...]
     label: str
     description: str = ""
+    key: Any = field(default=None, repr=False, compare=False)
 
 
 #: A behaviour profile: for each information set (its index), the probability of each of its actions.
@@ -234,7 +236,7 @@ class _Builder:
             counts[player] += 1
             actions, members, description = self.infosets[keys[old]]
             infosets.append(InfoSet(player, actions, tuple(members), f"{_letter(player)}{counts[player]}",
-                                    description))
+                                    description, keys[old][1]))
         nodes = []
         for node in self.nodes:
             assert node is not None
@@ -620,6 +622,21 @@ def uniform_profile(tree: GameTree) -> dict[int, tuple[float, ...]]:
     return {k: tuple(1 / len(s.actions) for _ in s.actions) for k, s in enumerate(tree.infosets)}
 
 
+def profile_of(tree: GameTree, play: Callable[[InfoSet], Mapping[str, float]]) -> dict[int, tuple[float, ...]]:
+    """A behaviour profile from a rule giving, for an information set, each action's probability (by its label;
+    actions left out get 0): a model's strategies read onto its tree."""
+    profile = {}
+    for index, infoset in enumerate(tree.infosets):
+        mix = play(infoset)
+        unknown = set(mix) - set(infoset.actions)
+        if unknown:
+            raise ValueError(f"{infoset.label} has no action {sorted(unknown)}: it has {list(infoset.actions)}.")
+        profile[index] = tuple(float(mix.get(action, 0.0)) for action in infoset.actions)
+        if abs(sum(profile[index]) - 1) > 1e-6:
+            raise ValueError(f"The probabilities at {infoset.label} sum to {sum(profile[index])}, not 1.")
+    return profile
+
+
 # ------------------------------------------------------------------------------------------ the sequence form
 
 
@@ -876,5 +893,5 @@ def tree_svg(tree: GameTree, width: int = 1280) -> str:
 
 __all__ = ["Chance", "Decision", "GameTree", "InfoSet", "MAX_NODES", "Node", "Profile", "Solution", "Terminal",
            "TreeTooLarge", "best_response", "expected_payoffs", "gains", "gambit_equilibria", "nash_conv",
-           "read_efg", "solve_zero_sum", "to_efg", "tree_from_spec", "tree_from_states", "tree_svg",
+           "profile_of", "read_efg", "solve_zero_sum", "to_efg", "tree_from_spec", "tree_from_states", "tree_svg",
            "uniform_profile", "view_key"]

@@ -256,3 +256,124 @@ def test_gambits_solvers_agree_when_pygambit_is_installed(kuhn) -> None:
         assert found
         for payoffs, regret in found:
             assert payoffs == pytest.approx((-1 / 18, 1 / 18), abs=1e-6) and regret < 1e-6
+
+
+# ------------------------------------------------------------------------------------------ the three games' trees
+
+
+def commissario_tree():
+    from tabletop_edu.commissario.actions import Pick
+    from tabletop_edu.commissario.strategy import round_tree, small_round
+
+    return round_tree(small_round(0), [Pick(("red", "yellow")), Pick(("red", "blue")), Pick(("yellow", "blue"))])
+
+
+def get_adler_tree():
+    from tabletop_edu.get_adler.deduction import questioning_tree
+
+    return questioning_tree(3, asker=2, target=0, questions=[("hat", "black"), ("hair", "black")])
+
+
+def mafia_speaker():
+    from tabletop_edu.mafia_de_cuba import new_game
+    from tabletop_edu.mafia_de_cuba.cheap_talk import Speaker
+    from tabletop_edu.mafia_de_cuba.inference import RANDOM_CHOICES
+
+    state = new_game(6, seed=0)
+    for action in ["hide 5", "set-aside none", "take 1", "take driver", "take 1", "take 1", "take 1"]:
+        state.apply(action)
+    while state.phase == "floor":
+        state.apply("pass", player=state.acting_seats[0])
+    state.apply("ask 1 took")
+    return Speaker.of(state.view(0), 1, [str(a) for a in state.legal_actions()], RANDOM_CHOICES)
+
+
+def mafia_tree():
+    from tabletop_edu.mafia_de_cuba.cheap_talk import testimony_tree
+
+    return testimony_tree(mafia_speaker(), ["took 1", "took 2", "took driver"], [1, 2])
+
+
+GAME_TREES = {"commissario": commissario_tree, "get_adler": get_adler_tree, "mafia_de_cuba": mafia_tree}
+
+
+def test_commissarios_round_from_the_protocol_is_solved_and_agrees_with_the_plan_game() -> None:
+    """The small round drawn (three picks each): value -2 for seat 0, who reveals second. The whole round (every
+    pick) solved on its 1,591 nodes gives seat 0 the opposite of the plan game's value for seat 1 (its normal form
+    of complete plans, 30 x 960, solved as a matrix game on the points' difference)."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    from tabletop_edu.commissario.strategy import plan_game, round_tree, small_round
+
+    drawn = commissario_tree()
+    solution = solve_zero_sum(drawn)
+    print(drawn, solution, sep="\n")
+    assert drawn.size()["nodes"] == 67 and solution.value == pytest.approx(-2) and solution.nash_conv < 1e-9
+    state = small_round(0)
+    whole = round_tree(state)
+    exact = solve_zero_sum(whole)
+    print(whole, exact, sep="\n")
+    assert whole.size()["decision"] == 691 and exact.nash_conv < 1e-9
+    game = plan_game(state.view(0).facts)
+    matrix = game.row_payoffs - game.col_payoffs
+    rows, cols = matrix.shape
+    result = linprog(np.r_[np.zeros(rows), -1], A_ub=np.c_[-matrix.T, np.ones(cols)], b_ub=np.zeros(cols),
+                     A_eq=np.r_[np.ones(rows), 0][None], b_eq=[1], bounds=[(0, None)] * rows + [(None, None)])
+    assert game.seats == (1, 0) and exact.value == pytest.approx(result.fun)  # seat 1's value, negated
+
+
+def test_get_adlers_questioning_tree_has_the_models_value() -> None:
+    """Built from `deduction`'s model: four seats, every question, value 5/12 as `solve_questioning_game` says;
+    Adler's information set is the question alone, the asker's its character (then what it heard)."""
+    from tabletop_edu.get_adler.deduction import questioning_game, questioning_tree, solve_questioning_game
+
+    whole = questioning_tree(4, asker=3, target=0)
+    solution = solve_zero_sum(whole)
+    print(whole, solution, sep="\n")
+    assert solution.value == pytest.approx(5 / 12) == solve_questioning_game(questioning_game(4, 3, 0))[0]
+    assert solution.nash_conv < 1e-9
+    adler = [s for s in whole.infosets if s.player == 1]
+    assert len(adler) == 12 and all(s.key[0] == "answer" for s in adler)
+    drawn = get_adler_tree()
+    small = solve_zero_sum(drawn)
+    print(drawn, small, sep="\n")
+    assert small.nash_conv < 1e-9 and 0.5 <= small.value <= 1
+
+
+def test_mafias_testimony_tree_checks_the_talk_games_equilibria() -> None:
+    """Babbling and pooling on "took driver" leave nobody a gain in the tree, as `deviation_gains` says; truthful
+    talk leaves the thieves a gain; Gambit's lcp_solve, when installed, finds an equilibrium too."""
+    from tabletop_edu.mafia_de_cuba.cheap_talk import (babbling, lying_thieves, testimony_profile, testimony_tree,
+                                                       truthful)
+    from tabletop_edu.trees import gains
+
+    speaker = mafia_speaker()
+    whole = testimony_tree(speaker)
+    assert whole.size() == {"nodes": 364, "chance": 1, "decision": 63, "terminal": 300, "infosets": 23}
+    for policy in (babbling(speaker, {"took driver": 1.0}), lying_thieves(speaker, "took driver")):
+        profile = testimony_profile(whole, policy, speaker.best_response(policy))
+        assert nash_conv(whole, profile) < 1e-12
+    truth = truthful(speaker)
+    assert gains(whole, testimony_profile(whole, truth, speaker.best_response(truth)))[0] > 0.5
+    drawn = mafia_tree()
+    pooled = lying_thieves(speaker, "took driver")
+    profile = testimony_profile(drawn, pooled, speaker.best_response(pooled))
+    print(drawn, f"pooling on 'took driver': payoffs {expected_payoffs(drawn, profile)}, NashConv "
+          f"{nash_conv(drawn, profile):.2g}", sep="\n")
+    assert nash_conv(drawn, profile) < 1e-12
+    try:
+        import pygambit  # noqa: F401
+    except ImportError:
+        return
+    for payoffs, regret in gambit_equilibria(drawn, "lcp"):
+        assert regret < 1e-6
+
+
+@pytest.mark.parametrize("game", sorted(GAME_TREES))
+def test_each_games_tree_is_small_drawn_with_its_sets_and_exported(game) -> None:
+    tree = GAME_TREES[game]()
+    assert tree.size()["terminal"] <= 40
+    svg = tree.svg()
+    assert all(f'data-infoset="{s.label}"' in svg for s in tree.infosets)
+    assert read_efg(to_efg(tree)).size() == tree.size()
