@@ -371,8 +371,11 @@ def round_tree(state: Any, picks: Sequence[Pick] | None = None, *, max_nodes: in
         legal = now.legal_actions(seat)
         return [action for action in legal if action in menu] if menu and now.phase == "pick" else legal
 
+    def round_over(now: Any) -> bool:
+        return bool(now.round != round_number or now.is_over)
+
     laid_out = ", ".join(f"{colour}{value:+d}" for colour in COLOURS for value in state.table[colour])
-    return tree_from_states(state, payoff=lead, stop=lambda now: now.round != round_number or now.is_over,
+    return tree_from_states(state, payoff=lead, stop=round_over,
                             actions=actions, max_nodes=max_nodes or MAX_NODES,
                             title=f"Commissario, a two-player round from its picks (laid out: {laid_out})")
 

@@ -175,8 +175,8 @@ def testimony_tree(speaker: Speaker, claims: Sequence[str] | None = None, accuse
 
     said = tuple(claims or speaker.claims)
     suspects = tuple(accused or speaker.takers)
-    root = Chance(tuple((f"took {take}", p, Decision(0, ("claim", take), tuple(
-        (claim, Decision(1, ("accuse", claim), tuple(
+    root = Chance(tuple((f"his take: {take}", p, Decision(0, ("claim", take), tuple(
+        (f'says "{claim}"', Decision(1, ("accuse", claim), tuple(
             (f"accuse {seat}", Terminal((speaker.speaker_payoff(take, seat), speaker.godfather_payoff(take, seat))))
             for seat in suspects), f"heard {claim!r}")) for claim in said), f"the speaker took {take}"))
         for take, p in speaker.types.items()))
@@ -192,7 +192,7 @@ def testimony_profile(tree: Any, policy: ClaimPolicy, response: Response) -> dic
     def play(infoset: Any) -> dict[str, float]:
         kind, what = infoset.key
         if kind == "claim":
-            return {claim: q for claim, q in policy[what].items() if q > 0}
+            return {f'says "{claim}"': q for claim, q in policy[what].items() if q > 0}
         return {f"accuse {response[what]}": 1.0}
 
     return profile_of(tree, play)
