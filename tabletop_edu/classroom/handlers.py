@@ -59,6 +59,7 @@ from .hall import Hall
 from .pages import MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, style_version
 from .rooms import MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Change, Refused, Room, Seat, name_key
 from .throttles import GuessThrottle, TokenBucket
+from .turns import RoomErrors
 from .waits import MoveWaits
 
 log = logging.getLogger("tabletop_edu.classroom")
@@ -97,7 +98,7 @@ class Server(Protocol):
     flood: tuple[int, float]
     compression: bool
     heartbeat: float | None
-    errors: dict[str, list[str]]
+    errors: dict[str, RoomErrors]
 
     @property
     def public_url(self) -> str: ...

@@ -52,7 +52,7 @@ from .handlers import MAX_BODY, MAX_FRAME, STATIC, Static, _quiet_log, routes
 from .rooms import Room, Seat
 from .store import BUSY_TIMEOUT, Store, WriterLock
 from .throttles import FLOOD_BURST, FLOOD_RATE, GuessThrottle
-from .turns import Deadline, Scheduler, ServerTurns
+from .turns import Deadline, RoomErrors, Scheduler, ServerTurns
 from .waits import MoveWaits
 
 #: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
@@ -114,7 +114,8 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         self.port = 0
         self.hall: Hall | None = None
         self.connections: dict[str, set[Connection]] = {}
-        self.errors: dict[str, list[str]] = {}
+        self.errors: dict[str, RoomErrors] = {}
+        self._bot_storage_failures: dict[str, int] = {}  # by room: its bot's moves the store refused in a row
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: tornado.httpserver.HTTPServer | None = None
@@ -364,7 +365,7 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
                 "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
                 "record": room.record(), "moves": [[action.step, action.seat, action.action, action.actor, action.at]
                                                    for action in room.actions],
-                "errors": list(self.errors.get(room.code, [])), **self._beliefs_entry(room)}
+                "errors": self.room_errors(room), **self._beliefs_entry(room)}
 
     def connect(self, connection: Connection) -> None:
         self.connections.setdefault(connection.room, set()).add(connection)
