@@ -6,11 +6,15 @@
   says "Storage stopped: ..." while the file cannot be written.
 - A bot whose moves the store refuses tries `BOT_STORAGE_TRIES` times, then its room is paused (in memory when
   the store refuses the pause too); a room's errors are one line each, with a count, `MAX_ROOM_ERRORS` at most.
+- The records a teacher exports are sent a room at a time: a move on another room is answered meanwhile.
 """
 
 from __future__ import annotations
 
+import asyncio
+import random
 import sqlite3
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -21,13 +25,14 @@ from typing import Any
 
 import pytest
 
-from tabletop_edu.classroom import ClassServer, TeacherClient
+from tabletop_edu.classroom import ClassServer, TeacherClient, records
 from tabletop_edu.classroom.belief_desk import asked_key
 from tabletop_edu.classroom.commits import storage_refusal
+from tabletop_edu.classroom.export import ClassGames
 from tabletop_edu.classroom.hall import time_limit_key
 from tabletop_edu.classroom.rooms import Refused, Room
 from tabletop_edu.classroom.store import StorageError
-from tabletop_edu.classroom.testing import wait_until
+from tabletop_edu.classroom.testing import seat_students, wait_until
 from tabletop_edu.classroom.turns import BOT_STORAGE_TRIES, MAX_ROOM_ERRORS, RoomErrors
 
 
@@ -178,3 +183,52 @@ def test_a_rooms_errors_are_one_line_each_with_a_count_and_bounded() -> None:
     errors.add("error 0")
     assert len(errors.lines()) == MAX_ROOM_ERRORS
     assert errors.lines()[-1] == "error 0" and errors.lines()[0] == f"error {2 * MAX_ROOM_ERRORS + 1}"
+
+
+# ------------------------------------------------------------------------------------------ an export in flight
+
+
+def test_a_move_is_answered_while_the_teacher_exports_the_records(quiet_server: ClassServer,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The export is held after its first room (an injected turn of the loop): a student's move on another room
+    is answered meanwhile, and the export, let go, has every started room, the sleeping ones too."""
+    server, hall = quiet_server, quiet_server.hall
+    assert hall is not None
+    teacher = TeacherClient(server.url, server.teacher_token)
+    finished = [teacher.create_room("commissario", 3, seed=seed, bot_delay=0,
+                                    bots={0: "random", 1: "random", 2: "random"})["code"] for seed in range(4)]
+    wait_until(lambda: server.call(lambda: all(hall.rooms[code].is_over for code in finished)))
+    for code in finished[:2]:
+        teacher.command(code, "reveal")
+    assert set(server.call(lambda: server.sweep(idle=0))) == set(finished[:2])  # two of them asleep
+    playing = teacher.create_room("peek", 2, seed=1)
+    students = seat_students(server.url, playing["code"], ["Ann", "Bob"])
+    try:
+        tables = [student.wait_step(0) for student in students]
+        mover = next(student for student, table in zip(students, tables) if table["menu"] is not None)
+        held, resume = threading.Event(), server.call(asyncio.Event)
+        real = records.between_rooms
+
+        async def held_once() -> None:
+            if not held.is_set():
+                held.set()
+                await resume.wait()
+            await real()
+
+        monkeypatch.setattr(records, "between_rooms", held_once)
+        exported: list[Any] = []
+        export = threading.Thread(target=lambda: exported.append(teacher.records()))
+        export.start()
+        try:
+            assert held.wait(30), "the export never let the loop serve anyone else"
+            assert mover.tap_move(random.Random(0)) is not None  # answered: its next table came
+            assert export.is_alive() and not exported  # the export is still in flight
+        finally:
+            server.call(lambda: resume.set())
+            export.join(30)
+    finally:
+        for student in students:
+            student.close()
+    (rooms,) = exported
+    assert [room["code"] for room in rooms] == [*finished, playing["code"]]
+    assert len(rooms[-1]["moves"]) == 1 and len(ClassGames.from_rooms(rooms).finished()) == 4
