@@ -7,11 +7,16 @@
 - A bot whose moves the store refuses tries `BOT_STORAGE_TRIES` times, then its room is paused (in memory when
   the store refuses the pause too); a room's errors are one line each, with a count, `MAX_ROOM_ERRORS` at most.
 - The records a teacher exports are sent a room at a time: a move on another room is answered meanwhile.
+- A student named "bot random" is never merged with the random bot: a bot's label is no name a student can
+  take, and the exported rows say which is which (`kind`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
+import json
 import random
 import sqlite3
 import threading
@@ -28,10 +33,10 @@ import pytest
 from tabletop_edu.classroom import ClassServer, TeacherClient, records
 from tabletop_edu.classroom.belief_desk import asked_key
 from tabletop_edu.classroom.commits import storage_refusal
-from tabletop_edu.classroom.export import ClassGames
-from tabletop_edu.classroom.hall import time_limit_key
-from tabletop_edu.classroom.rooms import Refused, Room
-from tabletop_edu.classroom.store import StorageError
+from tabletop_edu.classroom.export import ClassGames, seat_label
+from tabletop_edu.classroom.hall import Hall, time_limit_key
+from tabletop_edu.classroom.rooms import Refused, Room, clean_name
+from tabletop_edu.classroom.store import StorageError, Store
 from tabletop_edu.classroom.testing import seat_students, wait_until
 from tabletop_edu.classroom.turns import BOT_STORAGE_TRIES, MAX_ROOM_ERRORS, RoomErrors
 
@@ -232,3 +237,34 @@ def test_a_move_is_answered_while_the_teacher_exports_the_records(quiet_server: 
     (rooms,) = exported
     assert [room["code"] for room in rooms] == [*finished, playing["code"]]
     assert len(rooms[-1]["moves"]) == 1 and len(ClassGames.from_rooms(rooms).finished()) == 4
+
+
+# ------------------------------------------------------------------------------------------ labels
+
+
+def test_a_student_named_like_a_bot_is_never_merged_with_it(tmp_path: Path) -> None:
+    """A student who names themselves "bot random" beside the random bot: two lines of the tournament table,
+    two players in the CSV files, each row saying which is the bot."""
+    hall = Hall(Store(tmp_path / "class.sqlite3"))
+    try:
+        shown = []
+        for seed in range(2):
+            room = hall.create_room("commissario", 3, seed=seed, bots={2: "random"})
+            for seat, name in enumerate(["bot random", "Ann"]):
+                hall.claim(room.seats[seat].token, name)
+            assert room.state is not None
+            while not room.is_over:
+                seat = room.state.acting_seats[0]
+                hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]),
+                          actor="bot" if room.seats[seat].bot else "seat")
+            shown.append(records.room_record(room))
+    finally:
+        hall.store.close()
+    games = ClassGames.from_rooms(json.loads(json.dumps(shown)))
+    (table,) = games.tournament()
+    lines = {row.bot: row.games for row in table.rows()}
+    assert len(lines) == 3 and lines["bot random"] == 2 and lines[seat_label({"bot": "random"})] == 2, lines
+    assert clean_name(seat_label({"bot": "random"})) == "bot random"  # no student can take the bot's label
+    for text in (games.moves_csv(), games.results_csv()):
+        kinds = {(row["player"], row["kind"]) for row in csv.DictReader(io.StringIO(text))}
+        assert {("bot random", "student"), ("Ann", "student"), (seat_label({"bot": "random"}), "bot")} == kinds
