@@ -4,7 +4,8 @@
 time), replayed into game states on demand. From there:
 
 - `tournament()`: `TournamentResult` tables, one per game and table size, with each student (or bot) as a
-  line of the table (wins, win rate, mean score with their confidence intervals).
+  line of the table (wins, win rate, mean score with their confidence intervals); a bot's label cannot be a
+  student's name (`seat_label`), and the rows say which is which (`kind`).
 - `flow(i)` / `draw_flow(i)`: the information-flow graph of game i; `knowledge_html(i)`: the game's own
   knowledge panel (posteriors, candidate sets, who knows what) on the state the class reached.
 - `posteriors(i)`: what the table could infer at the end of game i, for games whose plugin computes it
@@ -60,10 +61,21 @@ class ClassGame:
         return load(dict(self.record))
 
 
+#: What joins "bot" and a bot's name in its label ("bot greedy"): a no-break space, which no student's name holds
+#: (`rooms.clean_name` makes every run of spaces one plain space), so a student who names themselves "bot greedy"
+#: is a line of their own, never merged with the bot.
+BOT_LABEL_SPACE = "\u00a0"
+
+
 def seat_label(seat: Mapping[str, Any]) -> str:
-    """A seat's line in the tables: the student's name, or the bot's kind ("bot greedy"), so that the same bot
-    is one line across games."""
-    return f"bot {seat['bot']}" if seat.get("bot") else str(seat["name"])
+    """A seat's line in the tables: the student's name, or the bot's kind ("bot greedy", see `BOT_LABEL_SPACE`),
+    so that the same bot is one line across games and no student is taken for it."""
+    return f"bot{BOT_LABEL_SPACE}{seat['bot']}" if seat.get("bot") else str(seat["name"])
+
+
+def label_kind(label: str) -> str:
+    """Who a line of the tables is: "bot" for a bot's label (`seat_label`), "student" for a student's name."""
+    return "bot" if label.startswith("bot" + BOT_LABEL_SPACE) else "student"
 
 
 class ClassGames:
@@ -144,19 +156,21 @@ class ClassGames:
     # ---------------------------------------------------------------- DataFrames
 
     def move_rows(self) -> list[dict[str, Any]]:
-        """One row per move: room, game, step, seat, player, actor (seat or bot), action, time, thinking time."""
+        """One row per move: room, game, step, seat, player, kind (`label_kind`), actor (seat, bot, time_up),
+        action, time, thinking time."""
         rows = []
         for class_game in self.games:
             previous: float | None = None
             for step, seat, action, actor, at in class_game.moves:
                 rows.append({"room": class_game.code, "game": class_game.title, "step": step, "seat": seat,
-                             "player": class_game.labels[seat], "actor": actor, "action": action, "at": at,
+                             "player": class_game.labels[seat], "kind": label_kind(class_game.labels[seat]),
+                             "actor": actor, "action": action, "at": at,
                              "seconds": None if previous is None else round(at - previous, 3)})
                 previous = at
         return rows
 
     def result_rows(self) -> list[dict[str, Any]]:
-        """One row per player and finished game: room, game, seat, player, score, won."""
+        """One row per player and finished game: room, game, seat, player, kind (`label_kind`), score, won."""
         rows = []
         for class_game in self.games:
             state = class_game.state()
@@ -165,7 +179,7 @@ class ClassGames:
             scores = final_scores(state)
             for seat, label in enumerate(class_game.labels):
                 rows.append({"room": class_game.code, "game": class_game.title, "seat": seat, "player": label,
-                             "score": scores[seat], "won": seat in state.winners})
+                             "kind": label_kind(label), "score": scores[seat], "won": seat in state.winners})
         return rows
 
     def dataframe(self) -> Any:

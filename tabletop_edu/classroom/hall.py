@@ -19,7 +19,6 @@ after a restart.
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import secrets
@@ -36,8 +35,8 @@ from . import games
 from .belief_desk import BeliefDesk, asked_key, beliefs_key
 from .commits import HallCommits
 from .rooms import MAX_NAME, Change, Refused, Room, Seat, clean_name, name_key, new_token, one_line
-from .store import (BrokenRoom, RoomRow, SeatRow, Store, close_job, flag_job, room_job, seat_job, seats_job,
-                    token_job)
+from .store import (BrokenRoom, RoomRow, SeatRow, Store, asked_steps_of, check_seats, close_job, flag_job, room_job,
+                    seat_job, seats_job, time_limit_of, token_job)
 
 log = logging.getLogger("tabletop_edu.classroom")
 
@@ -108,11 +107,15 @@ class Hall(HallCommits):
         """A stored room, its game replayed from its moves."""
         module = games.game_module(row.game)
         rules = rules_from_dict(module.Rules, row.rules)
-        seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
+        rows = self.store.seats(row.code)
+        check_seats(row.code, rows, row.seat_count, games.bot_names(row.game))
+        seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in rows]
+        limit = time_limit_of(row.code, self.store.meta(time_limit_key(row.code)), low=MIN_MOVE_TIME_LIMIT,
+                              high=MAX_MOVE_TIME_LIMIT)
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
                     seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed,
                     draw_seats=self.store.meta(draw_seats_key(row.code)) == "1",
-                    move_time_limit=stored_time_limit(self.store.meta(time_limit_key(row.code))))
+                    move_time_limit=limit)
         self._load_beliefs(room)
         if room.started:
             room.state = self._new_state(room)
@@ -130,7 +133,7 @@ class Hall(HallCommits):
         if scoring not in SCORING_RULES or games.belief_model(room.package) is None:
             raise RecordError(f"room {room.code}: it asks beliefs scored by {scoring!r}, which cannot be served.")
         room.scoring = scoring
-        room.asked_steps = set(json.loads(self.store.meta(asked_key(room.code)) or "[]"))
+        room.asked_steps = asked_steps_of(room.code, self.store.meta(asked_key(room.code)))
         room.beliefs = self.store.beliefs(room.code)
 
     def _add(self, room: Room) -> None:
@@ -485,6 +488,15 @@ class Hall(HallCommits):
 
         return Change(room, lambda: self.store.submit(flag_job(room.code, "paused", paused)), apply)
 
+    def pause_unsaved(self, code: str) -> Room:
+        """The room paused here only, when the store refuses to record the pause (a bot that cannot save its moves
+        must stop trying all the same): the one change told before it is on disk, since a pause moves no game and
+        losing it is harmless (after a restart the room is as the file says, and its bot tries again)."""
+        room = self.open_room(code)
+        room.paused = True
+        self._tell(room)
+        return room
+
     def reveal(self, code: str) -> Room:
         return self.run(self.revealing(code))
 
@@ -604,14 +616,6 @@ class Hall(HallCommits):
 def time_limit_key(code: str) -> str:
     """The store's meta key holding a room's per-move time limit in seconds (absent: no limit)."""
     return f"move_time_limit:{code}"
-
-
-def stored_time_limit(text: str | None) -> float | None:
-    """A room's time limit as stored (a number's text), None when it has none or the text is no number."""
-    try:
-        return None if text is None else float(text)
-    except ValueError:
-        return None
 
 
 def check_time_limit(limit: Any) -> None:

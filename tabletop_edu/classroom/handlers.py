@@ -52,15 +52,15 @@ import tornado.websocket
 from ..i18n import tr
 from ..templates import stylesheet
 from . import games
-from .belief_feed import belief_row_json
 from .commits import STORAGE_RETRIES, STORAGE_RETRY_DELAY, stored
 from .connections import CLOSE_FLOOD, CLOSE_SLOW, SLOW_REASON, Connection
-from .drawing import seats_public
 from .hall import Hall
 from .outbox import Outbox
 from .pages import MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, style_version
+from .records import record_texts
 from .rooms import MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Change, Refused, Room, Seat, name_key
 from .throttles import GuessThrottle, TokenBucket
+from .turns import RoomErrors
 from .waits import MoveWaits
 
 log = logging.getLogger("tabletop_edu.classroom")
@@ -99,7 +99,7 @@ class Server(Protocol):
     flood: tuple[int, float]
     compression: bool
     heartbeat: float | None
-    errors: dict[str, list[str]]
+    errors: dict[str, RoomErrors]
 
     @property
     def public_url(self) -> str: ...
@@ -695,18 +695,15 @@ class RoomApi(Api):
 
 
 class RecordsApi(Api):
-    def get(self) -> None:
-        rooms = []
-        sleeping = [self.hall.sleeping(code) for code in list(self.hall.asleep)]
-        for room in sorted([*self.hall.rooms.values(), *filter(None, sleeping)], key=lambda room: room.number):
-            if room.state is None:
-                continue
-            rooms.append({"code": room.code, "number": room.number, "title": room.title,
-                          "seats": seats_public(room), "over": room.is_over, "record": room.record(),
-                          "moves": [[a.step, a.seat, a.action, a.actor, a.at] for a in room.actions],
-                          **({} if room.scoring is None else {"beliefs": {
-                              "scoring": room.scoring, "rows": [belief_row_json(row) for row in room.beliefs]}})})
-        self.reply({"rooms": rooms})
+    async def get(self) -> None:
+        """Every started room's record, sent a room at a time (`records.record_texts`): the class plays on."""
+        self.write('{"rooms": [')
+        separator = ""
+        async for text in record_texts(self.hall):
+            self.write(separator + text)
+            separator = ", "
+            await self.flush()
+        self.finish("]}")
 
 
 class JoinApi(Api):

@@ -60,7 +60,7 @@ from .listening import MAX_CONNECTIONS_PER_ADDRESS, THIS_MACHINE, ClassHTTPServe
 from .rooms import Room, Seat
 from .store import BUSY_TIMEOUT, Store, WriterLock
 from .throttles import FLOOD_BURST, FLOOD_RATE, GuessThrottle
-from .turns import Deadline, Scheduler, ServerTurns
+from .turns import Deadline, RoomErrors, Scheduler, ServerTurns
 from .waits import MoveWaits
 
 #: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
@@ -128,7 +128,8 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         self.hall: Hall | None = None
         self.classes: ClassDesk | None = None  # the hall's classes of many tables (`class_handlers`)
         self.connections: dict[str, set[Connection]] = {}
-        self.errors: dict[str, list[str]] = {}
+        self.errors: dict[str, RoomErrors] = {}
+        self._bot_storage_failures: dict[str, int] = {}  # by room: its bot's moves the store refused in a row
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: tornado.httpserver.HTTPServer | None = None
@@ -388,7 +389,7 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
                 "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
                 "record": room.record(), "moves": [[action.step, action.seat, action.action, action.actor, action.at]
                                                    for action in room.actions],
-                "errors": list(self.errors.get(room.code, [])), **self._beliefs_entry(room)}
+                "errors": self.room_errors(room), **self._beliefs_entry(room)}
 
     def connect(self, connection: Connection) -> None:
         self.connections.setdefault(connection.room, set()).add(connection)
