@@ -133,15 +133,19 @@ COLON: Mapping[str, str] = {"en": ": ", "fr": " : "}
 
 
 def play_models(model: Any) -> tuple[PlayModel, ...]:
-    """The models of play a game's belief model declares (its `models`, the reference first); a game that
-    declares none has one, its own `posterior`, named for what it is: the game's model, unnamed."""
+    """The models of play a game's belief model declares (its `models`, the reference first). A game that
+    declares none has one, its own `posterior` (none at all for a game without a belief model), named for what
+    it is: the game's model, which does not say what it assumes."""
     declared = tuple(getattr(model, "models", ()) or ())
     if declared:
         return declared
+
+    def unknown(view: View, question: BeliefQuestion) -> dict[str, float]:
+        raise ValueError(f"This game has no belief model, so {question.key!r} has no posterior.")
     return (PlayModel("reference", "the game's model", "le modèle du jeu",
                       "the posterior this game computes; the game does not say what it assumes of the others' play.",
                       "le postérieur que calcule ce jeu ; le jeu ne dit pas ce qu'il suppose du jeu des autres.",
-                      model.posterior),)
+                      unknown if model is None else model.posterior),)
 
 
 def posteriors_under(models: Sequence[PlayModel], view: View, question: BeliefQuestion) -> dict[str, dict[str, float]]:
@@ -386,8 +390,8 @@ def play_with_beliefs(game: str, players: int | Sequence[str], bots: Sequence[Bo
                       rule: str = "brier") -> tuple[GameState[Any], list[BeliefAnswer]]:
     """One game of `game` (a registered name) played by `bots` (one per seat), in which the seats of
     `students` answer every belief question the game's model asks them, at the step it is first asked,
-    beside the posteriors of their view then under each of the game's models of play; the truths are filled in
-    once the game is over. What a
+    beside the posteriors of their view then under each of the game's models of play (each answer's `extra`
+    says it is simulated, and the student's style); the truths are filled in once the game is over. What a
     class server records, without the server: the class test harness and the recorded class use it."""
     from .registry import game as find_game
 
@@ -417,6 +421,7 @@ def play_with_beliefs(game: str, players: int | Sequence[str], bots: Sequence[Bo
         seat = state.acting_seats[0]
         state.apply(bots[seat].choose(state.view(seat), state.legal_actions(seat), rng), player=seat)
     answers = [BeliefAnswer(room, number, plugin.name, seat, names[seat], step, question, belief,
-                            posteriors[models[0].key], model.truth(state, question), rule, posteriors=posteriors)
+                            posteriors[models[0].key], model.truth(state, question), rule,
+                            {"simulated": students[seat].style}, posteriors)
                for step, seat, question, belief, posteriors in said]
     return state, answers

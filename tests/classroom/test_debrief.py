@@ -98,7 +98,10 @@ def test_question_rows_and_their_picture(shipped: ClassGames) -> None:
 def test_calibration_counts_every_option_once(shipped: ClassGames) -> None:
     rows = debrief.calibration_rows(shipped, bins=5)
     options = sum(len(a.question.options) for a in debrief.answered(shipped))
-    assert sum(row["said_count"] for row in rows) == sum(row["exact_count"] for row in rows) == options
+    assert sum(row["said_count"] for row in rows) == sum(row["reference_count"] for row in rows) == options
+    few = ClassGames([shipped[0], shipped[1]])  # counting is the reference of both
+    assert sum(row["counting_count"] for row in debrief.calibration_rows(few)) == sum(
+        len(a.question.options) for a in debrief.answered(few))
     assert all(row["said_true"] is None or 0 <= row["said_true"] <= 100 for row in rows)
     smallest, cut = projected_type(debrief.draw_calibration(shipped, index=0))
     assert smallest >= 14 and cut == []
@@ -129,8 +132,8 @@ def test_summary_and_the_pages_html(shipped: ClassGames) -> None:
     first = debrief.question_rows(shipped, 1, rows[0]["question"])
     assert rows[0]["answers"] == len(first) and rows[0]["said"] == round(sum(r["said"] for r in first) / len(first), 1)
     html = debrief.debrief_html(shipped, 1, "fr")
-    assert "Ce que la classe a cru" in html and "Les réponses d&#x27;Adler" in html and html.count("<table") == 3
+    assert "Ce que la classe a cru" in html and "Les réponses d&#x27;Adler" in html and html.count("<table") == 4
     data = game_to_json(shipped[1])
     data["beliefs"] = [{**answer, "label": "<i>Ana</i>"} for answer in data["beliefs"]]
     page = debrief.debrief_html(ClassGames([game_from_json(data)]), 0, game_parts=False)
-    assert "&lt;i&gt;Ana&lt;/i&gt;" in page and "<i>" not in page and page.count("<table") == 2
+    assert "&lt;i&gt;Ana&lt;/i&gt;" in page and "<i>" not in page and page.count("<table") == 3
