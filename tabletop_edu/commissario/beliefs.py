@@ -86,13 +86,13 @@ UNIFORM = PlayModel(
     "every other player picks at random among the picks the rules allow them, each alike.",
     "chaque autre joueur choisit au hasard parmi les choix que les règles lui permettent, chacun autant.", _uniform)
 LEVEL_1 = PlayModel(
-    "level-1", "level 1", "niveau 1",
+    "level-1", "level 1", "le niveau 1",
     "each player picks what scores most this round if everyone else picked at random (ties shared evenly; "
     "bonuses not counted).",
     "chaque joueur choisit ce qui rapporte le plus dans la manche si tous les autres choisissaient au hasard "
     "(égalités partagées ; bonus non comptés).", _level(1))
 LEVEL_2 = PlayModel(
-    "level-2", "level 2", "niveau 2",
+    "level-2", "level 2", "le niveau 2",
     "each player picks what scores most this round against players of level 1 (ties shared evenly; bonuses "
     "not counted).",
     "chaque joueur choisit ce qui rapporte le plus dans la manche face à des joueurs de niveau 1 (égalités "

@@ -63,7 +63,7 @@ COUNTING = PlayModel(
     "chaque distribution des rôles que le joueur ne peut pas exclure compte autant, quoi qu'Adler ait répondu "
     "(ses réponses ne pèsent rien).", _on_seats(counting))
 COIN_FLIP = PlayModel(
-    "coin", "Adler flips a coin", "Adler joue à pile ou face",
+    "coin", "a coin-flipping Adler", "un Adler à pile ou face",
     "Adler answers yes or no at random, one chance in two, whatever he is asked; heroes tell the truth.",
     "Adler répond oui ou non au hasard, une chance sur deux, quelle que soit la question ; les héros disent la "
     "vérité.", _on_seats(coin_flip))

@@ -75,7 +75,7 @@ RANDOM_CHOICES_MODEL = PlayModel(
     _role_model(lambda view: _RANDOM_CHOICES.view_posterior(view, view.rules)))
 TESTIMONIES = PlayModel(
     "testimonies", f"testimonies believed {round(100 * TESTIMONY_TRUST)} %",
-    f"témoignages crus à {round(100 * TESTIMONY_TRUST)}\u00a0%",
+    f"des témoignages crus à {round(100 * TESTIMONY_TRUST)}\u00a0%",
     f"counting, and every testimony (\"took...\", \"saw...\") believed: a history where it is true counts "
     f"{round(10 * TESTIMONY_TRUST)} against {round(10 * (1 - TESTIMONY_TRUST))} for one where it is a lie.",
     f"le comptage, et chaque témoignage (« a pris... », « a vu... ») cru : une histoire où il est vrai compte "
