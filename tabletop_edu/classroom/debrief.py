@@ -362,7 +362,7 @@ def fit_sentence(games: ClassGames, index: int, language: str = "en") -> str:
 
 
 SIMULATED_WORDS: Mapping[str, str] = {
-    "en": "These students are simulated, not real: each answers from the posterior under {reference} with a "
+    "en": "These students are simulated, not real: each answers from the posterior {reference} with a "
           "style of its own ({styles}). A simulated \"bayesian\" says that posterior, so it fits them by "
           "construction.",
     "fr": "Ces élèves sont simulés, pas réels : chacun répond à partir du postérieur {reference}, avec un style "
@@ -381,7 +381,8 @@ def simulated_sentence(games: ClassGames, index: int | None = None, language: st
     models = models_of(games, index)
     reference = models[0].heading(language) if models else ""
     if index is None and len({model.key for model in models}) > 1:
-        reference = "le modèle de référence de chaque jeu" if language == "fr" else "each game's reference model"
+        reference = ("selon le modèle de référence de chaque jeu" if language == "fr"
+                     else "under each game's reference model")
     return SIMULATED_WORDS[language].format(reference=reference, styles=", ".join(styles))
 
 
