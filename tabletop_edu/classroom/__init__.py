@@ -125,8 +125,8 @@ def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, A
     `bots` seats bots at once ({seat: "greedy"}); the dashboard seats more. The game starts when every seat
     is filled. `draw_seats=True` seats students who join by code at random (from the seed), not in arrival order.
     `beliefs=True` asks the students what they believe (who is Adler?) at the moments the game sets and when the
-    dashboard asks, scored by `scoring` ("brier", the default, or "log") and shown beside the exact posteriors
-    of their own views once the table is revealed.
+    dashboard asks, scored by `scoring` ("brier", the default, or "log") and shown beside the posteriors of their
+    own views under each model of play once the table is revealed.
     `move_time_limit`: seconds a student has for each move; then a bot plays it for them (and their page says so)."""
     server = start(db, port=port, network=network, public_url=public_url)
     client = __getattr__("TeacherClient")(server.url, server.teacher_token)

@@ -25,6 +25,7 @@ time), replayed into game states on demand. From there:
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..beliefs import BeliefAnswer, BeliefQuestion
+from ..beliefs import BeliefAnswer, BeliefQuestion, play_models, posteriors_under, replayed
 from ..core import GameState, load
 from ..extras import need
 from ..tournament import GameResult, TournamentResult, final_scores
@@ -229,7 +230,8 @@ class ClassGames:
 
 
 def answer_to_json(answer: BeliefAnswer) -> dict[str, Any]:
-    """A belief answer as JSON-ready data (`answer_from_json` reads it back equal)."""
+    """A belief answer as JSON-ready data (`answer_from_json` reads it back equal but for its posteriors under
+    the models of play, which `game_from_json` computes again from the record)."""
     return {"room": answer.room, "number": answer.number, "game": answer.game, "seat": answer.seat,
             "label": answer.label, "step": answer.step, "question": answer.question.to_json(),
             "belief": dict(answer.belief), "posterior": dict(answer.posterior), "truth": answer.truth,
@@ -253,9 +255,11 @@ def game_to_json(class_game: ClassGame) -> dict[str, Any]:
 
 
 def game_from_json(data: Mapping[str, Any]) -> ClassGame:
-    return ClassGame(str(data["code"]), int(data["number"]), str(data["title"]), tuple(data["labels"]),
-                     data["record"], tuple(tuple(move) for move in data["moves"]),  # type: ignore[misc]
-                     tuple(answer_from_json(answer) for answer in data.get("beliefs", ())))
+    """A game `game_to_json` wrote; answers saved without every model's posterior get them from the record."""
+    game = ClassGame(str(data["code"]), int(data["number"]), str(data["title"]), tuple(data["labels"]),
+                     data["record"], tuple(tuple(move) for move in data["moves"]))  # type: ignore[misc]
+    answers = tuple(answer_from_json(answer) for answer in data.get("beliefs", ()))
+    return dataclasses.replace(game, beliefs=with_model_posteriors(game.state(), answers) if answers else ())
 
 
 
@@ -307,4 +311,30 @@ def belief_answers(code: str, number: int, labels: Sequence[str], rows: Iterable
         answers.append(BeliefAnswer(code, number, state.game, int(row["seat"]), labels[int(row["seat"])],
                                     int(row["step"]), question, dict(row["belief"]), dict(row["posterior"]),
                                     truth, scoring))
-    return tuple(answers)
+    return with_model_posteriors(state, answers)
+
+
+def with_model_posteriors(state: GameState[Any], answers: Sequence[BeliefAnswer]) -> tuple[BeliefAnswer, ...]:
+    """`answers` (of the game of `state`), each with its posterior under every model of play its game declares
+    (`beliefs.play_models`), read from the answering seat's view at the answer's step by replaying the game
+    once; an answer that has them all is kept as it is. The stored `posterior` stays the reference's."""
+    model = games.belief_model(state.game)
+    if model is None:
+        return tuple(answers)
+    models = play_models(model)
+    keys = {found.key for found in models}
+    missing = {(answer.step, answer.seat) for answer in answers if not keys <= set(answer.posteriors)}
+    views = {}
+    if missing:
+        for step, replay in enumerate(replayed(state, start=True)):
+            views.update({(at, seat): replay.view(seat) for at, seat in missing if at == step})
+            if len(views) == len(missing):
+                break
+    filled = []
+    for answer in answers:
+        view = views.get((answer.step, answer.seat))
+        if view is not None:
+            found = posteriors_under(models, view, games.base_question(answer.question))
+            answer = dataclasses.replace(answer, posteriors={**found, **answer.posteriors})
+        filled.append(answer)
+    return tuple(filled)

@@ -3,10 +3,11 @@
 The possible worlds of identities it reasons on are `identities` (the engine draws its worlds from them too):
 a world assigns one character to each seat, and public facts cut worlds down. Here: what a question is worth in
 bits under a model of Adler's answers (`information_gain`, `question_values`, `best_question`), the policies a
-lying Adler may follow (`random_liar`, `mimic`, `hero_answers`), the questioning game between an asker and Adler
-solved as a zero-sum game (`questioning_game`, `solve_questioning_game`) and drawn as a game tree with its
-information sets (`questioning_tree`, built from this model: the protocol's tree of a whole game is far too big),
-and the knowledge pictures
+lying Adler may follow (`random_liar`, `mimic`, `hero_answers`), P(Adler) when his answers are weighed by one of
+them (`policy_distribution`: Bayes's rule, where `identities.adler_distribution` gives them no weight), the
+questioning game between an asker and Adler solved as a zero-sum game (`questioning_game`,
+`solve_questioning_game`) and drawn as a game tree with its information sets (`questioning_tree`, built from this
+model: the protocol's tree of a whole game is far too big), and the knowledge pictures
 (`knowledge_model`, `question_flow`, `draw_candidates`).
 
 Everything here works from public facts plus one seat's own character, so bots can call it on a View.
@@ -25,7 +26,7 @@ from typing import Any
 
 from ..core import GameState, View
 from ..extras import need
-from .identities import World, adler_distribution, candidate_history, possible_worlds, worlds_for_view
+from .identities import AnswerFact, World, adler_distribution, candidate_history, possible_worlds, worlds_for_view
 from .rules import ADLER, CAST, TRAIT_COLOURS, TRAITS, has_trait
 
 def _entropy(probabilities: Iterable[float]) -> float:
@@ -51,6 +52,30 @@ def hero_answers(worlds: Sequence[World], target: int) -> AdlerPolicy:
     policy *pools* with the heroes, so that his answer cannot tell him from them in those worlds."""
     heroes = [world[target] for world in worlds if world[target] != ADLER]
     return mimic(heroes)
+
+
+def policy_distribution(worlds: Sequence[World], answers: Iterable[AnswerFact], adler: AdlerPolicy
+                        ) -> dict[int, float]:
+    """P(seat is Adler) by Bayes's rule when every deal is alike and Adler answers each question on his own,
+    yes with probability `adler(trait, colour)`: a world where the seat that gave k answers is Adler weighs the
+    product of his k answers' probabilities under the policy, one where heroes gave them weighs 1 (`worlds`
+    already holds only the worlds where every hero's answer is true). With `random_liar(0.5)` each of Adler's
+    answers halves his worlds' weight, where counting (`adler_distribution`) leaves it whole. A ValueError when
+    the policy gives every world weight 0 (it cannot have produced these answers)."""
+    answers = [tuple(answer) for answer in answers]
+    weights: Counter[int] = Counter()
+    for world in worlds:
+        seat = world.index(ADLER)
+        weight = 1.0
+        for _, target, trait, colour, yes in answers:
+            if target == seat:
+                p_yes = adler(trait, colour)
+                weight *= p_yes if yes else 1.0 - p_yes
+        weights[seat] += weight  # type: ignore[assignment]
+    total = sum(weights.values())
+    if total <= 0:
+        raise ValueError("No world fits these answers under this policy of Adler's.")
+    return {seat: weight / total for seat, weight in sorted(weights.items()) if weight > 0}
 
 
 def information_gain(worlds: Sequence[World], target: int, trait: str, colour: str, *,

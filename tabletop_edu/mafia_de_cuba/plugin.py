@@ -57,8 +57,8 @@ def action_catalogue(players: int, rules: Any = None) -> list[Action]:
 
 
 def godfather_posteriors(state: GameState[Any]) -> dict[int, dict[str, float]]:
-    """What the Godfather can infer from their own view: each taker's exact posterior role (empty before the
-    box has moved, or where no world fits)."""
+    """What the Godfather can infer from their own view: each taker's posterior role under counting (empty before
+    the box has moved, or where no world fits)."""
     from .inference import view_posterior
     godfather = state.godfather  # type: ignore[attr-defined]
     found = view_posterior(state.view(godfather), state.rules)  # type: ignore[arg-type]
