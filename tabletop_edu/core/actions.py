@@ -59,6 +59,9 @@ def expect_arity(parts: Sequence[str], count: int, notation: str) -> None:
         raise IllegalAction.because("refused.arity", text=quote(" ".join(parts)), notation=notation)
 
 
+#: What `parse_int` reads when it reads a seat, worded in the reader's language.
+A_SEAT = Term("refused.a_seat")
+
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 
 
