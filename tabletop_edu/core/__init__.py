@@ -10,8 +10,8 @@ from .state import GameState, copy_rng, load, player_names, shuffle
 from .view import View, view_from_json, view_to_json
 
 __all__ = [
-    "A_SEAT", "Action", "Bot", "Event", "FrozenDict", "FrozenList", "GameRules", "GameState", "IllegalAction", "RandomBot",
-    "RecordError", "RulesError", "Seat", "SeatLog", "Source", "Term", "View", "copy_rng", "expect_arity", "freeze",
+    "A_SEAT", "Action", "Bot", "Event", "FrozenDict", "FrozenList", "GameRules", "GameState", "IllegalAction",
+    "RandomBot", "RecordError", "RulesError", "Seat", "SeatLog", "Source", "Term", "View", "copy_rng", "expect_arity", "freeze",
     "load", "log_for", "option", "parse_choice", "parse_int", "play_game", "play_turn", "player_names", "quote",
     "quote_repr", "read_only_copy", "rules_from_dict", "rules_to_dict", "shuffle", "view_from_json", "view_to_json",
     "words",

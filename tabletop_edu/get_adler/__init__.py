@@ -1,7 +1,7 @@
 """Get Adler: find the double agent before the seventh hour ends (engine, rules, bots, deduction, worlds).
 
 Imports inside the package go one way, from the material to the table: `rules` (cards, characters, options)
-<- `actions` (the moves and their notation) <- `deduction` (possible worlds of characters) <- `worlds`
+<- `words` (EN/FR, the refusals' too) <- `actions` (the moves and their notation) <- `deduction` (possible worlds of characters) <- `worlds`
 (determinizations, built for any state class it is given) <- `engine` (the state, whose `world_from_view`
 calls `worlds`) <- `bots`, `render`, `widget`, `plugin`. No module imports one to its right, not even inside
 a function.

@@ -1,7 +1,8 @@
 """Mafia de Cuba: the cigar box, the diamonds and the Godfather's interrogation (spec: seeds/mafia_de_cuba.md).
 
 Imports inside the package go one way, with no loop (function-level imports included):
-rules <- actions (the moves and their notation) <- menus (the shared legal-action menus);
+rules <- words (EN/FR, the refusals' too) <- actions (the moves and their notation) <- menus (the shared
+legal-action menus);
 rules <- _box (the box chain's model) <- _chain_python, _chain_numpy (its forward-backward passes) <- chain
 (posteriors, caches, testimonies as evidence); actions, chain <- worlds (determinizations, built for the state
 class it is given) <- engine (the state, whose `world_from_view` calls `worlds`; with `menus`) <-
