@@ -11,6 +11,7 @@ its word hook (`find`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 LANGUAGES = ("en", "fr")
 
@@ -160,6 +161,12 @@ def find(key: str, language: str) -> str | None:
     """The word for `key` in `language`, falling back to English; None when no language has it (the core's
     word hook: a refusal whose key has no word keeps its English message)."""
     return _WORDS[check_language(language)].get(key) or _WORDS["en"].get(key)
+
+
+def words_of(language: str) -> Mapping[str, str]:
+    """Every word registered in `language`, read-only and without fallback: how a test finds words left in
+    English."""
+    return MappingProxyType(_WORDS[check_language(language)])
 
 
 def word(key: str, language: str, fallback: str) -> str:
