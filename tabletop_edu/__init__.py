@@ -32,6 +32,7 @@ from typing import Any
 
 from .core import Action, Event, GameState, IllegalAction, RandomBot, RecordError, RulesError, View, load, play_game
 from .core import hooks as _hooks
+from .i18n import find as _find_word
 from .registry import state_class_of as _state_class_of
 
 __version__ = "0.1.0"
@@ -73,7 +74,7 @@ def _notebook_html(subject: Any) -> str:
     return html(subject)
 
 
-_hooks.connect(state_class=_state_class_of, html=_notebook_html)
+_hooks.connect(state_class=_state_class_of, html=_notebook_html, word=_find_word)
 
 __all__ = ["FLOORS", "GAME_SHAPE", "Action", "Event", "GameState", "IllegalAction", "RandomBot", "RecordError", "RulesError",
            "View", "load", "play_game", "__version__"]

@@ -262,7 +262,7 @@ class HallCommits:
         try:
             return now, state.check(action, player=seat)
         except IllegalAction as reason:
-            raise Refused("illegal", str(reason)) from None
+            raise Refused("illegal", str(reason), fr=reason.words("fr")) from None
 
     def _played(self, room: Room, rows: Sequence[ActionRow]) -> None:
         """Committed moves, played in memory in their order and told once."""

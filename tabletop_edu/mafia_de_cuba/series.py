@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..core import (Bot, RecordError, RulesError, Seat, play_game, player_names, quote, quote_repr, rules_from_dict,
+from ..core import (Bot, RecordError, RulesError, Seat, play_game, player_names, quote_repr, rules_from_dict,
                     rules_to_dict)
 from ..i18n import register, tr
 from .bots import default_bots
