@@ -42,7 +42,7 @@ FLOORS: tuple[tuple[str, frozenset[str]], ...] = (
     ("knowledge", frozenset({"knowledge"})),
     ("engines", frozenset()),
     ("registry", frozenset({"registry"})),
-    ("analysis", frozenset({"beliefs", "ismcts", "tournament", "testing", "openspiel", "pettingzoo_env"})),
+    ("analysis", frozenset({"beliefs", "exercises", "ismcts", "tournament", "testing", "openspiel", "pettingzoo_env"})),
     ("front-ends", frozenset({"templates", "rendering", "pictures", "widgets", "moves"})),
     ("class", frozenset({"classroom", "__main__", "tabletop_edu"})),
 )
