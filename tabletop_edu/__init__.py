@@ -43,7 +43,8 @@ FLOORS: tuple[tuple[str, frozenset[str]], ...] = (
     ("knowledge", frozenset({"knowledge"})),
     ("engines", frozenset()),
     ("registry", frozenset({"registry"})),
-    ("analysis", frozenset({"beliefs", "ismcts", "tournament", "testing", "openspiel", "pettingzoo_env", "trees"})),
+    ("analysis", frozenset({"beliefs", "exercises", "ismcts", "tournament", "testing", "openspiel", "pettingzoo_env",
+                            "trees"})),
     ("front-ends", frozenset({"templates", "rendering", "pictures", "widgets", "moves"})),
     ("class", frozenset({"classroom", "__main__", "tabletop_edu"})),
 )
