@@ -25,8 +25,8 @@ from . import games
 from .classes import CLASS_CODE_LENGTH, ClassDesk, SchoolClass, Student
 from .commits import stored
 from .handlers import Api, Base, JoinPage, Server
-from .pages import page, refusal_text
-from .rooms import MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Refused, Room, name_key
+from .pages import page
+from .rooms import MAX_NAME_UTF16, Refused, Room, name_key
 
 #: Seconds a waiting page's poll is held open when the student has no table yet (it asks again at once).
 WAIT_POLL = 20.0
@@ -110,9 +110,7 @@ class ClassJoinPage(ClassBase, JoinPage):
         except Refused as refusal:
             if refusal.code == "unknown_class":
                 self.server.guesses.missed(client)
-            self.set_status(refusal.status)
-            self.finish(self.form(code=code, name=name[:MAX_NAME_CODE_POINTS],
-                                  error=refusal_text(refusal, self.join_language(code)), forget=forget))
+            self.refused_form(refusal, code, name, forget)
             return
         self.redirect(f"/c/{student.token}{self.chosen()}", status=303)
 

@@ -279,6 +279,12 @@ class JoinPage(Base):
                     forget=forget, lang_query=self.chosen(), xsrf=self.xsrf_token.decode("ascii"),
                     max_name=MAX_NAME_UTF16)
 
+    def refused_form(self, refusal: Refused, code: str, name: str, forget: str) -> None:
+        """The join form again, with what the student typed and the refusal in the page's language."""
+        self.set_status(refusal.status)
+        self.finish(self.form(code=code, name=name[:MAX_NAME_CODE_POINTS],
+                              error=refusal_text(refusal, self.join_language(code)), forget=forget))
+
     def join_language(self, code: str) -> str:
         """The language asked for in the address, else that of the room whose code is typed, else English."""
         room = self.hall.rooms.get(code.strip().upper())
@@ -306,9 +312,7 @@ class JoinPage(Base):
         try:
             room, seat = await self.server.guesses.join(self.hall, self.request.remote_ip or "", code, name)
         except Refused as refusal:
-            self.set_status(refusal.status)
-            self.finish(self.form(code=code, name=name[:MAX_NAME_CODE_POINTS],
-                                  error=refusal_text(refusal, self.join_language(code)), forget=forget))
+            self.refused_form(refusal, code, name, forget)
             return
         self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
 
