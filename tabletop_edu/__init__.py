@@ -12,8 +12,8 @@ functions included) only from its own floor or those below, with no loop between
 words; `extras`, the one sentence naming a missing optional library; and `student_t`, Student's t in pure Python;
 (2) knowledge: information flow and possible worlds, from events alone; (3) engines: the games' material, moves,
 words and states; (4) registry: `GamePlugin`, how every floor above finds a game; (5) analysis: `beliefs` (the
-shared questions and scoring rules), the games' bots and game theory, `ismcts`, `tournament`, `testing` and the
-adapters `openspiel` and `pettingzoo_env`; (6) front-ends: `templates`, `rendering` (a game's renderer, found
+shared questions and scoring rules), the games' bots and game theory, `trees` (extensive forms with their
+information sets), `ismcts`, `tournament`, `testing` and the adapters `openspiel` and `pettingzoo_env`; (6) front-ends: `templates`, `rendering` (a game's renderer, found
 through the registry), `pictures`, the shared `widgets` and `moves`, the games' pages and widgets; (7) class:
 `classroom`, `__main__` and this package itself. A module outside the game packages is placed by the first part of
 its name (`classroom.server` by `classroom`).
@@ -32,6 +32,7 @@ from typing import Any
 
 from .core import Action, Event, GameState, IllegalAction, RandomBot, RecordError, RulesError, View, load, play_game
 from .core import hooks as _hooks
+from .i18n import find as _find_word
 from .registry import state_class_of as _state_class_of
 
 __version__ = "0.1.0"
@@ -42,7 +43,8 @@ FLOORS: tuple[tuple[str, frozenset[str]], ...] = (
     ("knowledge", frozenset({"knowledge"})),
     ("engines", frozenset()),
     ("registry", frozenset({"registry"})),
-    ("analysis", frozenset({"beliefs", "ismcts", "tournament", "testing", "openspiel", "pettingzoo_env"})),
+    ("analysis", frozenset({"beliefs", "exercises", "ismcts", "tournament", "testing", "openspiel", "pettingzoo_env",
+                            "trees"})),
     ("front-ends", frozenset({"templates", "rendering", "pictures", "widgets", "moves"})),
     ("class", frozenset({"classroom", "__main__", "tabletop_edu"})),
 )
@@ -73,7 +75,7 @@ def _notebook_html(subject: Any) -> str:
     return html(subject)
 
 
-_hooks.connect(state_class=_state_class_of, html=_notebook_html)
+_hooks.connect(state_class=_state_class_of, html=_notebook_html, word=_find_word)
 
 __all__ = ["FLOORS", "GAME_SHAPE", "Action", "Event", "GameState", "IllegalAction", "RandomBot", "RecordError", "RulesError",
            "View", "load", "play_game", "__version__"]

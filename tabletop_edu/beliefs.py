@@ -1,14 +1,19 @@
 """Belief questions: what a student says they believe, scored by a proper rule, beside what they could know.
 
 The central idea of these games is reasoning under hidden information, so the class is asked what it believes
-("who is Adler?", "what is Cleo's role?") and each answer is set beside the exact Bayesian posterior of that
-student's own information set, something only an engine that knows every seat's view can compute.
+("who is Adler?", "what is Cleo's role?") and each answer is set beside the Bayesian posterior of that student's
+own information set, something only an engine that knows every seat's view can compute. A posterior needs a
+model of how the others play (does Adler lie at random? do the takers choose at random?), so it is always a
+posterior *under a model*: a `PlayModel` names one in words a student reads (English and French) and computes
+its posterior, exact under that model. Each game declares several (its belief model's `models`, the first
+being its reference), and the debrief sets the class beside each.
 
 A game's belief model (its `GamePlugin.beliefs`, a "module:attribute" giving an object with the methods of
-`BeliefModel`) says which questions a seat may be asked at a moment, from that seat's view only; the exact
-posterior of a question from that view; and, once the game is over, the true answer. This module holds what
-every game shares: the question, the student's answer (whole percents summing to 100, checked), the scoring
-rules, and `BeliefAnswer`, the record of one answered question that the debrief reads.
+`BeliefModel`) says which questions a seat may be asked at a moment, from that seat's view only; the posterior
+of a question from that view under its reference model of play, and under each of its `models`; and, once the
+game is over, the true answer. This module holds what every game shares: the question, the models of play, the
+student's answer (whole percents summing to 100, checked), the scoring rules, and `BeliefAnswer`, the record of
+one answered question that the debrief reads.
 
 Scores are points out of 100, so a class reads them at a glance:
 - quadratic (Brier), the default: 100 x (1 - sum over options of (p - y)^2 / 2), y = 1 for the true option;
@@ -23,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -90,8 +95,67 @@ class BeliefQuestion:
                    tuple(data["labels"]), tuple(data["labels_fr"]))
 
 
+@dataclass(frozen=True)
+class PlayModel:
+    """A model of how the others play, under which a posterior is exact: its key (stable, e.g. "counting"), its
+    name and one sentence saying what it assumes, in English and French, for students ("counting": "every world
+    the seat cannot rule out counts alike"), and the posterior it gives a question from a view."""
+
+    key: str
+    name: str
+    name_fr: str
+    sentence: str
+    sentence_fr: str
+    posterior: Callable[[View, BeliefQuestion], dict[str, float]] = field(compare=False, repr=False)
+
+    def name_in(self, language: str) -> str:
+        return self.name_fr if language == "fr" else self.name
+
+    def sentence_in(self, language: str) -> str:
+        return self.sentence_fr if language == "fr" else self.sentence
+
+    def under(self, language: str) -> str:
+        """"under counting: every world the seat cannot rule out counts alike" ("selon le comptage : ...")."""
+        return f"{UNDER[language]} {self.name_in(language)}{COLON[language]}{self.sentence_in(language)}"
+
+    def heading(self, language: str) -> str:
+        """A column's name: "under counting" ("selon le comptage")."""
+        return f"{UNDER[language]} {self.name_in(language)}"
+
+    def to_json(self) -> dict[str, str]:
+        return {"key": self.key, "name": self.name, "name_fr": self.name_fr, "sentence": self.sentence,
+                "sentence_fr": self.sentence_fr}
+
+
+#: How a posterior names its model: "under counting", "selon le comptage".
+UNDER: Mapping[str, str] = {"en": "under", "fr": "selon"}
+COLON: Mapping[str, str] = {"en": ": ", "fr": " : "}
+
+
+def play_models(model: Any) -> tuple[PlayModel, ...]:
+    """The models of play a game's belief model declares (its `models`, the reference first). A game that
+    declares none has one, its own `posterior` (none at all for a game without a belief model), named for what
+    it is: the game's model, which does not say what it assumes."""
+    declared = tuple(getattr(model, "models", ()) or ())
+    if declared:
+        return declared
+
+    def unknown(view: View, question: BeliefQuestion) -> dict[str, float]:
+        raise ValueError(f"This game has no belief model, so {question.key!r} has no posterior.")
+    return (PlayModel("reference", "the game's model", "le modèle du jeu",
+                      "the posterior this game computes; the game does not say what it assumes of the others' play.",
+                      "le postérieur que calcule ce jeu ; le jeu ne dit pas ce qu'il suppose du jeu des autres.",
+                      unknown if model is None else model.posterior),)
+
+
+def posteriors_under(models: Sequence[PlayModel], view: View, question: BeliefQuestion) -> dict[str, dict[str, float]]:
+    """The posterior of `question` from `view` under each of `models`, by model key, on the question's options."""
+    return {model.key: on_options(question, model.posterior(view, question)) for model in models}
+
+
 class BeliefModel(Protocol):
-    """What a game declares (`GamePlugin.beliefs`) so that its players can be asked what they believe."""
+    """What a game declares (`GamePlugin.beliefs`) so that its players can be asked what they believe. It may
+    also declare `models`, a tuple of `PlayModel`s (the first the one `posterior` uses): `play_models` reads them."""
 
     def questions(self, view: View) -> list[BeliefQuestion]:
         """The questions this seat may be asked now, decided from its view alone (a question never reveals
@@ -99,7 +163,8 @@ class BeliefModel(Protocol):
         ...
 
     def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
-        """The exact posterior of `question` from this view: what a perfect Bayesian in that seat would say."""
+        """The posterior of `question` from this view under the game's reference model of play (its first
+        `models`): what a Bayesian in that seat would say if the others played as that model says."""
         ...
 
     def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
@@ -145,7 +210,8 @@ def score(belief: Mapping[str, float], truth: str, rule: str = "brier") -> float
 @dataclass(frozen=True)
 class BeliefAnswer:
     """One answered question of a class game, as the debrief reads it: who answered (seat and the name or bot
-    label of the class tables), at which step of the game, what they said, what their own view implied, and,
+    label of the class tables), at which step of the game, what they said, what their own view implied under
+    the game's reference model (`posterior`) and under each of its models (`posteriors`, by model key), and,
     once known, the truth and the points."""
 
     room: str
@@ -160,6 +226,7 @@ class BeliefAnswer:
     truth: str | None
     rule: str = "brier"
     extra: Mapping[str, Any] = field(default_factory=dict)
+    posteriors: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
     @property
     def score(self) -> float | None:
@@ -168,8 +235,17 @@ class BeliefAnswer:
 
     @property
     def posterior_score(self) -> float | None:
-        """What the exact posterior would have scored: the benchmark a perfect Bayesian in that seat sets."""
+        """What the posterior under the reference model would have scored."""
         return None if self.truth is None else score(self.posterior, self.truth, self.rule)
+
+    def posterior_under(self, key: str) -> Mapping[str, float] | None:
+        """The posterior under the model `key`, None if it was not computed for this answer."""
+        return self.posteriors.get(key)
+
+    def score_under(self, key: str) -> float | None:
+        """What the posterior under the model `key` would have scored (None: no truth yet, or not computed)."""
+        found = self.posteriors.get(key)
+        return None if self.truth is None or found is None else score(found, self.truth, self.rule)
 
 
 def on_options(question: BeliefQuestion, probabilities: Mapping[str, float]) -> dict[str, float]:
@@ -262,9 +338,10 @@ def replayed(state: GameState[Any], *, start: bool = False) -> Iterator[GameStat
 
 # ------------------------------------------------------------------------------------------ simulated students
 
-#: How a simulated student turns the exact posterior of their view into an answer (`SimulatedStudent.style`).
+#: How a simulated student turns the posterior of their view (under the game's reference model) into an answer
+#: (`SimulatedStudent.style`).
 STUDENT_STYLES: Mapping[str, str] = {
-    "bayesian": "says the exact posterior of their view, a little noise aside",
+    "bayesian": "says the posterior of their view under the game's reference model, a little noise aside",
     "overconfident": "sharpens the posterior (squares it): too sure of the likeliest answer",
     "cautious": "half the posterior, half an even spread: too unsure",
     "uniform": "spreads evenly over every answer whatever they saw",
@@ -273,7 +350,7 @@ STUDENT_STYLES: Mapping[str, str] = {
 
 class SimulatedStudent:
     """A student who answers belief questions, for class tests, benchmarks and the recorded class: a `style`
-    (`STUDENT_STYLES`) applied to the exact posterior, with seeded noise (`noise`: the spread of a log-normal
+    (`STUDENT_STYLES`) applied to the reference posterior, with seeded noise (`noise`: the spread of a log-normal
     factor on each probability), answering a share `answers` of the questions. Every random choice comes from
     the student's own `random.Random(seed)`, so the same student answers the same questions the same way."""
 
@@ -313,7 +390,8 @@ def play_with_beliefs(game: str, players: int | Sequence[str], bots: Sequence[Bo
                       rule: str = "brier") -> tuple[GameState[Any], list[BeliefAnswer]]:
     """One game of `game` (a registered name) played by `bots` (one per seat), in which the seats of
     `students` answer every belief question the game's model asks them, at the step it is first asked,
-    beside the exact posterior of their view then; the truths are filled in once the game is over. What a
+    beside the posteriors of their view then under each of the game's models of play (each answer's `extra`
+    says it is simulated, and the student's style); the truths are filled in once the game is over. What a
     class server records, without the server: the class test harness and the recorded class use it."""
     from .registry import game as find_game
 
@@ -325,8 +403,9 @@ def play_with_beliefs(game: str, players: int | Sequence[str], bots: Sequence[Bo
     state: GameState[Any] = plugin.new_game(list(players) if not isinstance(players, int) else players,
                                             seed=seed, rules=rules)
     names = tuple(labels) if labels is not None else tuple(state.players)
+    models = play_models(model)
     asked: set[tuple[int, str]] = set()
-    said: list[tuple[int, int, BeliefQuestion, dict[str, float], dict[str, float]]] = []
+    said: list[tuple[int, int, BeliefQuestion, dict[str, float], dict[str, dict[str, float]]]] = []
     while not state.is_over:
         step = len(state.history)
         for seat, student in sorted(students.items()):
@@ -335,13 +414,14 @@ def play_with_beliefs(game: str, players: int | Sequence[str], bots: Sequence[Bo
                 if (seat, question.key) in asked:
                     continue
                 asked.add((seat, question.key))
-                posterior = model.posterior(view, question)
-                percents = student.answer(question, posterior)
+                posteriors = posteriors_under(models, view, question)
+                percents = student.answer(question, posteriors[models[0].key])
                 if percents is not None:
-                    said.append((step, seat, question, parse_belief(question, percents), posterior))
+                    said.append((step, seat, question, parse_belief(question, percents), posteriors))
         seat = state.acting_seats[0]
         state.apply(bots[seat].choose(state.view(seat), state.legal_actions(seat), rng), player=seat)
-    answers = [BeliefAnswer(room, number, plugin.name, seat, names[seat], step, question, belief, posterior,
-                            model.truth(state, question), rule)
-               for step, seat, question, belief, posterior in said]
+    answers = [BeliefAnswer(room, number, plugin.name, seat, names[seat], step, question, belief,
+                            posteriors[models[0].key], model.truth(state, question), rule,
+                            {"simulated": students[seat].style}, posteriors)
+               for step, seat, question, belief, posteriors in said]
     return state, answers

@@ -18,7 +18,7 @@ from types import ModuleType
 EXTRA_OF = {
     "numpy": "analysis", "scipy": "analysis", "matplotlib": "analysis", "networkx": "analysis",
     "nashpy": "analysis", "pandas": "analysis", "tornado": "classroom", "segno": "classroom",
-    "dask": "scale", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel",
+    "dask": "scale", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel", "pygambit": "gambit",
 }
 
 

@@ -2,13 +2,16 @@
 
 The rules came to us in French and many teachers teach in French, so every label of the interface and every
 game term has both forms. This module holds the interface's own words; a game adds its terms with `register`
-(from its `render` module). A missing French word falls back to English rather than failing in front of a
-class. Words with `{name}` slots are filled with `str.format` by the caller.
+(from its `words` module). A missing French word falls back to English rather than failing in front of a
+class. Words with `{name}` slots are filled with `str.format` by the caller. The core's own refusals (`refused.*`,
+raised by `IllegalAction.because`) are worded here too: the core imports nothing above it and finds them through
+its word hook (`find`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 LANGUAGES = ("en", "fr")
 
@@ -51,6 +54,22 @@ _WORDS: dict[str, dict[str, str]] = {
         "flow.redacted_to_all": "everyone else saw only that it happened", "flow.journey": "journey of the {object}",
         "flow.steps": "steps {first} to {last}", "flow.left_out": "; {count} earlier events not drawn", "flow.nothing": "Nothing observed yet.", "flow.step": "step",
         "worlds.title": "Possible worlds",
+        # the core's refusals (a game's are in its words.py)
+        "refused.not_text": "An action is written as text, like 'take 3'; got {kind}.",
+        "refused.empty": "An empty text is not an action.",
+        "refused.arity": "{text} is not written right: expected '{notation}'.",
+        "refused.not_a_number": "{word} is not a number ({what} expected).",
+        "refused.not_a_choice": "{word} is not a {what}: choose one of {choices}.", "refused.a_seat": "a seat",
+        "refused.game_over": "The game is over: no more actions.",
+        "refused.together": "Seats {seats} act at the same time: say which one, with player=.",
+        "refused.no_seat": "There is no seat {seat} at this table of {count}.",
+        "refused.not_turn": "It is not {name}'s turn: waiting for {waiting}.",
+        "refused.seat_named": "{name} (seat {seat})", "refused.or": "{first} or {second}",
+        "refused.unreadable": "{action} could not be read as a move of {title}: {kind}: {error}",
+        "refused.unwritable": "{action} is not a well-formed action: its text cannot be written ({kind}).",
+        "refused.reads_as": "{action} is not a well-formed action: its text {text} reads as {move}.",
+        "refused.field_types": "{action} is not a well-formed action: its fields have other types than its text "
+                               "{text} reads back (a bool is not a number, 1.0 is not 1, a list is not a tuple).",
     },
     "fr": {
         "perspective": "Point de vue", "omniscient": "Enseignant (voit tout)", "spectator": "Spectateur",
@@ -86,6 +105,23 @@ _WORDS: dict[str, dict[str, str]] = {
         "flow.steps": "étapes {first} à {last}",
         "flow.left_out": " ; {count} événements antérieurs non dessinés", "flow.nothing": "Rien n'a encore été observé.",
         "flow.step": "étape", "worlds.title": "Mondes possibles",
+        "refused.not_text": "Un coup s'écrit en texte, comme 'take 3' ; reçu : {kind}.",
+        "refused.empty": "Un texte vide n'est pas un coup.",
+        "refused.arity": "{text} n'est pas bien écrit : on attend '{notation}'.",
+        "refused.not_a_number": "{word} n'est pas un nombre (on attend {what}).",
+        "refused.not_a_choice": "{word} n'est pas un choix possible ({what}) : choisissez parmi {choices}.",
+        "refused.a_seat": "une place",
+        "refused.game_over": "La partie est terminée : plus aucun coup.",
+        "refused.together": "Les places {seats} jouent en même temps : dites laquelle, avec player=.",
+        "refused.no_seat": "Il n'y a pas de place {seat} à cette table de {count}.",
+        "refused.not_turn": "Ce n'est pas le tour de {name} : on attend {waiting}.",
+        "refused.seat_named": "{name} (place {seat})", "refused.or": "{first} ou {second}",
+        "refused.unreadable": "{action} ne se lit pas comme un coup de {title} : {kind} : {error}",
+        "refused.unwritable": "{action} n'est pas un coup bien formé : son texte ne peut pas s'écrire ({kind}).",
+        "refused.reads_as": "{action} n'est pas un coup bien formé : son texte {text} se lit {move}.",
+        "refused.field_types": "{action} n'est pas un coup bien formé : ses champs n'ont pas les types que son "
+                               "texte {text} redonne (un booléen n'est pas un nombre, 1.0 n'est pas 1, une liste "
+                               "n'est pas un tuple).",
     },
 }
 
@@ -119,6 +155,18 @@ def register_event_kinds(game: str, words: Mapping[str, Mapping[str, str]]) -> N
 def tr(key: str, language: str = "en") -> str:
     """The word for `key` in `language`, falling back to English, then to the key itself."""
     return _WORDS[check_language(language)].get(key) or _WORDS["en"].get(key, key)
+
+
+def find(key: str, language: str) -> str | None:
+    """The word for `key` in `language`, falling back to English; None when no language has it (the core's
+    word hook: a refusal whose key has no word keeps its English message)."""
+    return _WORDS[check_language(language)].get(key) or _WORDS["en"].get(key)
+
+
+def words_of(language: str) -> Mapping[str, str]:
+    """Every word registered in `language`, read-only and without fallback: how a test finds words left in
+    English."""
+    return MappingProxyType(_WORDS[check_language(language)])
 
 
 def word(key: str, language: str, fallback: str) -> str:

@@ -115,8 +115,8 @@ class GamePlugin:
       `(state) -> {seat: {hidden value: probability}}` (Mafia de Cuba: the Godfather's posterior of each
       taker's role), for the class's debrief.
     - `beliefs`: "module:attribute" giving the game's belief model (`beliefs.BeliefModel`):
-      which questions a seat may be asked ("who is Adler?"), their exact posterior from that seat's view, and
-      the truth once the game is over; None when the game asks no belief questions.
+      which questions a seat may be asked ("who is Adler?"), their posterior from that seat's view under each
+      named model of play, and the truth once the game is over; None when the game asks no belief questions.
     - `bot_needs`: bot name -> the optional libraries it imports to play (import names, as in
       `extras.EXTRA_OF`: `{"equilibrium": ("numpy", "nashpy")}`), so that the command line refuses it before a
       game starts on an install without them, and `games` marks it, both without importing the bot.

@@ -41,8 +41,8 @@ def call_renderer(function: Callable[..., str], subject: Any, language: str, log
                   worded: Sequence[str] | None = None, style: bool = True, public: View | None = None) -> str:
     """Call a renderer, passing `language`, `log`, `worded` (see `RunningLog`), `style=False` and `public` (the
     spectator's view of the same step) only to renderers that take them. With `style=False` what a renderer that
-    does not take it drew has its stylesheet cut: the HTML never holds it (the class server's pages link it, and
-    no longer search every table for it)."""
+    does not take it drew has its stylesheet cut: the HTML never holds it (the class server's pages link it once
+    instead)."""
     accepted = _parameters(function)
     options: dict[str, Any] = {"language": language, "log": log}
     if worded is not None:

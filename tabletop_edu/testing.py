@@ -27,7 +27,7 @@ import copy
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from types import ModuleType
 from typing import Any
 
@@ -296,14 +296,16 @@ def _first_difference(expected: Any, got: Any) -> str:
 @dataclass(frozen=True)
 class AskedBelief:
     """One question a belief model asked during `check_beliefs`: the seat's view then, the question, the
-    model's posterior from that view, the truth once the game ended, and whether it came from the model's
-    optional `questions_when_asked` (the teacher's ask) rather than its `questions`."""
+    model's posterior from that view, the truth once the game ended, whether it came from the model's
+    optional `questions_when_asked` (the teacher's ask) rather than its `questions`, and the posterior under
+    each of its models of play (`beliefs.play_models`), by model key."""
 
     view: Any
     question: Any
     posterior: dict[str, float]
     truth: str | None
     when_asked: bool = False
+    posteriors: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def check_beliefs(game: str, *, players: int, bots: list[Any], seed: int = 0, rules: Any = None,
@@ -314,8 +316,11 @@ def check_beliefs(game: str, *, players: int, bots: list[Any], seed: int = 0, ru
     per question); each posterior is on exactly the question's options, non-negative, summing to 1; once the
     game is over every question has a truth, one of its options, to which the posterior gave a positive
     probability. The same for the model's optional `questions_when_asked` (what the teacher's ask offers),
-    checked at every step, each question once per posterior it has. Returns what was asked, for a game's own
-    checks (its engine's exact inference)."""
+    checked at every step, each question once per posterior it has. Every model of play the belief model
+    declares (`beliefs.play_models`) is checked the same way (on the options, summing to 1, from the view
+    alone), its first giving `posterior`. Returns what was asked, for a game's own checks (its engine's exact
+    inference under each model)."""
+    from .beliefs import play_models
     from .registry import game as find_game
 
     plugin = find_game(game)
@@ -324,6 +329,7 @@ def check_beliefs(game: str, *, players: int, bots: list[Any], seed: int = 0, ru
         raise GameCheckFailed(f"{plugin.title} declares no belief model (GamePlugin.beliefs).")
     state: GameState[Any] = plugin.new_game(players, seed=seed, rules=rules)
     rng = random.Random(f"beliefs-{seed}")
+    models = play_models(model)
     sources: list[tuple[bool, Callable[[Any], list[Any]]]] = [(False, model.questions)]
     if callable(getattr(model, "questions_when_asked", None)):
         sources.append((True, model.questions_when_asked))
@@ -341,18 +347,25 @@ def check_beliefs(game: str, *, players: int, bots: list[Any], seed: int = 0, ru
                     if not when_asked and (seat, question.key) in asked:
                         continue
                     posterior = model.posterior(view, question)
-                    if list(posterior) != list(question.options) or min(posterior.values()) < 0:
-                        raise fail(f"the posterior of {question.key} is not on its options: {posterior}")
-                    if abs(sum(posterior.values()) - 1) > 1e-9:
-                        raise fail(f"the posterior of {question.key} sums to {sum(posterior.values())}")
                     entry = (seat, question.key) if not when_asked else (seat, question.key, *posterior.values())
                     if entry in asked:
                         continue
+                    under = {"": posterior, **{play.key: play.posterior(view, question) for play in models}}
+                    for key, found in under.items():
+                        named = f"the posterior of {question.key}" + (f" under {key!r}" if key else "")
+                        if list(found) != list(question.options) or min(found.values()) < 0:
+                            raise fail(f"{named} is not on its options: {found}")
+                        if abs(sum(found.values()) - 1) > 1e-9:
+                            raise fail(f"{named} sums to {sum(found.values())}")
+                    if under[models[0].key] != posterior:
+                        raise fail(f"the posterior of {question.key} is not its first model's, {models[0].key!r}")
                     for _ in range(twins):
                         twin = state.resample(seat, rng).view(seat)
-                        if ask(twin) != questions or model.posterior(twin, question) != posterior:
+                        if ask(twin) != questions or any(play.posterior(twin, question) != under[play.key]
+                                                         for play in models):
                             raise fail(f"seat {seat}'s question {question.key} reads more than the view")
-                    asked[entry] = AskedBelief(view, question, posterior, None, when_asked)
+                    del under[""]
+                    asked[entry] = AskedBelief(view, question, posterior, None, when_asked, under)
         seat = state.acting_seats[0]
         state.apply(bots[seat].choose(state.view(seat), state.legal_actions(seat), rng), player=seat)
     found = []

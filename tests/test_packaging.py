@@ -289,5 +289,6 @@ def test_the_base_install_is_pure_python_and_the_analysis_an_extra() -> None:
     assert len(groups["base"]) == len(set(groups["base"]))  # nothing listed twice
     (everything,) = PYPROJECT["project"]["optional-dependencies"]["all"]
     assert everything.startswith("tabletop_edu[") and everything.endswith("]")
-    assert set(everything[len("tabletop_edu["):-1].split(",")) == set(groups) - {"base", "all", "bench"}
+    # bench pulls game engines of its own; gambit compiles for minutes where its wheels are missing
+    assert set(everything[len("tabletop_edu["):-1].split(",")) == set(groups) - {"base", "all", "bench", "gambit"}
     assert "-e '.[all]'" in (ROOT / "Makefile").read_text()  # `make` installs every extra but bench

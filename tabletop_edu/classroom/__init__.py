@@ -5,6 +5,8 @@ From a notebook::
     from tabletop_edu import classroom
     room = classroom.open("mafia_de_cuba", players=8)   # starts the server in the background, 127.0.0.1
     room                                                 # the teacher's dashboard: links, QR codes, views
+    klass = classroom.open_class("get_adler", preferred=5)   # a whole class: one code, tables formed at the start
+    klass.start_round(); klass.tables()                  # each table a room's dashboard
 
 Students open their seat's link (or the join page with the room code and a name) and play by tapping.
 `classroom.open(..., network=True)` listens on the classroom network instead of this machine only.
@@ -28,9 +30,10 @@ joined, the teacher's controls), `tables` (a class's tables formed, a pure funct
 tables: one code, rounds whose tables are the hall's rooms), `commits` (moves and changes committed, then made), `belief_desk` (beliefs asked
 and stored); `store` (SQLite); `pages` (what a seat sees: built from its view only), `belief_pages` (a seat's
 belief questions, the debrief's HTML); the server (Tornado): `server` (its life and connections), `handlers`
-(every address), `throttles`, `connections`, `draw_queue` (tables drawn and sent), `drawing` (the drawing
-workers), `turns` (bots and time limits), `belief_feed` (beliefs and the debrief shown); `client` (the teacher's
-and a seat's clients), `dashboard` (the ipywidgets dashboard), `student_bots` (`join`), `export` (analysis),
+(every address), `class_handlers` (a class's join and waiting pages, its teacher API), `throttles`,
+`connections`, `draw_queue` (tables drawn and sent), `drawing` (the drawing workers), `turns` (bots and time
+limits), `belief_feed` (beliefs and the debrief shown); `client` (the teacher's and a seat's clients), `dashboard`
+(the ipywidgets dashboard), `class_board` (a class in the notebook), `student_bots` (`join`), `export` (analysis),
 `debrief` (the class's beliefs analysed), `cli` (`serve`), `testing` (the leak check, a server process to kill and
 restart, students who tap through the protocol and state beliefs).
 """
@@ -122,8 +125,8 @@ def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, A
     `bots` seats bots at once ({seat: "greedy"}); the dashboard seats more. The game starts when every seat
     is filled. `draw_seats=True` seats students who join by code at random (from the seed), not in arrival order.
     `beliefs=True` asks the students what they believe (who is Adler?) at the moments the game sets and when the
-    dashboard asks, scored by `scoring` ("brier", the default, or "log") and shown beside the exact posteriors
-    of their own views once the table is revealed.
+    dashboard asks, scored by `scoring` ("brier", the default, or "log") and shown beside the posteriors of their
+    own views under each model of play once the table is revealed.
     `move_time_limit`: seconds a student has for each move; then a bot plays it for them (and their page says so)."""
     server = start(db, port=port, network=network, public_url=public_url)
     client = __getattr__("TeacherClient")(server.url, server.teacher_token)
@@ -133,5 +136,21 @@ def open(game: str, players: int, *, seed: int | None = None, rules: dict[str, A
     return client.dashboard(room["code"], language=language)
 
 
+def open_class(game: str, *, preferred: int | None = None, language: str = "en", db: str | Path = DEFAULT_DB,
+               port: int = 0, network: bool = False, public_url: str | None = None, **options: Any) -> Any:
+    """Open a class of `game` on this kernel's server: one code and link for the whole class, tables of about
+    `preferred` players formed when the teacher starts a round. Returns its `ClassBoard` (`.code`, `.link`, `.qr`,
+    `.students()`, `.start_round()`, `.tables()`: each table a room's dashboard). `options`: those of
+    `classes.ClassDesk.open_class` (fill, placement, regroup, students, seed, bot) and of its rooms (bot_delay,
+    beliefs, scoring, move_time_limit, rules)."""
+    from .class_board import ClassBoard
+
+    server = start(db, port=port, network=network, public_url=public_url)
+    client = __getattr__("TeacherClient")(server.url, server.teacher_token)
+    if preferred is not None:
+        options["preferred"] = preferred
+    return ClassBoard.open(client, game, language=language, **options)
+
+
 __all__ = ["ClassServer", "ClassroomError", "DatabaseInUse", "Refused", "SeatedBot", "StorageError", "TeacherClient",
-           "connect", "join", "open", "start", "stop_all"]
+           "connect", "join", "open", "open_class", "start", "stop_all"]

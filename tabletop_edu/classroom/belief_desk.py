@@ -2,8 +2,9 @@
 
 A room opened with `beliefs=True` asks its students what they believe (`tabletop_edu.beliefs`): at the moments
 its game's belief model sets, and when the teacher asks, each seat is offered the model's questions for its own
-view; a stated belief is checked (`parse_belief`), stored with the exact posterior of the seat's view at the
-step it answers, and only then acknowledged. Beliefs are that seat's secret until the reveal.
+view; a stated belief is checked (`parse_belief`), stored with the posterior of the seat's view under its game's
+reference model of play at the step it answers, and only then acknowledged. Beliefs are that seat's secret until
+the reveal.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from .store import BeliefRow, meta_job
 
 class BeliefDesk:
     """The belief questions of a hall's rooms: the teacher's ask (every seat is asked again what its game asks
-    now, `games.asked_question`), and a student's answer: checked, stored with the exact posterior of the seat's
-    view, then kept in memory (in that order: nothing is acknowledged that is not on disk). Every check comes
+    now, `games.asked_question`), and a student's answer: checked, stored with the reference posterior of the
+    seat's view, then kept in memory (in that order: nothing is acknowledged that is not on disk). Every check comes
     first and refuses with a reason a student understands, storing nothing."""
 
     def __init__(self, hall: HallCommits) -> None:

@@ -13,7 +13,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
+from ..beliefs import play_models
 from ..core import GameState
+from . import games
 from .belief_pages import belief_panel, debrief_html, seat_points_html
 from .connections import Connection
 from .debrief import game_tables
@@ -87,12 +89,15 @@ class ServerBeliefs:
         self.loop.run_in_executor(self._executor, game_tables, games, 0).add_done_callback(done)
 
     def teacher_beliefs(self, room: Room) -> dict[str, Any] | None:
-        """What the dashboard shows of beliefs: during play how many each seat stated; after the reveal every
-        belief and the debrief (a dashboard may be on the projector's screen: no belief before the reveal)."""
+        """What the dashboard shows of beliefs: during play how many each seat stated, and the game's models of
+        play in words (`models`: every row's `posterior` is under the first); after the reveal every belief and
+        the debrief (a dashboard may be on the projector's screen: no belief before the reveal)."""
         if room.scoring is None:
             return None
         counts = [sum(1 for row in room.beliefs if row.seat == seat.number) for seat in room.seats]
-        found: dict[str, Any] = {"scoring": room.scoring, "asked_steps": sorted(room.asked_steps), "counts": counts}
+        models = [model.to_json() for model in play_models(games.belief_model(room.package))]
+        found: dict[str, Any] = {"scoring": room.scoring, "asked_steps": sorted(room.asked_steps), "counts": counts,
+                                 "models": models}
         if room.revealed and room.state is not None:
             found["rows"] = [belief_row_json(row) for row in room.beliefs]
             found["debrief"] = {language: self.debrief(room, language) for language in ("en", "fr")}

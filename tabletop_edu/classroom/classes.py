@@ -14,23 +14,29 @@ together) and keeps each student's name, token and running score (their games' r
 A class lives in the store's meta table (`class:CODE`, as JSON; `classes` lists the codes), written in one
 transaction after each change, so a restart keeps the class, its students, rounds and tables. A class code is one
 letter longer than a room code, so the two never collide.
+
+Each change of a class is one `Plan`, run by `ClassDesk`'s plain methods (which wait for each write: tests,
+scripts) or by their `_async` twins on the server's loop (which await each write: a class joining at once never
+holds the loop up), one change of a class at a time, each checked on the class as the one before left it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import secrets
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from ..core import rules_to_dict
 from ..core.errors import quote
 from . import games
+from .commits import storage_refusal
 from .hall import CODE_ALPHABET, CODE_LENGTH, Hall
-from .rooms import Refused, Room, Seat, clean_name, name_key, new_token
+from .rooms import Change, Refused, Room, Seat, clean_name, name_key, new_token
 from .store import meta_job
 from .tables import FILL_POLICIES, PLACEMENTS, ClassList, FillPolicy, Placement, TableNow, form_tables, late_join
 
@@ -44,6 +50,48 @@ Regroup = Literal["shuffle", "same"]
 REGROUPS: tuple[Regroup, ...] = ("shuffle", "same")
 #: The options a class passes to each of its rooms (`Hall.creating`), kept as JSON with the class.
 ROOM_OPTIONS = frozenset({"rules", "language", "bot_delay", "beliefs", "scoring", "move_time_limit"})
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Write(Generic[T]):
+    """One write a class's change waits for before it goes on: `now` waits for it (code without an event loop:
+    tests, scripts), `later` awaits it on the server's loop, which serves everyone else meanwhile."""
+
+    now: Callable[[], T]
+    later: Callable[[], Awaitable[T]]
+
+
+#: A class's change written once for both ways of running it: a generator that yields each `Write` it needs and
+#: is sent its result (a write that failed is thrown into it, for it to undo what it changed in memory).
+Plan = Generator[Write[Any], Any, T]
+
+
+async def driven(plan: Plan[T], do: Callable[[Write[Any]], Awaitable[Any]]) -> T:
+    """`plan` run to its end, each of its writes done by `do`; a write that failed is thrown into the plan."""
+    result: Any = None
+    error: BaseException | None = None
+    try:
+        while True:
+            write = plan.send(result) if error is None else plan.throw(error)
+            try:
+                result, error = await do(write), None
+            except BaseException as failure:  # noqa: BLE001 - the plan undoes what it changed, then raises it
+                result, error = None, failure
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+async def at_once(write: Write[T]) -> T:
+    """A write waited for here (no event loop: `driven` never suspends)."""
+    return write.now()
+
+
+async def awaited(write: Write[T]) -> T:
+    """A write awaited on the server's loop."""
+    return await write.later()
 
 
 def class_key(code: str) -> str:
@@ -125,6 +173,8 @@ class ClassDesk:
         self.hall = hall
         self.classes: dict[str, SchoolClass] = {}
         self._tokens: dict[str, tuple[SchoolClass, Student]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._rounds: dict[str, asyncio.Event] = {}
         for code in json.loads(hall.store.meta(CLASSES_KEY) or "[]"):
             stored = hall.store.meta(class_key(code))
             if stored is not None:
@@ -135,15 +185,69 @@ class ClassDesk:
         for student in klass.students:
             self._tokens[student.token] = (klass, student)
 
-    def _save(self, klass: SchoolClass) -> None:
-        """The class and the list of classes, in one transaction."""
+    def _saving(self, klass: SchoolClass) -> Write[None]:
+        """The class as it is now and the list of classes, in one transaction (a write that fails is refused in
+        words a student reads: `storage_refusal`)."""
         entries = {class_key(klass.code): klass.to_json(), CLASSES_KEY: json.dumps(sorted(self.classes))}
+        store = self.hall.store
 
         def job(db: sqlite3.Connection) -> None:
             for key, value in entries.items():
                 meta_job(key, value)(db)
 
-        self.hall.store.write(job)
+        def now() -> None:
+            try:
+                store.write(job)
+            except Exception as error:  # noqa: BLE001 - a disk full, a file held: refused, never a crash
+                raise storage_refusal(error) from None
+
+        async def later() -> None:
+            try:
+                await asyncio.wrap_future(store.submit(job))
+            except Exception as error:  # noqa: BLE001 - as `now`
+                raise storage_refusal(error) from None
+
+        return Write(now, later)
+
+    def _change(self, change: Change[T]) -> Write[T]:
+        """A change of the hall (a room opened or closed), committed along its commit path."""
+        return Write(lambda: self.hall.run(change), lambda: self.hall.run_async(change))
+
+    def _claiming(self, token: str, name: str) -> Write[tuple[Room, Seat]]:
+        """A seat of the hall taken under `name` (its game starts once every seat is taken)."""
+        return Write(lambda: self.hall.claim(token, name), lambda: self.hall.claim_async(token, name))
+
+    @staticmethod
+    def _done_now(plan: Plan[T]) -> T:
+        """`plan` run here, waiting for each of its writes (`driven` never suspends with `at_once`)."""
+        coroutine = driven(plan, at_once)
+        try:
+            coroutine.send(None)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        coroutine.close()
+        raise RuntimeError("a class's write waited for an event loop")
+
+    async def _done_later(self, code: Any, plan: Plan[T]) -> T:
+        """`plan` run on the server's loop, awaiting each of its writes, after the changes of class `code` before
+        it (its checks run once they are done, on the class as they left it)."""
+        key = code.strip().upper() if isinstance(code, str) else ""
+        async with self._locks.setdefault(key, asyncio.Lock()):
+            return await driven(plan, awaited)
+
+    def _round_formed(self, code: str) -> None:
+        """Wake the pages waiting for class `code`'s tables (`wait_for_round`)."""
+        event = self._rounds.pop(code, None)
+        if event is not None:
+            event.set()
+
+    async def wait_for_round(self, code: str, timeout: float) -> None:
+        """Return when class `code` forms its tables or after `timeout` seconds (a waiting page asks again)."""
+        event = self._rounds.setdefault(code, asyncio.Event())
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
 
     # ---------------------------------------------------------------- the teacher's
 
@@ -151,6 +255,19 @@ class ClassDesk:
                    placement: Placement = "order", regroup: Regroup = "shuffle",
                    students: ClassList | Sequence[str] | None = None, seed: int | None = None,
                    bot: str | None = None, **room_options: Any) -> SchoolClass:
+        """A new class (`opening_class`), waited for here."""
+        return self._done_now(self.opening_class(game, preferred=preferred, fill=fill, placement=placement,
+                                                 regroup=regroup, students=students, seed=seed, bot=bot,
+                                                 **room_options))
+
+    async def open_class_async(self, game: str, **options: Any) -> SchoolClass:
+        """`open_class` on the server's loop."""
+        return await self._done_later("", self.opening_class(game, **options))
+
+    def opening_class(self, game: str, *, preferred: int | None = None, fill: FillPolicy = "bots",
+                      placement: Placement = "order", regroup: Regroup = "shuffle",
+                      students: ClassList | Sequence[str] | None = None, seed: int | None = None,
+                      bot: str | None = None, **room_options: Any) -> Plan[SchoolClass]:
         """A new class of `game`: tables of `preferred` players (the game's default number when None), a class
         the range cannot seat completed by `bot`s or left waiting (`fill`), students placed in arrival or list
         order, shuffled, or with their list's groups together (`placement`), a new round shuffled or the same
@@ -189,8 +306,18 @@ class ClassDesk:
         klass = SchoolClass(self._new_code(), package, seed, preferred, fill, placement, regroup, bot,
                             dict(room_options), roster)
         self._add(klass)
-        self._save(klass)
+        try:
+            yield self._saving(klass)
+        except BaseException:
+            self._forget(klass)
+            raise
         return klass
+
+    def _forget(self, klass: SchoolClass) -> None:
+        """A class whose first write failed, taken out of memory again."""
+        del self.classes[klass.code]
+        for student in klass.students:
+            self._tokens.pop(student.token, None)
 
     def _new_code(self) -> str:
         while True:
@@ -207,6 +334,16 @@ class ClassDesk:
         return klass
 
     def start_round(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
+        """A new round (`starting_round`), waited for here."""
+        return self._done_now(self.starting_round(code, regroup))
+
+    async def start_round_async(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
+        """`start_round` on the server's loop; the pages waiting for a table hear of it (`wait_for_round`)."""
+        tables = await self._done_later(code, self.starting_round(code, regroup))
+        self._round_formed(self.find(code).code)
+        return tables
+
+    def starting_round(self, code: str, regroup: Regroup | None = None) -> Plan[list[ClassTable]]:
         """A new round: the students who arrived at new tables, each a new room (bots at its last seats), in the
         class's placement for the first round, then shuffled or the same (`regroup`, by default the class's).
         Refused while a table of the round before is still being played; its tables never started are closed."""
@@ -223,7 +360,7 @@ class ClassDesk:
                           "toutes les tables ont fini (ou sont fermées).")
         for room in rooms:
             if not room.started and not room.closed:
-                self.hall.close(room.code)
+                yield self._change(self.hall.closing(room.code))
         present = [student for student in klass.students if student.arrived]
         placement: Placement = klass.placement
         groups = {student.name: student.group for student in present if student.group is not None}
@@ -239,17 +376,21 @@ class ClassDesk:
                               placement=placement, rng=rng, groups=groups)
         tables = []
         for table in seating.tables:
-            room = self._open_room(klass, len(table.students), table.bots, rng.randrange(2**63))
+            room = yield self._opening_room(klass, len(table.students), table.bots, rng.randrange(2**63))
             tables.append(ClassTable(room.code, list(table.students), table.bots))
         klass.rounds.append(tables)
-        self._save(klass)
+        try:
+            yield self._saving(klass)
+        except BaseException:
+            klass.rounds.pop()
+            raise
         return tables
 
-    def _open_room(self, klass: SchoolClass, students: int, bots: int, seed: int) -> Room:
+    def _opening_room(self, klass: SchoolClass, students: int, bots: int, seed: int) -> Write[Room]:
         """A room of the class for `students` and then `bots` seats."""
-        return self.hall.create_room(klass.package, students + bots, seed=seed,
-                                     bots={seat: klass.bot for seat in range(students, students + bots)},
-                                     **klass.room_options)
+        return self._change(self.hall.creating(klass.package, students + bots, seed=seed,
+                                               bots={seat: klass.bot for seat in range(students, students + bots)},
+                                               **klass.room_options))
 
     def scores(self, code: str) -> dict[str, float]:
         """Each student's running score: the sum of their returns over the games of every round that are over."""
@@ -266,14 +407,24 @@ class ClassDesk:
     # ---------------------------------------------------------------- the students'
 
     def join(self, code: Any, name: Any) -> Student:
+        """A student joins (`joining`), waited for here."""
+        return self._done_now(self.joining(code, name))
+
+    async def join_async(self, code: Any, name: Any) -> Student:
+        """`join` on the server's loop."""
+        return await self._done_later(code, self.joining(code, name))
+
+    def joining(self, code: Any, name: Any) -> Plan[Student]:
         """A student typed the class code and a name: a student of its class list arrives (the first to give a
         listed name), anyone else joins a class that has no list. Once a round has tables, the newcomer joins one
         that has not started and has a seat to spare (`late_join`), else waits for the next round."""
         klass = self.find(code)
         text = clean_name(name)
         student = klass.student(text)
+        undo: Callable[[], None]
         if student is not None and not student.arrived:
             student.arrived = True
+            undo = lambda: setattr(student, "arrived", False)  # noqa: E731
         elif student is not None:
             raise Refused("name_taken", f"{quote(text)} is already in this class: pick another name. If it is you, "
                           "open your own link again, or ask your teacher for it.", 409,
@@ -288,25 +439,36 @@ class ClassDesk:
             student = Student(text, new_token())
             klass.students.append(student)
             self._tokens[student.token] = (klass, student)
+            undo = lambda: self._leave(klass, student)  # noqa: E731
         if klass.rounds and klass.table_of(student.name) is None:
-            self._join_late(klass, student)
-        self._save(klass)
+            yield from self._joining_late(klass, student)
+        try:
+            yield self._saving(klass)
+        except BaseException:
+            if klass.table_of(student.name) is None:  # seated late, the student keeps the seat its room holds
+                undo()
+            raise
         return student
 
-    def _join_late(self, klass: SchoolClass, student: Student) -> None:
+    def _leave(self, klass: SchoolClass, student: Student) -> None:
+        """A new student whose join could not be stored, taken out of the class again."""
+        klass.students.remove(student)
+        self._tokens.pop(student.token, None)
+
+    def _joining_late(self, klass: SchoolClass, student: Student) -> Plan[None]:
         """The late `student` at the table `late_join` picks: its room opened anew one seat larger (a room's
         seats are fixed), the students who sat there seated again, the old room closed; else they wait."""
         _, high, _ = games.player_range(klass.package)
         rooms = [self.hall.room(table.room) for table in klass.tables]
         index = late_join([TableNow(len(room.seats), room.started or room.closed) for room in rooms], high)
         if index is None:
-            return
+            return None
         table, old = klass.tables[index], rooms[index]
-        new = self._open_room(klass, len(table.students) + 1, table.bots, old.seed)
+        new = yield self._opening_room(klass, len(table.students) + 1, table.bots, old.seed)
         for seat, name in enumerate(table.students):
             if old.seats[seat].filled:
-                self.hall.claim(new.seats[seat].token, name)
-        self.hall.close(old.code)
+                yield self._claiming(new.seats[seat].token, name)
+        yield self._change(self.hall.closing(old.code))
         table.room = new.code
         table.students.append(student.name)
 
@@ -330,6 +492,14 @@ class ClassDesk:
         return room, room.seats[seat]
 
     def sit(self, token: Any) -> tuple[Room, Seat]:
+        """A student sits (`sitting`), waited for here."""
+        return self._done_now(self.sitting(token))
+
+    async def sit_async(self, token: Any) -> tuple[Room, Seat]:
+        """`sit` on the server's loop."""
+        return await self._done_later(self.student_of(token)[0].code, self.sitting(token))
+
+    def sitting(self, token: Any) -> Plan[tuple[Room, Seat]]:
         """The student of a personal token sits at their seat under their class name (the table's game starts
         once every seat is filled); sitting again where they already sit changes nothing. `Refused` while they
         wait for a table."""
@@ -341,4 +511,4 @@ class ClassDesk:
         room, seat = found
         if seat.name == student.name:
             return room, seat
-        return self.hall.claim(seat.token, student.name)
+        return (yield self._claiming(seat.token, student.name))

@@ -4,9 +4,10 @@
     python -m tabletop_edu serve --port 8000 --network         # phones on the classroom network too
     python -m tabletop_edu serve --room mafia_de_cuba:8 --room get_adler:5 --db class.sqlite3
     python -m tabletop_edu serve --room commissario:4 --move-time-limit 60   # then a bot plays for the slow
+    python -m tabletop_edu serve --class get_adler:5 --network                # a whole class, one code
 
 It prints the address, the teacher's token (for `classroom.connect(url, token)` in a notebook) and, for each
-room, its code, its seats' links and its dashboard call. `/` is the join page: students type the room code
+room, its code, its seats' links and its dashboard call; for each class (`--class`), its code and join link. `/` is the join page: students type the room code
 and a name. Port 0 takes any free port; the line "serving on http://HOST:PORT/" says which.
 
 Started again with the same command on the same file (a closed laptop, a restart after lunch), it reopens the
@@ -42,6 +43,9 @@ def add_command(commands: Any) -> None:
     serve_parser.add_argument("--room", action="append", default=[], metavar="GAME:PLAYERS",
                               help="open a room at start: a game `python -m tabletop_edu games` lists and its number "
                                    "of seats (repeat for more rooms)")
+    serve_parser.add_argument("--class", dest="classes", action="append", default=[], metavar="GAME[:SIZE]",
+                              help="open a class at start: one code for every student, tables of about SIZE "
+                                   "players (default: the game's) formed when the teacher starts a round")
     serve_parser.add_argument("--new-room", action="store_true",
                               help="open the --room rooms even when the file has open rooms (by default they are "
                                    "reopened instead)")
@@ -87,6 +91,13 @@ def serve(arguments: argparse.Namespace) -> int:
             print(f"--room is GAME:PLAYERS, a game and its number of seats, not {text!r}", file=sys.stderr)
             return 2
         rooms.append((game, int(players)))
+    classes = []
+    for text in arguments.classes:
+        game, _, size = text.partition(":")
+        if size and not size.isdigit():
+            print(f"--class is GAME or GAME:SIZE, a game and its table size, not {text!r}", file=sys.stderr)
+            return 2
+        classes.append((game, int(size) if size else None))
     idle = {} if arguments.finished_idle is None else {"finished_idle": arguments.finished_idle}
     try:
         server = ClassServer(arguments.db, host=host, port=arguments.port, public_url=arguments.public_url,
@@ -121,6 +132,21 @@ def serve(arguments: argparse.Namespace) -> int:
                 print(f"room {game}:{players} not opened: {error}", file=sys.stderr, flush=True)
                 continue
             print_room(room, connect)
+        kept = list(client.call("GET", "/api/classes")["classes"])
+        for klass in kept:
+            print_class(klass, connect)
+        if kept and not arguments.new_room:
+            classes.clear()  # reopened, as rooms are: --new-room opens the --class classes beside them
+        for game, size in classes:
+            try:
+                klass = client.create_class(game, language=arguments.language, seed=arguments.seed,
+                                            beliefs=arguments.beliefs, scoring=arguments.scoring,
+                                            move_time_limit=arguments.move_time_limit,
+                                            **({} if size is None else {"preferred": size}))
+            except ClassroomError as error:
+                print(f"class {game} not opened: {error}", file=sys.stderr, flush=True)
+                continue
+            print_class(klass, connect)
         print("stop: Ctrl-C here (the rooms stay in the file: the same command reopens them)", flush=True)
         if server.draw_workers:
             assert server.loop is not None
@@ -179,6 +205,13 @@ def print_room(room: dict[str, Any], connect: str) -> None:
     for seat in room["seats"]:
         who = f" ({seat['name']})" if seat["name"] is not None else ""
         print(f"  seat {seat['seat']}{who}: {seat['link']}", flush=True)
+
+
+def print_class(klass: dict[str, Any], connect: str) -> None:
+    """A class's code and join link (one for every student), and its calls in a notebook."""
+    print(f"class {klass['code']} ({klass['title']}, tables of about {klass['preferred']}): join at "
+          f"{klass['join_url']}", flush=True)
+    print(f"  start a round: {connect}.class_command({klass['code']!r}, 'start_round')", flush=True)
 
 
 def _in_background(ready: Any) -> Any:

@@ -242,6 +242,21 @@ class TeacherClient:
 
         return Dashboard(self, code, **options)
 
+    def create_class(self, game: str, **options: Any) -> dict[str, Any]:
+        """A new class of `game` (the options of `classes.ClassDesk.open_class`: preferred, fill, placement,
+        regroup, students, seed, bot, and the rooms' language, bot_delay, beliefs, scoring, move_time_limit,
+        rules); returns the class as the teacher sees it (its code, join link, students, tables)."""
+        return dict(self.call("POST", "/api/classes", {"game": game, **options}))
+
+    def school_class(self, code: str, what: str | None = None) -> dict[str, Any]:
+        """A class (its students with their personal links, its tables), or with `what="overview"` every table
+        of its round at a glance."""
+        return dict(self.call("GET", f"/api/classes/{code}" + (f"/{what}" if what else "")))
+
+    def class_command(self, code: str, what: str, **body: Any) -> dict[str, Any]:
+        """start_round (regroup=), pause, resume: for every table of the class."""
+        return dict(self.call("POST", f"/api/classes/{code}/{what}", body))
+
     def games(self) -> Any:
         """The class's games, ready for the analysis tools (`ClassGames`)."""
         from .export import ClassGames

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from ..core import GameState, IllegalAction
 from . import games
 from .rooms import Change, Refused, Room, WaitingMove, acting_seats_at, one_line
-from .store import ActionRow, StorageBusy, Store
+from .store import ActionRow, StorageBusy, StorageError, Store
 
 log = logging.getLogger("tabletop_edu.classroom")
 T = TypeVar("T")
@@ -45,10 +45,13 @@ WAITING_RETRIES = 10
 
 def storage_refusal(error: Exception) -> Refused:
     """A write that failed, refused with a reason a student understands: "storage_busy" when another program
-    holds the file (the server retries), "storage" otherwise (a disk full, a file gone)."""
+    holds the file (the server retries), "storage" otherwise (a disk full, a file gone: the store's own sentence
+    when it has one)."""
     if isinstance(error, StorageBusy):
         return Refused("storage_busy", "Storage busy: the class's database is held by another program for a "
                        "moment. Nothing was changed; retrying.", 503)
+    if isinstance(error, StorageError):
+        return Refused("storage", f"The server could not save this: {error} Nothing was changed.", 503)
     return Refused("storage", f"The server could not save this ({type(error).__name__}); nothing was "
                    "changed: try again.", 503)
 
@@ -259,7 +262,7 @@ class HallCommits:
         try:
             return now, state.check(action, player=seat)
         except IllegalAction as reason:
-            raise Refused("illegal", str(reason)) from None
+            raise Refused("illegal", str(reason), fr=reason.words("fr")) from None
 
     def _played(self, room: Room, rows: Sequence[ActionRow]) -> None:
         """Committed moves, played in memory in their order and told once."""

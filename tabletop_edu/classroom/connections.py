@@ -1,7 +1,8 @@
 """An open websocket as the class server keeps it: its room, what it shows, its language and its limits.
 
 A seat's page follows its token when the teacher places its student at another seat (`follow_token`); a page is
-never sent an older table than it has (`Connection.version`). The close codes tell a page to stop reconnecting.
+never sent an older table than it has (`Connection.version`). The close codes from 4000 tell a page to stop
+reconnecting.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from .throttles import TokenBucket
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_EXPIRED = 4003
 CLOSE_FLOOD = 4008
+#: A page that let more than `outbox.MAX_QUEUED` bytes pile up is closed with "try again later": it reconnects.
+CLOSE_SLOW = 1013
+SLOW_REASON = "This page read its messages too slowly: it reconnects to the table as it is now."
 
 
 @dataclass(eq=False)
@@ -34,7 +38,7 @@ class Connection:
     floods: int = 0
     with_view: bool = False  # a program's seat connection (`?view=1`): its view as data too
     version: int = 0  # the room's change its page shows (`ClassServer._changes`): never sent an older one
-    unanswered: int = 0  # heartbeat pings sent since its last pong or message
+    unanswered: int = 0  # heartbeat pings sent since its last pong (a message is no answer to a ping)
     beats: bool = False  # a page that asked (`?beat=1`) hears each heartbeat too, to find a dead server itself
     answering: asyncio.Lock = field(default_factory=asyncio.Lock)  # one message answered at a time, in order
 

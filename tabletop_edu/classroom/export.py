@@ -4,7 +4,8 @@
 time), replayed into game states on demand. From there:
 
 - `tournament()`: `TournamentResult` tables, one per game and table size, with each student (or bot) as a
-  line of the table (wins, win rate, mean score with their confidence intervals).
+  line of the table (wins, win rate, mean score with their confidence intervals); a bot's label cannot be a
+  student's name (`seat_label`), and the rows say which is which (`kind`).
 - `flow(i)` / `draw_flow(i)`: the information-flow graph of game i; `knowledge_html(i)`: the game's own
   knowledge panel (posteriors, candidate sets, who knows what) on the state the class reached.
 - `posteriors(i)`: what the table could infer at the end of game i, for games whose plugin computes it
@@ -24,6 +25,7 @@ time), replayed into game states on demand. From there:
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..beliefs import BeliefAnswer, BeliefQuestion
+from ..beliefs import BeliefAnswer, BeliefQuestion, play_models, posteriors_under, replayed
 from ..core import GameState, load
 from ..extras import need
 from ..tournament import GameResult, TournamentResult, final_scores
@@ -60,10 +62,21 @@ class ClassGame:
         return load(dict(self.record))
 
 
+#: What joins "bot" and a bot's name in its label ("bot greedy"): a no-break space, which no student's name holds
+#: (`rooms.clean_name` makes every run of spaces one plain space), so a student who names themselves "bot greedy"
+#: is a line of their own, never merged with the bot.
+BOT_LABEL_SPACE = "\u00a0"
+
+
 def seat_label(seat: Mapping[str, Any]) -> str:
-    """A seat's line in the tables: the student's name, or the bot's kind ("bot greedy"), so that the same bot
-    is one line across games."""
-    return f"bot {seat['bot']}" if seat.get("bot") else str(seat["name"])
+    """A seat's line in the tables: the student's name, or the bot's kind ("bot greedy", see `BOT_LABEL_SPACE`),
+    so that the same bot is one line across games and no student is taken for it."""
+    return f"bot{BOT_LABEL_SPACE}{seat['bot']}" if seat.get("bot") else str(seat["name"])
+
+
+def label_kind(label: str) -> str:
+    """Who a line of the tables is: "bot" for a bot's label (`seat_label`), "student" for a student's name."""
+    return "bot" if label.startswith("bot" + BOT_LABEL_SPACE) else "student"
 
 
 class ClassGames:
@@ -144,19 +157,21 @@ class ClassGames:
     # ---------------------------------------------------------------- DataFrames
 
     def move_rows(self) -> list[dict[str, Any]]:
-        """One row per move: room, game, step, seat, player, actor (seat or bot), action, time, thinking time."""
+        """One row per move: room, game, step, seat, player, kind (`label_kind`), actor (seat, bot, time_up),
+        action, time, thinking time."""
         rows = []
         for class_game in self.games:
             previous: float | None = None
             for step, seat, action, actor, at in class_game.moves:
                 rows.append({"room": class_game.code, "game": class_game.title, "step": step, "seat": seat,
-                             "player": class_game.labels[seat], "actor": actor, "action": action, "at": at,
+                             "player": class_game.labels[seat], "kind": label_kind(class_game.labels[seat]),
+                             "actor": actor, "action": action, "at": at,
                              "seconds": None if previous is None else round(at - previous, 3)})
                 previous = at
         return rows
 
     def result_rows(self) -> list[dict[str, Any]]:
-        """One row per player and finished game: room, game, seat, player, score, won."""
+        """One row per player and finished game: room, game, seat, player, kind (`label_kind`), score, won."""
         rows = []
         for class_game in self.games:
             state = class_game.state()
@@ -165,7 +180,7 @@ class ClassGames:
             scores = final_scores(state)
             for seat, label in enumerate(class_game.labels):
                 rows.append({"room": class_game.code, "game": class_game.title, "seat": seat, "player": label,
-                             "score": scores[seat], "won": seat in state.winners})
+                             "kind": label_kind(label), "score": scores[seat], "won": seat in state.winners})
         return rows
 
     def dataframe(self) -> Any:
@@ -215,7 +230,8 @@ class ClassGames:
 
 
 def answer_to_json(answer: BeliefAnswer) -> dict[str, Any]:
-    """A belief answer as JSON-ready data (`answer_from_json` reads it back equal)."""
+    """A belief answer as JSON-ready data (`answer_from_json` reads it back equal but for its posteriors under
+    the models of play, which `game_from_json` computes again from the record)."""
     return {"room": answer.room, "number": answer.number, "game": answer.game, "seat": answer.seat,
             "label": answer.label, "step": answer.step, "question": answer.question.to_json(),
             "belief": dict(answer.belief), "posterior": dict(answer.posterior), "truth": answer.truth,
@@ -239,9 +255,11 @@ def game_to_json(class_game: ClassGame) -> dict[str, Any]:
 
 
 def game_from_json(data: Mapping[str, Any]) -> ClassGame:
-    return ClassGame(str(data["code"]), int(data["number"]), str(data["title"]), tuple(data["labels"]),
-                     data["record"], tuple(tuple(move) for move in data["moves"]),  # type: ignore[misc]
-                     tuple(answer_from_json(answer) for answer in data.get("beliefs", ())))
+    """A game `game_to_json` wrote; answers saved without every model's posterior get them from the record."""
+    game = ClassGame(str(data["code"]), int(data["number"]), str(data["title"]), tuple(data["labels"]),
+                     data["record"], tuple(tuple(move) for move in data["moves"]))  # type: ignore[misc]
+    answers = tuple(answer_from_json(answer) for answer in data.get("beliefs", ()))
+    return dataclasses.replace(game, beliefs=with_model_posteriors(game.state(), answers) if answers else ())
 
 
 
@@ -293,4 +311,30 @@ def belief_answers(code: str, number: int, labels: Sequence[str], rows: Iterable
         answers.append(BeliefAnswer(code, number, state.game, int(row["seat"]), labels[int(row["seat"])],
                                     int(row["step"]), question, dict(row["belief"]), dict(row["posterior"]),
                                     truth, scoring))
-    return tuple(answers)
+    return with_model_posteriors(state, answers)
+
+
+def with_model_posteriors(state: GameState[Any], answers: Sequence[BeliefAnswer]) -> tuple[BeliefAnswer, ...]:
+    """`answers` (of the game of `state`), each with its posterior under every model of play its game declares
+    (`beliefs.play_models`), read from the answering seat's view at the answer's step by replaying the game
+    once; an answer that has them all is kept as it is. The stored `posterior` stays the reference's."""
+    model = games.belief_model(state.game)
+    if model is None:
+        return tuple(answers)
+    models = play_models(model)
+    keys = {found.key for found in models}
+    missing = {(answer.step, answer.seat) for answer in answers if not keys <= set(answer.posteriors)}
+    views = {}
+    if missing:
+        for step, replay in enumerate(replayed(state, start=True)):
+            views.update({(at, seat): replay.view(seat) for at, seat in missing if at == step})
+            if len(views) == len(missing):
+                break
+    filled = []
+    for answer in answers:
+        view = views.get((answer.step, answer.seat))
+        if view is not None:
+            found = posteriors_under(models, view, games.base_question(answer.question))
+            answer = dataclasses.replace(answer, posteriors={**found, **answer.posteriors})
+        filled.append(answer)
+    return tuple(filled)

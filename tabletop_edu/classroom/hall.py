@@ -19,7 +19,6 @@ after a restart.
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import secrets
@@ -31,13 +30,13 @@ from typing import Any
 
 from ..beliefs import SCORING_RULES
 from ..core import GameState, IllegalAction, RecordError, RulesError, rules_from_dict, rules_to_dict
-from ..core.errors import quote
+from ..core.errors import quote, quote_repr
 from . import games
 from .belief_desk import BeliefDesk, asked_key, beliefs_key
 from .commits import HallCommits
 from .rooms import MAX_NAME, Change, Refused, Room, Seat, clean_name, name_key, new_token, one_line
-from .store import (BrokenRoom, RoomRow, SeatRow, Store, close_job, flag_job, room_job, seat_job, seats_job,
-                    token_job)
+from .store import (BrokenRoom, RoomRow, SeatRow, Store, asked_steps_of, check_seats, close_job, flag_job, room_job,
+                    seat_job, seats_job, time_limit_of, token_job)
 
 log = logging.getLogger("tabletop_edu.classroom")
 
@@ -108,11 +107,15 @@ class Hall(HallCommits):
         """A stored room, its game replayed from its moves."""
         module = games.game_module(row.game)
         rules = rules_from_dict(module.Rules, row.rules)
-        seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in self.store.seats(row.code)]
+        rows = self.store.seats(row.code)
+        check_seats(row.code, rows, row.seat_count, games.bot_names(row.game))
+        seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in rows]
+        limit = time_limit_of(row.code, self.store.meta(time_limit_key(row.code)), low=MIN_MOVE_TIME_LIMIT,
+                              high=MAX_MOVE_TIME_LIMIT)
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
                     seats, started=row.started, paused=row.paused, revealed=row.revealed, closed=row.closed,
                     draw_seats=self.store.meta(draw_seats_key(row.code)) == "1",
-                    move_time_limit=stored_time_limit(self.store.meta(time_limit_key(row.code))))
+                    move_time_limit=limit)
         self._load_beliefs(room)
         if room.started:
             room.state = self._new_state(room)
@@ -130,7 +133,7 @@ class Hall(HallCommits):
         if scoring not in SCORING_RULES or games.belief_model(room.package) is None:
             raise RecordError(f"room {room.code}: it asks beliefs scored by {scoring!r}, which cannot be served.")
         room.scoring = scoring
-        room.asked_steps = set(json.loads(self.store.meta(asked_key(room.code)) or "[]"))
+        room.asked_steps = asked_steps_of(room.code, self.store.meta(asked_key(room.code)))
         room.beliefs = self.store.beliefs(room.code)
 
     def _add(self, room: Room) -> None:
@@ -268,18 +271,18 @@ class Hall(HallCommits):
         if isinstance(players, bool) or not isinstance(players, int) or \
                 not state_class.min_players <= players <= state_class.max_players:
             raise Refused("bad_request", f"{state_class.title} is played by {state_class.min_players} to "
-                          f"{state_class.max_players} players, not {quote(repr(players))}.")
+                          f"{state_class.max_players} players, not {quote_repr(players)}.")
         if seed is None:
             seed = secrets.randbelow(2**32)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise Refused("bad_request", f"A seed is a whole number from 0 to 2**63 - 1, not {quote(repr(seed))}.")
+            raise Refused("bad_request", f"A seed is a whole number from 0 to 2**63 - 1, not {quote_repr(seed)}.")
         if language not in ("en", "fr"):
-            raise Refused("bad_request", f"The language is 'en' or 'fr', not {quote(repr(language))}.")
+            raise Refused("bad_request", f"The language is 'en' or 'fr', not {quote_repr(language)}.")
         if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or \
                 not 0 <= bot_delay <= MAX_BOT_DELAY:
             raise Refused("bad_request", f"bot_delay is a number of seconds from 0 to {MAX_BOT_DELAY}.")
         if not isinstance(draw_seats, bool):
-            raise Refused("bad_request", f"draw_seats is true or false, not {quote(repr(draw_seats))}.")
+            raise Refused("bad_request", f"draw_seats is true or false, not {quote_repr(draw_seats)}.")
         self._check_belief_options(package, beliefs, scoring)
         check_time_limit(move_time_limit)
         try:
@@ -293,7 +296,7 @@ class Hall(HallCommits):
         bots = dict(bots or {})
         for seat, bot in bots.items():
             if not isinstance(seat, int) or not 0 <= seat < players:
-                raise Refused("bad_request", f"There is no seat {quote(repr(seat))} for a bot.")
+                raise Refused("bad_request", f"There is no seat {quote_repr(seat)} for a bot.")
             self._check_bot(package, bot)
         code = self._new_code()
         number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers)
@@ -327,10 +330,10 @@ class Hall(HallCommits):
     @staticmethod
     def _check_belief_options(package: str, beliefs: Any, scoring: Any) -> None:
         if not isinstance(beliefs, bool):
-            raise Refused("bad_request", f"beliefs is true or false, not {quote(repr(beliefs))}.")
+            raise Refused("bad_request", f"beliefs is true or false, not {quote_repr(beliefs)}.")
         if scoring not in SCORING_RULES:
             raise Refused("bad_request", f"The scoring rule is {' or '.join(map(repr, SCORING_RULES))}, not "
-                          f"{quote(repr(scoring))}.")
+                          f"{quote_repr(scoring)}.")
         if beliefs and games.belief_model(package) is None:
             raise Refused("bad_request", f"{games.title(package)} asks no belief questions: open the room without "
                           "beliefs.")
@@ -350,7 +353,7 @@ class Hall(HallCommits):
 
     def _seat(self, room: Room, seat: Any) -> Seat:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(room.seats):
-            raise Refused("bad_request", f"There is no seat {quote(repr(seat))} in room {room.code}.")
+            raise Refused("bad_request", f"There is no seat {quote_repr(seat)} in room {room.code}.")
         return room.seats[seat]
 
     def seat_bot(self, code: str, seat_number: int, bot: str) -> Seat:
@@ -485,6 +488,15 @@ class Hall(HallCommits):
 
         return Change(room, lambda: self.store.submit(flag_job(room.code, "paused", paused)), apply)
 
+    def pause_unsaved(self, code: str) -> Room:
+        """The room paused here only, when the store refuses to record the pause (a bot that cannot save its moves
+        must stop trying all the same): the one change told before it is on disk, since a pause moves no game and
+        losing it is harmless (after a restart the room is as the file says, and its bot tries again)."""
+        room = self.open_room(code)
+        room.paused = True
+        self._tell(room)
+        return room
+
     def reveal(self, code: str) -> Room:
         return self.run(self.revealing(code))
 
@@ -606,14 +618,6 @@ def time_limit_key(code: str) -> str:
     return f"move_time_limit:{code}"
 
 
-def stored_time_limit(text: str | None) -> float | None:
-    """A room's time limit as stored (a number's text), None when it has none or the text is no number."""
-    try:
-        return None if text is None else float(text)
-    except ValueError:
-        return None
-
-
 def check_time_limit(limit: Any) -> None:
     """`Refused` unless `limit` is None (no limit) or seconds from `MIN_MOVE_TIME_LIMIT` to `MAX_MOVE_TIME_LIMIT`."""
     if limit is None:
@@ -621,7 +625,7 @@ def check_time_limit(limit: Any) -> None:
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or \
             not MIN_MOVE_TIME_LIMIT <= limit <= MAX_MOVE_TIME_LIMIT:
         raise Refused("bad_request", f"move_time_limit is a number of seconds from {MIN_MOVE_TIME_LIMIT:g} to "
-                      f"{MAX_MOVE_TIME_LIMIT:g} (or none), not {quote(repr(limit))}.")
+                      f"{MAX_MOVE_TIME_LIMIT:g} (or none), not {quote_repr(limit)}.")
 
 
 def draw_seats_key(code: str) -> str:

@@ -28,8 +28,9 @@ percent}}` states a belief, answered with `{"type": "belief_received", ...}` onc
 
 Every page carries a Content-Security-Policy that lets it load nothing but this server's own files and open
 no connection elsewhere: a class works offline, and a name smuggling markup could not run a script anyway.
-Messages are deflated when the browser offers it (`LiveSocket`). A link opens at most `MAX_CONNECTIONS_PER_SEAT`
-or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; no log line holds a token (`redacted`); a path no file has is a 404.
+Messages are deflated when the browser offers it (`LiveSocket`), and what waits for a socket is bounded (`outbox`).
+A link opens at most `MAX_CONNECTIONS_PER_SEAT` or `MAX_CONNECTIONS_PER_PROJECTOR` sockets; no log line holds a
+token (`redacted`); a path no file has is a 404.
 """
 
 from __future__ import annotations
@@ -51,14 +52,15 @@ import tornado.websocket
 from ..i18n import tr
 from ..templates import stylesheet
 from . import games
-from .belief_feed import belief_row_json
 from .commits import STORAGE_RETRIES, STORAGE_RETRY_DELAY, stored
-from .connections import CLOSE_FLOOD, Connection
-from .drawing import seats_public
+from .connections import CLOSE_FLOOD, CLOSE_SLOW, SLOW_REASON, Connection
 from .hall import Hall
+from .outbox import Outbox
 from .pages import MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, style_version
+from .records import record_texts
 from .rooms import MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Change, Refused, Room, Seat, name_key
 from .throttles import GuessThrottle, TokenBucket
+from .turns import RoomErrors
 from .waits import MoveWaits
 
 log = logging.getLogger("tabletop_edu.classroom")
@@ -97,7 +99,7 @@ class Server(Protocol):
     flood: tuple[int, float]
     compression: bool
     heartbeat: float | None
-    errors: dict[str, list[str]]
+    errors: dict[str, RoomErrors]
 
     @property
     def public_url(self) -> str: ...
@@ -128,8 +130,8 @@ class Server(Protocol):
     async def step_bot(self, room: Room) -> tuple[int, str]: ...
 
 
-#: The addresses whose last part is a credential (a seat's or the projector's token).
-_TOKEN_PATH = re.compile(r"/(s|w|ws/seat|ws/watch)/[^/?#\s]*")
+#: The addresses whose last part is a credential (a seat's, the projector's or a student's class token).
+_TOKEN_PATH = re.compile(r"/(s|w|c|ws/seat|ws/watch)/[^/?#\s]*")
 _QUERY = re.compile(r"\?\S*")
 
 
@@ -165,14 +167,16 @@ class RedactedLogs:
 # ------------------------------------------------------------------------------------------ handlers
 
 
-class LiveSocket:
-    """What every websocket of the server shares: its pongs answer the heartbeat (`ClassServer.beat`), and its
-    messages are compressed (permessage-deflate, which every browser offers) when the server says so: a table
-    update is much like the one before, so with the compressor's context kept per connection it costs a few
-    hundred bytes, not kilobytes, at about 150 KB of memory per open page."""
+class LiveSocket(RedactedLogs, tornado.websocket.WebSocketHandler):
+    """What every websocket of the server shares: its pongs answer the heartbeat (`ClassServer.beat`; Tornado's own
+    pings too), what waits to be written to it is bounded (`outbox`), the server forgets it the moment it starts
+    closing (`ClosingProtocol`), and its messages are compressed (permessage-deflate, which every browser offers)
+    when the server says so: a table update is much like the one before, so with the compressor's context kept per
+    connection it costs a few hundred bytes, not kilobytes, at about 150 KB of memory per open page."""
 
-    connection: Connection | None
+    connection: Connection | None = None
     server: Server
+    _outbox: Outbox | None = None
 
     def on_pong(self, data: bytes) -> None:
         if self.connection is not None:
@@ -180,6 +184,48 @@ class LiveSocket:
 
     def get_compression_options(self) -> dict[str, Any] | None:
         return {"mem_level": 6} if self.server.compression else None
+
+    def get_websocket_protocol(self) -> tornado.websocket.WebSocketProtocol | None:
+        protocol = super().get_websocket_protocol()
+        if not isinstance(protocol, tornado.websocket.WebSocketProtocol13):
+            return protocol
+        return ClosingProtocol(self, False, protocol.params)
+
+    @property
+    def outbox(self) -> Outbox:
+        if self._outbox is None:
+            self._outbox = Outbox(self, lambda: self.close(CLOSE_SLOW, SLOW_REASON))
+        return self._outbox
+
+    def send(self, text: str) -> None:
+        """Send `text` now, or as soon as the page has read what it was sent (`Outbox`)."""
+        self.outbox.send(text)
+
+    def queued_bytes(self) -> int:
+        """The bytes the server holds for this socket (Tornado's write buffer and the messages waiting)."""
+        return self.outbox.queued()
+
+    def closing(self) -> None:
+        """The connection started closing (either side, or Tornado for a ping not answered in time): the server
+        forgets it now, so the dashboard shows its seat offline at once, not when the socket is gone."""
+        if self.connection is not None:
+            self.server.disconnect(self.connection)
+
+    def on_close(self) -> None:
+        if self._outbox is not None:
+            self._outbox.clear()
+        self.closing()
+
+
+class ClosingProtocol(tornado.websocket.WebSocketProtocol13):
+    """Tornado's websocket protocol, telling its handler (`LiveSocket.closing`) when the connection starts closing:
+    Tornado then waits up to 5 s for the client's answer before it drops the socket and calls `on_close`."""
+
+    def close(self, code: int | None = None, reason: str | None = None) -> None:
+        super().close(code, reason)
+        closing = getattr(self.handler, "closing", None)
+        if closing is not None:
+            closing()
 
 
 class Base(RedactedLogs, tornado.web.RequestHandler):
@@ -233,6 +279,12 @@ class JoinPage(Base):
                     forget=forget, lang_query=self.chosen(), xsrf=self.xsrf_token.decode("ascii"),
                     max_name=MAX_NAME_UTF16)
 
+    def refused_form(self, refusal: Refused, code: str, name: str, forget: str) -> None:
+        """The join form again, with what the student typed and the refusal in the page's language."""
+        self.set_status(refusal.status)
+        self.finish(self.form(code=code, name=name[:MAX_NAME_CODE_POINTS],
+                              error=refusal_text(refusal, self.join_language(code)), forget=forget))
+
     def join_language(self, code: str) -> str:
         """The language asked for in the address, else that of the room whose code is typed, else English."""
         room = self.hall.rooms.get(code.strip().upper())
@@ -260,9 +312,7 @@ class JoinPage(Base):
         try:
             room, seat = await self.server.guesses.join(self.hall, self.request.remote_ip or "", code, name)
         except Refused as refusal:
-            self.set_status(refusal.status)
-            self.finish(self.form(code=code, name=name[:MAX_NAME_CODE_POINTS],
-                                  error=refusal_text(refusal, self.join_language(code)), forget=forget))
+            self.refused_form(refusal, code, name, forget)
             return
         self.redirect(f"/s/{seat.token}{self.chosen()}", status=303)
 
@@ -331,11 +381,8 @@ class WatchPage(Base):
                          heartbeat=self.server.heartbeat or 0))
 
 
-class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
+class TableSocket(LiveSocket):
     """A seat's or the projector's live connection (`kind` "seat" or "watch")."""
-
-    server: Server
-    connection: Connection | None = None
 
     def initialize(self, server: Server, kind: str) -> None:
         self.server, self.kind = server, kind
@@ -380,16 +427,6 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
         self.set_nodelay(True)
         self.server.connect(self.connection)
 
-    def send(self, text: str) -> None:
-        try:
-            self.write_message(text)
-        except tornado.websocket.WebSocketClosedError:
-            pass
-
-    def on_close(self) -> None:
-        if self.connection is not None:
-            self.server.disconnect(self.connection)
-
     def refuse(self, refusal: Refused, step: int | None = None, answers: str | None = None) -> None:
         """Say why a message changed nothing; `step`: the step the refused move or menu request answered;
         `answers`: the type of the refused message ("move", "menu", "belief"), so a program tells them apart."""
@@ -410,7 +447,6 @@ class TableSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
         connection = self.connection
         if connection is None:
             return
-        connection.unanswered = 0  # a message is as good a sign of life as a pong
         if not connection.bucket.take():
             connection.floods += 1
             if connection.floods >= FLOOD_CLOSE:
@@ -505,10 +541,8 @@ def menu_for(room: Room, seat: int, step: Any, chosen: Any, language: str) -> di
         raise Refused("stale", "No move starts with these words any more: start again.", 409) from None
 
 
-class TeacherSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler):
+class TeacherSocket(LiveSocket):
     """The dashboard's live feed of one room (teacher token in the Authorization header)."""
-
-    connection: Connection | None = None
 
     def initialize(self, server: Server) -> None:
         self.server = server
@@ -528,18 +562,8 @@ class TeacherSocket(LiveSocket, RedactedLogs, tornado.websocket.WebSocketHandler
         self.connection = Connection(self, room.code, "teacher", None, "", "en", TokenBucket(*self.server.flood))
         self.server.connect(self.connection)
 
-    def send(self, text: str) -> None:
-        try:
-            self.write_message(text)
-        except tornado.websocket.WebSocketClosedError:
-            pass
-
     def on_message(self, message: str | bytes) -> None:
         pass  # the teacher acts through the API
-
-    def on_close(self) -> None:
-        if self.connection is not None:
-            self.server.disconnect(self.connection)
 
 
 def teacher_allowed(server: Server, request: Any) -> bool:
@@ -675,18 +699,15 @@ class RoomApi(Api):
 
 
 class RecordsApi(Api):
-    def get(self) -> None:
-        rooms = []
-        sleeping = [self.hall.sleeping(code) for code in list(self.hall.asleep)]
-        for room in sorted([*self.hall.rooms.values(), *filter(None, sleeping)], key=lambda room: room.number):
-            if room.state is None:
-                continue
-            rooms.append({"code": room.code, "number": room.number, "title": room.title,
-                          "seats": seats_public(room), "over": room.is_over, "record": room.record(),
-                          "moves": [[a.step, a.seat, a.action, a.actor, a.at] for a in room.actions],
-                          **({} if room.scoring is None else {"beliefs": {
-                              "scoring": room.scoring, "rows": [belief_row_json(row) for row in room.beliefs]}})})
-        self.reply({"rooms": rooms})
+    async def get(self) -> None:
+        """Every started room's record, sent a room at a time (`records.record_texts`): the class plays on."""
+        self.write('{"rooms": [')
+        separator = ""
+        async for text in record_texts(self.hall):
+            self.write(separator + text)
+            separator = ", "
+            await self.flush()
+        self.finish("]}")
 
 
 class JoinApi(Api):
@@ -707,7 +728,15 @@ class JoinApi(Api):
 
 
 class Static(RedactedLogs, tornado.web.StaticFileHandler):
-    """The pages' own files. A path no file can have (a NUL byte, `..`) is a plain 404, like any missing file."""
+    """The pages' own files. A path no file can have (a NUL byte, `..`) is a plain 404, like any missing file
+    (Tornado answers 403 to a path out of the folder)."""
+
+    @classmethod
+    def get_absolute_path(cls, root: str, path: str) -> str:
+        try:
+            return super().get_absolute_path(root, path)
+        except tornado.web.HTTPError as error:
+            raise tornado.web.HTTPError(404 if error.status_code == 403 else error.status_code) from None
 
     def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
         if "\x00" in absolute_path:
@@ -716,6 +745,8 @@ class Static(RedactedLogs, tornado.web.StaticFileHandler):
             return super().validate_absolute_path(root, absolute_path)
         except (OSError, ValueError):
             raise tornado.web.HTTPError(404) from None
+        except tornado.web.HTTPError as error:
+            raise tornado.web.HTTPError(404 if error.status_code == 403 else error.status_code) from None
 
     def set_default_headers(self) -> None:
         cacheable_headers(self)

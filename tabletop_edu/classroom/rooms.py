@@ -383,8 +383,3 @@ def acting_seats_at(state: GameState[Any], step: int) -> frozenset[int]:
     record = state.record()
     record["actions"] = record["actions"][:step]
     return frozenset(type(state).from_record(record).acting_seats)
-
-
-def seats_summary(room: Room) -> list[dict[str, Any]]:
-    """Each seat's number, name and bot: what every page of the room may show (never the tokens)."""
-    return [{"seat": seat.number, "name": seat.name, "bot": seat.bot} for seat in room.seats]

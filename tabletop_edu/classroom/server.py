@@ -12,9 +12,14 @@ connections of each room, told of every change; the rest is one seam a module: t
 every address and message), drawing the tables (`draw_queue`), bots and time limits (`turns`), beliefs and
 the debrief (`belief_feed`); the rooms themselves are the `hall`'s.
 
-Class play without friction (issue 20): every websocket is pinged each `HEARTBEAT` seconds and one that
-answered none of the last two pings is closed, its seat shown offline on the dashboard (a half-open connection
-is found two to three heartbeats after its last word).
+Class play without friction (issue 20): Tornado pings every websocket (its `websocket_ping_interval`) and closes
+one that did not answer in time, its seat shown offline on the dashboard at once (a half-open connection is found
+two to four heartbeats after its last word); only a pong is a sign of life, not a message. A server started with
+`heartbeat=None` pings only when `beat()` is called: Tornado's pings run on wall time, which no test can drive.
+
+No client can hurt it (issue 49): what waits for one socket is bounded (`outbox`), each client address holds a
+bounded number of connections, one that says nothing is closed after `idle_timeout` seconds, and a process out of
+file handles pauses accepting instead of looping on the failure (`listening`).
 
 A school day without a hitch (issue 23): one server per database file (`store.WriterLock`); writes are the
 store's writer thread's (`store.Writer`: the loop awaits the commit of each move, student's seat and teacher's
@@ -44,26 +49,31 @@ import tornado.websocket
 from ..core.rules import rules_to_dict
 from . import games
 from .belief_feed import ServerBeliefs
+from .class_handlers import class_routes
+from .classes import ClassDesk
 from .connections import Connection
 from .draw_queue import MAX_DRAW_WORKERS, DrawJob, ServerDrawing
 from .drawing import DrawWorker, TableKey
 from .hall import FINISHED_IDLE, Hall
 from .handlers import MAX_BODY, MAX_FRAME, STATIC, Static, _quiet_log, routes
+from .listening import MAX_CONNECTIONS_PER_ADDRESS, THIS_MACHINE, ClassHTTPServer
 from .rooms import Room, Seat
 from .store import BUSY_TIMEOUT, Store, WriterLock
 from .throttles import FLOOD_BURST, FLOOD_RATE, GuessThrottle
-from .turns import Deadline, Scheduler, ServerTurns
+from .turns import Deadline, RoomErrors, Scheduler, ServerTurns
 from .waits import MoveWaits
 
 #: How often revealed rooms nobody looks at are put to sleep (`Hall.sweep`), in seconds.
 SWEEP_EVERY = 60.0
-#: Seconds between two heartbeats: every open websocket is pinged, and one that has answered none of the last
-#: `MISSED_BEATS` pings (a phone gone out of range, a laptop shut: a half-open connection) is closed, its seat
-#: shown offline on the dashboard at once: a dead connection is found 2 to 3 heartbeats after its last word. One
-#: missed ping is forgiven: a browser whose page is starved of CPU stops reading its socket (and answering pings)
-#: for seconds, and closing a live page makes its student wait for the reconnection.
+#: Seconds between two heartbeats. Every open websocket is pinged each `MISSED_BEATS` heartbeats and has as long
+#: to answer; one that does not (a phone gone out of range, a laptop shut: a half-open connection) is closed, its
+#: seat shown offline on the dashboard at once. A ping has two heartbeats to be answered: a browser whose page is
+#: starved of CPU stops reading its socket (and answering pings) for seconds, and closing a live page makes its
+#: student wait for the reconnection.
 HEARTBEAT = 10.0
 MISSED_BEATS = 2
+#: Seconds a connection may stay open without sending a request (a silent socket, an idle keep-alive).
+IDLE_TIMEOUT = 180.0
 #: What a page that asked for them hears at each heartbeat: silent for 3.5 heartbeats, it knows the line is dead
 #: (a phone's network gone: its socket may look open for minutes) and reconnects.
 BEAT = json.dumps({"type": "beat"})
@@ -88,7 +98,8 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
                  clock: Callable[[], float] = time.monotonic, heartbeat: float | None = HEARTBEAT,
                  compression: bool = True, scheduler: Scheduler | None = None,
                  busy_timeout: float = BUSY_TIMEOUT, finished_idle: float = FINISHED_IDLE,
-                 draw_workers: int = 0) -> None:
+                 draw_workers: int = 0, per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
+                 uncounted: frozenset[str] = THIS_MACHINE, idle_timeout: float = IDLE_TIMEOUT) -> None:
         if type(draw_workers) is not int or not 0 <= draw_workers <= MAX_DRAW_WORKERS:
             raise ValueError(f"draw_workers is a whole number from 0 to {MAX_DRAW_WORKERS}, not {draw_workers!r}")
         self.db = str(db)
@@ -104,6 +115,8 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         self._deadlines: dict[tuple[str, int], Deadline] = {}
         self.compression = compression  # websocket messages deflated when the client offers it (`LiveSocket`)
         self.heartbeat = heartbeat  # seconds between heartbeats; None: only when `beat()` is called (tests)
+        self.per_address, self.uncounted = per_address, uncounted  # connections a client address may hold at once
+        self.idle_timeout = idle_timeout  # seconds a connection may stay open without a request
         self.clock = clock  # of the limits on guesses (tests inject their own)
         self.guesses = GuessThrottle(clock)
         self.controls = asyncio.Lock()  # the teacher's changes, one at a time (`RoomApi.command`)
@@ -113,8 +126,10 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         self._public_url = public_url
         self.port = 0
         self.hall: Hall | None = None
+        self.classes: ClassDesk | None = None  # the hall's classes of many tables (`class_handlers`)
         self.connections: dict[str, set[Connection]] = {}
-        self.errors: dict[str, list[str]] = {}
+        self.errors: dict[str, RoomErrors] = {}
+        self._bot_storage_failures: dict[str, int] = {}  # by room: its bot's moves the store refused in a row
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: tornado.httpserver.HTTPServer | None = None
@@ -175,13 +190,19 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         self._pumps = [0 for _ in self._drawers]
         self._drawers_started = asyncio.gather(*(drawer.start() for drawer in self._drawers))
         self.hall.listeners.append(self._changed)
-        app = tornado.web.Application(routes(self), xsrf_cookies=True, websocket_max_message_size=MAX_FRAME,
+        self.classes = ClassDesk(self.hall)
+        ping = self.heartbeat * MISSED_BEATS if self.heartbeat else 0
+        app = tornado.web.Application(class_routes(self, self.classes) + routes(self), xsrf_cookies=True,
+                                      websocket_max_message_size=MAX_FRAME,
+                                      websocket_ping_interval=ping, websocket_ping_timeout=ping,
                                       static_path=str(STATIC), static_handler_class=Static,
                                       compress_response=True,
                                       log_function=_quiet_log)
         sockets = tornado.netutil.bind_sockets(self.requested_port, address=self.host)
         self.port = int(sockets[0].getsockname()[1])
-        self._server = tornado.httpserver.HTTPServer(app, max_body_size=MAX_BODY, xheaders=False)
+        self._server = ClassHTTPServer(app, max_body_size=MAX_BODY, xheaders=False,
+                                       idle_connection_timeout=self.idle_timeout, per_address=self.per_address,
+                                       uncounted=self.uncounted)
         self._server.add_sockets(sockets)
         for room in self.hall.rooms.values():
             self._schedule_bots(room)
@@ -212,14 +233,18 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         return asleep
 
     def _beat_often(self) -> None:
-        self.beat()
+        """Tell the pages that asked that the line is alive (Tornado pings them all meanwhile)."""
+        for connections in list(self.connections.values()):
+            for connection in list(connections):
+                if connection.beats:
+                    connection.handler.send(BEAT)
         assert self.loop is not None and self.heartbeat
         self.loop.call_later(self.heartbeat, self._beat_often)
 
     def beat(self) -> list[Connection]:
-        """One heartbeat (on the loop's thread): close every connection that answered none of the last
-        `MISSED_BEATS` pings, telling the teacher at once, and ping the others. Returns the connections found
-        dead."""
+        """One heartbeat by hand (on the loop's thread), for a server started with `heartbeat=None` (tests): close
+        every connection that answered none of the last `MISSED_BEATS` pings, telling the teacher at once, and ping
+        the others. Returns the connections found dead."""
         dead = []
         for connections in list(self.connections.values()):
             for connection in list(connections):
@@ -364,7 +389,7 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
                 "join_url": self.join_link(room), "watch_url": self.watch_link(room), "public_url": self.public_url,
                 "record": room.record(), "moves": [[action.step, action.seat, action.action, action.actor, action.at]
                                                    for action in room.actions],
-                "errors": list(self.errors.get(room.code, [])), **self._beliefs_entry(room)}
+                "errors": self.room_errors(room), **self._beliefs_entry(room)}
 
     def connect(self, connection: Connection) -> None:
         self.connections.setdefault(connection.room, set()).add(connection)

@@ -274,7 +274,7 @@ BeliefPolicy = Callable[[dict[str, Any], dict[str, Any], random.Random], "dict[s
 
 def simulated_policy(game: str, student: Any) -> BeliefPolicy:
     """The policy of a simulated student (`beliefs.SimulatedStudent`, its own seeded style and noise) at a table
-    of `game`: the exact posterior of the seat's own view (from its table message: a `Student` with
+    of `game`: the reference posterior of the seat's own view (from its table message: a `Student` with
     `views=True`), bent by the student's style."""
     from ..beliefs import BeliefQuestion
     from ..core.view import view_from_json

@@ -1,7 +1,9 @@
 """Bots and time limits: the server lets a seated bot play at its turn, and a bot play a move whose time ran out.
 
 A bot to move plays after its room's delay, thinking in a worker thread, one pending move per room; a bot's bug
-pauses its room and tells the teacher. A room's optional `move_time_limit` lets the game's bot play a student's
+pauses its room and tells the teacher, and so do `BOT_STORAGE_TRIES` moves in a row the store refused (the pause
+held in memory if the store refuses it too). What went wrong is listed to the teacher once per kind of error with
+its count, the latest `MAX_ROOM_ERRORS` kinds only (`RoomErrors`). A room's optional `move_time_limit` lets the game's bot play a student's
 move when its time is up (`time_up`, deadlines set through an injectable scheduler).
 """
 
@@ -21,6 +23,7 @@ from .commits import STORAGE_RETRY_DELAY
 from .connections import Connection
 from .hall import Hall
 from .rooms import Refused, Room, one_line
+from .store import StorageError
 
 log = logging.getLogger("tabletop_edu.classroom")
 
@@ -28,6 +31,31 @@ log = logging.getLogger("tabletop_edu.classroom")
 #: committed just before it, the teacher's pause, the end of the game): not the bot's failure, so its room is not
 #: paused for it; it chooses again at its turn.
 BOT_OVERTAKEN = frozenset({"stale", "not_your_turn", "over", "paused", "closed"})
+
+
+#: Moves in a row a bot may fail to save (the store refusing them: a file deleted or read-only, a disk full) before
+#: its room is paused: a store that refuses one write soon may accept the next, one that goes on refusing is the
+#: teacher's to see.
+BOT_STORAGE_TRIES = 3
+#: Kinds of error a room lists to the teacher at most (the oldest are forgotten first).
+MAX_ROOM_ERRORS = 8
+
+
+class RoomErrors:
+    """What went wrong in a room, for the teacher: each error once with how many times it happened, in the order
+    they last happened, the latest `MAX_ROOM_ERRORS` only (a bot retrying against a failing store is one line)."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+
+    def add(self, message: str) -> None:
+        count = self._counts.pop(message, 0) + 1
+        self._counts[message] = count
+        while len(self._counts) > MAX_ROOM_ERRORS:
+            del self._counts[next(iter(self._counts))]
+
+    def lines(self) -> list[str]:
+        return [message if count == 1 else f"{message} ({count} times)" for message, count in self._counts.items()]
 
 
 #: Calls a function after a delay in seconds, returning a handle whose `cancel()` stops it.
@@ -48,7 +76,8 @@ class ServerTurns:
     loop: asyncio.AbstractEventLoop | None
     hall: Hall | None
     connections: dict[str, set[Connection]]
-    errors: dict[str, list[str]]
+    errors: dict[str, RoomErrors]
+    _bot_storage_failures: dict[str, int]
     _executor: ThreadPoolExecutor
     _scheduler: Scheduler | None
     _deadlines: dict[tuple[str, int], Deadline]
@@ -130,40 +159,67 @@ class ServerTurns:
                 action = await self.loop.run_in_executor(self._executor, choose)
             except Exception as error:  # a bot's bug: pause the room and tell the teacher
                 return await self._bot_failed(  # type: ignore[func-returns-value]
-                    room, seat, f"{type(error).__name__}: {error}")
+                    room, f"The bot at seat {seat} failed ({one_line(f'{type(error).__name__}: {error}', 300)})")
             if room.step != step or room.closed:
                 return None  # the table moved while the bot thought: it will think again
             assert self.hall is not None
             try:
                 await self.hall.play_async(room, seat, step, action, actor="bot", even_paused=even_paused)
             except Refused as refusal:
+                if even_paused and (refusal.code in BOT_OVERTAKEN or refusal.code.startswith("storage")):
+                    raise  # the teacher's step: told why, as any command refused (`stored` retries a busy one)
                 if refusal.code == "storage_busy":  # the database is held elsewhere: the bot tries again
-                    if even_paused:
-                        raise  # (the teacher's step: `stored` tries it again)
                     retry_after = STORAGE_RETRY_DELAY
                     return None
                 if refusal.code in BOT_OVERTAKEN:
-                    if even_paused:
-                        raise  # the teacher's step: told why, as any command refused
                     return None  # it chooses again at its turn
+                if refusal.code == "storage":
+                    return await self._bot_not_saved(room, seat, refusal)  # type: ignore[func-returns-value]
                 return await self._bot_failed(  # type: ignore[func-returns-value]
-                    room, seat, f"{action!r}: {refusal}")
+                    room, f"The bot at seat {seat} failed ({one_line(f'{action!r}: {refusal}', 300)})")
+            self._bot_storage_failures.pop(room.code, None)
             return seat, action
         finally:
             if not even_paused:
                 self._bots_pending.discard(room.code)
                 self._schedule_bots(room, retry_after)
 
-    async def _bot_failed(self, room: Room, seat: int, why: str) -> None:
-        message = f"The bot at seat {seat} failed ({one_line(why, 300)}); the room is paused."
+    def _note_error(self, room: Room, message: str) -> None:
         log.warning("room %s: %s", room.code, message)
-        self.errors.setdefault(room.code, []).append(message)
+        self.errors.setdefault(room.code, RoomErrors()).add(message)
+
+    async def _bot_not_saved(self, room: Room, seat: int, refusal: Refused) -> None:
+        """The store refused the bot's move: it tries again at its turn, and after `BOT_STORAGE_TRIES` refusals in
+        a row its room is paused."""
+        self._note_error(room, f"The bot at seat {seat} could not save its move: {one_line(str(refusal), 300)}")
+        tries = self._bot_storage_failures.get(room.code, 0) + 1
+        self._bot_storage_failures[room.code] = tries
+        if tries >= BOT_STORAGE_TRIES:
+            await self._bot_failed(room, f"The bot could not save its move {tries} times in a row")
+
+    async def _bot_failed(self, room: Room, why: str) -> None:
+        """Pause the room and say `why` to the teacher. A store that refuses the pause too leaves it paused in
+        memory (`Hall.pause_unsaved`), so the bot stops trying all the same, and the teacher is told so."""
+        self._bot_storage_failures.pop(room.code, None)
+        self._note_error(room, f"{why}; the room is paused.")  # before the pause is told: its message says it
         assert self.hall is not None
         try:
             await self.hall.run_async(self.hall.pausing(room.code, True))
-        except Refused as refusal:  # the database failed too: the room stays as it is, the teacher is told
-            self.errors[room.code].append(f"The room could not be paused: {refusal}")
+        except Refused as refusal:
+            if not refusal.code.startswith("storage"):
+                raise
+            self._note_error(room, f"The pause could not be saved ({one_line(str(refusal), 300)}): the room is "
+                             "paused until the server stops.")
+            self.hall.pause_unsaved(room.code)
         return None
+
+    def room_errors(self, room: Room) -> list[str]:
+        """What the teacher is told went wrong: the store stopped writing (`Store.problem`), the room's errors."""
+        assert self.hall is not None
+        problem = self.hall.store.problem
+        stopped = [] if problem is None else [f"Storage stopped: {StorageError(self.hall.store.path, problem)}"]
+        errors = self.errors.get(room.code)
+        return stopped + ([] if errors is None else errors.lines())
 
     async def step_bot(self, room: Room) -> tuple[int, str]:
         """The teacher's "step": the bot to move plays one move now, even while paused."""

@@ -11,16 +11,17 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Action, IllegalAction, expect_arity, parse_choice, parse_int, quote, words
+from ..core import Action, IllegalAction, Term, expect_arity, parse_choice, parse_int, quote, words
 from .rules import ALL_CARDS, COLOURS, MAX_VALUE, Card, card_text
 
 DOUBLE = "2x"
 
 
 def _colour_field(action: str, value: Any) -> str:
-    """`value` if it is a text (the notation checks which colour); else the refusal of a wrong-typed field."""
+    """`value` if it is a text (the notation checks which colour); else the refusal of a wrong-typed field
+    (`action`: the key of the action's name, `cm_a_pick`)."""
     if type(value) is not str:
-        raise IllegalAction(f"{action}: a colour is a text like 'red', not {quote(value)}.")
+        raise IllegalAction.because("cm_refused_colour_field", action=Term(action), value=quote(value))
     return value
 
 
@@ -49,9 +50,8 @@ class Pick(Action):
 
     def __str__(self) -> str:
         if type(self.colours) is not tuple or len(self.colours) != 2:
-            raise IllegalAction("A pick holds a tuple of two colours, like ('red', 'blue'), "
-                                f"not {quote(self.colours)}.")
-        first, second = (_colour_field("A pick", colour) for colour in self.colours)
+            raise IllegalAction.because("cm_refused_pick_field", value=quote(self.colours))
+        first, second = (_colour_field("cm_a_pick", colour) for colour in self.colours)
         return f"pick {first} {DOUBLE}" if first == second else f"pick {first} {second}"
 
 
@@ -62,24 +62,23 @@ class Reveal(Action):
     colour: str
 
     def __str__(self) -> str:
-        return f"reveal {_colour_field('A reveal', self.colour)}"
+        return f"reveal {_colour_field('cm_a_reveal', self.colour)}"
 
 
 NOTATION = "'release red-3', 'release none', 'pick red blue', 'pick green 2x' or 'reveal blue'"
 _CARD = re.compile(r"([a-z]+)([+-])(.+)")
+_A_COLOUR = Term("cm_what_colour")
 
 
 def parse_card(word: str) -> Card:
     """`red+3` -> ("red", 3); `red-3` -> ("red", -3). Values are one digit (1 to `MAX_VALUE`)."""
     match = _CARD.fullmatch(word)
     if match is None:
-        raise IllegalAction(f"{quote(word)} is not a character: write a colour and a signed value, like red+3 or "
-                            "red-3.")
-    colour = parse_choice(match.group(1), COLOURS, "colour")
-    size = parse_int(match.group(3), "a character's value")
+        raise IllegalAction.because("cm_refused_card_notation", word=quote(word))
+    colour = parse_choice(match.group(1), COLOURS, _A_COLOUR)
+    size = parse_int(match.group(3), Term("cm_what_value"))
     if not 1 <= size <= MAX_VALUE or match.group(3) != str(size):
-        raise IllegalAction(f"{quote(word)}: characters are worth +1 to +{MAX_VALUE} (bandits) or -1 to "
-                            f"-{MAX_VALUE} (innocents), written with one digit.")
+        raise IllegalAction.because("cm_refused_card_value", word=quote(word), most=MAX_VALUE)
     return colour, size if match.group(2) == "+" else -size
 
 
@@ -99,18 +98,17 @@ def parse_action(text: str) -> Action:
         expect_arity(parts, 3, "pick red blue' or 'pick green 2x")
         if parts[1] == DOUBLE:  # 'pick 2x green' is read as 'pick green 2x'
             parts = [parts[0], parts[2], parts[1]]
-        first = parse_choice(parts[1], COLOURS, "colour")
+        first = parse_choice(parts[1], COLOURS, _A_COLOUR)
         if parts[2] == DOUBLE:
             return Pick((first, first))
-        second = parse_choice(parts[2], COLOURS, "colour")
+        second = parse_choice(parts[2], COLOURS, _A_COLOUR)
         if first == second:
-            raise IllegalAction(f"You have only one {first} commissaire: to arrest twice in {first}, "
-                                f"write 'pick {first} 2x' (your 2x card).")
+            raise IllegalAction.because("cm_refused_one_commissaire", colour=Term(f"cm_{first}"), notation=first)
         return make_pick(first, second)
     if parts[0] == "reveal":
         expect_arity(parts, 2, "reveal blue")
-        return Reveal(parse_choice(parts[1], COLOURS, "colour"))
-    raise IllegalAction(f"{quote(text)} is not a Commissario action: write {NOTATION}.")
+        return Reveal(parse_choice(parts[1], COLOURS, _A_COLOUR))
+    raise IllegalAction.because("cm_refused_not_an_action", text=quote(text), notation=NOTATION)
 
 
 #: Two different colours (15 picks), then one colour with the 2x card (6 picks).

@@ -1,12 +1,19 @@
 """Commissario's belief question: "what did X pick?", asked once all picks of a round are locked and before X
 reveals anything, about every other seat.
 
-A pick is secret until it is revealed and nothing a seat sees tells it how another seat picked, so an exact
-posterior needs a model of how the others play. The model here is the engine's own (`world_from_view`): each
-other seat picks uniformly among the picks the rules allow it (21, or the 15 pairs once its 2x card is used
-up with `double_card_each_round` off). Every seat's posterior is then this uniform distribution: a student who
-says something else is betting on how X plays, which the debrief checks against the round's equilibrium
-(`commissario/strategy.py`) and against what the class really picked.
+A pick is secret until it is revealed and nothing a seat sees tells it how another seat picked, so a posterior
+is only as good as its model of how the others play (`MODELS`), each exact under its model:
+- uniform picks (`UNIFORM`, the reference, the engine's own `world_from_view`): each other seat picks uniformly
+  among the picks the rules allow it (21, or the 15 pairs once its 2x card is used up with
+  `double_card_each_round` off);
+- level 1 (`LEVEL_1`): X picks uniformly among the picks that score most this round if everyone else picked
+  uniformly (`strategy.level_k`, exact expected points, reveals greedy as `strategy.play_out`, bonuses not
+  counted);
+- level 2 (`LEVEL_2`): X best-responds in the same way to everyone else at level 1.
+Why level-k rather than the round's equilibrium: at 3 to 5 seats an equilibrium is not cheap to compute exactly
+(the debrief's regret matching only approximates one), and at 2 seats the round's equilibria usually form
+continua, so "the" equilibrium mix is not one distribution. Level-k is one distribution, exact, in milliseconds.
+These models read the board as it was when the picks were made (the arrests of this round's reveals put back).
 
 The debrief (`debrief(state)`): every seat's pick of every round beside the round's equilibrium, approximated
 by `strategy.regret_matching` (its average play over seeded sampled iterations, from the public facts once the
@@ -25,18 +32,80 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed
+import functools
+from collections.abc import Callable
+
+from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, on_options, replayed
 from ..core import GameState, View
-from .actions import picks_allowed
+from .actions import Pick, picks_allowed
+from .strategy import level_k
 
 #: A colour's name in French (the notation's are English).
 COLOURS_FR: dict[str, str] = {"red": "rouge", "orange": "orange", "yellow": "jaune", "green": "vert",
                               "blue": "bleu", "purple": "mauve"}
 
 
+def _uniform(view: View, question: BeliefQuestion) -> dict[str, float]:
+    picks = [pick_name(pick.colours) for pick in picks_allowed(_may_double(view, _subject(question)))]
+    return on_options(question, {name: 1 / len(picks) for name in picks})
+
+
+def _level(k: int) -> Callable[[View, BeliefQuestion], dict[str, float]]:
+    """The posterior of "what did X pick?" when X plays at level `k` (`strategy.level_k`)."""
+    def posterior(view: View, question: BeliefQuestion) -> dict[str, float]:
+        table, order = board_at_pick(view), tuple(view.facts["order"])
+        doubles = tuple(_may_double(view, seat) for seat in range(len(view.players)))
+        mix = _level_mixes(table, order, doubles, k)[_subject(question)]
+        return on_options(question, {pick_name(pick.colours): p for pick, p in mix.items()})
+    return posterior
+
+
+@functools.lru_cache(maxsize=64)
+def _level_mixes(table: tuple[tuple[str, tuple[int, ...]], ...], order: tuple[int, ...], doubles: tuple[bool, ...],
+                 k: int) -> dict[int, dict[Pick, float]]:
+    """`strategy.level_k` of a round, remembered: every seat's question of a round reads the same mixes."""
+    allowed = {seat: picks_allowed(doubles[seat]) for seat in order}
+    return level_k(dict(table), order, allowed, k)
+
+
+def board_at_pick(view: View) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The table as it was when this round's picks were made: the characters arrested by this round's reveals
+    (public) put back, each column highest first."""
+    table = {colour: list(values) for colour, values in view.facts["table"].items()}
+    order_at = max((index for index, event in enumerate(view.log) if event.kind == "order"), default=0)
+    for event in view.log[order_at:]:
+        if event.kind == "reveal" and event.data.get("arrest"):
+            card = str(event.data["arrest"])
+            colour = card.rstrip("+-0123456789")
+            table[colour].append(int(card[len(colour):]))
+    return tuple((colour, tuple(sorted(values, reverse=True))) for colour, values in table.items())
+
+
+UNIFORM = PlayModel(
+    "uniform", "uniform picks", "des choix au hasard",
+    "every other player picks at random among the picks the rules allow them, each alike.",
+    "chaque autre joueur choisit au hasard parmi les choix que les règles lui permettent, chacun autant.", _uniform)
+LEVEL_1 = PlayModel(
+    "level-1", "level 1", "le niveau 1",
+    "each player picks what scores most this round if everyone else picked at random (ties shared evenly; "
+    "bonuses not counted).",
+    "chaque joueur choisit ce qui rapporte le plus dans la manche si tous les autres choisissaient au hasard "
+    "(égalités partagées ; bonus non comptés).", _level(1))
+LEVEL_2 = PlayModel(
+    "level-2", "level 2", "le niveau 2",
+    "each player picks what scores most this round against players of level 1 (ties shared evenly; bonuses "
+    "not counted).",
+    "chaque joueur choisit ce qui rapporte le plus dans la manche face à des joueurs de niveau 1 (égalités "
+    "partagées ; bonus non comptés).", _level(2))
+#: The models of play a posterior can be under, the reference first.
+MODELS: tuple[PlayModel, ...] = (UNIFORM, LEVEL_1, LEVEL_2)
+
+
 class PickBeliefs:
-    """What each other seat picked this round, under "the others pick uniformly among their legal picks"; the
-    truth is the pick the seat made, told at the end."""
+    """What each other seat picked this round, under each of `MODELS` (the reference: the others pick uniformly
+    among their legal picks); the truth is the pick the seat made, told at the end."""
+
+    models = MODELS
 
     def questions(self, view: View) -> list[BeliefQuestion]:
         facts = view.facts
@@ -57,8 +126,8 @@ class PickBeliefs:
                 if seat != view.seat and seat not in facts["revealed"]]
 
     def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
-        picks = [pick_name(pick.colours) for pick in picks_allowed(_may_double(view, _subject(question)))]
-        return on_options(question, {name: 1 / len(picks) for name in picks})
+        """Under uniform picks (`UNIFORM`, the reference)."""
+        return UNIFORM.posterior(view, question)
 
     def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
         return _picks_of_round(state, _round(question)).get(_subject(question)) if state.is_over else None

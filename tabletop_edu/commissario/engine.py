@@ -51,7 +51,7 @@ import random
 from typing import Any
 
 from ..core import (Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, quote_repr,
-                    rules_to_dict, shuffle)
+                    Term, rules_to_dict, shuffle)
 from .actions import NOTATION, RELEASE_NONE, RELEASES, REVEALS, Pick, Release, Reveal, parse_action, picks_allowed
 from .rules import ALL_CARDS, COLOURS, DEAL_COLOUR, Card, Rules, card_text, full_pile
 from .worlds import build_world
@@ -238,40 +238,34 @@ class CommissarioState(GameState[Rules]):
     def _validate(self, seat: Seat, action: Action) -> None:
         if isinstance(action, Reveal):  # the commonest action first: half of all actions are reveals
             if self.phase not in ("first_reveal", "second_reveal"):
-                raise IllegalAction(f"Commissaires are revealed after everyone picked; now is the {self._phase_words()}.")
+                raise IllegalAction.because("cm_refused_reveal_now", phase=Term(f"cm_now_{self.phase}"))
             options = self._reveal_options(seat)
             if action.colour not in options:
                 if action.colour in self._remaining_pick(seat):
-                    raise IllegalAction(f"With reveal_choice off you must reveal {options[0]} first (R4.2).")
-                raise IllegalAction(f"You cannot reveal {action.colour}: you did not pick a {action.colour} "
-                                    f"commissaire (still hidden: {', '.join(self._remaining_pick(seat))}).")
+                    raise IllegalAction.because("cm_refused_reveal_order", colour=Term(f"cm_{options[0]}"))
+                raise IllegalAction.because("cm_refused_reveal_unpicked", colour=Term(f"cm_{action.colour}"),
+                                            hidden=tuple(Term(f"cm_{c}") for c in self._remaining_pick(seat)))
         elif isinstance(action, Release):
             if self.phase != "release":
-                raise IllegalAction(f"Releasing is done at the start of a round; now is the {self._phase_words()}.")
+                raise IllegalAction.because("cm_refused_release_now", phase=Term(f"cm_now_{self.phase}"))
             if action.card is not None and action.card not in self.arrested[seat]:
-                raise IllegalAction(f"You cannot release {card_text(action.card)}: you do not hold it. "
-                                    "You can only release a character you arrested.")
+                colour, value = action.card
+                raise IllegalAction.because("cm_refused_release_unheld",
+                                            card=Term("cm_card", colour=Term(f"cm_{colour}"), value=value))
         elif isinstance(action, Pick):
             if self.phase != "pick":
-                raise IllegalAction(f"Commissaires are picked after the releases; now is the {self._phase_words()}.")
+                raise IllegalAction.because("cm_refused_pick_now", phase=Term(f"cm_now_{self.phase}"))
             if action.double and not self._holds_double(seat):
                 if self.rules.double_card:
-                    raise IllegalAction(f"{action} is not a pick: you played your 2x card in an earlier round, and "
-                                        "it is played once a game (option double_card_each_round off), so "
-                                        "choose two different colours.")
-                raise IllegalAction(f"{action} is not a pick: this game is played without the 2x card "
-                                    "(option double_card), so choose two different colours.")
+                    raise IllegalAction.because("cm_refused_double_used", action=str(action))
+                raise IllegalAction.because("cm_refused_no_double", action=str(action))
         else:
-            raise IllegalAction(f"{quote_repr(action)} is not a Commissario action: write {NOTATION}.")
+            raise IllegalAction.because("cm_refused_not_an_action", text=quote_repr(action), notation=NOTATION)
 
     def _holds_double(self, seat: Seat) -> bool:
         """Whether `seat` may pick with its 2x card now (R1.5, R5.1: options `double_card`,
         `double_card_each_round`)."""
         return self.rules.double_card and (self.rules.double_card_each_round or not self.double_used[seat])
-
-    def _phase_words(self) -> str:
-        return {"release": "release step", "pick": "secret pick", "first_reveal": "first reveal",
-                "second_reveal": "second reveal", "over": "end of the game"}[self.phase]
 
     # ------------------------------------------------------------------ playing
 

@@ -11,6 +11,7 @@ import functools
 from dataclasses import dataclass
 
 from ..core import GameRules, IllegalAction, RulesError, option, quote
+from . import words  # noqa: F401 - registers the words of the refusals raised below and above
 
 #: The six families in the layout's order (R1.1); "earlier in colour order" (R4.2) means earlier here.
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
@@ -47,12 +48,10 @@ def card_text(card: Card) -> str:
     otherwise be written `red+1` and pass for another value's text.
     """
     if not (type(card) is tuple and len(card) == 2 and type(card[0]) is str and type(card[1]) is int):
-        raise IllegalAction(f"{quote(card)} is not a character: write a colour and a whole number, like "
-                            "('red', 3) for red+3 or ('red', -3) for red-3.")
+        raise IllegalAction.because("cm_refused_card_type", card=quote(card))
     colour, value = card
     if colour not in COLOURS or not 1 <= abs(value) <= MAX_VALUE:
-        raise IllegalAction(f"{quote(card)} is not a character: colours are {', '.join(COLOURS)} and values "
-                            f"go from 1 to {MAX_VALUE} (bandits) or -1 to -{MAX_VALUE} (innocents).")
+        raise IllegalAction.because("cm_refused_card_range", card=quote(card), colours=COLOURS, most=MAX_VALUE)
     return _CARD_TEXT[card]
 
 

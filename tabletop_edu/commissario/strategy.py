@@ -15,6 +15,12 @@ arrests follow from the picks, the turn order and the layout. Here:
   identical strategies and remove strictly dominated ones, then solve the reduced game;
 - `regret_matching` approximates an equilibrium for 3 to 5 players by sampled regret matching
   (its average play converges to a coarse correlated equilibrium);
+- `expected_pick_gains` and `level_k`: a seat's exact expected points this round for each of its picks when
+  the others pick independently from given mixes, and level-k play (level 0 picks uniformly, level k best
+  responds to level k-1): cheap and exact at any table size, where an equilibrium of 3 to 5 players is not;
+- `round_tree` builds a two-player round from its pick phase as a game tree with its information sets, from the
+  protocol itself (`tabletop_edu.trees`): the picks, then every reveal, the seat picking second and every seat
+  revealing not knowing the other's pick; `small_round` is a round small enough to draw;
 - `position_values` and `best_release` treat the release step (R3) as an all-pay auction: what going first,
   second, ... is worth in this layout, and which release gives the best value net of what it costs.
 """
@@ -332,6 +338,51 @@ def _regret_policy(regret: np.ndarray) -> np.ndarray:
     return positive / positive.sum() if positive.sum() > 0 else np.full(len(regret), 1 / len(regret))
 
 
+# ------------------------------------------------------------------------------------ the round as a tree
+
+def small_round(seed: int = 0) -> Any:
+    """A two-player round at its pick phase small enough to draw as a tree: values up to 2, four characters laid
+    out, no 2x card (`Rules` options), each seat releasing none."""
+    from .engine import new_game
+    from .rules import Rules
+
+    state = new_game(2, seed=seed, rules=Rules(highest_value=2, laid_per_player=2, double_card=False))
+    while state.phase == "release":
+        state.apply("release none")
+    return state
+
+
+def round_tree(state: Any, picks: Sequence[Pick] | None = None, *, max_nodes: int | None = None) -> Any:
+    """The rest of a two-player round, from its pick phase, as a tree built from the protocol (`trees.
+    tree_from_states`): each seat picks (the picks secret and simultaneous, so the seat picking second cannot
+    tell the first's picks apart), then reveals in turn, choosing which commissaire to show first (a reveal left
+    with one colour is played without a node). `picks` limits the menu (a smaller game; default: the pairs of
+    colours with characters on the table). Payoffs: the points each seat gains this round minus the other's,
+    zero-sum (the whole score, bonuses and what carries over, left out)."""
+    from ..trees import MAX_NODES, tree_from_states
+
+    if len(state.players) != 2 or state.phase != "pick":
+        raise ValueError("round_tree starts from the pick phase of a two-player round.")
+    menu = tuple(picks) if picks is not None else None
+    start, round_number = list(state.scores), state.round
+
+    def lead(after: Any) -> list[float]:
+        gained = [after.scores[seat] - start[seat] for seat in (0, 1)]
+        return [float(gained[0] - gained[1]), float(gained[1] - gained[0])]
+
+    def actions(now: Any, seat: int) -> list[Any]:
+        legal = now.legal_actions(seat)
+        return [action for action in legal if action in menu] if menu and now.phase == "pick" else legal
+
+    def round_over(now: Any) -> bool:
+        return bool(now.round != round_number or now.is_over)
+
+    laid_out = ", ".join(f"{colour}{value:+d}" for colour in COLOURS for value in state.table[colour])
+    return tree_from_states(state, payoff=lead, stop=round_over,
+                            actions=actions, max_nodes=max_nodes or MAX_NODES,
+                            title=f"Commissario, a two-player round from its picks (laid out: {laid_out})")
+
+
 # ------------------------------------------------------------------------------------ complete plans
 
 @dataclass(frozen=True)
@@ -536,6 +587,88 @@ def regret_matching(facts: Mapping[str, Any], *, iterations: int = 300, rng: ran
             regrets[seat] += values - values[picks[seat].index(profile[seat])]
             totals[seat] += sigmas[seat]
     return {s: _mix(picks[s], totals[s] / totals[s].sum()) for s in order}
+
+
+# ------------------------------------------------------------------------------------ level-k
+
+Mix = Mapping[Pick, float]
+Popped = tuple[int, ...]  # characters arrested so far this round, per colour in COLOURS order
+
+
+def _shown_first(board: Mapping[str, Sequence[int]], popped: Popped, pick: Pick) -> str:
+    """The colour a greedy seat shows first (as `play_out`): the one whose top character is worth most now."""
+    return max(pick.colours, key=lambda c: (_top_after(board, popped, c), -COLOURS.index(c)))
+
+
+def _top_after(board: Mapping[str, Sequence[int]], popped: Popped, colour: str) -> int:
+    column, taken = board[colour], popped[COLOURS.index(colour)]
+    return column[taken] if taken < len(column) else 0
+
+
+def _popping(popped: Popped, colours: Sequence[str]) -> Popped:
+    counts = list(popped)
+    for colour in colours:
+        counts[COLOURS.index(colour)] += 1
+    return tuple(counts)
+
+
+def expected_pick_gains(table: Table, order: Sequence[int], seat: int, mixes: Mapping[int, Mix],
+                        picks: Sequence[Pick]) -> dict[Pick, float]:
+    """The points `seat` gains this round with each of `picks`, in expectation when every other seat s picks
+    independently from `mixes[s]` and everyone reveals greedily (`play_out`): exact, with no enumeration of
+    profiles. A seat's first reveal meets the board left by the first reveals of the seats before it; between
+    its two reveals every seat after it shows both its colours (the second reveals go back in reverse order),
+    so only those colours, not their order, change what is left for its second."""
+    board = {c: sorted(table.get(c, []), reverse=True) for c in COLOURS}
+    position = list(order).index(seat)
+    before: dict[Popped, float] = {tuple(0 for _ in COLOURS): 1.0}
+    for other in order[:position]:
+        step: dict[Popped, float] = {}
+        for popped, p in before.items():
+            for pick, q in mixes[other].items():
+                if q > 0:
+                    key = _popping(popped, (_shown_first(board, popped, pick),))
+                    step[key] = step.get(key, 0.0) + p * q
+        before = step
+    after: dict[Popped, float] = {tuple(0 for _ in COLOURS): 1.0}
+    for other in order[position + 1:]:
+        step = {}
+        for added, p in after.items():
+            for pick, q in mixes[other].items():
+                if q > 0:
+                    key = _popping(added, pick.colours)
+                    step[key] = step.get(key, 0.0) + p * q
+        after = step
+    gains = {}
+    for pick in picks:
+        total = 0.0
+        for popped, p in before.items():
+            first = _shown_first(board, popped, pick)
+            second = list(pick.colours)
+            second.remove(first)
+            then = _popping(popped, (first,))
+            total += p * _top_after(board, popped, first)
+            for added, q in after.items():
+                total += p * q * _top_after(board, tuple(a + b for a, b in zip(then, added)), second[0])
+        gains[pick] = total
+    return gains
+
+
+def level_k(table: Table, order: Sequence[int], allowed: Mapping[int, Sequence[Pick]], k: int
+            ) -> dict[int, dict[Pick, float]]:
+    """Every seat's level-k mix over its `allowed` picks this round: level 0 picks uniformly; level k picks
+    uniformly among its best responses (most expected points this round, ties within 1e-9) to everyone else at
+    level k-1. Round points only: bonuses and later rounds do not count."""
+    mixes: dict[int, dict[Pick, float]] = {s: {pick: 1 / len(allowed[s]) for pick in allowed[s]} for s in order}
+    for _ in range(k):
+        best = {}
+        for seat in order:
+            gains = expected_pick_gains(table, order, seat, mixes, allowed[seat])
+            top = max(gains.values())
+            chosen = [pick for pick, gain in gains.items() if gain >= top - 1e-9]
+            best[seat] = {pick: 1 / len(chosen) for pick in chosen}
+        mixes = best
+    return mixes
 
 
 # ------------------------------------------------------------------------------------ the order auction

@@ -1,7 +1,8 @@
 """Commissario's words in English and French: colours, cards, phases, the knowledge panel, banners, move buttons.
 
 Every term goes into the shared dictionary (`tabletop_edu.i18n`) under a `cm_` key when this module is
-imported, so `tr` finds it in either language.
+imported, so `tr` finds it in either language. The refusals the engine raises (`IllegalAction.because`) are
+worded here too, under `cm_refused_` keys; `rules.py` imports this module so they are known before any is raised.
 """
 
 from __future__ import annotations
@@ -53,6 +54,37 @@ register({
         "cm_m_release": "Release a prisoner (bid for turn order)", "cm_m_release_none": "No one (bid 0)",
         "cm_m_pick": "Pick two commissaires", "cm_m_double": "the 2x card (twice {colour})",
         "cm_m_reveal": "Reveal a commissaire", "cm_m_reveal_colour": "{colour} commissaire",
+        # refusals, and the terms they name
+        "cm_card": "{colour}{value:+d}", "cm_what_colour": "colour", "cm_what_value": "a character's value",
+        "cm_a_pick": "A pick", "cm_a_reveal": "A reveal",
+        "cm_now_release": "release step", "cm_now_pick": "secret pick", "cm_now_first_reveal": "first reveal",
+        "cm_now_second_reveal": "second reveal", "cm_now_over": "end of the game",
+        "cm_refused_colour_field": "{action}: a colour is a text like 'red', not {value}.",
+        "cm_refused_pick_field": "A pick holds a tuple of two colours, like ('red', 'blue'), not {value}.",
+        "cm_refused_card_notation": "{word} is not a character: write a colour and a signed value, like red+3 or "
+                                    "red-3.",
+        "cm_refused_card_value": "{word}: characters are worth +1 to +{most} (bandits) or -1 to -{most} "
+                                 "(innocents), written with one digit.",
+        "cm_refused_one_commissaire": "You have only one {colour} commissaire: to arrest twice in {colour}, write "
+                                      "'pick {notation} 2x' (your 2x card).",
+        "cm_refused_not_an_action": "{text} is not a Commissario action: write {notation}.",
+        "cm_refused_card_type": "{card} is not a character: write a colour and a whole number, like ('red', 3) "
+                                "for red+3 or ('red', -3) for red-3.",
+        "cm_refused_card_range": "{card} is not a character: colours are {colours} and values go from 1 to {most} "
+                                 "(bandits) or -1 to -{most} (innocents).",
+        "cm_refused_reveal_now": "Commissaires are revealed after everyone picked; now is the {phase}.",
+        "cm_refused_reveal_order": "With reveal_choice off you must reveal {colour} first (R4.2).",
+        "cm_refused_reveal_unpicked": "You cannot reveal {colour}: you did not pick a {colour} commissaire "
+                                      "(still hidden: {hidden}).",
+        "cm_refused_release_now": "Releasing is done at the start of a round; now is the {phase}.",
+        "cm_refused_release_unheld": "You cannot release {card}: you do not hold it. You can only release a "
+                                     "character you arrested.",
+        "cm_refused_pick_now": "Commissaires are picked after the releases; now is the {phase}.",
+        "cm_refused_double_used": "{action} is not a pick: you played your 2x card in an earlier round, and it is "
+                                  "played once a game (option double_card_each_round off), so choose two different "
+                                  "colours.",
+        "cm_refused_no_double": "{action} is not a pick: this game is played without the 2x card (option "
+                                "double_card), so choose two different colours.",
     },
     "fr": {
         "cm_title": "Commissario",
@@ -97,6 +129,38 @@ register({
         "cm_m_release_none": "Personne (mise 0)",
         "cm_m_pick": "Choisir deux commissaires", "cm_m_double": "la carte 2x (deux fois {colour})",
         "cm_m_reveal": "Révéler un commissaire", "cm_m_reveal_colour": "commissaire {colour}",
+        "cm_card": "{colour} {value:+d}", "cm_what_colour": "couleur", "cm_what_value": "la valeur d'un personnage",
+        "cm_a_pick": "Un choix", "cm_a_reveal": "Une révélation",
+        "cm_now_release": "libérations", "cm_now_pick": "choix secret",
+        "cm_now_first_reveal": "première révélation",
+        "cm_now_second_reveal": "seconde révélation", "cm_now_over": "fin de la partie",
+        "cm_refused_colour_field": "{action} : une couleur est un texte comme 'red', pas {value}.",
+        "cm_refused_pick_field": "Un choix contient un tuple de deux couleurs, comme ('red', 'blue'), pas {value}.",
+        "cm_refused_card_notation": "{word} n'est pas un personnage : écrivez une couleur et une valeur signée, "
+                                    "comme red+3 ou red-3.",
+        "cm_refused_card_value": "{word} : les personnages valent de +1 à +{most} (bandits) ou de -1 à -{most} "
+                                 "(innocents), écrits avec un seul chiffre.",
+        "cm_refused_one_commissaire": "Vous n'avez qu'un commissaire {colour} : pour arrêter deux fois en "
+                                      "{colour}, écrivez 'pick {notation} 2x' (votre carte 2x).",
+        "cm_refused_not_an_action": "{text} n'est pas un coup de Commissario : écrivez {notation}.",
+        "cm_refused_card_type": "{card} n'est pas un personnage : écrivez une couleur et un nombre entier, comme "
+                                "('red', 3) pour red+3 ou ('red', -3) pour red-3.",
+        "cm_refused_card_range": "{card} n'est pas un personnage : les couleurs sont {colours} et les valeurs vont "
+                                 "de 1 à {most} (bandits) ou de -1 à -{most} (innocents).",
+        "cm_refused_reveal_now": "Les commissaires sont révélés une fois que tout le monde a choisi ; l'étape "
+                                 "en cours : {phase}.",
+        "cm_refused_reveal_order": "Avec reveal_choice désactivée, vous devez d'abord révéler {colour} (R4.2).",
+        "cm_refused_reveal_unpicked": "Vous ne pouvez pas révéler {colour} : vous n'avez pas choisi de commissaire "
+                                      "{colour} (encore cachés : {hidden}).",
+        "cm_refused_release_now": "On libère au début d'une manche ; l'étape en cours : {phase}.",
+        "cm_refused_release_unheld": "Vous ne pouvez pas libérer {card} : vous ne le détenez pas. Vous ne pouvez "
+                                     "libérer qu'un personnage que vous avez arrêté.",
+        "cm_refused_pick_now": "Les commissaires sont choisis après les libérations ; l'étape en cours : {phase}.",
+        "cm_refused_double_used": "{action} n'est pas un choix possible : vous avez joué votre carte 2x lors d'une "
+                                  "manche précédente, et elle ne se joue qu'une fois par partie (option "
+                                  "double_card_each_round désactivée) : choisissez deux couleurs différentes.",
+        "cm_refused_no_double": "{action} n'est pas un choix possible : cette partie se joue sans la carte 2x "
+                                "(option double_card) : choisissez deux couleurs différentes.",
     },
 })
 

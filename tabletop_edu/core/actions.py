@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import IllegalAction, quote
+from .errors import IllegalAction, Term, quote
 
 
 class Action:
@@ -46,34 +46,39 @@ class Action:
 def words(text: str) -> list[str]:
     """The lower-cased words of an action text, or an error if the text is not a string."""
     if not isinstance(text, str):
-        raise IllegalAction(f"An action is written as text, like 'take 3'; got {type(text).__name__}.")
+        raise IllegalAction.because("refused.not_text", kind=type(text).__name__)
     parts = text.strip().lower().split()
     if not parts:
-        raise IllegalAction("An empty text is not an action.")
+        raise IllegalAction.because("refused.empty")
     return parts
 
 
 def expect_arity(parts: Sequence[str], count: int, notation: str) -> None:
     """Raise unless the action text has exactly `count` words, showing the notation expected."""
     if len(parts) != count:
-        raise IllegalAction(f"{quote(' '.join(parts))} is not written right: expected '{notation}'.")
+        raise IllegalAction.because("refused.arity", text=quote(" ".join(parts)), notation=notation)
 
+
+#: What `parse_int` reads when it reads a seat, worded in the reader's language.
+A_SEAT = Term("refused.a_seat")
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 
 
-def parse_int(word: str, what: str) -> int:
-    """A whole number written in plain digits (at most nine), or an error naming what it was meant to be.
+def parse_int(word: str, what: str | Term) -> int:
+    """A whole number written in plain digits (at most nine), or an error naming what it was meant to be (a
+    `Term` to word it in the reader's language).
 
     Strict on purpose: `int()` also reads "1_0", "+1" and other scripts' digits, which would give one move
     several spellings, and reads numbers thousands of digits long slowly."""
     if not _WHOLE_NUMBER.fullmatch(word):
-        raise IllegalAction(f"{quote(word)} is not a number ({what} expected).")
+        raise IllegalAction.because("refused.not_a_number", word=quote(word), what=what)
     return int(word)
 
 
-def parse_choice(word: str, choices: Sequence[str], what: str) -> str:
-    """`word` if it is one of `choices`, else an error listing them."""
+def parse_choice(word: str, choices: Sequence[str], what: str | Term) -> str:
+    """`word` if it is one of `choices`, else an error listing them (`what` they are: a `Term` to word it in the
+    reader's language)."""
     if word not in choices:
-        raise IllegalAction(f"{quote(word)} is not a {what}: choose one of {', '.join(choices)}.")
+        raise IllegalAction.because("refused.not_a_choice", word=quote(word), what=what, choices=tuple(choices))
     return word

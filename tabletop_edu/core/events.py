@@ -193,7 +193,7 @@ def log_for(events: Iterable[Event], seat: Seat | None) -> tuple[Event, ...]:
 class SeatLog:
     """One seat's log of one game, kept from one view to the next (`GameState.view(seat, log=...)`). A game only
     ever appends to its events, so each view passes only the events new since the last one through `log_for`: a
-    class server's table at step 150 of Mafia de Cuba no longer copies 150 events for each of 13 seats. The views
+    class server's table at step 150 of Mafia de Cuba does not copy 150 events for each of 13 seats. The views
     it serves share their earlier events with one another, the seat's own copies; never with the game or with
     another seat's views. Their facts share the same way the copies of a long list's earlier items (`facts`)."""
 

@@ -1,10 +1,11 @@
-"""What the core asks of the floors above it, which fill these two hooks when `tabletop_edu` is imported.
+"""What the core asks of the floors above it, which fill these three hooks when `tabletop_edu` is imported.
 
-The core knows no game, no registry and no template. Two of its questions need them: which `GameState` class
-plays the game a record (or a view's JSON) names, answered by the registry; and how a state or a view draws
-itself in a notebook, answered by `tabletop_edu.rendering` with the game's own renderer. The package's
-`__init__` connects both, so they work after any import of `tabletop_edu`; unconnected, no game is known and a
-state or a view shows as its text.
+The core knows no game, no registry and no template. Three of its questions need them: which `GameState` class
+plays the game a record (or a view's JSON) names, answered by the registry; how a state or a view draws
+itself in a notebook, answered by `tabletop_edu.rendering` with the game's own renderer; and the words of a
+refusal in a language, answered by `tabletop_edu.i18n`. The package's `__init__` connects them, so they work
+after any import of `tabletop_edu`; unconnected, no game is known, a state or a view shows as its text, and a
+refusal as its key.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any
 StateClassFinder = Callable[[str], "type[Any] | None"]
 #: A state (omniscient) or a view -> its HTML for a notebook.
 HtmlRenderer = Callable[[Any], str]
+#: (key, language) -> the word registered for `key` in `language` (else in English), None when there is none.
+WordFinder = Callable[[str, str], "str | None"]
 
 
 def _no_game(game: str) -> None:
@@ -27,14 +30,19 @@ def _plain_html(subject: Any) -> str:
     return f"<pre>{escape(str(subject))}</pre>"
 
 
+def _no_word(key: str, language: str) -> None:
+    return None
+
+
 _state_class: StateClassFinder = _no_game
 _html: HtmlRenderer = _plain_html
+_word: WordFinder = _no_word
 
 
-def connect(*, state_class: StateClassFinder, html: HtmlRenderer) -> None:
+def connect(*, state_class: StateClassFinder, html: HtmlRenderer, word: WordFinder) -> None:
     """Fill the hooks (done once by `tabletop_edu/__init__.py`)."""
-    global _state_class, _html
-    _state_class, _html = state_class, html
+    global _state_class, _html, _word
+    _state_class, _html, _word = state_class, html, word
 
 
 def state_class_of(game: str) -> type[Any] | None:
@@ -48,4 +56,9 @@ def html_of(subject: Any) -> str:
     return _html(subject)
 
 
-__all__ = ["HtmlRenderer", "StateClassFinder", "connect", "html_of", "state_class_of"]
+def word_of(key: str, language: str) -> str | None:
+    """The word registered for `key` in `language` (else in English), None when there is none."""
+    return _word(key, language)
+
+
+__all__ = ["HtmlRenderer", "StateClassFinder", "WordFinder", "connect", "html_of", "state_class_of", "word_of"]

@@ -24,7 +24,7 @@ from html import escape
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .actions import Action
-from .errors import IllegalAction, RecordError, RulesError, quote, quote_repr
+from .errors import IllegalAction, RecordError, RulesError, Term, quote, quote_repr
 from .events import FROZEN_TYPES, NO_DATA, Event, FrozenDict, Seat, SeatLog, Source, freeze, freeze_data, log_for
 from .rules import rules_from_dict, rules_to_dict
 from .hooks import html_of, state_class_of
@@ -247,18 +247,18 @@ class GameState(ABC, Generic[RulesT]):
         seat, or a clear refusal."""
         current = self._current
         if current is None:
-            raise IllegalAction("The game is over: no more actions.")
+            raise IllegalAction.because("refused.game_over")
         seats = current if isinstance(current, tuple) else (current,)
         if player is None:
             if len(seats) > 1:
-                names = ", ".join(str(seat) for seat in seats)
-                raise IllegalAction(f"Seats {names} act at the same time: say which one, with player=.")
+                raise IllegalAction.because("refused.together", seats=tuple(seats))
             return seats[0]
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.players):
-            raise IllegalAction(f"There is no seat {quote_repr(player)} at this table of {len(self.players)}.")
+            raise IllegalAction.because("refused.no_seat", seat=quote_repr(player), count=len(self.players))
         if player not in seats:
-            turn = " or ".join(f"{self.players[s]} (seat {s})" for s in seats)
-            raise IllegalAction(f"It is not {self.players[player]}'s turn: waiting for {turn}.")
+            named = [Term("refused.seat_named", name=self.players[s], seat=s) for s in seats]
+            waiting = functools.reduce(lambda first, second: Term("refused.or", first=first, second=second), named)
+            raise IllegalAction.because("refused.not_turn", name=self.players[player], waiting=waiting)
         return player
 
     def apply(self, action: Action | str, *, player: Seat | None = None) -> list[Event]:
@@ -298,8 +298,8 @@ class GameState(ABC, Generic[RulesT]):
         except IllegalAction:
             raise
         except Exception as error:  # noqa: BLE001 - a move is refused, never a crash (check_game reports the cause)
-            raise IllegalAction(f"{quote(_text_of(action))} could not be read as a move of {self.title}: "
-                                f"{type(error).__name__}: {quote(_text_of(error))}") from error
+            raise IllegalAction.because("refused.unreadable", action=quote(_text_of(action)), title=self.title,
+                                        kind=type(error).__name__, error=quote(_text_of(error))) from error
         return move
 
     def _canonical(self, action: Action | str) -> Action:
@@ -317,18 +317,16 @@ class GameState(ABC, Generic[RulesT]):
         except IllegalAction:
             raise
         except Exception as error:  # noqa: BLE001 - a malformed value (a 5,000-digit number), not an engine bug
-            raise IllegalAction(f"{quote(action)} is not a well-formed action: its text cannot be written "
-                                f"({type(error).__name__}).") from None
+            raise IllegalAction.because("refused.unwritable", action=quote(action),
+                                        kind=type(error).__name__) from None
         move = self.parse_action(text)
         if type(move) is not type(action) or move != action:
-            raise IllegalAction(f"{quote_repr(action)} is not a well-formed action: its text {quote(text)} "
-                                f"reads as {quote_repr(move)}.")
+            raise IllegalAction.because("refused.reads_as", action=quote_repr(action), text=quote(text),
+                                        move=quote_repr(move))
         given, read = _field_types(action), _field_types(move)
         if given != read:
             if not all(map(_foreign_only, given, read)):
-                raise IllegalAction(f"{quote_repr(action)} is not a well-formed action: its fields have other types "
-                                    f"than its text {quote(text)} reads back (a bool is not a number, 1.0 is not 1, "
-                                    "a list is not a tuple).")
+                raise IllegalAction.because("refused.field_types", action=quote_repr(action), text=quote(text))
             return move  # equal values of other types (a numpy integer): play the plain value read back
         known["_canonical"] = True
         return action
@@ -375,7 +373,7 @@ class GameState(ABC, Generic[RulesT]):
         """What `player` may know: its secrets, public facts and its own observations (None: spectator).
         `log`: that seat's log kept from its earlier views of this game (a server drawing a table every step)."""
         if player is not None and not (isinstance(player, int) and 0 <= player < len(self.players)):
-            raise IllegalAction(f"There is no seat {quote_repr(player)} at this table of {len(self.players)}.")
+            raise IllegalAction.because("refused.no_seat", seat=quote_repr(player), count=len(self.players))
         if log is not None and log.seat != player:
             raise ValueError(f"The log kept for seat {log.seat!r} is not the log of seat {player!r}.")
         if log is None:

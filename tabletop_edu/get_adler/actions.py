@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import Action, IllegalAction, expect_arity, parse_choice, parse_int, quote, words
+from ..core import A_SEAT, Action, IllegalAction, Term, expect_arity, parse_choice, parse_int, quote, words
+from . import words as _words  # noqa: F401 - registers the words of the refusals raised here and in the engine
 from .rules import CARDS, MAX_PLAYERS, TRAIT_COLOURS, TRAITS
 
 
@@ -115,6 +116,8 @@ class Skip(Action):
 NOTATION = ("'discard CARD', 'ask K TRAIT COLOUR', 'answer yes|no', 'magnify K', 'binoculars K', 'give CARD', "
             "'arrest K', 'respond CARD', 'surrender', 'pass' or 'skip'")
 
+_A_CARD = Term("adler.refused.what.card")
+
 
 def parse_action(text: str) -> Action:
     """Read an action of Get Adler from its notation (see NOTATION)."""
@@ -122,37 +125,37 @@ def parse_action(text: str) -> Action:
     head = parts[0]
     if head == "discard":
         expect_arity(parts, 2, "discard CARD")
-        return DISCARDS[parse_choice(parts[1], CARDS, "card")]
+        return DISCARDS[parse_choice(parts[1], CARDS, _A_CARD)]
     if head == "ask":
         expect_arity(parts, 4, "ask K TRAIT COLOUR")
-        trait = parse_choice(parts[2], TRAITS, "trait")
-        return Ask(parse_int(parts[1], "a seat"), trait, parse_choice(parts[3], TRAIT_COLOURS[trait],
-                                                                       f"{trait} colour"))
+        trait = parse_choice(parts[2], TRAITS, Term("adler.refused.what.trait"))
+        return Ask(parse_int(parts[1], A_SEAT), trait, parse_choice(
+            parts[3], TRAIT_COLOURS[trait], Term("adler.refused.what.colour", trait=Term(f"trait.{trait}"))))
     if head == "answer":
         expect_arity(parts, 2, "answer yes|no")
-        return ANSWERS[parse_choice(parts[1], ("yes", "no"), "answer") == "yes"]
+        return ANSWERS[parse_choice(parts[1], ("yes", "no"), Term("adler.refused.what.answer")) == "yes"]
     if head == "magnify":
         expect_arity(parts, 2, "magnify K")
-        return Magnify(parse_int(parts[1], "a seat"))
+        return Magnify(parse_int(parts[1], A_SEAT))
     if head == "binoculars":
         expect_arity(parts, 2, "binoculars K (then 'give CARD' once you have seen the card you took)")
-        return Binoculars(parse_int(parts[1], "a seat"))
+        return Binoculars(parse_int(parts[1], A_SEAT))
     if head == "give":
         expect_arity(parts, 2, "give CARD")
-        return GIVES[parse_choice(parts[1], CARDS, "card")]
+        return GIVES[parse_choice(parts[1], CARDS, _A_CARD)]
     if head == "arrest":
         expect_arity(parts, 2, "arrest K")
-        return Arrest(parse_int(parts[1], "a seat"))
+        return Arrest(parse_int(parts[1], A_SEAT))
     if head == "respond":
         expect_arity(parts, 2, "respond CARD")
-        return RESPONSES[parse_choice(parts[1], CARDS, "card")]
+        return RESPONSES[parse_choice(parts[1], CARDS, _A_CARD)]
     if parts == ["surrender"]:
         return SURRENDER
     if parts == ["pass"]:
         return PASS
     if parts == ["skip"]:
         return SKIP
-    raise IllegalAction(f"{quote(text)} is not a Get Adler action: write {NOTATION}.")
+    raise IllegalAction.because("adler.refused.not_an_action", text=quote(text), notation=NOTATION)
 
 
 # Actions are frozen values, so the same objects are handed out again and again: building dozens of

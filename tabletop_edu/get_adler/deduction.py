@@ -3,8 +3,11 @@
 The possible worlds of identities it reasons on are `identities` (the engine draws its worlds from them too):
 a world assigns one character to each seat, and public facts cut worlds down. Here: what a question is worth in
 bits under a model of Adler's answers (`information_gain`, `question_values`, `best_question`), the policies a
-lying Adler may follow (`random_liar`, `mimic`, `hero_answers`), the questioning game between an asker and Adler
-solved as a zero-sum game (`questioning_game`, `solve_questioning_game`), and the knowledge pictures
+lying Adler may follow (`random_liar`, `mimic`, `hero_answers`), P(Adler) when his answers are weighed by one of
+them (`policy_distribution`: Bayes's rule, where `identities.adler_distribution` gives them no weight), the
+questioning game between an asker and Adler solved as a zero-sum game (`questioning_game`,
+`solve_questioning_game`) and drawn as a game tree with its information sets (`questioning_tree`, built from this
+model: the protocol's tree of a whole game is far too big), and the knowledge pictures
 (`knowledge_model`, `question_flow`, `draw_candidates`).
 
 Everything here works from public facts plus one seat's own character, so bots can call it on a View.
@@ -23,7 +26,7 @@ from typing import Any
 
 from ..core import GameState, View
 from ..extras import need
-from .identities import World, adler_distribution, candidate_history, possible_worlds, worlds_for_view
+from .identities import AnswerFact, World, adler_distribution, candidate_history, possible_worlds, worlds_for_view
 from .rules import ADLER, CAST, TRAIT_COLOURS, TRAITS, has_trait
 
 def _entropy(probabilities: Iterable[float]) -> float:
@@ -49,6 +52,30 @@ def hero_answers(worlds: Sequence[World], target: int) -> AdlerPolicy:
     policy *pools* with the heroes, so that his answer cannot tell him from them in those worlds."""
     heroes = [world[target] for world in worlds if world[target] != ADLER]
     return mimic(heroes)
+
+
+def policy_distribution(worlds: Sequence[World], answers: Iterable[AnswerFact], adler: AdlerPolicy
+                        ) -> dict[int, float]:
+    """P(seat is Adler) by Bayes's rule when every deal is alike and Adler answers each question on his own,
+    yes with probability `adler(trait, colour)`: a world where the seat that gave k answers is Adler weighs the
+    product of his k answers' probabilities under the policy, one where heroes gave them weighs 1 (`worlds`
+    already holds only the worlds where every hero's answer is true). With `random_liar(0.5)` each of Adler's
+    answers halves his worlds' weight, where counting (`adler_distribution`) leaves it whole. A ValueError when
+    the policy gives every world weight 0 (it cannot have produced these answers)."""
+    answers = [tuple(answer) for answer in answers]
+    weights: Counter[int] = Counter()
+    for world in worlds:
+        seat = world.index(ADLER)
+        weight = 1.0
+        for _, target, trait, colour, yes in answers:
+            if target == seat:
+                p_yes = adler(trait, colour)
+                weight *= p_yes if yes else 1.0 - p_yes
+        weights[seat] += weight  # type: ignore[assignment]
+    total = sum(weights.values())
+    if total <= 0:
+        raise ValueError("No world fits these answers under this policy of Adler's.")
+    return {seat: weight / total for seat, weight in sorted(weights.items()) if weight > 0}
 
 
 def information_gain(worlds: Sequence[World], target: int, trait: str, colour: str, *,
@@ -179,6 +206,47 @@ def solve_questioning_game(game: QuestioningGame) -> tuple[float, dict[Question,
     weights = -result.ineqlin.marginals * len(characters)
     asker_mix = {plan: float(w) for plan, w in zip(plans, weights) if w > 1e-9}
     return float(result.fun), {q: float(y) for q, y in zip(questions, result.x)}, asker_mix
+
+
+def questioning_tree(players: int, asker: int, target: int, *, questions: Sequence[Question] | None = None,
+                     cast: Sequence[str] | None = None):  # -> tabletop_edu.trees.GameTree
+    """The one-question game of `questioning_game` as an extensive form (`tabletop_edu.trees`), built from the
+    same model: chance deals the characters (the asker a hero, every deal alike), the asker asks `target` one of
+    `questions` (default: all) knowing only its own character, the target answers (Adler chooses, knowing only
+    the question; a hero's answer is the truth, a chance node of one branch), and the asker names a seat. The
+    asker gets 1 for naming Adler, Adler the opposite: zero-sum, so `trees.solve_zero_sum` gives the value of
+    `solve_questioning_game` (5/12 at four seats). `players` may be below the game's four, for a tree small
+    enough to draw."""
+    from ..trees import Chance, Decision, Terminal, tree_from_spec
+
+    if asker == target or not (0 <= asker < players and 0 <= target < players):
+        raise ValueError(f"The asker and the target must be two different seats from 0 to {players - 1}.")
+    in_play = tuple(cast or CAST)[:players]
+    asked = list(questions or [(trait, colour) for trait in TRAITS for colour in TRAIT_COLOURS[trait]])
+    suspects = [seat for seat in range(players) if seat != asker]
+
+    def naming(character: str, question: Question, answer: str, adler: int) -> Decision:
+        return Decision(0, ("name", character, question, answer), tuple(
+            (f"names {seat}", Terminal((1.0, -1.0) if seat == adler else (0.0, 0.0))) for seat in suspects),
+            f"{character}, asked {question[1]} {question[0]}, heard {answer}")
+
+    def answer(character: str, world: World, question: Question) -> Decision | Chance:
+        adler = world.index(ADLER)
+        if world[target] == ADLER:
+            return Decision(1, ("answer", question), tuple(
+                (reply, naming(character, question, reply, adler)) for reply in ("yes", "no")),
+                f"asked {question[1]} {question[0]}")
+        reply = "yes" if has_trait(world[target], *question) else "no"
+        return Chance(((reply, 1.0, naming(character, question, reply, adler)),))
+
+    deals = [(character, world) for character in in_play if character != ADLER
+             for world in possible_worlds(players, known={asker: character}, cast=in_play)]
+    root = Chance(tuple((" ".join(world), 1 / len(deals), Decision(
+        0, ("ask", character), tuple((f"{colour} {trait}?", answer(character, world, (trait, colour)))
+                                     for trait, colour in asked), f"the asker is {character}"))
+        for character, world in deals))
+    return tree_from_spec(("Asker", ADLER), root, title=f"Get Adler: one question to seat {target}, then a name "
+                          f"({players} seats)")
 
 
 def question_values(worlds: Sequence[World], asker: int) -> list[tuple[float, int, str, str]]:

@@ -48,7 +48,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, copy_rng, shuffle
+from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, Seat, Term, View, copy_rng, shuffle
 from .actions import (AIMED_AT, ANSWERS, DISCARDS, GIVES, NOTATION, PASS, RESPONSES, SKIP, SURRENDER, Answer, Arrest,
                       Ask, Binoculars, Discard, Give, Magnify, Pass, Respond, Skip, Surrender, parse_action)
 from .identities import worlds_for_view
@@ -74,10 +74,6 @@ _TURN_ACTIONS = frozenset({Discard, Ask, Magnify, Binoculars, Arrest})
 #: wrong arrest (R5.3), or beaten in a pistol duel without leaving the game (R6.3, option `shot_hero_out` off).
 SKIP_REASONS = ("stunned", "wrong_arrest", "duel")
 #: What a seat that must skip is told when it tries another move.
-SKIP_WHY = {"stunned": "You are stunned by the bomb this turn",
-            "wrong_arrest": "You are out for one turn after a wrong arrest",
-            "duel": "You lost the pistol duel and miss this turn"}
-
 # ---------------------------------------------------------------------------------------------- turn menus
 
 
@@ -388,15 +384,16 @@ class GetAdlerState(GameState[Rules]):
 
     def _check_target(self, seat: int, target: int) -> None:
         if not 0 <= target < len(self.players):
-            raise IllegalAction(f"There is no seat {target} at this table of {len(self.players)}.")
+            raise IllegalAction.because("refused.no_seat", seat=target, count=len(self.players))
         if target == seat:
-            raise IllegalAction("You cannot target yourself: choose another player.")
+            raise IllegalAction.because("adler.refused.target_self")
         if target in self.out:
-            raise IllegalAction(f"{self.players[target]} is out of the game.")
+            raise IllegalAction.because("adler.refused.target_out", name=self.players[target])
 
-    def _need(self, seat: int, card: str, why: str) -> None:
+    def _need(self, seat: int, card: str, why: Term) -> None:
+        """A refusal unless `seat` holds `card`; `why`: what the card was for (`adler.refused.to.*`)."""
         if card not in self.hands[seat]:
-            raise IllegalAction(f"You have no {card} card in hand to {why}.")
+            raise IllegalAction.because("adler.refused.need", card=Term(f"adler.refused.card.{card}"), why=why)
 
     def _validate(self, seat: Seat, action: Action) -> None:
         phase = self.phase
@@ -407,35 +404,35 @@ class GetAdlerState(GameState[Rules]):
             return
         if phase == "skip":
             if not isinstance(action, Skip):
-                why = SKIP_WHY[self.skip_reasons[seat][0]] if self.skips[seat] else "You have no card left"
-                raise IllegalAction(f"{why}: you can only 'skip'.")
+                reason = self.skip_reasons[seat][0] if self.skips[seat] else "no_cards"
+                raise IllegalAction.because("adler.refused.skip_only", why=Term(f"adler.refused.skip.{reason}"))
             return
         if isinstance(action, Skip):
-            raise IllegalAction("You have no turn to miss: you cannot skip.")
+            raise IllegalAction.because("adler.refused.skip_none")
         if phase == "answer":
             if not isinstance(action, Answer):
-                raise IllegalAction("You were asked a question: reply 'answer yes' or 'answer no'.")
+                raise IllegalAction.because("adler.refused.answer_now")
             assert self.question is not None
             _, _, trait, colour = self.question
             if not self._may_lie(seat) and action.yes != has_trait(self.characters[seat], trait, colour):
-                raise IllegalAction("Heroes must tell the truth: that answer is a lie.")
+                raise IllegalAction.because("adler.refused.hero_truth")
             return
         if isinstance(action, Answer):
-            raise IllegalAction("Nobody asked you a question: there is nothing to answer.")
+            raise IllegalAction.because("adler.refused.no_question")
         if phase == "give":
             assert self.taking is not None
             whom = self.players[self.taking[1]]
             if not isinstance(action, Give):
-                raise IllegalAction(f"You took a card with binoculars: now 'give CARD' to {whom}.")
-            self._need(seat, action.card, f"give to {whom}")
+                raise IllegalAction.because("adler.refused.give_now", whom=whom)
+            self._need(seat, action.card, Term("adler.refused.to.give", whom=whom))
             return
         if isinstance(action, Give):
-            raise IllegalAction("You give a card only after taking one with binoculars ('binoculars K').")
+            raise IllegalAction.because("adler.refused.give_later")
         if phase in ("confront", "escape", "duel"):
             self._validate_confrontation(seat, action)
             return
         if isinstance(action, (Respond, Surrender, Pass)):
-            raise IllegalAction(f"'{action}' is only for a confrontation; now play or discard a card.")
+            raise IllegalAction.because("adler.refused.confrontation_only", action=str(action))
         self._validate_turn(seat, action)
 
     def _validate_confrontation(self, seat: int, action: Action) -> None:
@@ -444,49 +441,48 @@ class GetAdlerState(GameState[Rules]):
             if isinstance(action, Surrender):
                 return
             if not isinstance(action, Respond) or action.card not in ADLER_RESPONSES:
-                raise IllegalAction("Adler is being arrested: 'respond escape|disguise|bomb|pistol' or "
-                                    "'surrender'.")
-            self._need(seat, action.card, "respond with")
+                raise IllegalAction.because("adler.refused.arrested")
+            self._need(seat, action.card, Term("adler.refused.to.respond"))
             return
         needed = self.rules.escape_answer_card if self.phase == "escape" else "pistol"
         if isinstance(action, Pass):
             return
         if not isinstance(action, Respond) or action.card != needed:
-            what = "stop the escape" if self.phase == "escape" else "shoot back"
-            raise IllegalAction(f"Now you may only 'respond {needed}' (to {what}) or 'pass'.")
+            what = Term("adler.refused.stop_escape" if self.phase == "escape" else "adler.refused.shoot_back")
+            raise IllegalAction.because("adler.refused.respond_only", needed=needed, what=what)
         if needed not in hand:
-            raise IllegalAction(f"You have no {needed} card in hand.")
+            raise IllegalAction.because("adler.refused.no_card", card=Term(f"adler.refused.card.{needed}"))
 
     def _validate_turn(self, seat: int, action: Action) -> None:
         if isinstance(action, Discard):
             if action.card not in self.hands[seat]:
-                self._need(seat, action.card, "discard")
+                self._need(seat, action.card, Term("adler.refused.to.discard"))
             return
         if isinstance(action, Ask):  # the commonest card played: both checks inlined, the messages called for
             if "question" not in self.hands[seat]:
-                self._need(seat, "question", "ask a question")
+                self._need(seat, "question", Term("adler.refused.to.ask"))
             target = action.target
             if target == seat or target in self.out or not 0 <= target < len(self.players):
                 self._check_target(seat, target)
             return
         if isinstance(action, Magnify):
-            self._need(seat, "magnify", "look at a hand")
+            self._need(seat, "magnify", Term("adler.refused.to.magnify"))
             self._check_target(seat, action.target)
             return
         if isinstance(action, Binoculars):
-            self._need(seat, "binoculars", "use binoculars")
+            self._need(seat, "binoculars", Term("adler.refused.to.binoculars"))
             self._check_target(seat, action.target)
             if not self.hands[action.target]:
-                raise IllegalAction(f"{self.players[action.target]} has no card to take.")
+                raise IllegalAction.because("adler.refused.nothing_to_take", name=self.players[action.target])
             return
         if isinstance(action, Arrest):
-            self._need(seat, "arrest", "arrest someone")
+            self._need(seat, "arrest", Term("adler.refused.to.arrest"))
             self._check_target(seat, action.target)
             if not self._arrests_open():
-                raise IllegalAction(f"Arrests are allowed from hour {self.rules.first_arrest_hour} to hour "
-                                    f"{self.rules.arrests_until}: it is hour {self.hour}.")
+                raise IllegalAction.because("adler.refused.arrest_hours", first=self.rules.first_arrest_hour,
+                                            last=self.rules.arrests_until, hour=self.hour)
             return
-        raise IllegalAction(f"'{action}' is not a Get Adler action.")
+        raise IllegalAction.because("adler.refused.not_an_action_value", action=str(action))
 
     # -------------------------------------------------------------------------------- playing
 

@@ -3,8 +3,8 @@
 The panel is computed from what the perspective may know and nothing else: for a seat, from its View (the
 public answers and arrests, plus its own character); for the spectator, from the public View; for the teacher
 (omniscient), every seat's candidate set, each computed from that seat's own View. So the panel of seat k
-holds no more than seat k's page already does. Its chances count every world the perspective cannot rule out
-alike (the counting model of `identities`).
+holds no more than seat k's page already does. Its chances are under counting (`beliefs.COUNTING`: every world
+the perspective cannot rule out counts alike), and the panel says so in words.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 from ..core import GameState, View
 from ..i18n import check_language, tr
 from ..templates import Bar, Cell, Name, Row, render, short_name
+from .beliefs import COUNTING
 from .identities import adler_distribution, worlds_for_view
 from . import words as _words  # noqa: F401 - importing it registers the adler.* words this panel uses
 
@@ -34,7 +35,7 @@ def _candidates_context(view: View, language: str) -> dict[str, Any]:
                          Bar((("adler", share), ("other", 1.0 - share))), f"{share:.0%}"), head=name))
     title = (tr("adler.candidates_public", language) if view.seat is None else
              tr("adler.candidates_for", language).format(name=short_name(view.players[view.seat])))
-    return {"title": title, "note": _worlds(len(worlds), language),
+    return {"title": title, "note": f"{_worlds(len(worlds), language)}; {COUNTING.under(language)}",
             "head": (tr("adler.name", language), tr("adler.suspect", language), "", tr("adler.chance", language)),
             "rows": rows}
 

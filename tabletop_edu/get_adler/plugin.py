@@ -1,7 +1,7 @@
 """Get Adler's declaration to the game registry (entry point `get_adler` in pyproject.toml).
 
 `actions` lists every action a Get Adler table can ever allow: the PettingZoo adapter's fixed action space
-(moved here from `pettingzoo_env.py`, so the generic adapter knows no game).
+(declared here, so the generic adapter knows no game).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Get Adler's words in English and French: cards, traits, colours, characters, phases, banners and move buttons.
 
 Every term goes into the shared dictionary (`tabletop_edu.i18n`) under a prefixed key (`card.X`, `trait.X`,
-`colour.X`, `character.X`, `adler.*`) when this module is imported, so `tr` finds it in either language.
+`colour.X`, `character.X`, `adler.*`) when this module is imported, so `tr` finds it in either language. The
+refusals the engine raises (`IllegalAction.because`) are worded here too, under `adler.refused.*`; a card they
+name is its notation in English (what a player types) and its name in French (`adler.refused.card.X`).
 """
 
 from __future__ import annotations
@@ -139,6 +141,68 @@ _UI = {
            "adler.m_no": "Non"},
 }
 
+#: The engine's refusals and the terms they name.
+_REFUSALS = {
+    "en": {"not_an_action": "{text} is not a Get Adler action: write {notation}.",
+           "not_an_action_value": "'{action}' is not a Get Adler action.",
+           "what.card": "card", "what.trait": "trait", "what.colour": "{trait} colour", "what.answer": "answer",
+           "target_self": "You cannot target yourself: choose another player.",
+           "target_out": "{name} is out of the game.",
+           "need": "You have no {card} card in hand to {why}.",
+           "to.give": "give to {whom}", "to.respond": "respond with", "to.discard": "discard",
+           "to.ask": "ask a question", "to.magnify": "look at a hand", "to.binoculars": "use binoculars",
+           "to.arrest": "arrest someone",
+           "skip_only": "{why}: you can only 'skip'.",
+           "skip.stunned": "You are stunned by the bomb this turn",
+           "skip.wrong_arrest": "You are out for one turn after a wrong arrest",
+           "skip.duel": "You lost the pistol duel and miss this turn", "skip.no_cards": "You have no card left",
+           "skip_none": "You have no turn to miss: you cannot skip.",
+           "answer_now": "You were asked a question: reply 'answer yes' or 'answer no'.",
+           "hero_truth": "Heroes must tell the truth: that answer is a lie.",
+           "no_question": "Nobody asked you a question: there is nothing to answer.",
+           "give_now": "You took a card with binoculars: now 'give CARD' to {whom}.",
+           "give_later": "You give a card only after taking one with binoculars ('binoculars K').",
+           "confrontation_only": "'{action}' is only for a confrontation; now play or discard a card.",
+           "arrested": "Adler is being arrested: 'respond escape|disguise|bomb|pistol' or 'surrender'.",
+           "respond_only": "Now you may only 'respond {needed}' (to {what}) or 'pass'.",
+           "stop_escape": "stop the escape", "shoot_back": "shoot back",
+           "no_card": "You have no {card} card in hand.",
+           "nothing_to_take": "{name} has no card to take.",
+           "arrest_hours": "Arrests are allowed from hour {first} to hour {last}: it is hour {hour}."},
+    "fr": {"not_an_action": "{text} n'est pas un coup de Get Adler : écrivez {notation}.",
+           "not_an_action_value": "'{action}' n'est pas un coup de Get Adler.",
+           "what.card": "carte", "what.trait": "signe distinctif", "what.colour": "couleur de {trait}",
+           "what.answer": "réponse",
+           "target_self": "Vous ne pouvez pas vous viser vous-même : choisissez un autre joueur.",
+           "target_out": "{name} est hors jeu.",
+           "need": "Vous n'avez pas de carte {card} en main pour {why}.",
+           "to.give": "donner à {whom}", "to.respond": "répondre", "to.discard": "la défausser",
+           "to.ask": "poser une question", "to.magnify": "regarder une main", "to.binoculars": "utiliser des jumelles",
+           "to.arrest": "arrêter quelqu'un",
+           "skip_only": "{why} : vous pouvez seulement 'skip'.",
+           "skip.stunned": "Vous êtes sonné par la bombe ce tour-ci",
+           "skip.wrong_arrest": "Vous êtes éliminé pour un tour après une mauvaise arrestation",
+           "skip.duel": "Vous avez perdu le duel au revolver et passez ce tour",
+           "skip.no_cards": "Vous n'avez plus de carte",
+           "skip_none": "Vous n'avez pas de tour à passer : vous ne pouvez pas faire 'skip'.",
+           "answer_now": "On vous a posé une question : répondez 'answer yes' ou 'answer no'.",
+           "hero_truth": "Les héros disent la vérité : cette réponse est un mensonge.",
+           "no_question": "Personne ne vous a posé de question : il n'y a rien à répondre.",
+           "give_now": "Vous avez pris une carte avec les jumelles : maintenant 'give CARD' à {whom}.",
+           "give_later": "On ne donne une carte qu'après en avoir pris une avec les jumelles ('binoculars K').",
+           "confrontation_only": "'{action}' ne sert que dans une confrontation ; maintenant, jouez ou défaussez "
+                                 "une carte.",
+           "arrested": "Adler est en état d'arrestation : 'respond escape|disguise|bomb|pistol' ou 'surrender'.",
+           "respond_only": "Vous ne pouvez maintenant que 'respond {needed}' (pour {what}) ou 'pass'.",
+           "stop_escape": "arrêter la fuite", "shoot_back": "riposter",
+           "no_card": "Vous n'avez pas de carte {card} en main.",
+           "nothing_to_take": "{name} n'a aucune carte à prendre.",
+           "arrest_hours": "Les arrestations sont permises de l'heure {first} à l'heure {last} : il est "
+                           "l'heure {hour}."},
+}
+_REFUSALS["en"].update({f"card.{k}": k for k in _CARD_NAMES["en"]})
+_REFUSALS["fr"].update({f"card.{k}": v for k, v in _CARD_NAMES["fr"].items()})
+
 
 def _register_terms() -> None:
     """Put every term in the shared dictionary under a prefixed key (card.X, trait.X, colour.X...)."""
@@ -152,6 +216,7 @@ def _register_terms() -> None:
         words.update({f"adler.phase.{k}": v for k, v in _PHASES[language].items()})
         words.update({f"adler.skip.{k}": label for k, (label, _) in _SKIPS[language].items()})
         words.update({f"adler.do_skip.{k}": banner for k, (_, banner) in _SKIPS[language].items()})
+        words.update({f"adler.refused.{k}": v for k, v in _REFUSALS[language].items()})
         register({language: words})
 
 

@@ -1,11 +1,12 @@
 """Mafia de Cuba: the cigar box, the diamonds and the Godfather's interrogation (spec: seeds/mafia_de_cuba.md).
 
 The package has the shape of every game (`tabletop_edu.GAME_SHAPE`). Imports inside it go one way, with no loop
-(function-level imports included): rules <- actions <- menus; rules <- words; rules <- _box (the box chain's model)
-<- _chain_python, _chain_numpy (its forward-backward passes) <- chain (posteriors, caches, testimonies as
-evidence) <- worlds (which draws `world_from_view` from the chain) <- engine <- inference (the game's theory),
-cheap_talk, bots, beliefs, plugin, series (rounds where the winners choose the next Godfather) <- render, panel,
-widget, series_widget.
+(function-level imports included): rules <- words (EN/FR, the refusals' too) <- actions (the moves and their
+notation) <- menus (the shared legal-action menus); rules <- _box (the box chain's model) <- _chain_python,
+_chain_numpy (its forward-backward passes) <- chain (posteriors, caches, testimonies as evidence); actions, chain
+<- worlds (determinizations, built for the state class it is given) <- engine (the state, whose `world_from_view`
+calls `worlds`; with `menus`) <- inference (the game's theory), cheap_talk, bots, beliefs, plugin, series
+(rounds where the winners choose the next Godfather) <- render, panel, widget, series_widget.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The forward-backward of `inference` in pure Python: the chain used where numpy cannot be imported.
 
 A Pyodide/JupyterLite kernel may have no numpy, and playing Mafia de Cuba (its bots, its widget, worlds drawn
-from a view) must not need it (issue 15). This chain walks the same nodes as `_chain_numpy.NumpyChain` (a box,
+from a view) must not need it. This chain walks the same nodes as `_chain_numpy.NumpyChain` (a box,
 and for `diamonds_out` observations whether a counted take holds diamonds) as dicts over the boxes actually
 reached, and weighs each move exactly as it does. It lists a node's moves in the order of `_options`, which is
 the order of the numpy chain's rows for that node, and the backward weights of a node add up in that same

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import Action, IllegalAction, expect_arity, parse_choice, parse_int, quote, words
+from ..core import A_SEAT, Action, IllegalAction, Term, expect_arity, parse_choice, parse_int, quote, words
+from . import words as _words  # noqa: F401 - registers the words of the refusals raised here and in the engine
 from .rules import TOKEN_ORDER, take_text
 
 #: The kinds of question the Godfather asks (`ask K seen|took|suspect`).
@@ -137,6 +138,8 @@ NOTATION = ("'hide K', 'set-aside TOKEN|none', 'take N|TOKEN|nothing', 'ask K se
             "'accuse K', 'saw D [TOKENS...]', 'took N|TOKEN|nothing', 'suspect K', 'silent', 'pass', 'shoot', "
             "'hold'")
 
+_DIAMONDS, _TOKEN = Term("mdc_what_diamonds"), Term("mdc_what_token")
+
 
 def _sort_tokens(tokens: list[str]) -> tuple[str, ...]:
     return tuple(sorted(tokens, key=TOKEN_ORDER.index))
@@ -144,16 +147,16 @@ def _sort_tokens(tokens: list[str]) -> tuple[str, ...]:
 
 def _parse_take(parts: list[str], verb: str) -> tuple[int, str | None]:
     if len(parts) != 2:
-        raise IllegalAction(f"{quote(' '.join(parts))}: {verb} exactly one thing: a number of diamonds, one token "
-                            f"({', '.join(TOKEN_ORDER)}) or 'nothing'.")
+        raise IllegalAction.because("mdc_refused_take_arity", text=quote(" ".join(parts)), verb=verb,
+                                    tokens=TOKEN_ORDER)
     word = parts[1]
     if word == "nothing":
         return 0, None
     if word in TOKEN_ORDER:
         return 0, word
-    diamonds = parse_int(word, "a number of diamonds or a token")
+    diamonds = parse_int(word, Term("mdc_what_take"))
     if diamonds < 1:
-        raise IllegalAction(f"{quote(verb + ' ' + word)}: take at least 1 diamond (or one token, or 'nothing').")
+        raise IllegalAction.because("mdc_refused_take_at_least", text=quote(verb + " " + word))
     return diamonds, None
 
 
@@ -163,10 +166,10 @@ def parse_action(text: str) -> Action:
     verb = parts[0]
     if verb == "hide":
         expect_arity(parts, 2, "hide K")
-        return Hide(parse_int(parts[1], "a number of diamonds"))
+        return Hide(parse_int(parts[1], _DIAMONDS))
     if verb == "set-aside":
         expect_arity(parts, 2, "set-aside TOKEN")
-        token = parse_choice(parts[1], (*TOKEN_ORDER, "none"), "token")
+        token = parse_choice(parts[1], (*TOKEN_ORDER, "none"), _TOKEN)
         return SetAside(None if token == "none" else token)
     if verb == "take":
         return TakeFromBox(*_parse_take(parts, "take"))
@@ -174,20 +177,20 @@ def parse_action(text: str) -> Action:
         return Took(*_parse_take(parts, "took"))
     if verb == "ask":
         expect_arity(parts, 3, "ask K seen|took|suspect")
-        return Ask(parse_int(parts[1], "a seat"), parse_choice(parts[2], KINDS, "question"))
+        return Ask(parse_int(parts[1], A_SEAT), parse_choice(parts[2], KINDS, Term("mdc_what_question")))
     if verb == "accuse":
         expect_arity(parts, 2, "accuse K")
-        return Accuse(parse_int(parts[1], "a seat"))
+        return Accuse(parse_int(parts[1], A_SEAT))
     if verb == "suspect":
         expect_arity(parts, 2, "suspect K")
-        return Suspect(parse_int(parts[1], "a seat"))
+        return Suspect(parse_int(parts[1], A_SEAT))
     if verb == "saw":
         if len(parts) < 2:
-            raise IllegalAction("'saw' needs a number of diamonds: 'saw D [TOKENS...]'.")
-        tokens = [parse_choice(word, TOKEN_ORDER, "token") for word in parts[2:]]
-        return Saw(parse_int(parts[1], "a number of diamonds"), _sort_tokens(tokens))
+            raise IllegalAction.because("mdc_refused_saw_arity")
+        tokens = [parse_choice(word, TOKEN_ORDER, _TOKEN) for word in parts[2:]]
+        return Saw(parse_int(parts[1], _DIAMONDS), _sort_tokens(tokens))
     simple = {"floor": Floor, "silent": Silent, "pass": Pass, "shoot": Shoot, "hold": Hold}
     if verb in simple:
         expect_arity(parts, 1, verb)
         return simple[verb]()
-    raise IllegalAction(f"{quote(text)} is not a Mafia de Cuba action: write {NOTATION}.")
+    raise IllegalAction.because("mdc_refused_not_an_action", text=quote(text), notation=NOTATION)

@@ -1,15 +1,21 @@
 """Mafia de Cuba's belief questions: "what is this taker's role?", asked when the box is back at the Godfather
-and again after each accusation, set beside the engine's exact posterior of the asking seat's view.
-
-The posterior is `inference.view_posterior` (what the knowledge panel shows): every box history consistent with
-what the seat saw counted equally (`UNIFORM_WORLDS`), testimonies heard but not trusted, since any of them may be
-a lie. A seat is asked about every taker but itself whose role its own view does not already settle (the
+and again after each accusation, set beside the posteriors of the asking seat's view under three models of play
+(`MODELS`), each exact under its model (the box chain's forward-backward pass, `inference`):
+- counting (`COUNTING`, the reference): every box history consistent with what the seat saw counts alike
+  (`UNIFORM_WORLDS`), testimonies heard but not weighed, since any of them may be a lie;
+- random choices (`RANDOM_CHOICES_MODEL`): every seat picks uniformly among the choices open to it (what the
+  Godfather hides, what each taker takes), so a history of many narrow choices weighs more than counting says;
+- testimonies believed (`TESTIMONIES`): counting, with each testimony ("took...", "saw...") weighed as evidence
+  believed with probability `TESTIMONY_TRUST` (`with_testimonies`: a history where it is true weighs 0.7, one
+  where it is a lie 0.3), what the knowledge panel shows once testimonies are heard.
+Questions are decided under counting (the others have the same support). A seat is asked about every taker but
+itself whose role its own view does not already settle (the
 Godfather knows the box that came back, a taker knows the box it opened, an emptied pocket is public), so a
 question never gives away what the view cannot see: the options are every role the table's tokens allow, the
 same for every seat.
 
 The debrief (`debrief(state)`): which testimonies were lies, and whether each moved the Godfather's posterior
-the wrong way (his mean probability of every taker's true role, testimonies believed with probability 0.7).
+under testimonies believed the wrong way (his mean probability of every taker's true role).
 
 Moments: a question's key names its moment (`role:3@0` when the box came back, `role:3@1` after the first
 accusation...), so a server asks each key once; the questions of a moment stay on offer until the next one.
@@ -23,10 +29,10 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from ..beliefs import BeliefQuestion, DebriefTable, on_options, replayed, settled
+from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, on_options, replayed, settled
 from ..core import Event, GameState, View
-from ._box import BOX_PHASES, observation_from_view
-from .chain import view_posterior
+from ._box import BOX_PHASES, RANDOM_CHOICES, Posterior, observation_from_view
+from .chain import PosteriorCache, view_posterior
 from .rules import TOKEN_ORDER, role_of, take_text
 
 #: How far the debrief's Godfather believes a testimony (the knowledge panel's `with_testimonies` default).
@@ -40,8 +46,49 @@ ROLE_LABELS: dict[str, tuple[str, str]] = {
 }
 
 
+#: The posteriors under random choices, computed once per observation (as `view_posterior`'s are for counting).
+_RANDOM_CHOICES = PosteriorCache(RANDOM_CHOICES, size=64, chains=4)
+
+
+def _role_model(found: Any) -> Any:
+    """A model of the box (view -> Posterior or None) as a posterior of a question about one taker's role."""
+    def posterior(view: View, question: BeliefQuestion) -> dict[str, float]:
+        chain: Posterior | None = found(view)
+        if chain is None:
+            raise ValueError(f"No box history fits this view, so {question.key!r} has no posterior.")
+        return on_options(question, chain.role_probabilities(_subject(question)))
+    return posterior
+
+
+COUNTING = PlayModel(
+    "counting", "counting", "le comptage",
+    "every box history the player cannot rule out counts alike; what the others said is not weighed (any of "
+    "it may be a lie).",
+    "chaque histoire de la boîte que le joueur ne peut pas exclure compte autant ; ce que les autres ont dit ne "
+    "pèse rien (tout peut être mensonge).", _role_model(lambda view: view_posterior(view, view.rules)))
+RANDOM_CHOICES_MODEL = PlayModel(
+    "random", "random choices", "des choix au hasard",
+    "everyone chooses at random among what they may do (what the Godfather hides, what each taker takes), each "
+    "choice alike; what the others said is not weighed.",
+    "chacun choisit au hasard parmi ce qu'il peut faire (ce que cache le Parrain, ce que prend chaque preneur), "
+    "chaque choix autant ; ce que les autres ont dit ne pèse rien.",
+    _role_model(lambda view: _RANDOM_CHOICES.view_posterior(view, view.rules)))
+TESTIMONIES = PlayModel(
+    "testimonies", f"testimonies believed {round(100 * TESTIMONY_TRUST)} %",
+    f"des témoignages crus à {round(100 * TESTIMONY_TRUST)}\u00a0%",
+    f"counting, and every testimony (\"took...\", \"saw...\") believed: a history where it is true counts "
+    f"{round(10 * TESTIMONY_TRUST)} against {round(10 * (1 - TESTIMONY_TRUST))} for one where it is a lie.",
+    f"le comptage, et chaque témoignage (« a pris... », « a vu... ») cru : une histoire où il est vrai compte "
+    f"{round(10 * TESTIMONY_TRUST)} contre {round(10 * (1 - TESTIMONY_TRUST))} pour une où il est mensonger.",
+    _role_model(lambda view: view_posterior(view, view.rules, truth=TESTIMONY_TRUST)))
+#: The models of play a posterior can be under, the reference first.
+MODELS: tuple[PlayModel, ...] = (COUNTING, RANDOM_CHOICES_MODEL, TESTIMONIES)
+
+
 class MafiaBeliefs:
     """Each taker's role, from the seat's view; the truth is the role their take gave them, told at the end."""
+
+    models = MODELS
 
     def questions(self, view: View) -> list[BeliefQuestion]:
         facts = view.facts
@@ -72,10 +119,8 @@ class MafiaBeliefs:
         return [question for question in questions if not settled(self.posterior(view, question))]
 
     def posterior(self, view: View, question: BeliefQuestion) -> dict[str, float]:
-        found = view_posterior(view, view.rules)
-        if found is None:
-            raise ValueError(f"No box history fits this view, so {question.key!r} has no posterior.")
-        return on_options(question, found.role_probabilities(_subject(question)))
+        """Under counting (`COUNTING`, the reference)."""
+        return COUNTING.posterior(view, question)
 
     def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
         takes = state.takes  # type: ignore[attr-defined]
@@ -107,13 +152,11 @@ class MafiaBeliefs:
             ("step", "who", "said", "true", "Godfather before (%)", "after (%)", "lie that worked"),
             ("étape", "qui", "a dit", "vrai", "Parrain avant (%)", "après (%)", "mensonge qui a marché"),
             tuple(said[:len(rows)]),
-            f"The Godfather's mean probability of every taker's true role, from his view just before and just after "
-            f"the testimony, each testimony believed with probability {TESTIMONY_TRUST}: a lie worked when it "
-            "lowered it.",
-            f"La probabilité moyenne que le Parrain donne au vrai rôle de chaque preneur, de son point de vue juste "
-            f"avant et juste après le témoignage, chaque témoignage cru avec la probabilité "
-            f"{str(TESTIMONY_TRUST).replace('.', ',')} : un "
-            "mensonge a marché quand il l'a fait baisser.", tuple(said[len(rows):]))]
+            "The Godfather's mean probability of every taker's true role, from his view just before and just after "
+            f"the testimony, {TESTIMONIES.under('en')} A lie worked when it lowered it.",
+            "La probabilité moyenne que le Parrain donne au vrai rôle de chaque preneur, de son point de vue juste "
+            f"avant et juste après le témoignage, {TESTIMONIES.under('fr')} Un mensonge a marché quand il l'a fait "
+            "baisser.", tuple(said[len(rows):]))]
 
 
 def claim_words(claim: str, language: str = "en") -> str:

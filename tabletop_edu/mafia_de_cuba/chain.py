@@ -20,7 +20,7 @@ from .rules import Rules
 @lru_cache(maxsize=1)
 def fastest_chain() -> type[Chain]:
     """The numpy chain where numpy can be imported (about ten times faster), else the pure-Python one: playing,
-    bots and widgets must run where numpy is missing (a Pyodide/JupyterLite kernel, issue 15)."""
+    bots and widgets must run where numpy is missing (a Pyodide/JupyterLite kernel)."""
     try:
         import numpy  # noqa: F401
     except ImportError:

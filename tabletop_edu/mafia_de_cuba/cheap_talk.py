@@ -15,12 +15,19 @@ so one beside the Godfather wants what the Godfather wants, and one elsewhere is
 side is another taker's unknown take); a Street Kid wins when the thieves do (R5.3), i.e. when the accusation
 misses. `deviation_gains` checks a profile (policy, response) over every claim the speaker may make and every
 seat the Godfather may accuse: an equilibrium is a profile where no gain is positive.
+
+`testimony_tree` draws this one-testimony game as a game tree with its information sets (`tabletop_edu.trees`),
+built from this model (the protocol's tree of a whole round is far too big): chance gives the speaker his take,
+he claims knowing it, the Godfather accuses knowing only the claim. It is general-sum, so it has no value; a
+profile is checked by `trees.nash_conv` (Nash: a claim nobody makes is never reached, and only a perfect
+Bayesian or sequential equilibrium asks the accusation after it to answer a belief).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..core import RulesError, View
 from ._box import Box, Choice, Model, Observation, Posterior, _parse_take, observation_from_view
@@ -157,6 +164,38 @@ class Speaker:
                 godfather = max(godfather, max(after.values()) - after[response[claim]])
         gains["godfather"] = godfather
         return gains
+
+
+def testimony_tree(speaker: Speaker, claims: Sequence[str] | None = None, accused: Sequence[int] | None = None):
+    """The one-testimony game as an extensive form (a `tabletop_edu.trees.GameTree`): chance draws the speaker's
+    take with its exact probability (`types`), the speaker (player A) chooses a claim among `claims` (default:
+    every claim the engine allows) knowing his take, the Godfather (player B) accuses one of `accused` (default:
+    every living taker) knowing the claim alone; payoffs `speaker_payoff` and `godfather_payoff`."""
+    from ..trees import Chance, Decision, Terminal, tree_from_spec
+
+    said = tuple(claims or speaker.claims)
+    suspects = tuple(accused or speaker.takers)
+    root = Chance(tuple((f"his take: {take}", p, Decision(0, ("claim", take), tuple(
+        (f'says "{claim}"', Decision(1, ("accuse", claim), tuple(
+            (f"accuse {seat}", Terminal((speaker.speaker_payoff(take, seat), speaker.godfather_payoff(take, seat))))
+            for seat in suspects), f"heard {claim!r}")) for claim in said), f"the speaker took {take}"))
+        for take, p in speaker.types.items()))
+    return tree_from_spec((f"Speaker (seat {speaker.seat})", f"Godfather (seat {speaker.godfather})"), root,
+                          title=f"Mafia de Cuba: one testimony at {speaker.players} seats, then an accusation")
+
+
+def testimony_profile(tree: Any, policy: ClaimPolicy, response: Response) -> dict[int, tuple[float, ...]]:
+    """A talk-game profile (the speaker's claim policy, the Godfather's response) as a behaviour profile of
+    `testimony_tree`."""
+    from ..trees import profile_of
+
+    def play(infoset: Any) -> dict[str, float]:
+        kind, what = infoset.key
+        if kind == "claim":
+            return {f'says "{claim}"': q for claim, q in policy[what].items() if q > 0}
+        return {f"accuse {response[what]}": 1.0}
+
+    return profile_of(tree, play)
 
 
 def check_policy(speaker: Speaker, policy: ClaimPolicy) -> None:

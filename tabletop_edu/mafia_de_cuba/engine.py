@@ -48,7 +48,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, RulesError, Seat, View, copy_rng
+from ..core import Action, FrozenDict, FrozenList, GameState, IllegalAction, RulesError, Seat, Term, View, copy_rng
 from .actions import (KINDS, TESTIMONIES, Accuse, Ask, Floor, Hide, Hold, Pass, Saw, SetAside, Shoot, Silent, Suspect,
                       TakeFromBox, Took, parse_action)
 from .menus import (_VOTES, _VOTES_OF_THE_CLEANER, Menu, _hide_menu, _question_menu, _set_aside_menu, _table_talk,
@@ -265,68 +265,66 @@ class MafiaState(GameState[Rules]):
     def _validate(self, seat: Seat, action: Action) -> None:
         check = _CHECKS.get(type(action))
         if check is None:
-            raise IllegalAction(f"{action} is not an action of Mafia de Cuba.")
+            raise IllegalAction.because("mdc_refused_not_an_action_value", action=str(action))
         check(self, seat, action)
 
     def _check_hide(self, seat: Seat, action: Hide) -> None:
         if self.phase != "hide":
-            raise IllegalAction("Only the Godfather hides diamonds, once, before the box goes round.")
+            raise IllegalAction.because("mdc_refused_hide_who")
         if not 0 <= action.diamonds <= self.rules.max_hidden:
-            raise IllegalAction(f"The Godfather hides 0 to {self.rules.max_hidden} diamonds, not {action.diamonds}.")
+            raise IllegalAction.because("mdc_refused_hide_range", most=self.rules.max_hidden, diamonds=action.diamonds)
 
     def _check_set_aside(self, seat: Seat, action: SetAside) -> None:
         if self.phase != "set-aside":
-            raise IllegalAction("Only the first taker may set a token aside, just before taking.")
+            raise IllegalAction.because("mdc_refused_set_aside_who")
         if action.token is not None and not self.box_tokens.get(action.token):
-            raise IllegalAction(f"There is no {action.token} token in the box to set aside.")
+            raise IllegalAction.because("mdc_refused_set_aside_none", token=Term(f"mdc_token.{action.token}"))
 
     def _check_take(self, seat: Seat, action: TakeFromBox) -> None:
         """R3.3-R3.4, by arithmetic: the same takes as the menu, without building it."""
         if self.phase != "take":
-            raise IllegalAction(f"{self.players[seat]} does not hold the box: there is nothing to take now.")
+            raise IllegalAction.because("mdc_refused_take_holder", name=self.players[seat])
         diamonds, token = action.diamonds, action.token
         if token is not None:
             if diamonds:
-                raise IllegalAction("Take diamonds or one token, not both.")
+                raise IllegalAction.because("mdc_refused_take_both")
             if not self.box_tokens.get(token):
-                raise IllegalAction(f"There is no {token} token in the box.")
+                raise IllegalAction.because("mdc_refused_take_no_token", token=Term(f"mdc_token.{token}"))
         elif diamonds > self.box_diamonds:
-            raise IllegalAction(f"The box holds {self.box_diamonds} diamonds, not {diamonds}.")
+            raise IllegalAction.because("mdc_refused_take_too_many", box=self.box_diamonds, diamonds=diamonds)
         elif diamonds < 0:
-            raise IllegalAction("A taker takes diamonds from the box, not a negative number of them.")
+            raise IllegalAction.because("mdc_refused_take_negative")
         elif diamonds == 0 and not self._may_take_nothing():
-            raise IllegalAction("You must take something: at least 1 diamond or one token (only an empty box,"
-                                " or the last taker, may take nothing).")
+            raise IllegalAction.because("mdc_refused_take_something")
 
     def _check_question(self, seat: Seat, action: Ask | Floor | Accuse) -> None:
         """R4.1, R4.5, R4.8: questions within the interrogation's bound, accusations of living takers (jokered:
         by option)."""
         if self.phase not in ("question", "floor") or seat != self.godfather:
-            raise IllegalAction("Only the Godfather asks questions and accuses, during the investigation.")
+            raise IllegalAction.because("mdc_refused_question_who")
         if isinstance(action, Floor):
             if self.phase == "floor":
-                raise IllegalAction("The floor is already open: ask a question or accuse (that closes it).")
+                raise IllegalAction.because("mdc_refused_floor_open")
             if self.rules.free_talk:
-                raise IllegalAction("In free talk the floor opens by itself before each of the Godfather's moves.")
+                raise IllegalAction.because("mdc_refused_floor_free")
             if self.questions_left <= 0:
-                raise IllegalAction("The Godfather has no question left: he must accuse.")
+                raise IllegalAction.because("mdc_refused_no_question_left")
             return
         target = action.target
         if not 0 <= target < len(self.players):
-            raise IllegalAction(f"There is no seat {target} at this table of {len(self.players)}.")
+            raise IllegalAction.because("refused.no_seat", seat=target, count=len(self.players))
         if target == self.godfather:
-            raise IllegalAction("The Godfather cannot question or accuse himself.")
+            raise IllegalAction.because("mdc_refused_question_self")
         if target in self.eliminated:
-            raise IllegalAction(f"{self.players[target]} is eliminated and stays silent.")
+            raise IllegalAction.because("mdc_refused_eliminated", name=self.players[target])
         if isinstance(action, Ask):
             if not self.rules.free_talk and self.questions_left <= 0:
-                raise IllegalAction("The Godfather has no question left: he must accuse.")
+                raise IllegalAction.because("mdc_refused_no_question_left")
             if self.rules.free_talk and (target, action.kind) in self.asked:
-                raise IllegalAction(f"The Godfather already asked {self.players[target]} '{action.kind}' since the "
-                                    "last accusation: ask another question, or accuse.")
+                raise IllegalAction.because("mdc_refused_asked_already", name=self.players[target], kind=action.kind)
             return
         if target in self.jokered and not self.rules.jokered_can_be_accused:
-            raise IllegalAction(f"{self.players[target]} already received a joker and cannot be accused again.")
+            raise IllegalAction.because("mdc_refused_jokered", name=self.players[target])
 
     def _check_testimony(self, seat: Seat, action: Action) -> None:
         """R4.2: an answer of the asked kind (or silence), or any testimony on the floor; lies are allowed, but
@@ -334,48 +332,47 @@ class MafiaState(GameState[Rules]):
         phase = self.phase
         if phase == "floor":
             if seat not in self.floor:
-                raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor (one word each).")
+                raise IllegalAction.because("mdc_refused_testimony_when")
             if id(action) in self._talk.floor_ids[seat]:
                 return  # a value handed out in this seat's floor menu: checked when the menu was built
         elif phase != "answer":
-            raise IllegalAction("Testimonies are given when the Godfather asks, or on the floor (one word each).")
+            raise IllegalAction.because("mdc_refused_testimony_when")
         if isinstance(action, Silent):
             if phase == "floor":
-                raise IllegalAction("On the floor, say a testimony or 'pass'.")
+                raise IllegalAction.because("mdc_refused_floor_silent")
             return
         if phase == "answer":
             assert self.pending is not None
             asked = self.pending[1]
             wanted = {"seen": Saw, "took": Took, "suspect": Suspect}[asked]
             if not isinstance(action, wanted):
-                raise IllegalAction(f"The Godfather asked '{asked}': answer with '{wanted.__name__.lower()}'"
-                                    " or keep 'silent'.")
+                raise IllegalAction.because("mdc_refused_answer_kind", asked=asked, wanted=wanted.__name__.lower())
         diamonds = self.rules.diamonds
         if isinstance(action, Suspect):
             if not 0 <= action.target < len(self.players):
-                raise IllegalAction(f"There is no seat {action.target} at this table.")
+                raise IllegalAction.because("mdc_refused_no_seat", seat=action.target)
             if action.target == seat:
-                raise IllegalAction("You cannot suspect yourself.")
+                raise IllegalAction.because("mdc_refused_suspect_self")
         elif isinstance(action, Saw):
             if not 0 <= action.diamonds <= diamonds:
-                raise IllegalAction(f"The box never holds {action.diamonds} diamonds (0 to {diamonds}).")
+                raise IllegalAction.because("mdc_refused_saw_range", diamonds=action.diamonds, most=diamonds)
             for token in set(action.tokens):
                 if action.tokens.count(token) > self.tokens_in_game.get(token, 0):
-                    raise IllegalAction(f"This game has only {self.tokens_in_game.get(token, 0)} {token} token(s).")
+                    raise IllegalAction.because("mdc_refused_saw_tokens", count=self.tokens_in_game.get(token, 0),
+                                                token=Term(f"mdc_token.{token}"))
         elif isinstance(action, Took):
             if action.diamonds > diamonds or (action.token and action.token not in self.tokens_in_game):
-                raise IllegalAction("Nobody could have taken that: it is not in this game.")
+                raise IllegalAction.because("mdc_refused_took_impossible")
 
     def _check_pass(self, seat: Seat, action: Pass) -> None:
         if self.phase != "floor" or seat not in self.floor:
-            raise IllegalAction("'pass' is said on the floor, once, by a taker; an asked seat answers or keeps "
-                                "'silent'.")
+            raise IllegalAction.because("mdc_refused_pass_when")
 
     def _check_vote(self, seat: Seat, action: Shoot | Hold) -> None:
         if self.phase != "cleaner":
-            raise IllegalAction("'shoot' and 'hold' are only said right after an accusation (Cleaner variant).")
+            raise IllegalAction.because("mdc_refused_vote_when")
         if isinstance(action, Shoot) and self.takes.get(seat) != (0, "cleaner"):
-            raise IllegalAction("Only the Cleaner can shoot.")
+            raise IllegalAction.because("mdc_refused_cleaner_only")
 
     # ----------------------------------------------------------------- playing
 
@@ -649,7 +646,7 @@ class MafiaState(GameState[Rules]):
         first taker's yet to speak (box order); elsewhere the seat to act (the first voter after an accusation)."""
         seats = self.acting_seats
         if not seats:
-            raise IllegalAction("The game is over: no more actions.")
+            raise IllegalAction.because("refused.game_over")
         if self.phase == "floor":
             move = self._canonical(action)
             return self.godfather if isinstance(move, (Ask, Accuse, Floor)) else seats[0]

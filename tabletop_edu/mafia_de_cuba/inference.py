@@ -23,7 +23,7 @@ posterior once per observation, and extends the forward pass of an earlier obser
 changed (the box going round adds one step at a time); the transition tables of unchanged steps are shared.
 The pass itself runs over numpy arrays (`_chain_numpy`) where numpy can be imported, and over dicts in pure
 Python (`_chain_python`: same numbers, same draws from the same rng, a few times slower) where it cannot, so
-that playing, the bots and the widget need no numpy (a Pyodide kernel, issue 15).
+that playing, the bots and the widget need no numpy (a Pyodide kernel).
 `sample_world(view, rng, MafiaState)` draws a whole game state from the view alone: the box history by backward sampling
 from this chain (uniform over the consistent histories), the investigation replayed from the view's log. It is
 the game's `world_from_view`.

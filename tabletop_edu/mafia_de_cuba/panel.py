@@ -1,7 +1,8 @@
 """Mafia de Cuba's knowledge panel: what a perspective can infer about every take, as HTML.
 
-An exact posterior from `inference.observation_from_view`, testimonies weighed as evidence believed with
-probability `trust`, drawn as bars, and what the perspective can still rule in about each take. Every piece is
+A posterior from `inference.observation_from_view` under counting (`beliefs.COUNTING`), testimonies weighed
+as evidence believed with probability `trust` (`beliefs.TESTIMONIES` at the default trust), its model named in
+words, drawn as bars, and what the perspective can still rule in about each take. Every piece is
 computed from the perspective's View, so a seat's page holds nothing that seat could not know; only the
 omniscient (teacher) perspective receives the state, and there the panel shows the Godfather's inference and the
 whole who-knows-what matrix.
@@ -17,12 +18,13 @@ from ..core import GameState, View
 from ..i18n import check_language, tr
 from ..templates import Bar, Name, Row, Tag, render, short_name
 from .engine import MafiaState
+from .beliefs import COUNTING, TESTIMONIES, TESTIMONY_TRUST
 from .inference import Observation, Posterior, observation_from_view, posterior, who_knows_what, with_testimonies
 from .words import diamonds_text, take_word
 from .rules import Rules
 
 #: How far a testimony is believed by default: true with this probability (a lie otherwise).
-DEFAULT_TRUST = 0.7
+DEFAULT_TRUST = TESTIMONY_TRUST
 
 
 #: Posteriors already computed, by observation: a redraw (another perspective, the other language, a step of
@@ -56,7 +58,7 @@ def _posterior_of(observation: Observation) -> Posterior | None:
 
 
 def perspective_posterior(view: View, rules: Rules, truth: float | None = None) -> Posterior | None:
-    """The exact posterior of every take given `view` alone (testimonies weighed with `truth` if given).
+    """The posterior of every take given `view` alone under counting (testimonies weighed with `truth` if given).
 
     None before any box step was played, or if no world fits (possible only with believed lies)."""
     observation = observation_from_view(view, rules)
@@ -133,9 +135,10 @@ def _take_order(text: str) -> tuple[int, int, str]:
 def _posterior_context(view: View, rules: Rules, language: str, trust: float | None,
                        teacher: bool = False) -> dict[str, Any]:
     post, weighing = _weighed_posterior(view, rules, trust)
-    notes = [tr("mdc_posterior_note", language)]
+    model = TESTIMONIES if weighing == "trust" and trust == TESTIMONY_TRUST else COUNTING
+    notes = [model.under(language), tr("mdc_posterior_note", language)]
     extra_class = "mdc-posterior"  # the hook other pages (the class dashboard) look for
-    if weighing == "trust":
+    if weighing == "trust" and model is COUNTING:
         percent = f"{trust:.0%}"
         notes.append(tr("mdc_trust_note", language).format(trust=percent.replace("%", "\u00a0%") if language == "fr"
                                                            else percent))

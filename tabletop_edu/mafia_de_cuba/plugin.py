@@ -1,9 +1,8 @@
 """Mafia de Cuba's declaration to the game registry (entry point `mafia_de_cuba` in pyproject.toml).
 
-The named bots are `MafiaBot`s with one policy per role (moved here from `tournament.py`); `actions` lists
-every action a table can ever allow, the PettingZoo adapter's fixed action space (moved here from
-`pettingzoo_env.py`, so the generic layers know no game); `knowledge` and `posteriors` are what the class
-server's dashboard and debrief show.
+The named bots are `MafiaBot`s with one policy per role; `actions` lists every action a table can ever allow,
+the PettingZoo adapter's fixed action space (declared here, so the generic layers know no game); `knowledge` and
+`posteriors` are what the class server's dashboard and debrief show.
 """
 
 from __future__ import annotations
@@ -58,8 +57,8 @@ def action_catalogue(players: int, rules: Any = None) -> list[Action]:
 
 
 def godfather_posteriors(state: GameState[Any]) -> dict[int, dict[str, float]]:
-    """What the Godfather can infer from their own view: each taker's exact posterior role (empty before the
-    box has moved, or where no world fits)."""
+    """What the Godfather can infer from their own view: each taker's posterior role under counting (empty before
+    the box has moved, or where no world fits)."""
     from .inference import view_posterior
     godfather = state.godfather  # type: ignore[attr-defined]
     found = view_posterior(state.view(godfather), state.rules)  # type: ignore[arg-type]

@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..core import Bot, RecordError, RulesError, Seat, play_game, player_names, quote, rules_from_dict, rules_to_dict
+from ..core import (Bot, RecordError, RulesError, Seat, play_game, player_names, quote_repr, rules_from_dict,
+                    rules_to_dict)
 from ..i18n import register, tr
 from .bots import default_bots
 from .engine import MafiaState
@@ -206,9 +207,9 @@ class Series:
             raise RecordError(f"The series record has no {', '.join(missing)}.")
         if record["format"] != SERIES_FORMAT or type(record["format"]) is not int:
             raise RecordError(f"format: this version reads series of format {SERIES_FORMAT}, not "
-                              f"{quote(repr(record['format']))}.")
+                              f"{quote_repr(record['format'])}.")
         if record["series"] != MafiaState.game:
-            raise RecordError(f"series: this is a series of {quote(repr(record['series']))}.")
+            raise RecordError(f"series: this is a series of {quote_repr(record['series'])}.")
         games = record["games"]
         if not isinstance(games, list) or not 1 <= len(games) <= MAX_ROUNDS:
             raise RecordError(f"games: a list of 1 to {MAX_ROUNDS} game records.")

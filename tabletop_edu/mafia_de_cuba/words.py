@@ -2,7 +2,10 @@
 a role, a question and a testimony are said.
 
 Every key is registered with `i18n` when this module is imported (the renderer and the knowledge panel import
-it); the log lines, which word whole events, are the renderer's (`render.event_text`).
+it, and `actions.py`, so the refusals the engine raises with `IllegalAction.because` are worded under their
+`mdc_refused_` keys before any is raised); the log lines, which word whole events, are the renderer's
+(`render.event_text`). A token a refusal names is its notation in English (what a player types, "fbi") and its
+name in French (`mdc_token.X`).
 """
 
 from __future__ import annotations
@@ -89,7 +92,7 @@ register({
         "mdc_knowledge_of": "What {name} can infer", "mdc_knowledge_public": "What the public can infer",
         "mdc_knowledge_teacher": "What the Godfather can infer",
         "mdc_p_thief": "P(Thief)", "mdc_p_agent": "P(Agent)", "mdc_p_other": "P(other)", "mdc_player": "Player",
-        "mdc_posterior_note": "Exact probabilities from this perspective's information only.",
+        "mdc_posterior_note": "Probabilities from this perspective's information only.",
         "mdc_trust_note": "Testimonies weighed: each is believed true with probability {trust}.",
         "mdc_no_trust_note": "Testimonies ignored: only the box.",
         "mdc_trust_impossible": "No box fits every testimony believed: they are ignored here.",
@@ -170,7 +173,7 @@ register({
         "mdc_knowledge_of": "Ce que {name} peut déduire", "mdc_knowledge_public": "Ce que le public peut déduire",
         "mdc_knowledge_teacher": "Ce que le Parrain peut déduire",
         "mdc_p_thief": "P(Voleur)", "mdc_p_agent": "P(Agent)", "mdc_p_other": "P(autre)", "mdc_player": "Joueur",
-        "mdc_posterior_note": "Probabilités exactes, calculées avec les seules informations de ce point de vue.",
+        "mdc_posterior_note": "Probabilités calculées avec les seules informations de ce point de vue.",
         "mdc_trust_note": "Témoignages pris en compte : chacun est cru vrai avec la probabilité {trust}.",
         "mdc_no_trust_note": "Témoignages ignorés : seule compte la boîte.",
         "mdc_trust_impossible": "Aucune boîte ne s'accorde avec tous les témoignages crus : ils sont ignorés ici.",
@@ -181,6 +184,102 @@ register({
         "mdc_matrix": "Qui sait quoi de chaque prise", "mdc_observer": "sait de \u2192",
         "mdc_status_known": "connu", "mdc_status_narrowed": "restreint", "mdc_status_unknown": "inconnu",
         "mdc_status_self": "soi", "mdc_status_-": "\u2014",
+    },
+})
+
+register({
+    "en": {
+        "mdc_what_take": "a number of diamonds or a token", "mdc_what_diamonds": "a number of diamonds",
+        "mdc_what_token": "token", "mdc_what_question": "question",
+        **{f"mdc_token.{token}": token for token in TOKEN_ORDER},
+        "mdc_refused_take_arity": "{text}: {verb} exactly one thing: a number of diamonds, one token ({tokens}) or "
+                                  "'nothing'.",
+        "mdc_refused_take_at_least": "{text}: take at least 1 diamond (or one token, or 'nothing').",
+        "mdc_refused_saw_arity": "'saw' needs a number of diamonds: 'saw D [TOKENS...]'.",
+        "mdc_refused_not_an_action": "{text} is not a Mafia de Cuba action: write {notation}.",
+        "mdc_refused_not_an_action_value": "{action} is not an action of Mafia de Cuba.",
+        "mdc_refused_hide_who": "Only the Godfather hides diamonds, once, before the box goes round.",
+        "mdc_refused_hide_range": "The Godfather hides 0 to {most} diamonds, not {diamonds}.",
+        "mdc_refused_set_aside_who": "Only the first taker may set a token aside, just before taking.",
+        "mdc_refused_set_aside_none": "There is no {token} token in the box to set aside.",
+        "mdc_refused_take_holder": "{name} does not hold the box: there is nothing to take now.",
+        "mdc_refused_take_both": "Take diamonds or one token, not both.",
+        "mdc_refused_take_no_token": "There is no {token} token in the box.",
+        "mdc_refused_take_too_many": "The box holds {box} diamonds, not {diamonds}.",
+        "mdc_refused_take_negative": "A taker takes diamonds from the box, not a negative number of them.",
+        "mdc_refused_take_something": "You must take something: at least 1 diamond or one token (only an empty "
+                                      "box, or the last taker, may take nothing).",
+        "mdc_refused_question_who": "Only the Godfather asks questions and accuses, during the investigation.",
+        "mdc_refused_floor_open": "The floor is already open: ask a question or accuse (that closes it).",
+        "mdc_refused_floor_free": "In free talk the floor opens by itself before each of the Godfather's moves.",
+        "mdc_refused_no_question_left": "The Godfather has no question left: he must accuse.",
+        "mdc_refused_question_self": "The Godfather cannot question or accuse himself.",
+        "mdc_refused_eliminated": "{name} is eliminated and stays silent.",
+        "mdc_refused_asked_already": "The Godfather already asked {name} '{kind}' since the last accusation: ask "
+                                     "another question, or accuse.",
+        "mdc_refused_jokered": "{name} already received a joker and cannot be accused again.",
+        "mdc_refused_testimony_when": "Testimonies are given when the Godfather asks, or on the floor (one word "
+                                      "each).",
+        "mdc_refused_floor_silent": "On the floor, say a testimony or 'pass'.",
+        "mdc_refused_answer_kind": "The Godfather asked '{asked}': answer with '{wanted}' or keep 'silent'.",
+        "mdc_refused_no_seat": "There is no seat {seat} at this table.",
+        "mdc_refused_suspect_self": "You cannot suspect yourself.",
+        "mdc_refused_saw_range": "The box never holds {diamonds} diamonds (0 to {most}).",
+        "mdc_refused_saw_tokens": "This game has only {count} {token} token(s).",
+        "mdc_refused_took_impossible": "Nobody could have taken that: it is not in this game.",
+        "mdc_refused_pass_when": "'pass' is said on the floor, once, by a taker; an asked seat answers or keeps "
+                                 "'silent'.",
+        "mdc_refused_vote_when": "'shoot' and 'hold' are only said right after an accusation (Cleaner variant).",
+        "mdc_refused_cleaner_only": "Only the Cleaner can shoot.",
+    },
+    "fr": {
+        "mdc_what_take": "un nombre de diamants ou un jeton", "mdc_what_diamonds": "un nombre de diamants",
+        "mdc_what_token": "jeton", "mdc_what_question": "question",
+        **{f"mdc_token.{token}": text for token, text in (
+            ("loyal", "Fidèle"), ("fbi", "Agent du FBI"), ("cia", "Agent de la CIA"), ("driver", "Chauffeur"),
+            ("cleaner", "Nettoyeur"))},
+        "mdc_refused_take_arity": "{text} : {verb} une seule chose : un nombre de diamants, un jeton ({tokens}) ou "
+                                  "'nothing'.",
+        "mdc_refused_take_at_least": "{text} : prenez au moins 1 diamant (ou un jeton, ou 'nothing').",
+        "mdc_refused_saw_arity": "'saw' demande un nombre de diamants : 'saw D [TOKENS...]'.",
+        "mdc_refused_not_an_action": "{text} n'est pas un coup de Mafia de Cuba : écrivez {notation}.",
+        "mdc_refused_not_an_action_value": "{action} n'est pas un coup de Mafia de Cuba.",
+        "mdc_refused_hide_who": "Seul le Parrain cache des diamants, une fois, avant que la boîte ne circule.",
+        "mdc_refused_hide_range": "Le Parrain cache de 0 à {most} diamants, pas {diamonds}.",
+        "mdc_refused_set_aside_who": "Seul le premier preneur peut mettre un jeton de côté, juste avant de prendre.",
+        "mdc_refused_set_aside_none": "Il n'y a pas de jeton {token} dans la boîte à mettre de côté.",
+        "mdc_refused_take_holder": "{name} n'a pas la boîte : il n'y a rien à prendre maintenant.",
+        "mdc_refused_take_both": "Prenez des diamants ou un jeton, pas les deux.",
+        "mdc_refused_take_no_token": "Il n'y a pas de jeton {token} dans la boîte.",
+        "mdc_refused_take_too_many": "La boîte contient {box} diamants, pas {diamonds}.",
+        "mdc_refused_take_negative": "Un preneur prend des diamants dans la boîte, pas un nombre négatif.",
+        "mdc_refused_take_something": "Vous devez prendre quelque chose : au moins 1 diamant ou un jeton (seuls "
+                                      "une boîte vide, ou le dernier preneur, permettent de ne rien prendre).",
+        "mdc_refused_question_who": "Seul le Parrain pose des questions et accuse, pendant l'interrogatoire.",
+        "mdc_refused_floor_open": "La parole est déjà ouverte : posez une question ou accusez (cela la ferme).",
+        "mdc_refused_floor_free": "En discussion libre, la parole s'ouvre d'elle-même avant chaque coup du "
+                                  "Parrain.",
+        "mdc_refused_no_question_left": "Le Parrain n'a plus de question : il doit accuser.",
+        "mdc_refused_question_self": "Le Parrain ne peut ni s'interroger ni s'accuser lui-même.",
+        "mdc_refused_eliminated": "{name} est éliminé et reste silencieux.",
+        "mdc_refused_asked_already": "Le Parrain a déjà demandé '{kind}' à {name} depuis la dernière accusation : "
+                                     "posez une autre question, ou accusez.",
+        "mdc_refused_jokered": "{name} a déjà reçu un joker et ne peut plus être accusé.",
+        "mdc_refused_testimony_when": "On témoigne quand le Parrain le demande, ou quand la parole est ouverte "
+                                      "(un mot chacun).",
+        "mdc_refused_floor_silent": "Quand la parole est ouverte, dites un témoignage ou 'pass'.",
+        "mdc_refused_answer_kind": "Le Parrain a demandé '{asked}' : répondez avec '{wanted}' ou restez "
+                                   "'silent'.",
+        "mdc_refused_no_seat": "Il n'y a pas de place {seat} à cette table.",
+        "mdc_refused_suspect_self": "Vous ne pouvez pas vous soupçonner vous-même.",
+        "mdc_refused_saw_range": "La boîte ne contient jamais {diamonds} diamants (0 à {most}).",
+        "mdc_refused_saw_tokens": "Cette partie n'a que {count} jeton(s) {token}.",
+        "mdc_refused_took_impossible": "Personne n'a pu prendre cela : ce n'est pas dans cette partie.",
+        "mdc_refused_pass_when": "'pass' se dit quand la parole est ouverte, une fois, par un preneur ; une place "
+                                 "interrogée répond ou reste 'silent'.",
+        "mdc_refused_vote_when": "'shoot' et 'hold' ne se disent que juste après une accusation (variante du "
+                                 "Nettoyeur).",
+        "mdc_refused_cleaner_only": "Seul le Nettoyeur peut tirer.",
     },
 })
 

@@ -228,7 +228,7 @@ class GameWidget(widgets.VBox):
         try:
             self.state.apply(action, player=seat)
         except IllegalAction as reason:
-            self._say(str(reason), error=True)
+            self._say(reason.words(self.language), error=True)
             return
         self.message.value = ""
         self.action_text.value = ""
@@ -510,7 +510,7 @@ class GameWidget(widgets.VBox):
         self.message.value = f"<span class='{kind}'>{html.escape(text)}</span>"
 
     def _error_html(self, error: Exception) -> str:
-        detail = str(error) if isinstance(error, IllegalAction) else f"{type(error).__name__}: {error}"
+        detail = error.words(self.language) if isinstance(error, IllegalAction) else f"{type(error).__name__}: {error}"
         text = tr("error", self.language).format(detail=detail[:400])
         return f"<span class='tabletop-error'>{html.escape(text)}</span>"
 

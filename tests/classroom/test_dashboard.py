@@ -77,7 +77,7 @@ def test_the_dashboard_follows_and_drives_a_room(dashboard: Any, tmp_path: Path)
     assert isinstance(games, ClassGames) and len(games) == 1 and len(games.finished()) == 1
     (table,) = games.tournament()
     assert isinstance(table, TournamentResult)
-    assert {row.bot for row in table.rows()} == {"Ada", "Bob", "Cy", "bot random", "bot loyal"}
+    assert {row.bot for row in table.rows()} == {"Ada", "Bob", "Cy", "bot\u00a0random", "bot\u00a0loyal"}
     assert sum(row.games for row in table.rows()) == 6
     assert isinstance(games.flow(0), nx.MultiDiGraph) and games.flow(0).number_of_edges() > 0
     assert games.draw_flow(0).axes

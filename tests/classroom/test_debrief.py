@@ -3,8 +3,11 @@ tables and pictures say what the class believed beside what it could know; the g
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
+import random
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -98,7 +101,10 @@ def test_question_rows_and_their_picture(shipped: ClassGames) -> None:
 def test_calibration_counts_every_option_once(shipped: ClassGames) -> None:
     rows = debrief.calibration_rows(shipped, bins=5)
     options = sum(len(a.question.options) for a in debrief.answered(shipped))
-    assert sum(row["said_count"] for row in rows) == sum(row["exact_count"] for row in rows) == options
+    assert sum(row["said_count"] for row in rows) == sum(row["reference_count"] for row in rows) == options
+    few = ClassGames([shipped[0], shipped[1]])  # counting is the reference of both
+    assert sum(row["counting_count"] for row in debrief.calibration_rows(few)) == sum(
+        len(a.question.options) for a in debrief.answered(few))
     assert all(row["said_true"] is None or 0 <= row["said_true"] <= 100 for row in rows)
     smallest, cut = projected_type(debrief.draw_calibration(shipped, index=0))
     assert smallest >= 14 and cut == []
@@ -129,8 +135,78 @@ def test_summary_and_the_pages_html(shipped: ClassGames) -> None:
     first = debrief.question_rows(shipped, 1, rows[0]["question"])
     assert rows[0]["answers"] == len(first) and rows[0]["said"] == round(sum(r["said"] for r in first) / len(first), 1)
     html = debrief.debrief_html(shipped, 1, "fr")
-    assert "Ce que la classe a cru" in html and "Les réponses d&#x27;Adler" in html and html.count("<table") == 3
+    assert "Ce que la classe a cru" in html and "Les réponses d&#x27;Adler" in html and html.count("<table") == 4
     data = game_to_json(shipped[1])
     data["beliefs"] = [{**answer, "label": "<i>Ana</i>"} for answer in data["beliefs"]]
     page = debrief.debrief_html(ClassGames([game_from_json(data)]), 0, game_parts=False)
-    assert "&lt;i&gt;Ana&lt;/i&gt;" in page and "<i>" not in page and page.count("<table") == 2
+    assert "&lt;i&gt;Ana&lt;/i&gt;" in page and "<i>" not in page and page.count("<table") == 3
+
+
+#: Wording a posterior may no longer carry: it is always "under <model>".
+UNNAMED = ("exact posterior", "posterior exact", "postérieur exact", "posteriors exacts", "perfect bayesian",
+           "exact probabilities", "probabilités exactes", "exact (mean)", "exact: true")
+
+
+def test_every_debrief_output_names_the_models_it_shows(shipped: ClassGames) -> None:
+    from tabletop_edu.classroom.belief_pages import debrief_html
+
+    for index, class_game in enumerate(shipped):
+        models = debrief.models_of(shipped, index)
+        assert len(models) >= 2
+        one = ClassGames([class_game])
+        for language in ("en", "fr"):
+            pages = (debrief.debrief_html(shipped, index, language, game_parts=False),
+                     debrief_html(one, "brier", language, own=[]))
+            for page in pages:
+                assert all(escape(model.heading(language)) in page for model in models), (index, language)
+                assert all(word not in page.lower() for word in UNNAMED), (index, language)
+                assert escape(debrief.simulated_sentence(shipped, index, language)) in page
+            assert all(escape(model.sentence_in(language)) in pages[1] for model in models)
+        assert all(model.key in row for row in debrief.summary_rows(shipped, index) for model in models)
+
+
+def test_the_games_own_tables_name_their_models(shipped: ClassGames) -> None:
+    for index in range(len(shipped)):
+        for table in debrief.game_tables(shipped, index):
+            for language in ("en", "fr"):
+                html = table.html(language).lower()
+                assert all(word not in html for word in UNNAMED), (index, language)
+    (adler,) = debrief.game_tables(shipped, 1)
+    assert "counting before (%)" in adler.columns and "a coin-flipping Adler before (%)" in adler.columns
+    counting = adler.columns.index("counting before (%)"), adler.columns.index("counting after (%)")
+    coin = adler.columns.index("a coin-flipping Adler before (%)"), adler.columns.index("a coin-flipping Adler after (%)")
+    assert all(row[counting[1]] >= row[counting[0]] for row in adler.rows)  # counting is never fooled, by construction
+    assert any(row[coin[1]] < row[coin[0]] for row in adler.rows)  # the coin-flip Bayesian can be
+    (lies,) = debrief.game_tables(shipped, 0)
+    assert "under testimonies believed 70 %" in lies.note and "selon des témoignages crus à 70\u00a0%" in lies.note_fr
+
+
+def test_which_model_fits_with_intervals_and_the_recorded_class_is_said_simulated(shipped: ClassGames) -> None:
+    adler = {row["model"]: row for row in debrief.fit_rows(shipped, 1)}
+    assert set(adler) == {"counting", "coin"} and adler["counting"]["best"] and not adler["coin"]["best"]
+    assert round(adler["counting"]["points"]) == 76 and round(adler["coin"]["points"]) == 44  # issue 47's figures
+    for row in adler.values():
+        assert row["closeness_low"] <= row["closeness"] <= row["closeness_high"]
+        assert row["points_low"] <= row["points"] <= row["points_high"]
+    assert "under counting" in debrief.fit_sentence(shipped, 1) and "selon le comptage" in debrief.fit_sentence(
+        shipped, 1, "fr")
+    assert "simulated" in debrief.simulated_sentence(shipped) and "simulés" in debrief.simulated_sentence(
+        shipped, language="fr")
+    real = ClassGames([dataclasses.replace(shipped[1], beliefs=tuple(
+        dataclasses.replace(answer, extra={}) for answer in shipped[1].beliefs))])
+    assert debrief.simulated_sentence(real) == "" and "simul" not in debrief.debrief_html(real, 0, game_parts=False)
+
+
+def test_the_knowledge_panels_name_their_model() -> None:
+    adler, mafia = game("get_adler"), game("mafia_de_cuba")
+    state = adler.new_game(5, seed=1)
+    for language, words in (("en", "under counting: "), ("fr", "selon le comptage : ")):
+        assert escape(words) in adler.knowledge_panel()(state.view(0), language)  # type: ignore[misc]
+    state = mafia.new_game(6, seed=1)
+    rng = random.Random(1)
+    while state.view(0).facts["phase"] in ("hide", "set-aside", "take"):
+        seat = state.acting_seats[0]
+        state.apply(rng.choice(state.legal_actions(seat)), player=seat)
+    for language, words in (("en", "under counting: "), ("fr", "selon le comptage : ")):
+        page = mafia.knowledge_panel()(state.view(0), language)  # type: ignore[misc]
+        assert escape(words) in page and all(word not in page.lower() for word in UNNAMED)

@@ -566,5 +566,5 @@ def test_a_bot_that_plays_a_move_no_game_has_pauses_its_room_and_says_why(server
     room = bot_at_the_picks(server)
     room.bots[2] = IllegalBot()  # type: ignore[assignment]
     assert server.call(lambda: server._bot_move(room)) is None
-    errors = server.call(lambda: server.errors.get(room.code))
+    errors = server.call(lambda: server.room_errors(room))
     assert room.paused and errors and "bot at seat 2 failed ('fly to the moon'" in errors[0], errors

@@ -1,5 +1,6 @@
 """The shared belief contract: answers parsed or refused with a sentence a student understands, scores out of
-100 under proper rules, whole percents summing to 100, and the seeded simulated students."""
+100 under proper rules, whole percents summing to 100, the seeded simulated students, and models of play named
+in English and French for every game that asks beliefs."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop_edu.beliefs import (LOG_FLOOR, BeliefAnswer, BeliefError, BeliefQuestion, SimulatedStudent,
-                                  on_options, parse_belief, play_with_beliefs, rounded_percents, score, settled)
-from tabletop_edu.registry import game
+from tabletop_edu.beliefs import (LOG_FLOOR, BeliefAnswer, BeliefError, BeliefQuestion, PlayModel, SimulatedStudent,
+                                  on_options, parse_belief, play_models, play_with_beliefs, posteriors_under,
+                                  rounded_percents, score, settled)
+from tabletop_edu.registry import game, games
 
 QUESTION = BeliefQuestion("adler@h1", "Who is Adler?", "Qui est Adler ?", ("1", "2", "3"), ("Ana", "Bo", "Cy"),
                           ("Ana", "Bo", "Cy"))
@@ -174,3 +176,47 @@ def test_replayed_walks_the_game_again_step_by_step() -> None:
     assert steps == list(range(1, len(state.history) + 1))
     *_, last = replayed(state)
     assert last.view(0) == state.view(0) and last.is_over
+
+
+def test_a_model_of_play_says_what_it_assumes_in_both_languages() -> None:
+    even = PlayModel("even", "even odds", "des chances égales", "every answer alike.", "chaque réponse autant.",
+                     lambda view, question: dict.fromkeys(question.options, 1 / len(question.options)))
+    assert even.under("en") == "under even odds: every answer alike."
+    assert even.under("fr") == "selon des chances égales : chaque réponse autant."
+    assert even.heading("fr") == "selon des chances égales" and even.to_json()["name_fr"] == "des chances égales"
+    assert posteriors_under([even], None, QUESTION) == {"even": dict.fromkeys(QUESTION.options, 1 / 3)}  # type: ignore[arg-type]
+
+
+def test_a_game_that_names_no_model_gets_one_that_says_so() -> None:
+    class Unnamed:
+        def posterior(self, view: object, question: BeliefQuestion) -> dict[str, float]:
+            return dict.fromkeys(question.options, 1 / len(question.options))
+
+    (model,) = play_models(Unnamed())
+    assert model.key == "reference" and "does not say what it assumes" in model.sentence and model.sentence_fr
+    (none,) = play_models(None)
+    with pytest.raises(ValueError, match="no belief model"):
+        none.posterior(None, QUESTION)  # type: ignore[arg-type]
+
+
+def test_every_game_that_asks_beliefs_names_two_models_or_more_in_english_and_french() -> None:
+    asking = [plugin for plugin in games().values() if plugin.belief_model() is not None]
+    assert len(asking) >= 3
+    for plugin in asking:
+        models = play_models(plugin.belief_model())
+        assert len(models) >= 2 and len({model.key for model in models}) == len(models), plugin.name
+        for model in models:
+            for language in ("en", "fr"):
+                assert model.name_in(language) and model.sentence_in(language).endswith("."), (plugin.name, model.key)
+            assert model.name != model.name_fr or model.sentence != model.sentence_fr  # French is French
+            assert "exact" not in model.sentence.lower() and "exact" not in model.sentence_fr.lower()
+
+
+def test_simulated_answers_carry_every_models_posterior_and_say_they_are_simulated() -> None:
+    plugin = game("get_adler")
+    _, answers = play_with_beliefs("get_adler", 4, [plugin.make_bot("smart") for _ in range(4)],
+                                   {seat: SimulatedStudent("cautious", seed=seat) for seat in range(4)}, seed=2)
+    assert answers and all(set(answer.posteriors) == {"counting", "coin"} for answer in answers)
+    assert all(answer.posterior == answer.posteriors["counting"] and answer.extra == {"simulated": "cautious"}
+               for answer in answers)
+    assert all(answer.score_under("coin") is not None for answer in answers)

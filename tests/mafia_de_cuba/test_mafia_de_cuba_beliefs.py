@@ -1,14 +1,20 @@
 """Mafia de Cuba's belief model: each taker's role, asked from a seat's view when the box is back and after each
-accusation; posteriors equal the engine's exact inference (and brute force), settled questions are not asked."""
+accusation; posteriors under each model of play (counting, random choices, testimonies believed) equal the
+engine's exact inference and brute force over every box history weighed by that model, settled questions are not
+asked."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from tabletop_edu.beliefs import BeliefQuestion
+from tabletop_edu.classroom.export import ClassGames
 from tabletop_edu.mafia_de_cuba import new_game
-from tabletop_edu.mafia_de_cuba.beliefs import MODEL, claim_words
-from tabletop_edu.mafia_de_cuba.inference import brute_force_posterior, observation_from_view, view_posterior
+from tabletop_edu.mafia_de_cuba.beliefs import MODEL, MODELS, TESTIMONY_TRUST, claim_words
+from tabletop_edu.mafia_de_cuba.inference import (RANDOM_CHOICES, UNIFORM_WORLDS, brute_force_posterior,
+                                                  observation_from_view, view_posterior, with_testimonies)
 from tabletop_edu.registry import game
 from tabletop_edu.testing import check_beliefs
 
@@ -31,6 +37,64 @@ def test_posteriors_are_the_exact_inference_of_the_view(seed: int) -> None:
             exact = view_posterior(item.view, item.view.rules).role_probabilities(seat)  # type: ignore[union-attr]
         assert item.posterior == pytest.approx({role: exact.get(role, 0.0) for role in item.question.options})
         assert item.view.seat != seat and max(item.posterior.values()) < 1
+
+
+def brute_force_by_model(view, seat: int) -> dict[str, dict[str, float]]:  # type: ignore[no-untyped-def]
+    """Each model's P(role of `seat`) by brute force: every box history, weighed by the model's probabilities
+    of each choice, testimonies as the model's factors."""
+    observation = observation_from_view(view, view.rules)
+    found = {"counting": brute_force_posterior(observation, UNIFORM_WORLDS),
+             "random": brute_force_posterior(observation, RANDOM_CHOICES),
+             "testimonies": brute_force_posterior(with_testimonies(observation, view, TESTIMONY_TRUST), UNIFORM_WORLDS)}
+    return {key: posterior.role_probabilities(seat) for key, posterior in found.items()}
+
+
+def test_each_model_of_play_is_exact_under_its_model() -> None:
+    asked = check_beliefs("mafia_de_cuba", players=6, bots=[PLUGIN.make_bot(name) for name in LINEUP[:6]],
+                          seed=1, twins=1)
+    assert asked and all(set(item.posteriors) == {"counting", "random", "testimonies"} for item in asked)
+    for item in asked[:2] + asked[-2:]:
+        seat = int(item.question.key.split(":")[1].split("@")[0])
+        for key, roles in brute_force_by_model(item.view, seat).items():
+            assert item.posteriors[key] == pytest.approx({role: roles.get(role, 0.0)
+                                                          for role in item.question.options}), key
+    assert any(item.posteriors["random"] != pytest.approx(item.posterior) for item in asked)
+
+
+def test_testimonies_believed_are_exact_under_their_model_on_the_recorded_class() -> None:
+    """The recorded class's Godfather asked the takers: answers given after testimonies, brute-forced."""
+    shipped = ClassGames.load(Path(__file__).resolve().parents[2] / "notebooks" / "data" / "class_record.json")
+    state = shipped[0].state()
+    heard = []
+    for answer in shipped[0].beliefs:
+        view = replayed_to(state, answer.step).view(answer.seat)
+        if any(event.kind == "testimony" for event in view.log):
+            heard.append((answer, view))
+    assert heard
+    moved = 0
+    for answer, view in heard[:2]:
+        seat = int(answer.question.key.split(":")[1].split("@")[0])
+        roles = brute_force_by_model(view, seat)["testimonies"]
+        assert answer.posteriors["testimonies"] == pytest.approx({role: roles.get(role, 0.0)
+                                                                  for role in answer.question.options})
+        moved += answer.posteriors["testimonies"] != pytest.approx(answer.posterior)
+    assert moved
+
+
+def replayed_to(state, step: int):  # type: ignore[no-untyped-def]
+    """The game of `state` after its first `step` actions."""
+    replay = type(state)(list(state.players), seed=state.seed, rules=state.rules)
+    for seat, action in state.history[:step]:
+        replay.apply(action, player=seat)
+    return replay
+
+
+def test_every_model_is_named_in_english_and_french() -> None:
+    assert MODEL.models == MODELS and MODELS[0].key == "counting"
+    for model in MODELS:
+        assert model.name and model.name_fr and model.sentence.endswith(".") and model.sentence_fr.endswith(".")
+        assert "70" in MODELS[2].name and "70" in MODELS[2].name_fr
+        assert model.under("en").startswith(f"under {model.name}: ") and model.under("fr").startswith("selon ")
 
 
 def test_the_godfather_is_asked_after_the_box_and_after_each_accusation() -> None:

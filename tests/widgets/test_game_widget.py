@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import traitlets
 
+from tabletop_edu import commissario
 from tabletop_edu.core import RandomBot
 from tabletop_edu.examples import peek
 from tabletop_edu.i18n import tr
@@ -117,6 +118,19 @@ def test_an_illegal_typed_move_shows_the_reason_and_changes_nothing() -> None:
     widget.play_button.click()
     assert "Cards go from 1 to 6" in widget.message.value and "tabletop-error" in widget.message.value
     assert widget.state.fingerprint() == before
+
+
+def test_an_illegal_move_is_refused_in_the_widgets_language() -> None:
+    """A keyed refusal is worded in the widget's language; a plain-text one (Peek's, as a teacher's own game
+    may raise) shows as it is."""
+    widget = GameWidget(commissario.new_game(["Ana", "Ben"], seed=1), language="fr")
+    widget.action_text.value = "reveal red"
+    widget.play_button.click()
+    assert html.escape("l'étape en cours : libérations") in widget.message.value and widget.state.history == []
+    french_peek = table(language="fr")
+    french_peek.action_text.value = "guess 1 42"
+    french_peek.play_button.click()
+    assert "Cards go from 1 to 6, not 42." in french_peek.message.value
 
 
 class FailingBot:

@@ -1,0 +1,92 @@
+"""A whole class in the teacher's notebook: its one code, link and QR code, its students, and its tables as rooms.
+
+`classroom.open_class(game)` returns a `ClassBoard`: shown in a cell it is the class's code, join link and QR code
+(what goes on the projector) and who has joined; `start_round()` forms the tables, and `tables()` hands each one
+as the dashboard `classroom.open` gives for a room, so that everything a teacher does with a room works for a
+table. Like the dashboard, it is a client of the server's HTTP API (`TeacherClient`), so it works the same with a
+server beside the kernel or one started by `serve` on another machine.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from .client import TeacherClient
+from .pages import qr_svg
+
+
+class ClassBoard:
+    """The teacher's handle of the class `code` on the server `client` talks to."""
+
+    def __init__(self, client: TeacherClient, code: str, *, language: str = "en", qr: bool = True) -> None:
+        self.client, self.code, self.language, self.show_qr = client, code, language, qr
+        info = client.school_class(code)  # also refuses an unknown class or a wrong token at once
+        self.title, self.link = str(info["title"]), str(info["join_url"])
+        self._dashboards: dict[str, Any] = {}
+
+    @classmethod
+    def open(cls, client: TeacherClient, game: str, *, language: str = "en", **options: Any) -> ClassBoard:
+        """A new class of `game` (the options of `TeacherClient.create_class`) and its handle."""
+        return cls(client, client.create_class(game, language=language, **options)["code"], language=language)
+
+    def __repr__(self) -> str:  # stable in stored notebooks: no token, no port
+        return f"<ClassBoard of a {self.title} class>"
+
+    @property
+    def qr(self) -> str:
+        """The join link's QR code (SVG), for the projector."""
+        return qr_svg(self.link, scale=6)
+
+    def info(self) -> dict[str, Any]:
+        """The class as the server tells it now (students, tables, round)."""
+        return self.client.school_class(self.code)
+
+    def students(self) -> list[dict[str, Any]]:
+        """Each student: name, whether they arrived, their personal link, their table (room) and seat."""
+        return list(self.info()["students"])
+
+    def start_round(self, regroup: str | None = None) -> list[Any]:
+        """Form the tables of a new round (shuffled or the same: `regroup`, by default the class's); returns
+        them (`tables`)."""
+        self.client.class_command(self.code, "start_round", **({} if regroup is None else {"regroup": regroup}))
+        return self.tables()
+
+    def tables(self) -> list[Any]:
+        """Each table of the round as a room's dashboard (the one `classroom.open` gives)."""
+        tables = []
+        for table in self.info()["tables"]:
+            code = table["room"]
+            if code not in self._dashboards:
+                self._dashboards[code] = self.client.dashboard(code, language=self.language)
+            tables.append(self._dashboards[code])
+        return tables
+
+    def overview(self) -> dict[str, Any]:
+        """Every table of the round at a glance: step, whose turn, waiting since, offline seats, done."""
+        return self.client.school_class(self.code, "overview")
+
+    def pause(self) -> None:
+        """Pause every table of the round."""
+        self.client.class_command(self.code, "pause")
+
+    def resume(self) -> None:
+        """Resume every table of the round."""
+        self.client.class_command(self.code, "resume")
+
+    def close(self) -> None:
+        """Stop following the tables (the class and its rooms go on)."""
+        for dashboard in self._dashboards.values():
+            dashboard.close()
+        self._dashboards.clear()
+
+    def _repr_html_(self) -> str:
+        info = self.info()
+        arrived = [student["name"] for student in info["students"] if student["arrived"]]
+        names = ", ".join(html.escape(name) for name in arrived)
+        link = html.escape(self.link)
+        return (f"<div class='classroom-class'><h3>{html.escape(self.title)}: "
+                f"<code style='font-size:2em;letter-spacing:.15em'>{html.escape(self.code)}</code></h3>"
+                f"<p><a href='{link}' target='_blank'>{link}</a></p>{self.qr if self.show_qr else ''}"
+                f"<p>{len(arrived)} joined{': ' + names if names else ''}; round {info['round']}, "
+                f"{len(info['tables'])} tables</p></div>")
