@@ -38,16 +38,20 @@ from .commits import storage_refusal
 from .hall import CODE_ALPHABET, CODE_LENGTH, Hall
 from .rooms import Change, Refused, Room, Seat, clean_name, name_key, new_token
 from .store import meta_job
-from .tables import FILL_POLICIES, PLACEMENTS, ClassList, FillPolicy, Placement, TableNow, form_tables, late_join
+from .tables import (FILL_POLICIES, PLACEMENTS, ClassList, FillPolicy, Placement, TableNow, form_tables, late_join,
+                     winners_first)
 
 #: A class code: one letter longer than a room's, so that no room ever takes a class's code.
 CLASS_CODE_LENGTH = CODE_LENGTH + 1
 #: The meta key listing every class's code (JSON), and each class's own key.
 CLASSES_KEY = "classes"
 #: How a new round seats the class: "shuffle" (tables drawn anew from the class's seed and the round), "same"
-#: (each table's students together again, newcomers where there is room).
-Regroup = Literal["shuffle", "same"]
-REGROUPS: tuple[Regroup, ...] = ("shuffle", "same")
+#: (each table's students together again, newcomers where there is room), "winners_first" (shuffled, then a winner
+#: of the round before at the first seat of each table: Mafia de Cuba's Godfather, seeds/mafia_de_cuba.md R7.4).
+Regroup = Literal["shuffle", "same", "winners_first"]
+REGROUPS: tuple[Regroup, ...] = ("shuffle", "same", "winners_first")
+#: The most seconds a teacher may add to one student's time for each move (`ClassDesk.extending`).
+MAX_EXTRA_TIME = 3600.0
 #: The options a class passes to each of its rooms (`Hall.creating`), kept as JSON with the class.
 ROOM_OPTIONS = frozenset({"rules", "language", "bot_delay", "beliefs", "scoring", "move_time_limit"})
 
@@ -102,13 +106,15 @@ def class_key(code: str) -> str:
 @dataclass
 class Student:
     """A student of a class: the name they play under (distinct in the class), their personal token, whether they
-    came from the class list, whether they have arrived, and the group the list named."""
+    came from the class list, whether they have arrived, the group the list named, and the seconds the teacher
+    added to their time for each move (WCAG 2.2.1: a time limit one can extend), kept across rounds."""
 
     name: str
     token: str
     listed: bool = False
     arrived: bool = True
     group: str | None = None
+    extra_time: float = 0.0
 
 
 @dataclass
@@ -136,6 +142,8 @@ class SchoolClass:
     room_options: dict[str, Any]
     students: list[Student] = field(default_factory=list)
     rounds: list[list[ClassTable]] = field(default_factory=list)
+    #: The seat tokens of rooms a late join replaced, each with the student it was for (`ClassDesk.moved_student`).
+    moved: dict[str, str] = field(default_factory=dict)
 
     def student(self, name: str) -> Student | None:
         """The student of that name (any case, joiners), or None."""
@@ -175,6 +183,9 @@ class ClassDesk:
         self._tokens: dict[str, tuple[SchoolClass, Student]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._rounds: dict[str, asyncio.Event] = {}
+        #: Told when a late join replaced a room (the class, the old room) before it is closed: the server sends
+        #: the pages of those who sat there on to their new seat instead of closing them (`moved_seats`).
+        self.moved_listeners: list[Callable[[SchoolClass, Room], None]] = []
         for code in json.loads(hall.store.meta(CLASSES_KEY) or "[]"):
             stored = hall.store.meta(class_key(code))
             if stored is not None:
@@ -364,7 +375,7 @@ class ClassDesk:
         present = [student for student in klass.students if student.arrived]
         placement: Placement = klass.placement
         groups = {student.name: student.group for student in present if student.group is not None}
-        if klass.rounds and regroup == "shuffle":
+        if klass.rounds and regroup in ("shuffle", "winners_first"):
             placement = "shuffle" if placement != "together" else placement
         elif klass.rounds:
             placement, groups = "together", {name: f"table {index}" for index, table in enumerate(klass.tables)
@@ -374,8 +385,11 @@ class ClassDesk:
         low, high, _ = games.player_range(klass.package)
         seating = form_tables([student.name for student in present], low, high, klass.preferred, fill=klass.fill,
                               placement=placement, rng=rng, groups=groups)
+        formed = seating.tables
+        if klass.rounds and regroup == "winners_first":
+            formed = winners_first(formed, self.winners(klass, len(klass.rounds) - 1), rng)
         tables = []
-        for table in seating.tables:
+        for table in formed:
             room = yield self._opening_room(klass, len(table.students), table.bots, rng.randrange(2**63))
             tables.append(ClassTable(room.code, list(table.students), table.bots))
         klass.rounds.append(tables)
@@ -391,6 +405,15 @@ class ClassDesk:
         return self._change(self.hall.creating(klass.package, students + bots, seed=seed,
                                                bots={seat: klass.bot for seat in range(students, students + bots)},
                                                **klass.room_options))
+
+    def winners(self, klass: SchoolClass, round_index: int) -> list[str]:
+        """The students who won their game in round `round_index` (0 the first), table by table."""
+        names = []
+        for table in klass.rounds[round_index]:
+            state = self.hall.room(table.room).state
+            if state is not None and state.is_over:
+                names += [table.students[seat] for seat in state.winners if seat < len(table.students)]
+        return names
 
     def scores(self, code: str) -> dict[str, float]:
         """Each student's running score: the sum of their returns over the games of every round that are over."""
@@ -468,9 +491,64 @@ class ClassDesk:
         for seat, name in enumerate(table.students):
             if old.seats[seat].filled:
                 yield self._claiming(new.seats[seat].token, name)
+                klass.moved[old.seats[seat].token] = name
+        for listener in self.moved_listeners:
+            listener(klass, old)
         yield self._change(self.hall.closing(old.code))
         table.room = new.code
         table.students.append(student.name)
+
+    def moved_student(self, seat_token: Any) -> tuple[SchoolClass, Student] | None:
+        """The class and student whose seat a late join replaced, for the old seat's token (else None)."""
+        for klass in self.classes.values():
+            name = klass.moved.get(seat_token) if isinstance(seat_token, str) else None
+            student = klass.student(name) if name is not None else None
+            if student is not None:
+                return klass, student
+        return None
+
+    def seat_student(self, room_code: str, seat: int) -> tuple[SchoolClass, Student] | None:
+        """The class and student at seat `seat` of room `room_code` in its class's current round, or None (a
+        room of no class, a bot's seat)."""
+        for klass in self.classes.values():
+            for table in klass.tables:
+                if table.room == room_code and 0 <= seat < len(table.students):
+                    student = klass.student(table.students[seat])
+                    return None if student is None else (klass, student)
+        return None
+
+    def extra_time(self, room_code: str, seat: int) -> float:
+        """The seconds the teacher added to the move time of the student at this seat (0 for anyone else)."""
+        found = self.seat_student(room_code, seat)
+        return 0.0 if found is None else found[1].extra_time
+
+    def extend(self, code: str, name: str, seconds: float) -> Student:
+        """A student's extra time (`extending`), waited for here."""
+        return self._done_now(self.extending(code, name, seconds))
+
+    async def extend_async(self, code: str, name: Any, seconds: Any) -> Student:
+        """`extend` on the server's loop."""
+        return await self._done_later(code, self.extending(code, name, seconds))
+
+    def extending(self, code: str, name: Any, seconds: Any) -> Plan[Student]:
+        """The student `name` of class `code` gets `seconds` more for each move from now on, in this round and
+        the next ones (0 takes it back), up to `MAX_EXTRA_TIME`."""
+        klass = self.find(code)
+        student = klass.student(name) if isinstance(name, str) else None
+        if student is None:
+            raise Refused("unknown_student", f"No student {quote(str(name))} is in this class.", 404,
+                          fr=f"Aucun élève {quote(str(name))} dans cette classe.")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
+                not 0 <= seconds <= MAX_EXTRA_TIME:
+            raise Refused("bad_request", f"Extra time is a number of seconds from 0 to {MAX_EXTRA_TIME:.0f}, not "
+                          f"{quote(repr(seconds))}.")
+        before, student.extra_time = student.extra_time, float(seconds)
+        try:
+            yield self._saving(klass)
+        except BaseException:
+            student.extra_time = before
+            raise
+        return student
 
     def student_of(self, token: Any) -> tuple[SchoolClass, Student]:
         """The class and student a personal token is for, or `Refused`."""
