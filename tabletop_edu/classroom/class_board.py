@@ -3,7 +3,10 @@
 `classroom.open_class(game)` returns a `ClassBoard`: shown in a cell it is the class's code, join link and QR code
 (what goes on the projector) and who has joined; `start_round()` forms the tables, and `tables()` hands each one
 as the dashboard `classroom.open` gives for a room, so that everything a teacher does with a room works for a
-table. Like the dashboard, it is a client of the server's HTTP API (`TeacherClient`), so it works the same with a
+table. `board()` and the cell's picture show every table at a glance (`class_overview`), `dashboard_link` opens the
+class dashboard's page with its levers; `reveal_all`, `play_for`, `extend`, `message` are those levers here, and
+`download(path)` / `games()` give the class's moves, results and beliefs (`class_data`). Like the dashboard, it is a
+client of the server's HTTP API (`TeacherClient`), so it works the same with a
 server beside the kernel or one started by `serve` on another machine.
 """
 

@@ -8,8 +8,10 @@ seat of this round (`ClassDesk.seat_of`), never another student's, and their sea
 they sit (`ClassDesk.sit`) under their class name, and a table's game starts once every student of it sat, as a
 room's does. A student who arrives after the tables were formed joins a table that has not started and has a seat
 to spare under the game's maximum (`tables.late_join`: its room is opened anew one seat larger, those who sat
-seated again), or waits for the next round. A new round forms the tables anew (shuffled, or the same students
-together) and keeps each student's name, token and running score (their games' returns, `ClassDesk.scores`).
+seated again, their pages sent on to the new seat: `moved_listeners`, `moved_seats`), or waits for the next round.
+A new round forms the tables anew (shuffled, the same students together, or shuffled with last round's winners at
+each table's first seat: Mafia de Cuba's Godfather, R7.4) and keeps each student's name, token, running score (their
+games' returns, `ClassDesk.scores`) and the extra time the teacher gave them for each move (`ClassDesk.extend`).
 
 A class lives in the store's meta table (`class:CODE`, as JSON; `classes` lists the codes), written in one
 transaction after each change, so a restart keeps the class, its students, rounds and tables. A class code is one

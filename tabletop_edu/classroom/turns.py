@@ -4,7 +4,8 @@ A bot to move plays after its room's delay, thinking in a worker thread, one pen
 pauses its room and tells the teacher, and so do `BOT_STORAGE_TRIES` moves in a row the store refused (the pause
 held in memory if the store refuses it too). What went wrong is listed to the teacher once per kind of error with
 its count, the latest `MAX_ROOM_ERRORS` kinds only (`RoomErrors`). A room's optional `move_time_limit` lets the game's bot play a student's
-move when its time is up (`time_up`, deadlines set through an injectable scheduler).
+move when its time is up (`time_up`, deadlines set through an injectable scheduler), a student the teacher gave
+extra time having that much more for each move (`extra_time`, WCAG 2.2.1).
 """
 
 from __future__ import annotations
