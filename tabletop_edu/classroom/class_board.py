@@ -23,6 +23,9 @@ from .class_overview import board_html
 from .client import TeacherClient
 from .pages import qr_svg
 
+#: The class dashboard's stylesheet, the page's and the notebook's.
+DASHBOARD_STYLE = Path(__file__).with_name("static") / "class_dashboard.css"
+
 
 class ClassBoard:
     """The teacher's handle of the class `code` on the server `client` talks to."""
@@ -137,7 +140,8 @@ class ClassBoard:
         arrived = [student["name"] for student in info["students"] if student["arrived"]]
         names = ", ".join(html.escape(name) for name in arrived)
         link = html.escape(self.link)
-        board = board_html(self.board(), self.language) if info["tables"] else ""
+        board = f"<style>{DASHBOARD_STYLE.read_text(encoding='utf-8')}</style>" \
+            f"{board_html(self.board(), self.language)}" if info["tables"] else ""
         return (f"<div class='classroom-class'><h3>{html.escape(self.title)}: "
                 f"<code style='font-size:2em;letter-spacing:.15em'>{html.escape(self.code)}</code></h3>"
                 f"<p><a href='{link}' target='_blank'>{link}</a></p>{self.qr if self.show_qr else ''}"

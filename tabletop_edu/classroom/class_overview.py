@@ -88,7 +88,7 @@ def table_card(index: int, table: Mapping[str, Any], language: str, levers: bool
                     state in ("playing", "paused", "gathering") else
                     f"<p class='online-all'>✔ {_e(t('cdash.nobody_offline'))}</p>" if state == "playing" else "")
     beliefs = "" if table.get("beliefs") is None else \
-        f"<p class='beliefs'>{_e(t('cdash.beliefs'))}: <b>{table['beliefs']}</b></p>"
+        f"<p class='belief-count'>{_e(t('cdash.beliefs'))}: <b>{table['beliefs']}</b></p>"
     students = ", ".join(_e(name) for name in table["students"])
     bots = f" + {table['seats'] - len(table['students'])} 🤖" if table["seats"] > len(table["students"]) else ""
     actions = ""

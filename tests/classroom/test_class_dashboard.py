@@ -222,3 +222,16 @@ def test_a_late_join_moves_the_pages_of_those_who_sat_to_their_new_seat(server: 
     again = seat_feed(server.url, seat)
     wait_until(lambda: again.closed, timeout=30)
     assert again.close_code == CLOSE_MOVED, "a phone coming back with the old seat is sent on, not closed"
+
+
+def test_the_notebooks_class_board_shows_every_table_and_links_the_dashboard_page(server: ClassServer,
+                                                                                  teacher: TeacherClient) -> None:
+    klass, _ = seated_class(server, teacher, [f"S{number}" for number in range(9)], preferred=4, language="fr")
+    handle = ClassBoard(teacher, klass["code"], language="fr")
+    shown = handle._repr_html_()
+    assert shown.count("<article class='table-card") == 2 and "doit jouer" in shown and "<style>" in shown
+    assert server.teacher_token not in shown and "<button" not in shown, "no key, no lever in a notebook"
+    link = handle.dashboard_link
+    assert link.startswith(f"{server.url}/t/{klass['code']}?lang=fr#token=") and link.endswith(server.teacher_token)
+    assert len(handle.board()["tables"]) == 2 and handle.table(1).code == handle.board()["tables"][0]["room"]
+    handle.close()
