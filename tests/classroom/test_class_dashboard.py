@@ -235,3 +235,13 @@ def test_the_notebooks_class_board_shows_every_table_and_links_the_dashboard_pag
     assert link.startswith(f"{server.url}/t/{klass['code']}?lang=fr#token=") and link.endswith(server.teacher_token)
     assert len(handle.board()["tables"]) == 2 and handle.table(1).code == handle.board()["tables"][0]["room"]
     handle.close()
+
+
+def test_serve_prints_the_class_dashboards_page_with_the_key_in_its_fragment(tmp_path: Path) -> None:
+    from tabletop_edu.classroom.testing import ServerProcess
+
+    with ServerProcess(tmp_path / "class.sqlite3", tmp_path / "serve.log", "--class", "get_adler:5") as process:
+        match = process.wait_for(r"class dashboard \(yours alone\): (http://\S+)/t/([A-Z0-9]{6})#token=(\S+)")
+        status, _, page = Browser(match.group(1)).get(f"/t/{match.group(2)}")
+        assert status == 200 and match.group(3) not in page
+        assert request(f"{match.group(1)}/api/classes/{match.group(2)}/board", token=match.group(3))["overview"]
