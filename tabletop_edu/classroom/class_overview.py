@@ -31,7 +31,7 @@ register({
            "cdash.shuffle": "shuffled", "cdash.same": "same tables", "cdash.winners_first": "winners sit first",
            "cdash.tables_done": "tables done", "cdash.students_count": "students", "cdash.sat": "seated",
            "cdash.token_missing": "Open this page from the notebook's link (it carries the teacher's key).",
-           "cdash.score": "score"},
+           "cdash.score": "Score", "cdash.student": "Student"},
     "fr": {"cdash.title": "Tableau de bord de la classe", "cdash.round": "Manche", "cdash.table": "Table",
            "cdash.step": "étape", "cdash.turn": "doit jouer", "cdash.for": "depuis", "cdash.seconds": "s",
            "cdash.offline": "non connectés", "cdash.beliefs": "croyances données", "cdash.done": "terminée",
@@ -47,7 +47,7 @@ register({
            "cdash.same": "mêmes tables", "cdash.winners_first": "les gagnants d'abord",
            "cdash.tables_done": "tables terminées", "cdash.students_count": "élèves", "cdash.sat": "assis",
            "cdash.token_missing": "Ouvrez cette page par le lien du notebook (il porte la clé de l'enseignant).",
-           "cdash.score": "score"},
+           "cdash.score": "Score", "cdash.student": "Élève"},
 })
 
 #: The seconds one tap of "+1 min" adds to a student's time.
@@ -118,10 +118,10 @@ def students_html(overview: Mapping[str, Any], language: str, levers: bool) -> s
                if extra else ""))
         table = "—" if student.get("table") is None else str(student["table"])
         rows.append(f"<tr><td>{_e(student['name'])}</td><td>{_e(table)}</td>"
-                    f"<td class='number'>{_e(student.get('score', 0))}</td>"
+                    f"<td class='number'>{float(student.get('score', 0)):g}</td>"
                     f"<td class='number'>{'+' + str(extra) + ' s' if extra else '—'}</td><td>{buttons}</td></tr>")
     head = "".join(f"<th>{_e(tr(key, language))}</th>" for key in
-                   ("cdash.students", "cdash.table", "cdash.score", "cdash.extra"))
+                   ("cdash.student", "cdash.table", "cdash.score", "cdash.extra"))
     return (f"<section class='students'><h2>{_e(tr('cdash.students', language))} ({len(rows)})</h2>"
             f"<table><tr>{head}<th></th></tr>{''.join(rows)}</table></section>")
 

@@ -116,3 +116,28 @@ def test_the_class_dashboard_follows_every_table_and_its_levers_reach_every_stud
         assert request(f"{server.url}/note", "POST", {"token": tokens["Ana"], "seen": 1}, timeout=60)["number"] == 1
     finally:
         context.close()
+
+
+def test_a_late_join_sends_a_sitting_students_page_on_to_the_new_seat(browser: Any, tmp_path: Path) -> None:
+    server = ClassServer(tmp_path / "late.sqlite3").start()
+    context = browser.new_context(viewport=PHONE)
+    try:
+        teacher = TeacherClient(server.url, server.teacher_token)
+        klass = teacher.create_class("get_adler", preferred=4, seed=3, bot_delay=0, language="fr")
+        assert server.classes is not None
+        desk = server.classes
+        tokens = [server.call(lambda name=name: desk.join_async(klass["code"], name)).token for name in NAMES[:4]]
+        teacher.class_command(klass["code"], "start_round")
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/c/{tokens[0]}")  # the waiting page sits Ana down and opens her seat
+        page.wait_for_selector("#online[data-online='1']")
+        old = page.url
+        server.call(lambda: desk.join_async(klass["code"], "Zoé"))
+        page.wait_for_url(lambda address: "/s/" in address and address.split("?")[0] != old.split("?")[0])
+        page.wait_for_selector("#online[data-online='1']")
+        assert page.locator("#connection").is_hidden(), "no 'the teacher closed this room' on Ana's page"
+        assert "Ana" in page.locator(".who").inner_text() and "lang=fr" in page.url
+    finally:
+        context.close()
+        server.stop()
