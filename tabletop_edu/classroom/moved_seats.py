@@ -61,7 +61,7 @@ class MovedSeatSocket(TableSocket):
         if self.desk.moved_student(self.path_kwargs.get("token", "")) is None:
             super().prepare()
 
-    def open(self, token: str) -> None:  # type: ignore[override]
+    def open(self, token: str) -> None:
         found = self.desk.moved_student(token)
         if found is None:
             super().open(token)
