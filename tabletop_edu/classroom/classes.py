@@ -185,6 +185,7 @@ class ClassDesk:
         self._tokens: dict[str, tuple[SchoolClass, Student]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._rounds: dict[str, asyncio.Event] = {}
+        self._returns: dict[str, tuple[float, ...]] = {}  # by room: its finished game's returns (`scores`)
         #: Told when a late join replaced a room (the class, the old room) before it is closed: the server sends
         #: the pages of those who sat there on to their new seat instead of closing them (`moved_seats`).
         self.moved_listeners: list[Callable[[SchoolClass, Room], None]] = []
@@ -418,15 +419,20 @@ class ClassDesk:
         return names
 
     def scores(self, code: str) -> dict[str, float]:
-        """Each student's running score: the sum of their returns over the games of every round that are over."""
+        """Each student's running score: the sum of their returns over the games of every round that are over
+        (each finished game's returns read once: a dashboard asking every few seconds wakes no sleeping room)."""
         klass = self.find(code)
         totals = {student.name: 0.0 for student in klass.students}
         for tables in klass.rounds:
             for table in tables:
-                state = self.hall.room(table.room).state
-                if state is not None and state.is_over:
-                    for seat, name in enumerate(table.students):
-                        totals[name] += state.returns()[seat]
+                returns = self._returns.get(table.room)
+                if returns is None:
+                    state = self.hall.room(table.room).state
+                    if state is None or not state.is_over:
+                        continue
+                    returns = self._returns[table.room] = tuple(state.returns())
+                for seat, name in enumerate(table.students):
+                    totals[name] += returns[seat]
         return totals
 
     # ---------------------------------------------------------------- the students'

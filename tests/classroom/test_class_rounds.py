@@ -68,3 +68,18 @@ def test_a_room_dashboard_counts_beliefs_for_the_table_never_per_seat() -> None:
     text = belief_count_html({"counts": [3, 0, 2, 1, 4], "asked_steps": [2, 7]}, "fr")
     assert ": 10</p>" in text and "à cette table" in text and "2, 7" in text
     assert "<td" not in text, "no row per seat: a seat never asked (Adler) would single itself out"
+
+
+def test_running_scores_read_each_finished_game_once_and_wake_no_sleeping_room(desk: ClassDesk) -> None:
+    klass = desk.open_class("get_adler", preferred=4, seed=9, bot_delay=0)
+    students = [desk.join(klass.code, f"S{number}") for number in range(8)]
+    desk.start_round(klass.code)
+    for student in students:
+        desk.sit(student.token)
+    play_round(desk, klass.code)
+    scores = desk.scores(klass.code)
+    for table in klass.tables:
+        desk.hall.reveal(table.room)
+    asleep = desk.hall.sweep(idle=0)
+    assert sorted(asleep) == sorted(table.room for table in klass.tables)
+    assert desk.scores(klass.code) == scores and not set(asleep) & set(desk.hall.rooms), "still asleep"
