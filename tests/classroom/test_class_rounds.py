@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop_edu.classroom.classes import ClassDesk
+from tabletop_edu.classroom.classes import ClassDesk, SchoolClass
 from tabletop_edu.classroom.dashboard import belief_count_html
 from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.rooms import Refused
@@ -20,6 +20,17 @@ from tabletop_edu.classroom.tables import Table, winners_first
 @pytest.fixture()
 def desk(tmp_path: Path) -> ClassDesk:
     return ClassDesk(Hall(Store(tmp_path / "class.sqlite3")))
+
+
+def played_class(desk: ClassDesk, game: str, preferred: int, students: int, seed: int) -> SchoolClass:
+    """A class of `students` who joined, sat at the first round's tables and played them to their end."""
+    klass = desk.open_class(game, preferred=preferred, seed=seed, bot_delay=0)
+    joined = [desk.join(klass.code, f"S{number}") for number in range(students)]
+    desk.start_round(klass.code)
+    for student in joined:
+        desk.sit(student.token)
+    play_round(desk, klass.code)
+    return klass
 
 
 def play_round(desk: ClassDesk, code: str, seed: int = 3) -> None:
@@ -33,12 +44,7 @@ def play_round(desk: ClassDesk, code: str, seed: int = 3) -> None:
 
 
 def test_the_winners_of_a_mafia_round_sit_at_the_godfathers_seat_of_the_next_tables(desk: ClassDesk) -> None:
-    klass = desk.open_class("mafia_de_cuba", preferred=6, seed=7, bot_delay=0)
-    students = [desk.join(klass.code, f"S{number}") for number in range(12)]
-    desk.start_round(klass.code)
-    for student in students:
-        desk.sit(student.token)
-    play_round(desk, klass.code)
+    klass = played_class(desk, "mafia_de_cuba", 6, 12, seed=7)
     winners = desk.winners(klass, 0)
     scores = desk.scores(klass.code)
     assert winners and all(scores[name] > 0 for name in winners)
@@ -71,12 +77,7 @@ def test_a_room_dashboard_counts_beliefs_for_the_table_never_per_seat() -> None:
 
 
 def test_running_scores_read_each_finished_game_once_and_wake_no_sleeping_room(desk: ClassDesk) -> None:
-    klass = desk.open_class("get_adler", preferred=4, seed=9, bot_delay=0)
-    students = [desk.join(klass.code, f"S{number}") for number in range(8)]
-    desk.start_round(klass.code)
-    for student in students:
-        desk.sit(student.token)
-    play_round(desk, klass.code)
+    klass = played_class(desk, "get_adler", 4, 8, seed=9)
     scores = desk.scores(klass.code)
     for table in klass.tables:
         desk.hall.reveal(table.room)
