@@ -4,10 +4,10 @@
 (what goes on the projector) and who has joined; `start_round()` forms the tables, and `tables()` hands each one
 as the dashboard `classroom.open` gives for a room, so that everything a teacher does with a room works for a
 table. `board()` and the cell's picture show every table at a glance (`class_overview`), `dashboard_link` opens the
-class dashboard's page with its levers; `reveal_all`, `play_for`, `extend`, `message` are those levers here, and
-`download(path)` / `games()` give the class's moves, results and beliefs (`class_data`). Like the dashboard, it is a
-client of the server's HTTP API (`TeacherClient`), so it works the same with a
-server beside the kernel or one started by `serve` on another machine.
+class dashboard's page with its levers; `start_now`, `reveal_all`, `play_for`, `extend`, `message` are those levers
+here, and `download(path)` / `games()` give the class's moves, results and beliefs (`class_data`). Like the
+dashboard, it is a client of the server's HTTP API (`TeacherClient`), so it works the same with a server beside the
+kernel or one started by `serve` on another machine.
 """
 
 from __future__ import annotations
@@ -91,6 +91,10 @@ class ClassBoard:
     def table(self, index: int) -> Any:
         """Table `index` (1 the first) of the round as the room's own dashboard: drill into one table."""
         return self.tables()[index - 1]
+
+    def start_now(self) -> None:
+        """Start every table now: bots take the seats of students who have not sat (they wait for the next round)."""
+        self.client.class_command(self.code, "start_now")
 
     def reveal_all(self) -> None:
         """Reveal every finished table of the round."""

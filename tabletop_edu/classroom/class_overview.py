@@ -31,7 +31,8 @@ register({
            "cdash.shuffle": "shuffled", "cdash.same": "same tables", "cdash.winners_first": "winners sit first",
            "cdash.tables_done": "tables done", "cdash.students_count": "students", "cdash.sat": "seated",
            "cdash.token_missing": "Open this page from the notebook's link (it carries the teacher's key).",
-           "cdash.score": "Score", "cdash.student": "Student"},
+           "cdash.score": "Score", "cdash.student": "Student",
+           "cdash.start_now": "Start every table (bots for absent students)"},
     "fr": {"cdash.title": "Tableau de bord de la classe", "cdash.round": "Manche", "cdash.table": "Table",
            "cdash.step": "étape", "cdash.turn": "doit jouer", "cdash.for": "depuis", "cdash.seconds": "s",
            "cdash.offline": "non connectés", "cdash.beliefs": "croyances données", "cdash.done": "terminée",
@@ -47,7 +48,8 @@ register({
            "cdash.same": "mêmes tables", "cdash.winners_first": "les gagnants d'abord",
            "cdash.tables_done": "tables terminées", "cdash.students_count": "élèves", "cdash.sat": "assis",
            "cdash.token_missing": "Ouvrez cette page par le lien du notebook (il porte la clé de l'enseignant).",
-           "cdash.score": "Score", "cdash.student": "Élève"},
+           "cdash.score": "Score", "cdash.student": "Élève",
+           "cdash.start_now": "Lancer toutes les tables (robots pour les absents)"},
 })
 
 #: The seconds one tap of "+1 min" adds to a student's time.
@@ -137,6 +139,7 @@ def levers_html(overview: Mapping[str, Any], language: str) -> str:
     return (f"<div class='class-levers'>"
             f"<span class='start'>{_button(t('cdash.start'), 'start_round')}"
             f"<select id='regroup' aria-label='{_e(t('cdash.start'))}'>{regroups}</select></span>"
+            f"{_button(t('cdash.start_now'), 'start_now')}"
             f"{_button(t('cdash.pause'), 'pause')}{_button(t('cdash.resume'), 'resume')}"
             f"{_button(t('cdash.reveal'), 'reveal_all')}{_button(t('cdash.download'), 'download')}</div>"
             f"<form class='class-note-form' id='note-form'><label for='note-text'>{_e(t('cdash.message'))}</label>"

@@ -8,7 +8,8 @@ Addresses (the API takes the teacher's token as the rooms' API does; routed befo
 - `GET /api/classes/CODE/board?lang=xx`: the overview with what the dashboard draws of each table (the seats to
   play, beliefs counted per table, the projector's address, each student's score and extra time, the message),
   and that drawn (`class_overview.board_html`).
-- `POST /api/classes/CODE/reveal_all`; `.../play_for` `{"room", "seat"}` (the game's time-up bot plays a stuck
+- `POST /api/classes/CODE/start_now` (every table not started starts, bots for the students who have not sat,
+  who wait for the next round); `.../reveal_all`; `.../play_for` `{"room", "seat"}` (the game's time-up bot plays a stuck
   student's move now); `.../extend` `{"student", "seconds"}` (extra time for each of their moves, WCAG 2.2.1;
   a move due now gets its time anew); `.../note` `{"text"}` (the message to every student, stored first).
 - `GET /api/classes/CODE/data` (the rows as JSON, `class_data.class_rows`) and `.../download` (them as a zip of
@@ -107,7 +108,9 @@ class ClassTeacherApi(ClassApi):
                 await self.extend(klass, data.get("student"), data.get("seconds"))
             else:
                 async with self.server.controls:
-                    if what == "reveal_all":
+                    if what == "start_now":
+                        await stored(lambda: self.desk.start_now_async(klass.code))
+                    elif what == "reveal_all":
                         await self.reveal_all(klass)
                     elif what == "play_for":
                         await self.play_for(klass, data.get("room"), data.get("seat"))
@@ -205,7 +208,7 @@ def class_teacher_routes(server: Server, desk: ClassDesk,
     code = r"(?P<code>[A-Za-z0-9]{1,8})"
     return [
         (rf"/t/{code}", ClassDashboardPage, options),
-        (rf"/api/classes/{code}/(?P<what>board|data|download|reveal_all|play_for|extend|note)", ClassTeacherApi,
+        (rf"/api/classes/{code}/(?P<what>board|data|download|start_now|reveal_all|play_for|extend|note)", ClassTeacherApi,
          options),
         (r"/note", ClassNoteApi, options),
     ]

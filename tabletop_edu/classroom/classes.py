@@ -409,6 +409,30 @@ class ClassDesk:
                                                bots={seat: klass.bot for seat in range(students, students + bots)},
                                                **klass.room_options))
 
+    def start_now(self, code: str) -> list[str]:
+        """Every table started now (`starting_now`), waited for here."""
+        return self._done_now(self.starting_now(code))
+
+    async def start_now_async(self, code: str) -> list[str]:
+        """`start_now` on the server's loop."""
+        return await self._done_later(code, self.starting_now(code))
+
+    def starting_now(self, code: str) -> Plan[list[str]]:
+        """Every table of the round that has not started starts now: the class's bot takes each seat whose student
+        has not sat (a phone that never came), and that student waits for the next round (`seat_of`). Returns the
+        students a bot replaced."""
+        klass = self.find(code)
+        replaced = []
+        for table in klass.tables:
+            room = self.hall.room(table.room)
+            if room.started or room.closed:
+                continue
+            for seat, name in enumerate(table.students):
+                if not room.seats[seat].filled:
+                    yield self._change(self.hall.seating_bot(room.code, seat, klass.bot))
+                    replaced.append(name)
+        return replaced
+
     def winners(self, klass: SchoolClass, round_index: int) -> list[str]:
         """The students who won their game in round `round_index` (0 the first), table by table."""
         names = []
@@ -430,7 +454,9 @@ class ClassDesk:
                     state = self.hall.room(table.room).state
                     if state is None or not state.is_over:
                         continue
-                    returns = self._returns[table.room] = tuple(state.returns())
+                    seats = self.hall.room(table.room).seats
+                    returns = self._returns[table.room] = tuple(
+                        0.0 if seats[seat].bot is not None else value for seat, value in enumerate(state.returns()))
                 for seat, name in enumerate(table.students):
                     totals[name] += returns[seat]
         return totals
@@ -568,14 +594,14 @@ class ClassDesk:
 
     def seat_of(self, token: Any) -> tuple[Room, Seat] | None:
         """The room and seat of this round the student of a personal token has (their own, never another's), or
-        None while they wait for a table."""
+        None while they wait for a table (or a bot took their seat: `starting_now`)."""
         klass, student = self.student_of(token)
         found = klass.table_of(student.name)
         if found is None:
             return None
         table, seat = found
         room = self.hall.room(table.room)
-        return room, room.seats[seat]
+        return None if room.seats[seat].bot is not None else (room, room.seats[seat])
 
     def sit(self, token: Any) -> tuple[Room, Seat]:
         """A student sits (`sitting`), waited for here."""

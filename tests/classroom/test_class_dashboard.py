@@ -245,3 +245,21 @@ def test_serve_prints_the_class_dashboards_page_with_the_key_in_its_fragment(tmp
         status, _, page = Browser(match.group(1)).get(f"/t/{match.group(2)}")
         assert status == 200 and match.group(3) not in page
         assert request(f"{match.group(1)}/api/classes/{match.group(2)}/board", token=match.group(3))["overview"]
+
+
+def test_start_every_table_now_from_the_dashboard(server: ClassServer, teacher: TeacherClient) -> None:
+    klass = teacher.create_class("get_adler", preferred=4, seed=6, bot_delay=0)
+    tokens = [personal_token(Browser(server.url).join(klass["code"], f"P{number}")[1]) for number in range(4)]
+    teacher.class_command(klass["code"], "start_round")
+    for token in tokens[:3]:
+        poll(server, token)
+    after = teacher.class_command(klass["code"], "start_now")
+    table = after["tables"][0]
+    assert table["started"] and "P3" not in table["offline"] and len(table["offline"]) == 3, "a bot is never offline"
+    assert poll_waits(server, tokens[3])
+
+
+def poll_waits(server: ClassServer, token: str) -> bool:
+    """Whether the waiting page of `token` is told to wait (its seat went to a bot)."""
+    status, _, page = Browser(server.url).get(f"/c/{token}")
+    return status == 200 and 'id="waiting"' in page

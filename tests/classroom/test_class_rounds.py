@@ -84,3 +84,26 @@ def test_running_scores_read_each_finished_game_once_and_wake_no_sleeping_room(d
     asleep = desk.hall.sweep(idle=0)
     assert sorted(asleep) == sorted(table.room for table in klass.tables)
     assert desk.scores(klass.code) == scores and not set(asleep) & set(desk.hall.rooms), "still asleep"
+
+
+def test_start_now_seats_bots_for_absent_students_who_then_wait_for_the_next_round(desk: ClassDesk) -> None:
+    klass = desk.open_class("get_adler", preferred=4, seed=10, bot_delay=0)
+    students = [desk.join(klass.code, f"S{number}") for number in range(8)]
+    desk.start_round(klass.code)
+    absent = {students[1].name, students[6].name}
+    for student in students:
+        if student.name not in absent:
+            desk.sit(student.token)
+    assert not all(desk.hall.room(table.room).started for table in klass.tables)
+    assert sorted(desk.start_now(klass.code)) == sorted(absent)
+    assert all(desk.hall.room(table.room).started for table in klass.tables), "every table plays"
+    assert all(desk.seat_of(student.token) is None for student in students if student.name in absent)
+    with pytest.raises(Refused) as waiting:
+        desk.sit(students[1].token)
+    assert waiting.value.code == "waiting"
+    assert desk.start_now(klass.code) == [], "nothing left to start"
+    play_round(desk, klass.code)
+    scores = desk.scores(klass.code)
+    assert all(scores[name] == 0 for name in absent), "a bot's returns are never a student's"
+    desk.start_round(klass.code)
+    assert all(desk.seat_of(student.token) is not None for student in students), "back at a table next round"
