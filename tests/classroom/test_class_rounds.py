@@ -1,6 +1,8 @@
 """Rounds of a class (`classes.ClassDesk.start_round`): the tables re-formed shuffled, the same, or with the winners
 of the round before at the first seat (Mafia de Cuba's Godfather, seeds/mafia_de_cuba.md R7.4), each student's
-name, token and running score kept; and a room dashboard that counts beliefs per table, never per seat."""
+name, token and running score kept (read once per finished game); every table started now with bots for absent
+students; the seats a late join replaced found again after a restart; and a room dashboard that counts beliefs per
+table, never per seat."""
 
 from __future__ import annotations
 
@@ -107,3 +109,22 @@ def test_start_now_seats_bots_for_absent_students_who_then_wait_for_the_next_rou
     assert all(scores[name] == 0 for name in absent), "a bot's returns are never a student's"
     desk.start_round(klass.code)
     assert all(desk.seat_of(student.token) is not None for student in students), "back at a table next round"
+
+
+def test_the_seats_a_late_join_replaced_lead_to_their_students_after_a_restart(desk: ClassDesk) -> None:
+    klass = desk.open_class("get_adler", preferred=4, seed=12, bot_delay=0)
+    students = [desk.join(klass.code, f"S{number}") for number in range(4)]
+    desk.start_round(klass.code)
+    old = {student.name: desk.sit(student.token)[1].token for student in students[:2]}
+    told: list[str] = []
+    desk.moved_listeners.append(lambda _, room: told.append(room.code))
+    old_room = klass.tables[0].room
+    desk.join(klass.code, "Late")
+    assert told == [old_room], "told before the old room closed"
+    path = desk.hall.store.path
+    desk.hall.store.close()
+    again = ClassDesk(Hall(Store(path)))
+    for name, token in old.items():
+        found = again.moved_student(token)
+        assert found is not None and found[1].name == name
+    assert again.moved_student("not-a-token") is None
