@@ -263,3 +263,17 @@ def poll_waits(server: ClassServer, token: str) -> bool:
     """Whether the waiting page of `token` is told to wait (its seat went to a bot)."""
     status, _, page = Browser(server.url).get(f"/c/{token}")
     return status == 200 and 'id="waiting"' in page
+
+
+def test_a_page_of_a_past_rounds_table_hears_the_message_and_a_plain_rooms_page_is_told_no_class(
+        server: ClassServer, teacher: TeacherClient) -> None:
+    klass, tokens = seated_class(server, teacher, [f"S{number}" for number in range(4)], preferred=4)
+    old_seat = poll(server, tokens["S0"])["seat"].split("/s/")[1].split("?")[0]
+    play_tables(server, klass["code"])
+    teacher.class_command(klass["code"], "start_round")
+    teacher.class_command(klass["code"], "note", text="Round two")
+    assert note_poll(server, old_seat)["text"] == "Round two"
+    room = teacher.create_room("get_adler", 4)
+    with pytest.raises(ClassroomError) as plain:
+        note_poll(server, room["seats"][0]["link"].rsplit("/", 1)[1])
+    assert plain.value.code == "no_class"
