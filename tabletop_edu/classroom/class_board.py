@@ -3,17 +3,33 @@
 `classroom.open_class(game)` returns a `ClassBoard`: shown in a cell it is the class's code, join link and QR code
 (what goes on the projector) and who has joined; `start_round()` forms the tables, and `tables()` hands each one
 as the dashboard `classroom.open` gives for a room, so that everything a teacher does with a room works for a
-table. Like the dashboard, it is a client of the server's HTTP API (`TeacherClient`), so it works the same with a
+table; `debrief()` is the whole class's debrief (`ClassDebrief`), pooled over every table and round. Like the dashboard, it is a client of the server's HTTP API (`TeacherClient`), so it works the same with a
 server beside the kernel or one started by `serve` on another machine.
 """
 
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from typing import Any
 
 from .client import TeacherClient
 from .pages import qr_svg
+
+
+@dataclass(frozen=True)
+class ClassDebrief:
+    """A class's debrief: its HTML (shown in a cell) and the link of its page, for the projector (the link holds
+    the teacher's token: keep it off the students' screens)."""
+
+    html: str
+    link: str
+
+    def __repr__(self) -> str:  # stable in stored notebooks: no token, no port
+        return "<ClassDebrief>"
+
+    def _repr_html_(self) -> str:
+        return self.html
 
 
 class ClassBoard:
@@ -65,6 +81,12 @@ class ClassBoard:
     def overview(self) -> dict[str, Any]:
         """Every table of the round at a glance: step, whose turn, waiting since, offline seats, done."""
         return self.client.school_class(self.code, "overview")
+
+    def debrief(self, language: str | None = None) -> ClassDebrief:
+        """The debrief of the whole class now (its finished tables' beliefs pooled over every round), in
+        `language` (default the board's)."""
+        found = self.client.call("GET", f"/api/classes/{self.code}/debrief?lang={language or self.language}")
+        return ClassDebrief(str(found["html"]), str(found["link"]))
 
     def pause(self) -> None:
         """Pause every table of the round."""
