@@ -40,7 +40,7 @@ _WORDS = {
            "debrief.counts": "{students} students · {tables} tables · {rounds} rounds · {answers} answers",
            "debrief.counts_one_round": "{students} students · {tables} tables · {answers} answers",
            "debrief.counts_one_table": "{students} students · one table · {answers} answers",
-           "debrief.closest": "Closest to the posteriors {model}: {close} of 100 close (95 % interval {low}).",
+           "debrief.closest": "Closest: the posteriors {model}, {close} of 100 close (95 % interval {low}).",
            "debrief.furthest": "Where the class was furthest below the posteriors {model}",
            "debrief.the_class": "the class gave the truth",
            "debrief.lies": "Lies that moved beliefs", "debrief.more_lies": "and {count} more, in each table below",
@@ -69,8 +69,7 @@ _WORDS = {
            "debrief.counts": "{students} élèves · {tables} tables · {rounds} manches · {answers} réponses",
            "debrief.counts_one_round": "{students} élèves · {tables} tables · {answers} réponses",
            "debrief.counts_one_table": "{students} élèves · une table · {answers} réponses",
-           "debrief.closest": "Le plus proche des postérieurs {model} : {close} sur 100 de proximité "
-                              "(intervalle à 95\u00a0% {low}).",
+           "debrief.closest": "Le plus proche : les postérieurs {model}, {close} sur 100 (à 95\u00a0% : {low}).",
            "debrief.furthest": "Là où la classe était le plus en dessous des postérieurs {model}",
            "debrief.the_class": "la classe a donné à la vérité",
            "debrief.lies": "Les mensonges qui ont fait bouger les croyances",
@@ -199,8 +198,8 @@ def class_debrief_html(games: ClassGames, language: str = "en", *, scoring: str 
                                                     answers=answers),
         "fit": tr("debrief.closest", language).format(
             model=_heading(models, fit[0]["model"], language),
-            close=_whole(fit[0]["closeness"]), low=interval_text(fit[0]["closeness_low"],
-                                                                  fit[0]["closeness_high"], language))
+            close=_whole(fit[0]["closeness"]), low=f"{_whole(fit[0]['closeness_low'])}–"
+                                                   f"{_whole(fit[0]['closeness_high'])}")
         if fit and len(models) > 1 else "",
         "unfinished": tr("debrief.unfinished" if unfinished > 1 else "debrief.unfinished_one",
                          language).format(count=unfinished) if unfinished else "",
@@ -243,8 +242,8 @@ def _whole(value: float | None) -> str:
 def _lie_words(lie: class_debrief.Lie, language: str) -> str:
     """A lie's row in a few words: its step, who told it and what (the first cells its game's table gives)."""
     step, who, said = (cell_text(cell, language) for cell in lie.cells[:3])
-    return f"{tr('debrief.step', language)} {step}, {who}{COLON_AFTER[language]}« {said} »" if language == "fr" \
-        else f"{tr('debrief.step', language)} {step}, {who}{COLON_AFTER[language]}“{said}”"
+    quoted = f"«\u00a0{said}\u00a0»" if language == "fr" else f"“{said}”"
+    return f"{tr('debrief.step', language)} {step}, {who}{COLON_AFTER[language]}{quoted}"
 
 
 __all__ = ["class_debrief_html", "table_debrief_html"]

@@ -153,7 +153,7 @@ def test_the_class_debrief_names_the_lies_that_worked(shipped: ClassGames) -> No
     page = class_debrief_html(mafia, "fr")
     summary = page.split("<details")[0]
     assert "Les mensonges qui ont fait bouger les croyances" in summary
-    assert f"{lies[0].cells[-3]}&nbsp;% → {lies[0].cells[-2]}&nbsp;%" in summary
+    assert f"{lies[0].cells[-3]}&nbsp;%&nbsp;→&nbsp;{lies[0].cells[-2]}&nbsp;%" in summary
 
 
 def test_the_teacher_reaches_the_class_debrief_by_a_token_link_and_the_api(server: Any, teacher: Any) -> None:
