@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .client import TeacherClient
+from .export import ClassGames
 from .pages import qr_svg
 
 
@@ -82,11 +84,23 @@ class ClassBoard:
         """Every table of the round at a glance: step, whose turn, waiting since, offline seats, done."""
         return self.client.school_class(self.code, "overview")
 
-    def debrief(self, language: str | None = None) -> ClassDebrief:
+    def debrief(self, language: str | None = None, previous: str | Path | ClassGames | None = None) -> ClassDebrief:
         """The debrief of the whole class now (its finished tables' beliefs pooled over every round), in
-        `language` (default the board's)."""
-        found = self.client.call("GET", f"/api/classes/{self.code}/debrief?lang={language or self.language}")
-        return ClassDebrief(str(found["html"]), str(found["link"]))
+        `language` (default the board's); beside `previous`, another class's games (`ClassGames`, or the file
+        `ClassGames.save` wrote), built here from the class's records."""
+        language = language or self.language
+        found = self.client.call("GET", f"/api/classes/{self.code}/debrief?lang={language}")
+        if previous is None:
+            return ClassDebrief(str(found["html"]), str(found["link"]))
+        from .debrief_page import class_debrief_html
+
+        rounds = [list(codes) for codes in found["rounds"]]
+        codes = {code for round_codes in rounds for code in round_codes}
+        games = ClassGames.from_rooms(room for room in self.client.records() if room["code"] in codes)
+        before = previous if isinstance(previous, ClassGames) else ClassGames.load(previous)
+        return ClassDebrief(class_debrief_html(games, language, rounds=rounds, previous=before,
+                                               unfinished=len(games.games) - len(games.finished()),
+                                               title=self.title), str(found["link"]))
 
     def pause(self) -> None:
         """Pause every table of the round."""

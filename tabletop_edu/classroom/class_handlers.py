@@ -13,7 +13,7 @@ Addresses (a class code has `CLASS_CODE_LENGTH` letters, a room code one fewer, 
 - `/api/classes` (teacher's token, as the rooms' API): `GET` the classes, `POST` a new one;
   `/api/classes/CODE`: its students (with their personal links) and tables; `/overview`: every table at a glance
   (step, whose turn, waiting since, offline seats, done); `/debrief`: the debrief of the whole class (`{"html",
-  "link"}`, `?lang=`); `POST .../start_round`, `.../pause`, `.../resume`.
+  "link", "rounds"}`, `?lang=`); `POST .../start_round`, `.../pause`, `.../resume`.
 - `/debrief/TEACHER_TOKEN/CODE`: the class's debrief as a page for the teacher's browser and the projector
   (`debrief_page.class_debrief_html`, pooled over every table and round), in the class's language or `?lang=`.
 """
@@ -233,7 +233,8 @@ class ClassApi(ClassApiBase):
         elif what == "debrief":
             html = await class_debrief(self.server, klass, self.class_language(klass))
             link = f"{self.server.public_url}/debrief/{self.hall.teacher_token}/{klass.code}"
-            self.reply({"html": html, "link": link})
+            rounds = [[table.room for table in tables] for tables in klass.rounds]
+            self.reply({"html": html, "link": link, "rounds": rounds})
         elif what is None:
             self.reply(self.class_message(klass))
         else:

@@ -52,7 +52,8 @@ _WORDS = {
                                    "students and answers stand behind it.",
            "debrief.question": "Question", "debrief.tables": "Tables", "debrief.class_truth": "The class",
            "debrief.previous": "Previous class", "debrief.like_it": "and {count} like it",
-           "debrief.whole_class": "The whole class: points, fit, calibration"},
+           "debrief.whole_class": "The whole class: points, fit, calibration",
+           "debrief.playing": "This table is still playing: its answers are shown once its game is over."},
     "fr": {"debrief.title": "Ce que la classe croyait", "debrief.rule": "Règle de score",
            "debrief.class_mean": "Classe (moyenne)", "debrief.under_mean": "{model} (moyenne)",
            "debrief.student": "Élève", "debrief.points": "Points", "debrief.answers": "réponses",
@@ -83,7 +84,8 @@ _WORDS = {
                                    "et combien d'élèves et de réponses la portent.",
            "debrief.question": "Question", "debrief.tables": "Tables", "debrief.class_truth": "La classe",
            "debrief.previous": "Classe précédente", "debrief.like_it": "et {count} comme elle",
-           "debrief.whole_class": "Toute la classe : points, modèle, calibration"},
+           "debrief.whole_class": "Toute la classe : points, modèle, calibration",
+           "debrief.playing": "Cette table joue encore : ses réponses sont montrées une fois sa partie terminée."},
 }
 register(_WORDS)
 
@@ -152,12 +154,12 @@ def _body(games: ClassGames, index: int | None, scoring: str, language: str,
     calibration = [{"bin": row["bin"], "cells": [(row["said_true"], row["said_count"])] +
                     [(row[f"{model.key}_true"], row[f"{model.key}_count"]) for model in models]}
                    for row in calibration_rows(games, index=index)] if scores else []
-    groups = class_debrief.question_groups(chosen) if index is None else \
-        class_debrief.once_per_seat(list(chosen[0].beliefs))
+    playing = index is not None and not chosen[0].state().is_over
+    groups = class_debrief.question_groups(chosen)
     return {"rule": tr(f"debrief.{scoring}", language), "rule_sentence": RULE_SENTENCES[scoring][language],
             "simulated": simulated_sentence(games, index, language), "models": _models(models, language),
             "questions": [_question(group, models, language) for group in groups] if index is not None else [],
-            "whole_class": index is None, "scores": scores, "fit": fit_rows(games, index, language) if scores else [],
+            "whole_class": index is None, "playing": playing, "scores": scores, "fit": fit_rows(games, index, language) if scores else [],
             "fit_sentence": fit_sentence(games, index, language) if scores else "",
             "calibration": calibration, "game_tables": [_game_table(table, language) for table in own]}
 

@@ -179,3 +179,5 @@ def test_the_teacher_reaches_the_class_debrief_by_a_token_link_and_the_api(serve
 
     shown = ClassBoard(teacher, klass["code"], language="fr").debrief()
     assert "Ce que la classe croyait" in shown._repr_html_() and repr(shown) == "<ClassDebrief>"
+    beside = ClassBoard(teacher, klass["code"], language="fr").debrief(previous=adler_class(tables=1))
+    assert "Classe précédente" in beside.html and "Une table n&#39;a pas fini" in beside.html
