@@ -207,9 +207,11 @@ NAME_WORDS: Mapping[str, Mapping[str, str]] = {
 }
 
 
-def table_names(games: ClassGames, rounds: Sequence[Sequence[str]] | None, language: str = "en") -> dict[str, str]:
-    """Each room's name for people: "Table 2, round 1: Ana, Ben, Cleo" (the students who sat there; bots are
-    not named). `rounds`: each round's room codes in table order; None: every game one table of one round."""
+def table_names(games: ClassGames, rounds: Sequence[Sequence[str]] | None, language: str = "en", *,
+                students: bool = True) -> dict[str, str]:
+    """Each room's name for people: "Table 2, round 1: Ana, Ben, Cleo" (the students who sat there, unless
+    `students` is False; bots are not named). `rounds`: each round's room codes in table order; None: every game
+    one table of one round."""
     words = NAME_WORDS[language]
     by_code = {class_game.code: class_game for class_game in games.games}
     rounds = [[class_game.code for class_game in games.games]] if rounds is None else rounds
@@ -221,7 +223,7 @@ def table_names(games: ClassGames, rounds: Sequence[Sequence[str]] | None, langu
             name = words["table"].format(number=number)
             if len(rounds) > 1:
                 name += f", {words['round'].format(round=round_number)}"
-            names[code] = f"{name}{words['colon']}{who}" if who else name
+            names[code] = f"{name}{words['colon']}{who}" if who and students else name
     return names
 
 

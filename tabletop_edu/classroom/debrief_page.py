@@ -92,8 +92,8 @@ register(_WORDS)
 #: What follows a model's name in the list of models, and a colon, in each language.
 COLON_AFTER = {"en": ": ", "fr": " : "}
 COLON = {"en": ":", "fr": " :"}
-#: The most lies the summary names (the rest are in each table's own debrief).
-SUMMARY_LIES = 4
+#: The most lines of the summary's two lists (questions and lies: one projector screen), and of lies.
+SUMMARY_LINES, SUMMARY_LIES = 6, 3
 
 
 def _words(language: str) -> dict[str, Any]:
@@ -183,11 +183,13 @@ def class_debrief_html(games: ClassGames, language: str = "en", *, scoring: str 
     models = models_of(games)
     played = class_debrief.ordered(games, rounds)
     names = class_debrief.table_names(games, rounds, language)
+    short = class_debrief.table_names(games, rounds, language, students=False)
     own_tables = {class_game.code: list(own[class_game.code]) if own is not None and class_game.code in own
                   else game_tables(games, games.games.index(class_game)) for class_game in played}
     reference = models[0] if models else None
-    furthest = class_debrief.furthest(games, language)
     lies = class_debrief.lies_that_worked(games, language, own_tables)
+    furthest = class_debrief.furthest(games, language,
+                                      min(class_debrief.FURTHEST, SUMMARY_LINES - min(len(lies), SUMMARY_LIES)))
     fit = [row for row in fit_rows(games, None, language) if row["best"]]
     answers = sum(len(group) for group in class_debrief.question_groups(games))
     count_words = "debrief.counts" if rounds is not None and len(rounds) > 1 else \
@@ -208,12 +210,12 @@ def class_debrief_html(games: ClassGames, language: str = "en", *, scoring: str 
         "reference": reference.heading(language) if reference else "",
         "furthest_title": tr("debrief.furthest", language).format(model=reference.heading(language))
         if reference else "",
-        "furthest": [{"table": names.get(moment.room, moment.room), "text": moment.text, "step": moment.step,
+        "furthest": [{"table": short.get(moment.room, moment.room), "who": names.get(moment.room, ""), "text": moment.text, "step": moment.step,
                       "truth": moment.truth, "said": moment.said,
                       "reference": moment.models[reference.key].mean or 0.0}
                      for moment in furthest] if reference else [],
         "lies_title": tr("debrief.lies", language),
-        "lies": [{"table": names.get(lie.room, lie.room), "said": _lie_words(lie, language),
+        "lies": [{"table": short.get(lie.room, lie.room), "who": names.get(lie.room, ""), "said": _lie_words(lie, language),
                   "before": lie.cells[-3], "after": lie.cells[-2]} for lie in lies[:SUMMARY_LIES]],
         "more_lies": tr("debrief.more_lies", language).format(count=len(lies) - SUMMARY_LIES)
         if len(lies) > SUMMARY_LIES else ""}
