@@ -181,3 +181,9 @@ def test_the_teacher_reaches_the_class_debrief_by_a_token_link_and_the_api(serve
     assert "Ce que la classe croyait" in shown._repr_html_() and repr(shown) == "<ClassDebrief>"
     beside = ClassBoard(teacher, klass["code"], language="fr").debrief(previous=adler_class(tables=1))
     assert "Classe précédente" in beside.html and "Une table n&#39;a pas fini" in beside.html
+
+
+def test_no_log_line_holds_the_teachers_token_of_a_debrief_link() -> None:
+    from tabletop_edu.classroom.handlers import redacted
+
+    assert redacted("GET /debrief/s3cr3t-token/ABCDEF?lang=fr") == "GET /debrief/<token>/ABCDEF"
