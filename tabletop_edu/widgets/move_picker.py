@@ -112,6 +112,7 @@ class MovePicker(widgets.VBox):
             button.disabled = False
             button.layout.display = None
         for button in self._buttons[len(options):]:
+            button.description = button.tooltip = ""  # a spare holds no word of the last seat's moves
             button.disabled = True
             button.layout.display = HIDDEN
 
