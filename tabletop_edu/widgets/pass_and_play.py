@@ -24,7 +24,7 @@ from ..i18n import check_language, tr
 from ..moves import labeller
 from ..registry import GamePlugin, game as find_plugin
 from .game_widget import with_static_picture
-from .move_picker import HIDDEN, MovePicker
+from .move_picker import BLANK, HIDDEN, MovePicker
 from .panels import end_html, log_html, perspective_html, seat_name, status_text
 from .style import SIZES, style_html
 
@@ -36,6 +36,7 @@ PASS_STYLE = """
   font-size: calc(var(--tabletop-scale, 1) * 22px); font-weight: 700; padding: 0 1.2em; max-width: 100%;
   white-space: normal; }
 .tabletop-widget .tabletop-private { border: 4px solid #003f88; border-radius: 10px; padding: 0.6em; }
+.tabletop-widget .tabletop-pass-log-title { font-size: 1.15em; font-weight: 700; margin-top: 0.6em; }
 .tabletop-widget .tabletop-private-heading .widget-html-content { font-size: 1.4em; font-weight: 700;
   color: #003f88; }
 """
@@ -74,7 +75,6 @@ class PassAndPlay(widgets.VBox):
         instance = f"tabletop-pass-{id(self)}"
 
         self.style_sheet = widgets.HTML(style_html(instance, size) + f"<style>{PASS_STYLE}</style>")
-        self.title = widgets.HTML()
         self.status = widgets.HTML()
         self.status.add_class("tabletop-status")
         self.end_panel = widgets.HTML()
@@ -101,11 +101,12 @@ class PassAndPlay(widgets.VBox):
         self.private_log = widgets.HTML()
         self.hide_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.hide_button.on_click(lambda _: self.hide())
-        self.private_screen = widgets.VBox([self.private_heading, self.private_table, self.moves, self.message,
-                                            self.hide_button, self.private_log])
+        top = widgets.HBox([self.private_heading, self.hide_button])
+        top.add_class("tabletop-wrap")
+        self.private_screen = widgets.VBox([top, self.private_table, self.moves, self.message, self.private_log])
         self.private_screen.add_class("tabletop-private")
 
-        super().__init__([self.style_sheet, self.title, self.status, self.end_panel, self.pass_screen,
+        super().__init__([self.style_sheet, self.status, self.end_panel, self.pass_screen,
                           self.private_screen, self.public_box])
         self.add_class("tabletop-widget")
         self.add_class(instance)
@@ -171,13 +172,14 @@ class PassAndPlay(widgets.VBox):
     # ---------------------------------------------------------------- drawing
 
     def _draw(self) -> None:
-        """Every piece from the mode: the private pieces hold text only while their seat is LOOKING."""
+        """Every piece from the mode: the private pieces hold text only while their seat is LOOKING. They are
+        drawn first, so that the page empties them before it calls the next seat to the screen."""
         state, language, looking = self.state, self.language, self.mode == LOOKING
-        self.title.value = _heading(tr("pass.title", language), "tabletop-column-title")
+        self._draw_private(looking)
         self.status.value = html.escape(status_text(state, language))
         self.end_panel.value = end_html(state, language)
         self.public_table.value = perspective_html(state, None, language, log=False)
-        self.public_log.value = (_heading(tr("pass.public_log", language), "tabletop-column-title")
+        self.public_log.value = (_heading(tr("pass.public_log", language), "tabletop-pass-log-title")
                                  + log_html(state, None, language))
         self.public_box.layout.display = HIDDEN if looking else None
         seat = self.seat if self.mode == PASSING else None
@@ -185,11 +187,10 @@ class PassAndPlay(widgets.VBox):
         name = "" if seat is None else self.name(seat)
         self.pass_heading.value = html.escape(tr("pass.to", language).format(name=name)) if passing else ""
         self.pass_hint.value = html.escape(tr("pass.hint", language).format(name=name)) if passing else ""
-        self.reveal_button.description = tr("pass.reveal", language).format(name=name) if passing else ""
+        self.reveal_button.description = tr("pass.reveal", language).format(name=name) if passing else BLANK
         self.reveal_button.disabled = not passing
         self.pass_screen.layout.display = None if passing else HIDDEN
         self.end_panel.layout.display = None if self.mode == OVER else HIDDEN
-        self._draw_private(looking)
 
     def _draw_private(self, looking: bool) -> None:
         seat, language = self.seat, self.language
@@ -197,14 +198,14 @@ class PassAndPlay(widgets.VBox):
             name = self.name(seat)
             self.private_heading.value = html.escape(tr("pass.screen_of", language).format(name=name))
             self.private_table.value = perspective_html(self.state, seat, language, log=False)
-            self.private_log.value = (_heading(tr("pass.own_log", language), "tabletop-column-title")
+            self.private_log.value = (_heading(tr("pass.own_log", language), "tabletop-pass-log-title")
                                       + log_html(self.state, seat, language))
             self.hide_button.description = tr("pass.hide", language)
         else:
             self.moves.chosen = ()
             for piece in (self.private_heading, self.private_table, self.private_log, self.message):
                 piece.value = ""
-            self.hide_button.description = ""
+            self.hide_button.description = BLANK
         self.hide_button.disabled = not looking
         self.private_screen.layout.display = None if looking else HIDDEN
         self._draw_moves()

@@ -161,13 +161,13 @@ def test_french_words_and_a_language_switch_behind_the_privacy_screen() -> None:
     widget = pass_and_play("mafia_de_cuba", TABLES["mafia_de_cuba"], seed=1, language="fr")
     assert widget.pass_heading.value == "Passez à Ana"
     assert widget.reveal_button.description == "Je suis Ana — montrer mon jeu"
-    assert "seul·e Ana" in widget.pass_hint.value and "Un seul écran" in widget.title.value
+    assert widget.pass_hint.value == "Les autres regardent ailleurs : le bouton est pour Ana seulement."
     widget.reveal_button.click()
-    assert widget.hide_button.description == "Cacher mon jeu" and "Écran de Ana" in widget.private_heading.value
+    assert widget.hide_button.description == "Cacher mon jeu" and widget.private_heading.value == "Écran de Ana : pour ses yeux seulement"
     widget.set_language("en")
     assert widget.hide_button.description == "Hide my hand" and widget.moves.option_buttons
     widget.hide_button.click()
-    assert widget.pass_heading.value == "Pass to Ana" and widget.hide_button.description == ""
+    assert widget.pass_heading.value == "Pass to Ana" and not widget.hide_button.description.strip()
 
 
 def test_bots_play_their_seats_on_the_public_screen_and_people_are_called_in_turn() -> None:
