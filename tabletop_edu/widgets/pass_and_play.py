@@ -13,6 +13,7 @@ Pure Python and ipywidgets: it runs the same in JupyterLab and in the static Jup
 from __future__ import annotations
 
 import html
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -43,6 +44,7 @@ PASS_STYLE = """
 
 #: What the widget shows: the privacy screen for the seat to move, that seat's own screen, or the end.
 PASSING, LOOKING, OVER = "passing", "looking", "over"
+_INSTANCES = itertools.count()
 
 
 def _heading(text: str, css: str) -> str:
@@ -72,7 +74,7 @@ class PassAndPlay(widgets.VBox):
         self.rng = random.Random(f"bots-{state.seed}")
         self.mode = PASSING
         self.seat: Seat | None = None  # the seat the privacy screen or the private screen is for
-        instance = f"tabletop-pass-{id(self)}"
+        instance = f"tabletop-pass-{next(_INSTANCES)}"
 
         self.style_sheet = widgets.HTML(style_html(instance, size) + f"<style>{PASS_STYLE}</style>")
         self.status = widgets.HTML()
