@@ -13,7 +13,7 @@ import pytest
 
 from tabletop_edu.widgets import pass_and_play
 
-from .conftest import ARTIFACTS, DESKTOP, PHONE
+from .conftest import ARTIFACTS, DESKTOP, PHONE, axe_violations
 
 NAMES = ["Ben", "Ana", "Chloé", "Dan"]
 WIDGET = ".tabletop-widget"
@@ -32,11 +32,14 @@ def notebook(folder: Path, language: str) -> str:
     return name
 
 
-def shoot(page: Any, name: str) -> None:
-    """The screen as the table sees it first, and the whole widget, on a projector and a phone."""
+def shoot(page: Any, name: str, axe: str) -> None:
+    """The screen as the table sees it first, and the whole widget, on a projector and a phone; axe-core finds
+    nothing serious or critical at either size."""
     PICTURES.mkdir(parents=True, exist_ok=True)
     for size, viewport in (("1280x800", DESKTOP), ("390x844", PHONE)):
         page.set_viewport_size(viewport)
+        found = axe_violations(page, axe)
+        assert not found.get("critical") and not found.get("serious"), (name, size, found)
         page.screenshot(path=str(PICTURES / f"{name}-{size}.png"))
         height = page.locator(WIDGET).first.evaluate("element => element.scrollHeight")
         page.set_viewport_size({"width": viewport["width"], "height": height + 120})  # the page scrolls inside
@@ -47,8 +50,8 @@ def shoot(page: Any, name: str) -> None:
 @pytest.mark.parametrize(("language", "words"), [
     ("en", {"reveal": "I am {name} — show my hand", "hide": "Hide my hand", "pass": "Pass to {name}"}),
     ("fr", {"reveal": "Je suis {name} — montrer mon jeu", "hide": "Cacher mon jeu", "pass": "Passez à {name}"})])
-def test_bens_hand_is_in_the_page_only_while_he_looks(page: Any, voila: str, notebook_copy: Path, language: str,
-                                                      words: dict[str, str]) -> None:
+def test_bens_hand_is_in_the_page_only_while_he_looks(page: Any, voila: str, axe: str, notebook_copy: Path,
+                                                      language: str, words: dict[str, str]) -> None:
     twin = pass_and_play("get_adler", NAMES, seed=2, language=language)
     twin.reveal_button.click()
     moves = [button.description for button in twin.moves.option_buttons]
@@ -64,7 +67,7 @@ def test_bens_hand_is_in_the_page_only_while_he_looks(page: Any, voila: str, not
     button = page.get_by_role("button", name=words["reveal"].format(name="Ben"))
     button.wait_for(timeout=90_000)
     nothing_of_bens_in_the_page()
-    shoot(page, f"privacy-{language}")
+    shoot(page, f"privacy-{language}", axe)
 
     button.click()
     hide = page.get_by_role("button", name=words["hide"])
@@ -72,7 +75,7 @@ def test_bens_hand_is_in_the_page_only_while_he_looks(page: Any, voila: str, not
     page.get_by_text(secret).wait_for()
     for label in moves:
         page.get_by_role("button", name=label, exact=True).wait_for()
-    shoot(page, f"ben-looks-{language}")
+    shoot(page, f"ben-looks-{language}", axe)
 
     hide.click()
     button.wait_for()
