@@ -33,6 +33,7 @@ PASS_STYLE = """
 .tabletop-widget .tabletop-pass-screen { border: 4px dashed #1f2937; border-radius: 10px; padding: 1em;
   align-items: center; text-align: center; }
 .tabletop-widget .tabletop-pass-heading .widget-html-content { font-size: 2em; font-weight: 700; }
+.tabletop-widget .tabletop-pass-hint .widget-html-content { font-size: 1.25em; }
 .tabletop-widget .jupyter-button.tabletop-pass-button { min-height: calc(var(--tabletop-scale, 1) * 72px);
   font-size: calc(var(--tabletop-scale, 1) * 22px); font-weight: 700; padding: 0 1.2em; max-width: 100%;
   white-space: normal; }
@@ -88,6 +89,7 @@ class PassAndPlay(widgets.VBox):
         self.pass_heading = widgets.HTML()
         self.pass_heading.add_class("tabletop-pass-heading")
         self.pass_hint = widgets.HTML()
+        self.pass_hint.add_class("tabletop-pass-hint")
         self.reveal_button = widgets.Button(button_style="primary", layout=widgets.Layout(width="auto"))
         self.reveal_button.add_class("tabletop-pass-button")
         self.reveal_button.on_click(lambda _: self.reveal())
