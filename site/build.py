@@ -331,9 +331,9 @@ li a:focus, li a:hover {{ background: #1d4ed8; color: #fff; }}
 <body>
 <h1>tabletop_edu</h1>
 <p>Hidden-information games, played and explained in your browser: nothing to install, nothing leaves this site.
-Open a notebook, then <b>Run ▸ Run All Cells</b>.<br lang="fr">
-<span lang="fr">Des jeux à information cachée, joués et expliqués dans votre navigateur. Ouvrez un carnet,
-puis <b>Run ▸ Run All Cells</b>.</span></p>
+Open a notebook, then <b>Run ▸ Run All Cells</b>.</p>
+<p lang="fr">Des jeux à information cachée, joués et expliqués dans votre navigateur : rien à installer, rien ne
+sort de ce site. Ouvrez un carnet, puis <b>Run ▸ Run All Cells</b>.</p>
 <ul>
 {items}
 </ul>
