@@ -202,6 +202,12 @@ def test_play_tutorial_plays_by_clicking(site: str, context: Any, game: str) -> 
         table.get_by_role("button", name="Dessiner le flux d'information", exact=True).click()
         table.locator(".tabletop-flow svg").first.wait_for()
         table.locator(".tabletop-flow svg").first.scroll_into_view_if_needed()
+        # The picture in the table's whole width, its title inside the visible box.
+        flow = page.evaluate("""() => { const table = document.querySelector('""" + NOTEBOOK + """ .tabletop-widget');
+            const box = table.querySelector('.tabletop-flow-picture'), title = box.querySelector('svg > text');
+            return {table: table.clientWidth, box: box.getBoundingClientRect().width,
+                    titleRight: title.getBoundingClientRect().right, boxRight: box.getBoundingClientRect().right}; }""")
+        assert flow["box"] >= 0.9 * flow["table"] and flow["titleRight"] <= flow["boxRight"] + 1, flow
         page.screenshot(path=str(SITE_ARTIFACTS / f"{game}-flow-fr.png"))
     page.locator(f"{NOTEBOOK} .tabletop-widget").first.scroll_into_view_if_needed()
     page.screenshot(path=str(SITE_ARTIFACTS / f"{game}-desktop.png"))
