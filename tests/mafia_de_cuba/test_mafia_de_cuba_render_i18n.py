@@ -99,5 +99,5 @@ def _secret_lines(state: MafiaState, seat: int, language: str) -> str:
 
 def test_a_godfather_who_hid_nothing_reads_a_whole_sentence_in_both_languages() -> None:
     state = played(["hide 0"])
-    assert escape("Vous n'avez caché aucun diamant.") in view_html(state.view(0), language="fr")
+    assert "Vous n&#39;avez caché aucun diamant." in view_html(state.view(0), language="fr")
     assert "You hid no diamond." in view_html(state.view(0))
