@@ -60,7 +60,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "flow.public": "public: everyone saw it (drawn once)",
         "flow.redacted_to_all": "everyone else saw only that it happened", "flow.journey": "journey of the {object}",
         "flow.steps": "steps {first} to {last}", "flow.left_out": "; {count} earlier events not drawn", "flow.nothing": "Nothing observed yet.", "flow.step": "step",
-        "worlds.title": "Possible worlds",
+        "worlds.title": "Possible worlds", "object:table": "table", "object:spectator": "spectator",
         # the core's refusals (a game's are in its words.py)
         "refused.not_text": "An action is written as text, like 'take 3'; got {kind}.",
         "refused.empty": "An empty text is not an action.",
@@ -117,7 +117,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "flow.redacted_to_all": "les autres ont seulement vu que cela a eu lieu", "flow.journey": "trajet : {object}",
         "flow.steps": "étapes {first} à {last}",
         "flow.left_out": " ; {count} événements antérieurs non dessinés", "flow.nothing": "Rien n'a encore été observé.",
-        "flow.step": "étape", "worlds.title": "Mondes possibles",
+        "flow.step": "étape", "worlds.title": "Mondes possibles", "object:table": "table",
+        "object:spectator": "spectateur",
         "refused.not_text": "Un coup s'écrit en texte, comme 'take 3' ; reçu : {kind}.",
         "refused.empty": "Un texte vide n'est pas un coup.",
         "refused.arity": "{text} n'est pas bien écrit : on attend '{notation}'.",
@@ -162,6 +163,19 @@ def register_event_kinds(game: str, words: Mapping[str, Mapping[str, str]]) -> N
     """Add a game's words for its event kinds, shown on top of the information-flow pictures' columns:
     `{"fr": {"reveal": "révèle"}}`. A kind without a word is shown as the engine names it."""
     register({language: {event_key(game, kind): word for kind, word in table.items()}
+              for language, table in words.items()})
+
+
+def object_key(game: str | None, name: str) -> str:
+    """The key of the word for a table object (an information-flow lane: "box", "deck"): a game's own
+    (`object:tabletop_edu.mafia_de_cuba:box`), or, with `game` None, every game's ("table", "spectator")."""
+    return f"object:{name}" if game is None else f"object:{game}:{name}"
+
+
+def register_objects(game: str, words: Mapping[str, Mapping[str, str]]) -> None:
+    """Add a game's words for its table objects, the lanes of the information-flow pictures:
+    `{"fr": {"box": "boîte"}}`. An object without a word is shown as the engine names it."""
+    register({language: {object_key(game, name): word for name, word in table.items()}
               for language, table in words.items()})
 
 

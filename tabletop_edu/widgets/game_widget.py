@@ -156,13 +156,15 @@ class GameWidget(widgets.VBox):
         self.bots_row = self._row(self.pace_picker, self.next_bot_button)
         self.notation = self._row(self.action_picker, self.action_text, self.play_button)
         log_column = widgets.VBox([self.log_title, self.log_panel])
-        knowledge_column = widgets.VBox([self.knowledge_title, self.knowledge_panel, self.flow_button, self.flow])
+        knowledge_column = widgets.VBox([self.knowledge_title, self.knowledge_panel, self.flow_button])
         for column in (log_column, knowledge_column):
             column.add_class("tabletop-column")
         self.panels = widgets.HBox([log_column, knowledge_column])
         self.panels.add_class("tabletop-panels")
+        # The information-flow picture under both columns, in the table's whole width: a projector shows a
+        # long game's columns and its title whole.
         super().__init__([self.style_sheet, self.header, self.timeline_bar, self.status, self.end_panel, self.table,
-                          self.moves, self.message, self.bots_row, self.notation, self.panels])
+                          self.moves, self.message, self.bots_row, self.notation, self.panels, self.flow])
         self.add_class("tabletop-widget")
         self.add_class(self._instance)
         self._relabel()
