@@ -70,6 +70,7 @@ import copy
 import dataclasses
 import functools
 import json
+import math
 import random
 import typing
 import warnings
@@ -108,11 +109,15 @@ _JSON = "json:"
 
 class NeedDraw(BaseException):
     """The engine asked for a draw nobody has made yet (a BaseException, so no `except Exception` in an
-    engine can swallow it: the interrupted step is discarded and played again once the draw is made)."""
+    engine can swallow it: the interrupted step is discarded and played again once the draw is made).
 
-    def __init__(self, outcomes: int) -> None:
+    `then` are the sizes of the draws known to follow it whatever their values (the rest of a shuffle): those
+    chance nodes are offered without playing the step again for each."""
+
+    def __init__(self, outcomes: int, then: Sequence[int] = ()) -> None:
         super().__init__(outcomes)
         self.outcomes = outcomes
+        self.then = list(then)
 
 
 class ScriptedRandom(random.Random):
@@ -126,6 +131,30 @@ class ScriptedRandom(random.Random):
         super().__init__(0)
         self.draws = list(draws)
         self.used = 0
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        """Nothing to seed: every draw is scripted (and a deal's replays make many of these generators)."""
+        self.gauss_next = None
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        """`random.Random.shuffle`: draws below len(x), len(x) - 1, ..., 2, in that order."""
+        self._ask_ahead(range(len(x), 1, -1))
+        super().shuffle(x)
+
+    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:  # type: ignore[override]
+        """`random.Random.sample`: from a small population (CPython's pool method), draws below n, n - 1, ...,
+        n - k + 1; from a large one, draws below n until k different ones (their count depends on the values)."""
+        n = len(population)
+        if counts is None and 0 <= k <= n and n <= _pool_limit(k):
+            self._ask_ahead([n - i for i in range(k) if n - i > 1])
+        return super().sample(population, k, counts=counts)
+
+    def _ask_ahead(self, sizes: Sequence[int]) -> None:
+        """Short of draws for these sizes (known before any is drawn), ask for the first missing one and tell
+        the sizes of the rest (`NeedDraw.then`)."""
+        missing = len(sizes) - (len(self.draws) - self.used)
+        if missing > 0:
+            raise NeedDraw(sizes[len(sizes) - missing], sizes[len(sizes) - missing + 1:])
 
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
         if n <= 0:
@@ -149,6 +178,11 @@ class ScriptedRandom(random.Random):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_scripted, (self.draws, self.used))
+
+
+def _pool_limit(k: int) -> int:
+    """The largest population CPython's `Random.sample` draws `k` from by its pool method (`setsize`)."""
+    return 21 + (4 ** math.ceil(math.log(k * 3, 4)) if k > 5 else 0)
 
 
 def _scripted(draws: list[int], used: int) -> ScriptedRandom:
@@ -403,6 +437,7 @@ class Progress:
         self.pending_draws: list[int] = []
         self.digits: list[int] = []  # digits of a large draw picked so far
         self.outcomes: int | None = None  # the size of the draw asked for (None: not worked out yet)
+        self.upcoming: list[int] = []  # the sizes of the draws known to follow it (`NeedDraw.then`)
         self.before: GameState[Any] | None = None  # the engine before the pending move (replayed when needed)
         self.sampler = sampler
 
@@ -411,6 +446,7 @@ class Progress:
         copied.engine = None if self.engine is None else copy_engine(self.engine)
         copied.draws, copied.moves = list(self.draws), list(self.moves)
         copied.pending_draws, copied.digits = list(self.pending_draws), list(self.digits)
+        copied.upcoming = list(self.upcoming)
         return copied
 
     def settle(self) -> None:
@@ -427,7 +463,7 @@ class Progress:
                 engine.rng = rng
                 engine.apply(text, player=seat)
         except NeedDraw as need:
-            self.outcomes = need.outcomes
+            self.outcomes, self.upcoming = need.outcomes, need.then
             return
         if self.pending != _DEAL:
             self.moves.append(self.pending)  # type: ignore[arg-type]
@@ -464,6 +500,7 @@ class Progress:
             self.engine.apply(text, player=seat)
         except NeedDraw as need:  # the move draws: it is played again from its start as the draws come
             self.engine, self.pending, self.pending_draws, self.outcomes = None, (seat, text), [], need.outcomes
+            self.upcoming = need.then
             return
         self.moves.append((seat, text))
 
@@ -484,6 +521,9 @@ class Progress:
             raise ValueError(f"This draw is below {outcomes}, not {value}.")
         self.digits, self.outcomes = [], None
         self.pending_draws.append(value)
+        if self.upcoming:  # the next draw's size is known: no replay until the known draws are made
+            self.outcomes = self.upcoming.pop(0)
+            return
         self.settle()
 
     def view_of(self, seat: Seat | None) -> tuple[View | None, str]:
@@ -499,6 +539,9 @@ class Progress:
         return self.engine_before().view(seat), known
 
 
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+
+
 class TabletopState(pyspiel.State):  # type: ignore[misc]
     """One of our games in progress, as an OpenSpiel state (see the module docstring for the encoding)."""
 
@@ -507,6 +550,7 @@ class TabletopState(pyspiel.State):  # type: ignore[misc]
         """A new game (engine None), or the position `engine`, which the state takes over (see `state_from`)."""
         super().__init__(game)
         self.progress = Progress(game.table, engine, sampler)
+        self.player: int | None = None  # `current_player`, known until the next action (OpenSpiel asks often)
 
     @property
     def table(self) -> Table:
@@ -525,23 +569,29 @@ class TabletopState(pyspiel.State):  # type: ignore[misc]
         return self.progress.view_of(seat)
 
     def current_player(self) -> int:
-        progress = self.progress
-        progress.settle()
-        if progress.pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        assert progress.engine is not None
-        if progress.engine.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return progress.engine.acting_seats[0]
+        if self.player is None:
+            progress = self.progress
+            progress.settle()
+            if progress.pending is not None:
+                self.player = _CHANCE
+            else:
+                assert progress.engine is not None
+                self.player = _TERMINAL if progress.engine.is_over else progress.engine.acting_seats[0]
+        return self.player
 
     def is_terminal(self) -> bool:
-        return self.current_player() == pyspiel.PlayerId.TERMINAL
+        return self.current_player() == _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.current_player() != player:
             return []
         assert self.progress.engine is not None
-        return sorted(self.table.action_id(action) for action in self.progress.engine.legal_actions(player))
+        legal = self.progress.engine.legal_actions(player)
+        index = self.table.index
+        try:
+            return sorted([index[str(action)] for action in legal])
+        except KeyError:
+            return sorted(self.table.action_id(action) for action in legal)  # names the missing one
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self.progress.draw_size()
@@ -552,7 +602,8 @@ class TabletopState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         player = self.current_player()
-        if player == pyspiel.PlayerId.CHANCE:
+        self.player = None
+        if player == _CHANCE:
             self.progress.draw(int(action))
             return
         if not 0 <= action < len(self.table.catalogue):

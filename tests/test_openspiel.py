@@ -165,6 +165,23 @@ def test_the_scripted_rng_replays_its_draws_and_asks_for_more() -> None:
         ScriptedRandom([7]).choice(["x", "y"])
 
 
+
+def test_a_shuffle_or_a_sample_short_of_draws_tells_the_sizes_of_the_rest() -> None:
+    """So the adapter offers those chance nodes without playing the deal again for each: a 40-card shuffle is
+    39 chance nodes and one replay, not 39; the draws are those of CPython's own methods."""
+    from tabletop_edu.openspiel import NeedDraw
+    for draws, method, first, rest in [([], "shuffle", 5, [4, 3, 2]), ([1, 0], "shuffle", 3, [2]),
+                                       ([], "sample", 5, [4]), ([3], "sample", 4, [])]:
+        rng = ScriptedRandom(draws)
+        with pytest.raises(NeedDraw) as asked:
+            rng.shuffle(list(range(5))) if method == "shuffle" else rng.sample(range(5), 2)
+        assert (asked.value.outcomes, asked.value.then) == (first, rest)
+    for seed in range(5):
+        seeded = random.Random(seed)
+        draws = [seeded.randrange(n) for n in (7, 6, 5)]
+        deck = list(range(7))
+        assert ScriptedRandom(draws).sample(deck, 3) == random.Random(seed).sample(deck, 3)
+
 def test_a_peek_deal_is_uniform_over_all_deals() -> None:
     game = load_game("peek", players=2, rules=SMALL_PEEK)
     deals: dict[tuple[int, ...], float] = {}
