@@ -618,6 +618,38 @@ def nash_conv(tree: GameTree, profile: Profile) -> float:
     return sum(gains(tree, profile))
 
 
+def infoset_reach(tree: GameTree, profile: Profile) -> list[float]:
+    """Each information set's probability of being reached when everyone follows `profile`. Where it is
+    positive, Bayes' rule gives the beliefs and a Nash equilibrium plays a best reply to them; an information
+    set of reach 0 is off the path of play, where only the refinements ask anything."""
+    reach = _reach(tree, profile)
+    found = [0.0] * len(tree.infosets)
+    for index, node in enumerate(tree.nodes):
+        if node.kind == "decision":
+            assert node.infoset is not None
+            found[node.infoset] += reach[index]
+    return found
+
+
+def subgame_roots(tree: GameTree) -> list[int]:
+    """The non-terminal nodes whose subtree is a subgame: it starts at a node alone in its information set and
+    cuts no information set (each lies inside it or outside). The root is always one; a subgame-perfect
+    equilibrium is a Nash equilibrium of each of them."""
+    end = list(range(1, len(tree.nodes) + 1))  # prefix order: node i's subtree is the range [i, end[i])
+    for index in range(len(tree.nodes) - 1, -1, -1):
+        if tree.nodes[index].children:
+            end[index] = end[tree.nodes[index].children[-1]]
+    span = [(min(s.nodes), max(s.nodes)) for s in tree.infosets]
+    roots = []
+    for index, node in enumerate(tree.nodes):
+        if node.kind == "terminal" or (node.infoset is not None and len(tree.infosets[node.infoset].nodes) > 1):
+            continue
+        inside = {tree.nodes[k].infoset for k in range(index, end[index])} - {None}
+        if all(index <= span[s][0] and span[s][1] < end[index] for s in inside):  # type: ignore[index]
+            roots.append(index)
+    return roots
+
+
 def uniform_profile(tree: GameTree) -> dict[int, tuple[float, ...]]:
     return {k: tuple(1 / len(s.actions) for _ in s.actions) for k, s in enumerate(tree.infosets)}
 
@@ -892,6 +924,6 @@ def tree_svg(tree: GameTree, width: int = 1280) -> str:
 
 
 __all__ = ["Chance", "Decision", "GameTree", "InfoSet", "MAX_NODES", "Node", "Profile", "Solution", "Terminal",
-           "TreeTooLarge", "best_response", "expected_payoffs", "gains", "gambit_equilibria", "nash_conv",
-           "profile_of", "read_efg", "solve_zero_sum", "to_efg", "tree_from_spec", "tree_from_states", "tree_svg",
+           "TreeTooLarge", "best_response", "expected_payoffs", "gains", "gambit_equilibria", "infoset_reach",
+           "nash_conv", "profile_of", "read_efg", "solve_zero_sum", "subgame_roots", "to_efg", "tree_from_spec", "tree_from_states", "tree_svg",
            "uniform_profile", "view_key"]

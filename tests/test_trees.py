@@ -323,6 +323,24 @@ def test_commissarios_round_from_the_protocol_is_solved_and_agrees_with_the_plan
     assert game.seats == (1, 0) and exact.value == pytest.approx(result.fun)  # seat 1's value, negated
 
 
+def test_the_rounds_only_subgame_is_itself_and_its_equilibrium_leaves_sets_off_the_path() -> None:
+    """What the lesson (commissario/04) says: the small round's only subgame is the whole tree (every reveal
+    shares a set with a node outside its subtree), and the LP's equilibrium reaches 5 of its 14 information sets
+    (reach adds up over a set's nodes; the first set is reached surely)."""
+    from tabletop_edu.trees import infoset_reach, subgame_roots
+
+    tree = commissario_tree()
+    solution = solve_zero_sum(tree)
+    reach = infoset_reach(tree, solution.profile)
+    assert subgame_roots(tree) == [0]
+    assert reach[tree.root.infoset] == 1 and sum(r > 0 for r in reach) == 5 and len(reach) == 14
+    open_move = tree_from_spec(["A", "B"], Decision(0, "A1", (
+        ("left", Decision(1, "B1", (("x", Terminal((1, -1))), ("y", Terminal((0, 0)))))),
+        ("right", Terminal((2, -2))))))
+    assert subgame_roots(open_move) == [0, 1]  # B sees A's move: the subtree after "left" is a subgame
+    assert infoset_reach(open_move, {0: (0.0, 1.0), 1: (0.5, 0.5)}) == [1.0, 0.0]
+
+
 def test_get_adlers_questioning_tree_has_the_models_value() -> None:
     """Built from `deduction`'s model: four seats, every question, value 5/12 as `solve_questioning_game` says;
     Adler's information set is the question alone, the asker's its character (then what it heard)."""

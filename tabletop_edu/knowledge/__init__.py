@@ -13,7 +13,8 @@ from ..extras import need
 from .flow import FlowData, events_flow, flow_data, information_flow, perspective_flow
 from .worlds import Worlds
 
-_DRAWINGS = ("Figure", "crossed_labels", "draw_information_flow", "draw_worlds", "projected_type")
+_DRAWINGS = ("Figure", "NOTEBOOK_COLUMN", "crossed_labels", "displayed_width", "draw_information_flow", "draw_worlds",
+             "projected_type")
 
 
 def __getattr__(name: str) -> Any:
@@ -25,5 +26,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Figure", "FlowData", "Worlds", "crossed_labels", "draw_information_flow", "draw_worlds", "events_flow", "flow_data",
-           "information_flow", "perspective_flow", "projected_type"]
+__all__ = ["Figure", "FlowData", "NOTEBOOK_COLUMN", "Worlds", "crossed_labels", "displayed_width", "draw_information_flow",
+           "draw_worlds", "events_flow", "flow_data", "information_flow", "perspective_flow", "projected_type"]

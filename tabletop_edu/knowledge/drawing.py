@@ -40,6 +40,10 @@ WIDTH = 12.8
 DPI = 100
 #: The smallest type of every drawing, in points (readable at the back of a classroom at 1280 pixels).
 SMALLEST_TYPE = 14
+#: The widest JupyterLab shows a picture in a notebook at a 1280 x 800 window with its file browser open (as a
+#: new workspace opens): the output area's width in pixels, measured in Chromium (1,100 with the side bar
+#: closed). A wider PNG is scaled down to it; a narrower one is shown at its own size, never stretched.
+NOTEBOOK_COLUMN = 848
 
 
 def plain(text: Any) -> str:
@@ -399,9 +403,16 @@ def _agents_label(agents: Sequence[Any], language: str) -> str:
     return ",".join(names)
 
 
+def displayed_width(figure: mpl_figure.Figure, column: int | None = None) -> int:
+    """How many pixels wide JupyterLab shows a figure's PNG: its own width (inches times dpi), never stretched,
+    and scaled down to the notebook's column when wider (`NOTEBOOK_COLUMN`, measured in a 1280-pixel window)."""
+    return min(round(figure.get_figwidth() * figure.dpi), NOTEBOOK_COLUMN if column is None else column)
+
+
 def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple[float, list[str]]:
     """The smallest type of a figure in points when it is shown `width_pixels` wide, and the texts that
-    reach past its edges (cut off when shown): what a projector check needs."""
+    reach past its edges (cut off when shown). The default, 1280, is a projector showing the picture alone
+    across its width; in a notebook JupyterLab never stretches a picture: pass `displayed_width(figure)`."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.text import Text
 
