@@ -156,7 +156,7 @@ class ScriptedRandom(random.Random):
         if missing > 0:
             raise NeedDraw(sizes[len(sizes) - missing], sizes[len(sizes) - missing + 1:])
 
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+    def _randbelow(self, n: int) -> int:
         if n <= 0:
             raise ValueError(f"a draw below {n} has no outcome")
         if n == 1:
@@ -466,7 +466,7 @@ class Progress:
             self.outcomes, self.upcoming = need.outcomes, need.then
             return
         if self.pending != _DEAL:
-            self.moves.append(self.pending)  # type: ignore[arg-type]
+            self.moves.append(self.pending)
         self.draws += self.pending_draws
         engine.rng = ScriptedRandom()
         self.engine, self.before, self.pending, self.pending_draws = engine, None, None, []
@@ -542,7 +542,7 @@ class Progress:
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
-class TabletopState(pyspiel.State):  # type: ignore[misc]
+class TabletopState(pyspiel.State):
     """One of our games in progress, as an OpenSpiel state (see the module docstring for the encoding)."""
 
     def __init__(self, game: TabletopGame, engine: GameState[Any] | None = None,
@@ -715,7 +715,7 @@ class TabletopObserver:
 # ------------------------------------------------------------------------------------------ the game
 
 
-class TabletopGame(pyspiel.Game):  # type: ignore[misc]
+class TabletopGame(pyspiel.Game):
     """One of our games as an OpenSpiel game; subclassed once per registered game (`game_name`)."""
 
     game_name = ""
