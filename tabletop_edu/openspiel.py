@@ -141,7 +141,7 @@ class ScriptedRandom(random.Random):
         self._ask_ahead(range(len(x), 1, -1))
         super().shuffle(x)
 
-    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:  # type: ignore[override]
+    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:
         """`random.Random.sample`: from a small population (CPython's pool method), draws below n, n - 1, ...,
         n - k + 1; from a large one, draws below n until k different ones (their count depends on the values)."""
         n = len(population)
