@@ -47,6 +47,7 @@ from typing import Any, Union
 
 from .core import GameState, view_to_json
 from .extras import need
+from .knowledge.layout import NOTEBOOK_COLUMN
 
 #: The largest tree a builder makes unless told otherwise: drawn trees are far smaller, solved ones may be larger.
 MAX_NODES = 20_000
@@ -137,7 +138,8 @@ class GameTree:
         return tree_svg(self, width)
 
     def _repr_svg_(self) -> str:
-        return tree_svg(self)
+        """Drawn as wide as a notebook's column (JupyterLab shows an SVG at its own width, never scaled)."""
+        return tree_svg(self, NOTEBOOK_COLUMN)
 
 
 # ------------------------------------------------------------------------------------------ building

@@ -31,8 +31,8 @@ from ..core import GameState
 from ..i18n import check_language, tr
 from . import layout
 from .flow import information_flow
-from .layout import (FULL_COLOUR, JOURNEY_COLOUR, LANE_COLOUR, OBJECT_COLOUR, PUBLIC_COLOUR, REDACTED_COLOUR,
-                     SEAT_COLOUR, Column)
+from .layout import (FULL_COLOUR, JOURNEY_COLOUR, LANE_COLOUR, NOTEBOOK_COLUMN, OBJECT_COLOUR, PUBLIC_COLOUR,
+                     REDACTED_COLOUR, SEAT_COLOUR, Column)
 from .worlds import Worlds
 
 #: Width of the information-flow picture, in inches at `DPI`: 1280 pixels, a projector's width.
@@ -40,10 +40,6 @@ WIDTH = 12.8
 DPI = 100
 #: The smallest type of every drawing, in points (readable at the back of a classroom at 1280 pixels).
 SMALLEST_TYPE = 14
-#: The widest JupyterLab shows a picture in a notebook at a 1280 x 800 window with its file browser open (as a
-#: new workspace opens): the output area's width in pixels, measured in Chromium (1,100 with the side bar
-#: closed). A wider PNG is scaled down to it; a narrower one is shown at its own size, never stretched.
-NOTEBOOK_COLUMN = 848
 
 
 def plain(text: Any) -> str:
