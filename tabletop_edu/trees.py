@@ -381,7 +381,8 @@ def _number(value: float | Fraction) -> str:
 def to_efg(tree: GameTree) -> str:
     """The tree in Gambit's extensive-form text format (`.efg`, version 2): a prologue with the title and the
     players, then one line per node in prefix order; information set `I` of a player is numbered `I + 1` in that
-    player's count and labelled with its `label`, each leaf has its own outcome."""
+    player's count and labelled with its `label`, each leaf has its own outcome. Every node of a set repeats its
+    label and actions: Gambit reads both forms, OpenSpiel's `efg_game` only this one."""
     lines = [f"EFG 2 R {_quoted(tree.title)} {{ {' '.join(_quoted(p) for p in tree.players)} }}", _quoted(""), ""]
     numbers: dict[int, int] = {}
     counts = [0] * len(tree.players)
@@ -394,12 +395,11 @@ def to_efg(tree: GameTree) -> str:
         elif node.kind == "decision":
             assert node.infoset is not None and node.player is not None
             infoset = tree.infosets[node.infoset]
-            first = node.infoset not in numbers
-            if first:
+            if node.infoset not in numbers:
                 counts[node.player] += 1
                 numbers[node.infoset] = counts[node.player]
-            described = f" {_quoted(infoset.label)} {{ {' '.join(_quoted(a) for a in node.actions)} }}" if first else ""
-            lines.append(f'p "" {node.player + 1} {numbers[node.infoset]}{described} 0')
+            described = f"{_quoted(infoset.label)} {{ {' '.join(_quoted(a) for a in node.actions)} }}"
+            lines.append(f'p "" {node.player + 1} {numbers[node.infoset]} {described} 0')
         else:
             outcome_count += 1
             payoffs = ", ".join(_number(p) for p in node.payoffs)

@@ -342,6 +342,28 @@ def test_the_rounds_only_subgame_is_itself_and_its_equilibrium_leaves_sets_off_t
     assert infoset_reach(open_move, {0: (0.0, 1.0), 1: (0.5, 0.5)}) == [1.0, 0.0]
 
 
+def test_openspiels_efg_game_reads_our_file_and_cfr_plus_solves_the_whole_round() -> None:
+    """OpenSpiel's `efg_game` wants each node's set written in full (Gambit reads both): it reads the whole
+    Commissario round as a zero-sum game, and its compiled CFR+ approaches the LP's value, -1 for seat 0."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import expected_game_score
+
+    from tabletop_edu.commissario.strategy import round_tree, small_round
+
+    whole = round_tree(small_round(0))
+    game = pyspiel.load_efg_game(whole.to_efg())
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM and game.num_players() == 2
+    solver = pyspiel.CFRPlusSolver(game)
+    curve = []
+    for iteration in range(1, 301):
+        solver.evaluate_and_update_policy()
+        if iteration in (10, 100, 300):
+            curve.append(pyspiel.exploitability(game, solver.average_policy()))
+    assert curve == sorted(curve, reverse=True) and curve[-1] < 1e-3
+    value = expected_game_score.policy_value(game.new_initial_state(), [solver.average_policy()] * 2)
+    assert value[0] == pytest.approx(solve_zero_sum(whole).value, abs=0.01)
+
+
 def test_get_adlers_questioning_tree_has_the_models_value() -> None:
     """Built from `deduction`'s model: four seats, every question, value 5/12 as `solve_questioning_game` says;
     Adler's information set is the question alone, the asker's its character (then what it heard)."""
