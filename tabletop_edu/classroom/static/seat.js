@@ -20,6 +20,12 @@
   var online = document.getElementById("online"), banner = document.getElementById("connection");
   var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
   var notice = false;  // a notice from the server (time's up) stays until the student taps again
+  // A student who plays with the keyboard keeps the focus in the moves: the buttons tapped are replaced by the
+  // next menu (or by nothing until the next turn), and the focus goes to the first button drawn next.
+  // A button disabled or replaced loses the focus without giving it to anything else: only a focus that goes
+  // somewhere outside the moves (the student's own Tab or tap) ends this.
+  var focusInMoves = false;
+  document.addEventListener("focusin", function (event) { focusInMoves = moves.contains(event.target); });
   // The words this student has tapped towards a move, kept when another seat's move redraws the table (on
   // Mafia de Cuba's floor a testimony lands every few seconds): the page asks the same words again at the new
   // step, and shows the table's own menu (`tableMenu`) only if they no longer start a move.
@@ -122,6 +128,13 @@
       }));
     }
     moves.appendChild(controls);
+    refocus();
+  }
+
+  // A button pressed is disabled until the answer (so it loses the focus): the focus comes back to the moves.
+  function refocus() {
+    var first = moves.querySelector("button:not(:disabled)");
+    if (focusInMoves && first && !moves.contains(document.activeElement)) { first.focus(); }
   }
 
   // Belief questions: one row per option, -10/+10 buttons, the running total; "Send" once it makes 100 %.
@@ -243,6 +256,7 @@
     } else if (message.type === "refused") {
       if (tableMenu && message.answers === "menu" && message.step === step) { drawMenu(tableMenu); }
       busy(false);
+      refocus();
       say(message.text || message.message, true);
     }
   }
@@ -268,6 +282,15 @@
     }, function () { clearTimeout(timer); again(); });  // no answer (the server is away): try again later
   }
 
+  // A class's table re-opened one seat larger (a late join): the server closes with 4002 and the student's own
+  // link, which opens their new seat.
+  function movedOn(event) {
+    if (event.code !== 4002 || !/^\/c\/[A-Za-z0-9_\-]+\?lang=(en|fr)$/.test(event.reason)) { return false; }
+    closedForGood = true;
+    window.location.replace(event.reason);
+    return true;
+  }
+
   function connect() {
     var scheme = location.protocol === "https:" ? "wss:" : "ws:";
     var opened = false;
@@ -279,6 +302,7 @@
     socket.onmessage = function (event) { lastHeard = Date.now(); handle(JSON.parse(event.data)); };
     socket.onclose = function (event) {
       setOnline(false);
+      if (movedOn(event)) { return; }
       if (event.code >= 4000) { endFor(event.code, event.reason); return; }
       if (closedForGood) { return; }
       connection("lost", words["class.connection_lost"]);
