@@ -35,7 +35,9 @@ _WORDS = {
            "belief.calibration": "Calibration: of the answers given about this much, how many were true",
            "belief.said": "Given", "belief.class_true": "Class: true", "belief.under_true": "{model}: true",
            "belief.models": "Models of play: a posterior is exact only under a model of how the others play",
-           "belief.fit": "Which model the class's beliefs fit"},
+           "belief.fit": "Which model the class's beliefs fit",
+           "belief.until_full": "to send, make it 100\u00a0%", "belief.choices": "{count} answers: open to choose",
+           "belief.kept": "Kept: sent when the network is back."},
     "fr": {"belief.title": "Que croyez-vous ?", "belief.total": "Total", "belief.send": "Envoyer",
            "belief.optional": "Facultatif : la partie continue que vous répondiez ou non.",
            "belief.received": "Reçu : merci.", "belief.answered": "Répondu",
@@ -51,7 +53,10 @@ _WORDS = {
                                  "étaient vraies",
            "belief.said": "Donné", "belief.class_true": "Classe : vrai", "belief.under_true": "{model} : vrai",
            "belief.models": "Modèles de jeu : un postérieur n'est exact que selon un modèle du jeu des autres",
-           "belief.fit": "Le modèle qui correspond aux croyances de la classe"},
+           "belief.fit": "Le modèle qui correspond aux croyances de la classe",
+           "belief.until_full": "pour envoyer, atteignez 100\u00a0%",
+           "belief.choices": "{count} réponses : ouvrir pour choisir",
+           "belief.kept": "Gardée : envoyée au retour du réseau."},
 }
 register(_WORDS)
 
