@@ -205,14 +205,9 @@ def test_offline_is_said_in_words_and_a_belief_sent_offline_is_kept_and_sent_on_
         page.context.close()
 
 
-def test_a_tab_shown_again_reconnects_with_its_table_and_its_draft_and_keeps_the_screen_awake(
-        browser: Any, class_server: ServerProcess) -> None:
-    """A phone asleep keeps a dead socket (it looks open, nothing comes): shown again, the page does not wait for
-    the heartbeat's 35 s but reconnects at once. The line is made silent by routing the socket through the test,
-    and the page's clock moved 16 s on (two heartbeats of silence, not yet the heartbeat's verdict)."""
-    teacher = TeacherClient(class_server.url, class_server.token)
-    room = teacher.create_room("get_adler", 4, seed=5, bot_delay=0, beliefs=True,
-                               bots={seat: "smart" for seat in range(1, 4)})
+def routed_page(browser: Any, link: str, name: str) -> tuple[Any, Any, set[int], list[Any]]:
+    """A seat's page on a phone whose sockets pass through the test (their numbers in `silent`: the server's
+    messages no longer reach the page, as on a dead line), its clock the test's to move on, and `EMULATION`."""
     context = browser.new_context(**PHONE)
     context.add_init_script(EMULATION)
     context.clock.install()
@@ -228,10 +223,22 @@ def test_a_tab_shown_again_reconnects_with_its_table_and_its_draft_and_keeps_the
     context.route_web_socket("**/ws/**", route)
     page = context.new_page()
     page.set_default_timeout(30_000)
+    page.goto(link)
+    page.locator("input[name=name]").fill(name)
+    page.locator("form button[type=submit]").click()
+    return context, page, silent, sockets
+
+
+def test_a_tab_shown_again_reconnects_with_its_table_and_its_draft_and_keeps_the_screen_awake(
+        browser: Any, class_server: ServerProcess) -> None:
+    """A phone asleep keeps a dead socket (it looks open, nothing comes): shown again, the page does not wait for
+    the heartbeat's 35 s but reconnects at once. The line is made silent by routing the socket through the test,
+    and the page's clock moved 16 s on (two heartbeats of silence, not yet the heartbeat's verdict)."""
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("get_adler", 4, seed=5, bot_delay=0, beliefs=True,
+                               bots={seat: "smart" for seat in range(1, 4)})
+    context, page, silent, sockets = routed_page(browser, room["seats"][0]["link"], "Ana")
     try:
-        page.goto(room["seats"][0]["link"])
-        page.locator("input[name=name]").fill("Ana")
-        page.locator("form button[type=submit]").click()
         page.wait_for_function("() => document.getElementById('app')?.dataset.connects === '1' && "
                                "!document.getElementById('beliefs').hidden")
         page.wait_for_function("() => document.getElementById('app').dataset.wakeLock === 'on'")
@@ -253,6 +260,29 @@ def test_a_tab_shown_again_reconnects_with_its_table_and_its_draft_and_keeps_the
         assert value == "30\u00a0%", "the draft survives the reconnection"
         teacher.command(room["code"], "pause")  # the new socket is live: the server's change reaches the page
         page.wait_for_function("() => document.getElementById('app').dataset.state === 'paused'")
+    finally:
+        context.close()
+
+
+def test_a_tap_on_a_dead_line_is_refused_in_words_and_the_page_reconnects(
+        browser: Any, class_server: ServerProcess) -> None:
+    """A classroom's Wi-Fi gone while the phone believes it is on it: no `offline` event, a socket that takes the
+    tap and answers nothing. The page says the tap was not sent and reconnects, 8 s on (the page's clock)."""
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("get_adler", 4, seed=5, bot_delay=0, bots={seat: "smart" for seat in range(1, 4)})
+    context, page, silent, sockets = routed_page(browser, room["seats"][0]["link"], "Ana")
+    try:
+        page.wait_for_function("() => document.getElementById('app')?.dataset.state === 'turn' && "
+                               "document.querySelectorAll('#moves .options button').length > 0")
+        silent.add(len(sockets) - 1)
+        page.locator("#moves .options button").first.tap()
+        page.clock.fast_forward(9_000)
+        page.wait_for_function("() => document.getElementById('app').dataset.connects === '2' && "
+                               "document.getElementById('app').dataset.state === 'turn'")
+        assert page.locator("#message").inner_text().startswith("Not sent: the connection was lost.")
+        assert teacher.room(room["code"])["step"] == 0  # nothing was played
+        page.locator("#moves .options button").first.tap()  # the student taps again, on a live line
+        page.wait_for_function("() => document.getElementById('message').textContent === ''")
     finally:
         context.close()
 

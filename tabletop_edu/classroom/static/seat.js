@@ -79,6 +79,22 @@
     notice = false;
     busy(true);
     socket.send(JSON.stringify(message));
+    awaitAnswer();
+  }
+
+  // A line that takes a tap and answers nothing (a classroom's Wi-Fi gone while the phone still thinks it is
+  // on it) is dead: the page says the tap was not sent and reconnects, rather than wait for the heartbeat.
+  var ANSWER_WAIT = 8000, answerTimer = null;
+  function awaitAnswer() {
+    var sent = Date.now();
+    clearTimeout(answerTimer);
+    answerTimer = setTimeout(function () {
+      if (closedForGood || offline || lastHeard >= sent) { return; }
+      drop(words["class.connection_lost"]);
+      say(words["class.not_sent"], true);
+      notice = true;  // stays until the student taps again
+      again();
+    }, ANSWER_WAIT);
   }
 
   function keepBelief(message) {
