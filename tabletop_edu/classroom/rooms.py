@@ -351,7 +351,7 @@ class Room:
             record = state.record()
             record["actions"] = record["actions"][:step]
             return type(state).from_record(record)
-        return self.remember(("state_at", step), replay)  # type: ignore[no-any-return]
+        return self.remember(("state_at", step), replay)
 
     def belief_questions(self, seat: int, step: int | None = None) -> list[BeliefQuestion]:
         """The questions `seat` is asked at `step` (default: now), from its view then alone: those its game's
