@@ -181,6 +181,8 @@ def test_offline_is_said_in_words_and_a_belief_sent_offline_is_kept_and_sent_on_
     page = seat_page(browser, room["seats"][0]["link"], "Ana", language)
     try:
         page.wait_for_function("() => !document.getElementById('beliefs').hidden")  # Get Adler asks at once
+        page.wait_for_function("() => ['on', 'refused', 'unavailable'].includes("
+                               "document.getElementById('app').dataset.wakeLock)")  # Chromium's own: harmless
         page.context.set_offline(True)
         page.wait_for_function("w => document.getElementById('online').textContent.includes(w)", arg=OFFLINE[language],
                                timeout=10_000)
