@@ -350,6 +350,23 @@ def test_the_students_language_is_kept_when_they_come_back_by_the_join_page_or_a
         context.close()
 
 
+def test_the_screen_may_sleep_again_once_the_game_is_over(browser: Any, class_server: ServerProcess) -> None:
+    teacher = TeacherClient(class_server.url, class_server.token)
+    room = teacher.create_room("peek", 2, seed=3, bot_delay=0, bots={1: "random"}, move_time_limit=600)
+    context, page, _, _ = routed_page(browser, room["seats"][0]["link"], "Ana")
+    try:
+        page.wait_for_function("() => document.getElementById('app')?.dataset.wakeLock === 'on'")
+        countdown = page.locator("#countdown")
+        countdown.wait_for()
+        assert "10\u00a0min 00\u00a0s" in countdown.inner_text() or "9\u00a0min" in countdown.inner_text()
+        tap_until(page, "return document.getElementById('app').dataset.state === 'over'", random.Random(2))
+        page.wait_for_function("() => document.getElementById('app').dataset.wakeLock === 'off' && "
+                               "window.__wake.sentinel.released")
+        assert countdown.is_hidden()
+    finally:
+        context.close()
+
+
 def test_the_projector_shows_the_newest_testimony_on_its_screen(browser: Any, class_server: ServerProcess) -> None:
     teacher = TeacherClient(class_server.url, class_server.token)
     room = teacher.create_room("mafia_de_cuba", 6, seed=3, bot_delay=0, bots={seat: "random" for seat in range(6)})

@@ -446,8 +446,9 @@
     function tick() {
       var left = Math.max(0, Math.ceil((deadline.ends - Date.now()) / 1000));
       countdownBox.dataset.seconds = String(left);
-      countdownBox.textContent = words["class.time_left"] + words["class.colon"] + " " + left + "\u00a0" +
-        words["class.seconds"];
+      var minutes = Math.floor(left / 60), seconds = left % 60;
+      countdownBox.textContent = words["class.time_left"] + words["class.colon"] + " " +
+        (minutes ? minutes + "\u00a0min " + (seconds < 10 ? "0" : "") : "") + seconds + "\u00a0" + words["class.seconds"];
       countdownBox.classList.toggle("urgent", left <= 10);
     }
     tick();
