@@ -531,12 +531,18 @@ class GameWidget(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The live widget, plus a static HTML picture of the table for pages that do not run widgets."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        bundle = dict(bundle[0]) if isinstance(bundle, tuple) else dict(bundle or {})
-        bundle["text/plain"] = repr(self)
-        bundle["text/html"] = (f"<div class='tabletop-static'><b>{self.status.value}</b>{self.end_panel.value}"
-                               f"{self.table.value}{self.log_panel.value}</div>")
-        return bundle
+        return with_static_picture(super()._repr_mimebundle_(**kwargs), repr(self),
+                                   f"<div class='tabletop-static'><b>{self.status.value}</b>{self.end_panel.value}"
+                                   f"{self.table.value}{self.log_panel.value}</div>")
 
 
-__all__ = ["GameWidget", "OMNISCIENT", "perspective_html"]
+def with_static_picture(bundle: Any, text: str, picture: str) -> dict[str, Any]:
+    """A widget's display bundle with a text and an HTML picture added, for pages that run no widgets (a
+    rendered notebook on a website, nbval's stored outputs)."""
+    found = dict(bundle[0]) if isinstance(bundle, tuple) else dict(bundle or {})
+    found["text/plain"] = text
+    found["text/html"] = picture
+    return found
+
+
+__all__ = ["GameWidget", "OMNISCIENT", "perspective_html", "with_static_picture"]
