@@ -17,6 +17,7 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 
+from tabletop_edu.i18n import tr
 from tabletop_edu.widgets import GameWidget
 from tabletop_edu.widgets.panels import perspective_html
 
@@ -95,6 +96,7 @@ def test_the_projector_shows_the_public_table_to_the_end_in_both_languages(name:
     assert widget.perspective is None and widget.locked and widget.projector
     assert widget.bot_pace == "step" and widget.state.history == []  # nothing played before the class looks
     assert len(widget.perspective_picker.options) == 1  # no seat to switch to, even out of projector mode
+    assert tr("no_view", widget.language) not in "\n".join(shown(widget))  # so no "Choose a seat to play."
     assert_public_only(widget)
     widget.next_bot_button.click()
     assert len(widget.state.history) == 1
