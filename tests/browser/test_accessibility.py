@@ -78,6 +78,16 @@ def until_turn(page: Any) -> None:
                            "document.querySelector('#moves button') !== null)")
 
 
+def seated(context: Any, seat_link: str) -> Any:
+    """A page on the seat's link, the student's name given ("Ana"): the seat's own page follows."""
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(seat_link)
+    page.locator("input[name=name]").fill("Ana")
+    page.locator("form button[type=submit]").click()
+    return page
+
+
 def played(name: str, players: int, moves: int) -> tuple[GameState[Any], GameState[Any]]:
     """A game of random moves (seeded): its state after `moves` moves, and at its end."""
     state, rng = game_plugin(name).new_game(players, seed=5), random.Random(5)
@@ -278,11 +288,7 @@ def test_every_button_and_card_has_a_name_a_screen_reader_says(browser: Any, cla
     context = browser.new_context(viewport=PHONE, bypass_csp=True)
     unnamed: list[str] = []
     try:
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        page.goto(room["seats"][0]["link"])
-        page.locator("input[name=name]").fill("Ana")
-        page.locator("form button[type=submit]").click()
+        page = seated(context, room["seats"][0]["link"])
         for language in LANGUAGES:
             page.goto(f"{room['seats'][0]['link']}?lang={language}")
             until_turn(page)
@@ -315,12 +321,8 @@ def test_reduced_motion_turns_every_animation_and_transition_off(browser: Any, c
               " (style.animationName !== 'none' && style.animationDuration.split(',').some(d => parseFloat(d) > 0)))"
               ".map(([element]) => element.className || element.tagName)")
     try:
-        page = context.new_page()
-        page.set_default_timeout(30_000)
         # a transition the page might have gained would show here: every element asked, with its ::before/after
-        page.goto(room["seats"][0]["link"])
-        page.locator("input[name=name]").fill("Ana")
-        page.locator("form button[type=submit]").click()
+        page = seated(context, room["seats"][0]["link"])
         until_turn(page)
         assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
         assert page.evaluate(moving) == []
