@@ -192,11 +192,11 @@ class ClassGames:
 
     def moves_csv(self) -> str:
         """The moves as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
-        return _csv(self.move_rows())
+        return csv_text(self.move_rows())
 
     def results_csv(self) -> str:
         """The results as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
-        return _csv(self.result_rows())
+        return csv_text(self.result_rows())
 
     def belief_rows(self) -> list[dict[str, Any]]:
         """One row per option of every answered belief question, oldest first: room, number, game, seat, label,
@@ -257,7 +257,7 @@ def game_to_json(class_game: ClassGame) -> dict[str, Any]:
 def game_from_json(data: Mapping[str, Any]) -> ClassGame:
     """A game `game_to_json` wrote; answers saved without every model's posterior get them from the record."""
     game = ClassGame(str(data["code"]), int(data["number"]), str(data["title"]), tuple(data["labels"]),
-                     data["record"], tuple(tuple(move) for move in data["moves"]))  # type: ignore[misc]
+                     data["record"], tuple(tuple(move) for move in data["moves"]))
     answers = tuple(answer_from_json(answer) for answer in data.get("beliefs", ()))
     return dataclasses.replace(game, beliefs=with_model_posteriors(game.state(), answers) if answers else ())
 
@@ -273,7 +273,8 @@ def spreadsheet_cell(value: Any) -> Any:
     return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
-def _csv(rows: list[dict[str, Any]]) -> str:
+def csv_text(rows: list[dict[str, Any]]) -> str:
+    """`rows` (dicts with the same keys) as CSV text, each cell safe in a spreadsheet (`spreadsheet_cell`)."""
     text = io.StringIO()
     if rows:
         writer = csv.DictWriter(text, fieldnames=list(rows[0]))
@@ -291,7 +292,7 @@ def _class_game(room: Mapping[str, Any]) -> ClassGame:
     """One room of `/api/records` as a `ClassGame`, its beliefs scored once the game has settled them."""
     labels = tuple(seat_label(seat) for seat in room["seats"])
     game = ClassGame(room["code"], room["number"], room["title"], labels, room["record"],
-                     tuple(tuple(move) for move in room["moves"]))  # type: ignore[misc]
+                     tuple(tuple(move) for move in room["moves"]))
     beliefs = room.get("beliefs")
     if not beliefs or not beliefs.get("rows"):
         return game

@@ -41,7 +41,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, cast
@@ -127,11 +127,14 @@ class Server(Protocol):
 
     def belief_stated(self, room: Room, seat: int, row: Any) -> None: ...
 
+    def class_games(self, codes: Sequence[str]) -> tuple[Any, dict[str, list[Any]], int]: ...
+
     async def step_bot(self, room: Room) -> tuple[int, str]: ...
 
 
-#: The addresses whose last part is a credential (a seat's, the projector's or a student's class token).
-_TOKEN_PATH = re.compile(r"/(s|w|c|ws/seat|ws/watch)/[^/?#\s]*")
+#: The addresses whose next part is a credential (a seat's, the projector's, a student's class token, or the
+#: teacher's in a class debrief's link).
+_TOKEN_PATH = re.compile(r"/(s|w|c|debrief|ws/seat|ws/watch)/[^/?#\s]*")
 _QUERY = re.compile(r"\?\S*")
 
 
@@ -410,7 +413,7 @@ class TableSocket(LiveSocket):
         except Refused as refusal:
             raise tornado.web.HTTPError(refusal.status, reason=str(refusal)[:200]) from None
 
-    def open(self, token: str) -> None:  # type: ignore[override]
+    def open(self, token: str) -> None:
         if self.kind == "seat":
             room, seat = self.hall.seat_of(token)
             language = language_of(self.get_query_argument("lang", None), room.language)
@@ -556,7 +559,7 @@ class TeacherSocket(LiveSocket):
         except Refused as refusal:
             raise tornado.web.HTTPError(refusal.status, reason=str(refusal)[:200]) from None
 
-    def open(self, code: str) -> None:  # type: ignore[override]
+    def open(self, code: str) -> None:
         assert self.server.hall is not None
         room = self.server.hall.room(code)
         self.connection = Connection(self, room.code, "teacher", None, "", "en", TokenBucket(*self.server.flood))

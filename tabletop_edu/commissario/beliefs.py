@@ -156,7 +156,8 @@ class PickBeliefs:
             f"The equilibrium of each round's secret pick, approximated by regret matching ({iterations} sampled "
             "rounds, seeded) from the table and the turn order: how likely it makes each pick.",
             f"L'équilibre du choix secret de chaque manche, approché par regret matching ({iterations} manches "
-            "tirées, graine fixe) à partir de la table et de l'ordre du tour : la chance qu'il donne à chaque choix."),
+            "tirées, graine fixe) à partir de la table et de l'ordre du tour : la chance qu'il donne à chaque choix.",
+            tuple((*row[:2], pick_words(row[2], True), row[3], pick_words(row[4], True), row[5]) for row in rows)),
             _releases_table(state)]
 
 
@@ -185,12 +186,13 @@ def _releases_table(state: GameState[Any], samples: int = 60) -> DebriefTable:
         ("round", "who", "released", "best release", "its net value", "followed"),
         ("manche", "qui", "a libéré", "meilleure libération", "sa valeur nette", "suivie"),
         tuple(rows),
-        f"The best release from the seat's view (strategy.best_release): each turn position valued by {samples} "
+        f"The best release from the seat's view: each turn position valued by {samples} "
         "seeded simulated rounds with uniform picks, minus the value of the card released, later seats assumed "
         "to release nothing; a myopic reading of the auction.",
-        f"La meilleure libération du point de vue de la place (strategy.best_release) : chaque position dans "
+        f"La meilleure libération du point de vue de la place : chaque position dans "
         f"l'ordre du tour estimée par {samples} manches simulées (graine fixe, choix au hasard), moins la valeur "
-        "de la carte libérée, les places suivantes supposées ne rien libérer ; une lecture myope de l'enchère.")
+        "de la carte libérée, les places suivantes supposées ne rien libérer ; une lecture myope de l'enchère.",
+        tuple((*row[:2], card_words(row[2], True), card_words(row[3], True), *row[4:]) for row in rows))
 
 
 def _card_value(card: str) -> int:
@@ -223,6 +225,20 @@ def _pick_question(view: View, seat: int) -> BeliefQuestion:
     return BeliefQuestion(f"pick:{seat}@r{view.facts['round']}", f"What did {name} pick?",
                           f"Qu'a choisi {name} ?", names, tuple(_label(pick.colours, False) for pick in picks),
                           tuple(_label(pick.colours, True) for pick in picks))
+
+
+def pick_words(name: str, french: bool) -> str:
+    """A pick's option id ("red blue", "green 2x") in words: "rouge + bleu", "vert ×2"."""
+    first, second = name.split()
+    return _label((first, first if second == "2x" else second), french)
+
+
+def card_words(card: str, french: bool) -> str:
+    """A released character ("purple-4") or "none" in words: "violet-4", "aucune"."""
+    if card == "none":
+        return "aucune" if french else "none"
+    colour = card.rstrip("+-0123456789")
+    return f"{COLOURS_FR.get(colour, colour) if french else colour}{card[len(colour):]}"
 
 
 def _label(colours: tuple[str, ...], french: bool) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import event_key, tr
+from ..i18n import event_key, object_key, tr
 
 Attributes = Mapping[str, Any]
 
@@ -37,6 +37,23 @@ def kind_label(kind: str, language: str, game: str | None = None, kind_names: Ma
         if word != key:
             return word
     return kind
+
+
+def lane_label(node: Any, attributes: Attributes, language: str, game: str | None = None,
+               object_names: Mapping[Any, str] | None = None) -> str:
+    """A lane's name: `object_names` first; a seat's is its player's name; an object's (the engine's "box",
+    "deck", "table") is the game's word for it in `language` (`i18n.register_objects`), else every game's
+    word, else the engine's own."""
+    if object_names and node in object_names:
+        return str(object_names[node])
+    name = str(attributes.get("label", node))
+    if attributes.get("kind") == "seat":
+        return name
+    for key in ((object_key(game, name),) if game is not None else ()) + (object_key(None, name),):
+        word = tr(key, language)
+        if word != key:
+            return word
+    return name
 
 
 @dataclass

@@ -255,9 +255,9 @@ def test_no_edge_runs_through_an_edge_label_of_the_worlds_picture() -> None:
 
 def test_the_worlds_go_round_the_circle_in_the_order_that_crosses_fewest_edges() -> None:
     """The square 0-1-2-3 given in the order 0, 2, 1, 3 would cross its own diagonals; drawn, it does not."""
-    from tabletop_edu.knowledge.drawing import _fewest_crossings
+    from tabletop_edu.knowledge.circle import fewest_crossings
 
     square = [(0, 1), (1, 2), (2, 3), (3, 0)]
-    order = _fewest_crossings([0, 2, 1, 3], square)
+    order = fewest_crossings([0, 2, 1, 3], square)
     place = {node: k for k, node in enumerate(order)}
     assert all(abs(place[a] - place[b]) in (1, 3) for a, b in square)
