@@ -118,7 +118,7 @@ class ScriptedRandom(random.Random):
         self.draws = list(draws)
         self.used = 0
 
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+    def _randbelow(self, n: int) -> int:
         if n <= 0:
             raise ValueError(f"a draw below {n} has no outcome")
         if n == 1:
@@ -405,7 +405,7 @@ class Progress:
             self.outcomes = need.outcomes
             return
         if self.pending != _DEAL:
-            self.moves.append(self.pending)  # type: ignore[arg-type]
+            self.moves.append(self.pending)
         self.draws += self.pending_draws
         engine.rng = ScriptedRandom()
         self.engine, self.before, self.pending, self.pending_draws = engine, None, None, []
@@ -474,7 +474,7 @@ class Progress:
         return self.engine_before().view(seat), known
 
 
-class TabletopState(pyspiel.State):  # type: ignore[misc]
+class TabletopState(pyspiel.State):
     """One of our games in progress, as an OpenSpiel state (see the module docstring for the encoding)."""
 
     def __init__(self, game: TabletopGame, engine: GameState[Any] | None = None,
@@ -640,7 +640,7 @@ class TabletopObserver:
 # ------------------------------------------------------------------------------------------ the game
 
 
-class TabletopGame(pyspiel.Game):  # type: ignore[misc]
+class TabletopGame(pyspiel.Game):
     """One of our games as an OpenSpiel game; subclassed once per registered game (`game_name`)."""
 
     game_name = ""

@@ -148,7 +148,7 @@ def view_features(view: View, size: int) -> np.ndarray:
 # ------------------------------------------------------------------------------------------ the env
 
 
-class TabletopEnv(AECEnv):  # type: ignore[misc]
+class TabletopEnv(AECEnv):
     """One of our games as a PettingZoo AEC environment (see the module docstring for the encoding)."""
 
     metadata = {"render_modes": ["ansi"], "name": "tabletop_v0", "is_parallelizable": False}
@@ -275,7 +275,7 @@ def env(game: str, players: int, **kwargs: Any) -> AECEnv:
 ILLEGAL_REWARD = -1.0
 
 
-class SeatEnv(gymnasium.Env):  # type: ignore[misc]
+class SeatEnv(gymnasium.Env):
     """One seat of a game against the registered bots, as a single-agent Gymnasium environment: the seat's
     observation and action encodings are `TabletopEnv`'s, the other seats are bots (`opponents`: one bot name
     for all, or one per other seat, e.g. "greedy" or "ismcts(iterations=32)"), playing between the seat's turns.

@@ -81,7 +81,7 @@ async def driven(plan: Plan[T], do: Callable[[Write[Any]], Awaitable[Any]]) -> T
             except BaseException as failure:  # noqa: BLE001 - the plan undoes what it changed, then raises it
                 result, error = None, failure
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        return done.value
 
 
 async def at_once(write: Write[T]) -> T:
@@ -224,7 +224,7 @@ class ClassDesk:
         try:
             coroutine.send(None)
         except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
+            return done.value
         coroutine.close()
         raise RuntimeError("a class's write waited for an event loop")
 

@@ -67,6 +67,11 @@ def add_command(commands: Any) -> None:
     serve_parser.add_argument("--draw-workers", type=int, default=0, metavar="N",
                               help="processes that draw the students' tables on other cores (default 0: the server's "
                                    "loop draws them); on a machine of 4 cores or more, try 2")
+    serve_parser.add_argument("--per-address", type=int, default=None, metavar="N",
+                              help="connections one client address may hold at once (default 64; this machine is "
+                                   "not counted); a school whose students share one address needs more")
+    serve_parser.add_argument("--idle-timeout", type=float, default=None, metavar="SECONDS",
+                              help="how long a connection that says nothing stays open (default 180)")
     serve_parser.set_defaults(handler=serve)
 
 
@@ -98,12 +103,15 @@ def serve(arguments: argparse.Namespace) -> int:
             print(f"--class is GAME or GAME:SIZE, a game and its table size, not {text!r}", file=sys.stderr)
             return 2
         classes.append((game, int(size) if size else None))
-    idle = {} if arguments.finished_idle is None else {"finished_idle": arguments.finished_idle}
+    bounds = {name: value for name, value in (("finished_idle", arguments.finished_idle),
+                                              ("per_address", arguments.per_address),
+                                              ("idle_timeout", arguments.idle_timeout)) if value is not None}
     try:
         server = ClassServer(arguments.db, host=host, port=arguments.port, public_url=arguments.public_url,
-                             draw_workers=arguments.draw_workers, **idle)
+                             draw_workers=arguments.draw_workers, **bounds)
     except ValueError as error:
-        print(f"--draw-workers: {error}", file=sys.stderr)
+        flag = "--" + str(error).split(" ", 1)[0].replace("_", "-")
+        print(f"{flag}: {error}", file=sys.stderr)
         return 2
 
     def ready(server: ClassServer) -> None:

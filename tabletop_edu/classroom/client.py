@@ -220,7 +220,7 @@ class TeacherClient:
         return dict(self.call("POST", f"/api/rooms/{code}/{what}", body))
 
     def record(self, code: str) -> dict[str, Any] | None:
-        return self.call("GET", f"/api/rooms/{code}/record")  # type: ignore[no-any-return]
+        return self.call("GET", f"/api/rooms/{code}/record")
 
     def records(self) -> list[dict[str, Any]]:
         """Every started room's record, seats and moves (with their times): the class's games."""

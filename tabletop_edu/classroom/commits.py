@@ -299,18 +299,13 @@ class HallCommits:
         return seat in then and movers <= then
 
     def bot_choice(self, room: Room) -> tuple[int, int, str] | None:
-        """(seat, step, action text) the bot to move would play now, or None if no bot is to move.
-
-        Computed from the seat's view and legal actions alone; the server runs it in a worker thread and then
-        plays it with `play(..., actor="bot")`, which refuses it if the table moved meanwhile."""
-        seat = room.bot_to_move()
-        if seat is None:
+        """(seat, step, action text) the bot to move would play now, or None if no bot is to move; played with
+        `play(..., actor="bot")`, which refuses it if the table moved meanwhile."""
+        turn = room.bot_turn()
+        if turn is None:
             return None
-        bot = room.bot_for(seat)
-        assert bot is not None and room.state is not None
-        state = room.state
-        action = bot.choose(state.view(seat), state.legal_actions(seat), room.bot_rng(seat))
-        return seat, room.step, str(action)
+        seat, step, choose = turn
+        return seat, step, choose()
 
     async def time_up(self, code: str, seat: int,
                       think: Callable[[Callable[[], str]], Awaitable[str]] | None = None) -> str:
@@ -327,13 +322,7 @@ class HallCommits:
         if state is None or state.is_over or room.paused or seat not in state.acting_seats \
                 or room.seats[seat].bot is not None:
             raise Refused("not_your_turn", f"No student's move is due at seat {seat} now.", 409)
-        bot = games.make_bot(room.package, TIME_UP_BOT)
-        step, view, legal, rng = room.step, room.view(seat), room.legal_actions(seat), room.bot_rng(seat)
-        assert view is not None  # the room's game was checked above (and a room's game is never taken away)
-
-        def choose() -> str:
-            return str(bot.choose(view, legal, rng))
-
+        step, choose = room.step, room.choice_of(games.make_bot(room.package, TIME_UP_BOT), seat)
         action = choose() if think is None else await think(choose)
         await self.play_async(room, seat, step, action, actor="time_up")
         log.info("room %s: time's up at seat %d: a bot played %s", room.code, seat, one_line(action, 200))

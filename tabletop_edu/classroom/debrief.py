@@ -357,7 +357,7 @@ def fit_sentence(games: ClassGames, index: int, language: str = "en") -> str:
                                        low=number(second["closeness_low"]), high=number(second["closeness_high"]))
     bounds = (best["closeness_low"], second["closeness_high"])
     if None not in bounds:
-        said += " " + words["apart" if bounds[0] > bounds[1] else "overlap"]  # type: ignore[operator]
+        said += " " + words["apart" if bounds[0] > bounds[1] else "overlap"]
     return said
 
 

@@ -257,7 +257,7 @@ def game_to_json(class_game: ClassGame) -> dict[str, Any]:
 def game_from_json(data: Mapping[str, Any]) -> ClassGame:
     """A game `game_to_json` wrote; answers saved without every model's posterior get them from the record."""
     game = ClassGame(str(data["code"]), int(data["number"]), str(data["title"]), tuple(data["labels"]),
-                     data["record"], tuple(tuple(move) for move in data["moves"]))  # type: ignore[misc]
+                     data["record"], tuple(tuple(move) for move in data["moves"]))
     answers = tuple(answer_from_json(answer) for answer in data.get("beliefs", ()))
     return dataclasses.replace(game, beliefs=with_model_posteriors(game.state(), answers) if answers else ())
 
@@ -291,7 +291,7 @@ def _class_game(room: Mapping[str, Any]) -> ClassGame:
     """One room of `/api/records` as a `ClassGame`, its beliefs scored once the game has settled them."""
     labels = tuple(seat_label(seat) for seat in room["seats"])
     game = ClassGame(room["code"], room["number"], room["title"], labels, room["record"],
-                     tuple(tuple(move) for move in room["moves"]))  # type: ignore[misc]
+                     tuple(tuple(move) for move in room["moves"]))
     beliefs = room.get("beliefs")
     if not beliefs or not beliefs.get("rows"):
         return game

@@ -410,7 +410,7 @@ class TableSocket(LiveSocket):
         except Refused as refusal:
             raise tornado.web.HTTPError(refusal.status, reason=str(refusal)[:200]) from None
 
-    def open(self, token: str) -> None:  # type: ignore[override]
+    def open(self, token: str) -> None:
         if self.kind == "seat":
             room, seat = self.hall.seat_of(token)
             language = language_of(self.get_query_argument("lang", None), room.language)
@@ -556,7 +556,7 @@ class TeacherSocket(LiveSocket):
         except Refused as refusal:
             raise tornado.web.HTTPError(refusal.status, reason=str(refusal)[:200]) from None
 
-    def open(self, code: str) -> None:  # type: ignore[override]
+    def open(self, code: str) -> None:
         assert self.server.hall is not None
         room = self.server.hall.room(code)
         self.connection = Connection(self, room.code, "teacher", None, "", "en", TokenBucket(*self.server.flood))

@@ -100,7 +100,7 @@ class ClassHTTPServer(tornado.httpserver.HTTPServer):
     """Tornado's HTTP server, accepting through `Accepting` and holding each client address to `per_address`
     open connections (`uncounted` addresses aside)."""
 
-    def initialize(self, *args: Any, per_address: int = MAX_CONNECTIONS_PER_ADDRESS,  # type: ignore[override]
+    def initialize(self, *args: Any, per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
                    uncounted: Iterable[str] = THIS_MACHINE, **kwargs: Any) -> None:
         """(Tornado's servers are configured in `initialize`, not `__init__`.)"""
         super().initialize(*args, **kwargs)

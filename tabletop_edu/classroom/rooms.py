@@ -337,6 +337,24 @@ class Room:
         """The rng a bot gets for this step: from the room's seed, so replays and restarts agree."""
         return random.Random(f"classroom-{self.seed}-{self.step}-{seat}")
 
+    def choice_of(self, bot: Bot, seat: int) -> Callable[[], str]:
+        """A function choosing `bot`'s move at `seat` now, from the seat's view and legal actions only, taken now:
+        views are frozen values, so the choice can run in a worker thread. The one place a bot's move is chosen
+        (the seated bots, the teacher's step, a time limit's bot)."""
+        view, legal, rng = self.view(seat), self.legal_actions(seat), self.bot_rng(seat)
+        assert view is not None  # a seat acting now has a view (and a room's game is never taken away)
+        return lambda: str(bot.choose(view, legal, rng))
+
+    def bot_turn(self) -> tuple[int, int, Callable[[], str]] | None:
+        """The bot to move: its seat, the step, and the function choosing its move (`choice_of`); None if no bot
+        is to move."""
+        seat = self.bot_to_move()
+        if seat is None:
+            return None
+        bot = self.bot_for(seat)
+        assert bot is not None
+        return seat, self.step, self.choice_of(bot, seat)
+
     def record(self) -> dict[str, Any] | None:
         return None if self.state is None else self.state.record()
 
@@ -351,7 +369,7 @@ class Room:
             record = state.record()
             record["actions"] = record["actions"][:step]
             return type(state).from_record(record)
-        return self.remember(("state_at", step), replay)  # type: ignore[no-any-return]
+        return self.remember(("state_at", step), replay)
 
     def belief_questions(self, seat: int, step: int | None = None) -> list[BeliefQuestion]:
         """The questions `seat` is asked at `step` (default: now), from its view then alone: those its game's

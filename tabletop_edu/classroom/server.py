@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import socket
 import threading
 import time
@@ -102,6 +103,11 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
                  uncounted: frozenset[str] = THIS_MACHINE, idle_timeout: float = IDLE_TIMEOUT) -> None:
         if type(draw_workers) is not int or not 0 <= draw_workers <= MAX_DRAW_WORKERS:
             raise ValueError(f"draw_workers is a whole number from 0 to {MAX_DRAW_WORKERS}, not {draw_workers!r}")
+        if type(per_address) is not int or per_address < 1:
+            raise ValueError(f"per_address is a whole number of connections, 1 or more, not {per_address!r}")
+        for name, seconds in (("idle_timeout", idle_timeout), ("finished_idle", finished_idle)):
+            if type(seconds) not in (int, float) or not 0 < seconds < math.inf:
+                raise ValueError(f"{name} is a number of seconds above 0, not {seconds!r}")
         self.db = str(db)
         # processes that draw the students' tables on the machine's other cores (`drawing.DrawWorker`); 0: the loop
         self.draw_workers = draw_workers

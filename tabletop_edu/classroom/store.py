@@ -910,7 +910,7 @@ def _try_lock(descriptor: int) -> bool:
 
     try:  # pragma: no cover
         os.lseek(descriptor, WRITER_LOCK_BYTE, os.SEEK_SET)
-        msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
     except OSError:  # pragma: no cover
         return False
     return True  # pragma: no cover

@@ -150,7 +150,7 @@ class ServerTurns:
         try:
             if (room.paused and not even_paused) or room.closed:
                 return None
-            turn = bot_turn(room)
+            turn = room.bot_turn()
             if turn is None:
                 return None
             seat, step, choose = turn
@@ -230,15 +230,3 @@ class ServerTurns:
             raise Refused("no_bot", "The bot could not play (see the room's errors).", 409)
         return result
 
-
-def bot_turn(room: Room) -> tuple[int, int, Callable[[], str]] | None:
-    """The bot to move: its seat, the step, and a function choosing its move from the seat's view and legal
-    actions only, taken now (views are frozen values, so the choice can run in a worker thread)."""
-    seat = room.bot_to_move()
-    if seat is None or room.state is None:
-        return None
-    bot = room.bot_for(seat)
-    assert bot is not None
-    view, legal, rng = room.view(seat), room.legal_actions(seat), room.bot_rng(seat)
-    assert view is not None  # the room's game was checked above (and a room's game is never taken away)
-    return seat, room.step, lambda: str(bot.choose(view, legal, rng))

@@ -47,7 +47,7 @@ def _read_only(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
     raise TypeError(f"{type(self).__name__} is read-only: views and events are snapshots of the game.")
 
 
-class FrozenDict(dict):  # type: ignore[type-arg]
+class FrozenDict(dict):
     """A dict that cannot change: event details and view facts, which seats and bots receive.
 
     A dict subclass rather than a mapping proxy, so it still equals plain dicts, writes as JSON, pickles
@@ -55,7 +55,7 @@ class FrozenDict(dict):  # type: ignore[type-arg]
     """
 
     __slots__ = ()
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenDict, (dict(self),))
@@ -64,12 +64,12 @@ class FrozenDict(dict):  # type: ignore[type-arg]
         return hash(frozenset(self.items()))
 
 
-class FrozenList(list):  # type: ignore[type-arg]
+class FrozenList(list):
     """A list that cannot change (equal to the plain list with the same items)."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = \
-        __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
+        __iadd__ = __imul__ = _read_only
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenList, (list(self),))

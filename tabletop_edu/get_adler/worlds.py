@@ -654,7 +654,7 @@ class _ScriptedChance(random.Random):
             raise RuntimeError(f"Get Adler: the rebuilt history asks for a {kind} out of turn (a bug).")
         return self.outcomes.popleft()[1]
 
-    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:  # type: ignore[override]
+    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:
         return list(self._next("sample"))
 
     def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]

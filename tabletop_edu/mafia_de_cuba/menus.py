@@ -28,7 +28,7 @@ class Menu(FrozenList):
                         "first, e.g. `options = list(state.legal_actions())`, then shuffle or sort the copy.")
 
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = \
-        __iadd__ = __imul__ = _shared  # type: ignore[assignment]
+        __iadd__ = __imul__ = _shared
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Menu, (list(self),))

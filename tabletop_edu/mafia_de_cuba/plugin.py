@@ -61,7 +61,7 @@ def godfather_posteriors(state: GameState[Any]) -> dict[int, dict[str, float]]:
     the box has moved, or where no world fits)."""
     from .inference import view_posterior
     godfather = state.godfather  # type: ignore[attr-defined]
-    found = view_posterior(state.view(godfather), state.rules)  # type: ignore[arg-type]
+    found = view_posterior(state.view(godfather), state.rules)
     if found is None:
         return {}
     return {seat: found.role_probabilities(seat) for kind, seat in found.observation.steps if kind == "take"}

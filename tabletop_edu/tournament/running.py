@@ -99,7 +99,7 @@ class DecisionBudget:
             raise TooSlow(f"no decision within {self.seconds:g} s")
         if "error" in outcome:
             raise outcome["error"]
-        return outcome["value"]  # type: ignore[no-any-return]
+        return outcome["value"]
 
 
 def _interrupt(thread: threading.Thread) -> None:

@@ -491,7 +491,7 @@ class GameWidget(widgets.VBox):
 
         state = self.state if step >= len(self.state.history) else self._replay(step)
         seen_by = EVERYONE if perspective == OMNISCIENT else perspective
-        flow = flow_data(state.events, state.players, seen_by)  # type: ignore[arg-type]
+        flow = flow_data(state.events, state.players, seen_by)
         title = perspective_label(state.players, perspective, language)
         return flow_svg(flow, title=tr("flow_of", language).format(title=title), language=language,
                         game=state.game)

@@ -8,6 +8,8 @@ Every server runs in its own process group, killed with it when the test session
 the browser is closed by its fixture. Screenshots go to test-artifacts/.
 
 Every page records the requests it makes: `offline_requests(page)` lists those that left 127.0.0.1.
+`axe_violations(page, axe)` runs axe-core (the npm package, pinned: `AXE_VERSION`, fetched once by npm into
+build/cache) on a page with the WCAG 2.2 AA rules and `target-size`, and returns what it finds by impact.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import shutil
 import signal
 import subprocess
 import sys
+import tarfile
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,6 +43,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 START_TIMEOUT = 120.0
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+#: axe-core, the accessibility engine the browser tests inject into pages: pinned, as the site pins Pyodide.
+AXE_VERSION = "4.10.3"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+NPM_CACHE = ROOT / "build" / "cache" / "npm"
 
 
 class Server:
@@ -235,3 +243,45 @@ def screenshot(page: Any) -> Callable[..., Path]:
                 page.set_viewport_size(DESKTOP)
         return path
     return shoot
+
+
+@pytest.fixture(scope="session")
+def axe() -> str:
+    """The text of axe-core's `axe.min.js` at `AXE_VERSION`: `npm pack` fetches the package once into
+    build/cache (as `make site` does Pyodide), unpacked in a folder of its own and renamed into place whole, so
+    two pytest workers never read half a file."""
+    unpacked = NPM_CACHE / f"axe-core-{AXE_VERSION}"
+    script = unpacked / "axe.min.js"
+    if not script.exists():
+        NPM_CACHE.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=NPM_CACHE))
+        subprocess.run(["npm", "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", str(staging), "--silent"],
+                       check=True, stdout=subprocess.DEVNULL)
+        with tarfile.open(staging / f"axe-core-{AXE_VERSION}.tgz") as tarball:
+            tarball.extractall(staging, filter="data")
+        try:
+            (staging / "package").rename(unpacked)
+        except OSError:  # the other worker put it in place first
+            shutil.rmtree(staging / "package")
+        shutil.rmtree(staging)
+    return script.read_text(encoding="utf-8")
+
+
+def axe_violations(page: Any, axe: str) -> dict[str, list[str]]:
+    """What axe-core finds on `page` against WCAG 2.2 AA (and `target-size`), by impact ("critical",
+    "serious", "moderate", "minor"): one readable line per rule and element. The page's context needs
+    `bypass_csp=True`: the class pages allow no inline script, and axe is injected as one."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=axe)
+    found = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags},"
+                          " rules: {'target-size': {enabled: true}}, resultTypes: ['violations']})"
+                          ".then(result => result.violations.map(rule => ({id: rule.id, impact: rule.impact,"
+                          " help: rule.help, nodes: rule.nodes.map(node => ({target: node.target.join(' '),"
+                          " summary: node.failureSummary}))})))", AXE_TAGS)
+    by_impact: dict[str, list[str]] = {}
+    for rule in found:
+        for node in rule["nodes"]:
+            summary = " ".join((node["summary"] or "").split())
+            by_impact.setdefault(rule["impact"] or "minor", []).append(
+                f"{rule['id']} ({rule['help']}) at {node['target']}: {summary}")
+    return by_impact

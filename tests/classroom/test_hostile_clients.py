@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -336,3 +337,56 @@ def test_a_refusal_quotes_a_value_once(quiet_server: ClassServer) -> None:
         teacher.call("POST", "/api/rooms", {"game": "commissario", "players": 2, "draw_seats": "yes"})
     with pytest.raises(ClassroomError, match=r"A seed is a whole number from 0 to 2\*\*63 - 1, not 1\.5\.$"):
         teacher.call("POST", "/api/rooms", {"game": "commissario", "players": 2, "seed": 1.5})
+
+
+@pytest.mark.parametrize("bounds", [{"per_address": 0}, {"per_address": 2.5}, {"per_address": True},
+                                    {"idle_timeout": 0}, {"idle_timeout": -5.0}, {"idle_timeout": float("nan")},
+                                    {"idle_timeout": float("inf")}, {"idle_timeout": "60"},
+                                    {"finished_idle": -1.0}, {"finished_idle": float("nan")}])
+def test_a_wrong_bound_is_refused_and_opens_nothing(tmp_path: Path, bounds: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match=next(iter(bounds))):
+        ClassServer(tmp_path / "never.sqlite3", **bounds)
+    assert not (tmp_path / "never.sqlite3").exists()
+
+
+@pytest.mark.parametrize(("flags", "named"), [(["--per-address", "0"], "--per-address"),
+                                              (["--idle-timeout", "-1"], "--idle-timeout"),
+                                              (["--idle-timeout", "nan"], "--idle-timeout"),
+                                              (["--finished-idle", "0"], "--finished-idle")])
+def test_serve_refuses_a_wrong_bound_naming_its_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     flags: list[str], named: str) -> None:
+    import argparse
+
+    from tabletop_edu.classroom.cli import add_command, serve
+
+    parser = argparse.ArgumentParser()
+    add_command(parser.add_subparsers())
+    arguments = parser.parse_args(["serve", "--db", str(tmp_path / "never.sqlite3"), *flags])
+    assert serve(arguments) == 2
+    assert capsys.readouterr().err.startswith(named + ":")
+    assert not (tmp_path / "never.sqlite3").exists()
+
+
+def test_serve_passes_its_bounds_to_the_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    from tabletop_edu.classroom import cli, server
+
+    seen: dict[str, Any] = {}
+
+    class Recorded(Exception):
+        pass
+
+    def record(db: Any, **options: Any) -> None:
+        seen.update(options)
+        raise Recorded
+
+    monkeypatch.setattr(server, "ClassServer", record)
+    parser = argparse.ArgumentParser()
+    cli.add_command(parser.add_subparsers())
+    arguments = parser.parse_args(["serve", "--db", str(tmp_path / "never.sqlite3"), "--per-address", "200",
+                                   "--idle-timeout", "600"])
+    with pytest.raises(Recorded):
+        cli.serve(arguments)
+    assert seen["per_address"] == 200 and seen["idle_timeout"] == 600.0
+    assert "finished_idle" not in seen

@@ -20,6 +20,12 @@
   var online = document.getElementById("online"), banner = document.getElementById("connection");
   var step = Number(app.dataset.step), socket = null, retry = 250, closedForGood = false, drawn = 0;
   var notice = false;  // a notice from the server (time's up) stays until the student taps again
+  // A student who plays with the keyboard keeps the focus in the moves: the buttons tapped are replaced by the
+  // next menu (or by nothing until the next turn), and the focus goes to the first button drawn next.
+  // A button disabled or replaced loses the focus without giving it to anything else: only a focus that goes
+  // somewhere outside the moves (the student's own Tab or tap) ends this.
+  var focusInMoves = false;
+  document.addEventListener("focusin", function (event) { focusInMoves = moves.contains(event.target); });
   // The words this student has tapped towards a move, kept when another seat's move redraws the table (on
   // Mafia de Cuba's floor a testimony lands every few seconds): the page asks the same words again at the new
   // step, and shows the table's own menu (`tableMenu`) only if they no longer start a move.
@@ -122,6 +128,13 @@
       }));
     }
     moves.appendChild(controls);
+    refocus();
+  }
+
+  // A button pressed is disabled until the answer (so it loses the focus): the focus comes back to the moves.
+  function refocus() {
+    var first = moves.querySelector("button:not(:disabled)");
+    if (focusInMoves && first && !moves.contains(document.activeElement)) { first.focus(); }
   }
 
   // Belief questions: one row per option, -10/+10 buttons, the running total; "Send" once it makes 100 %.
@@ -243,6 +256,7 @@
     } else if (message.type === "refused") {
       if (tableMenu && message.answers === "menu" && message.step === step) { drawMenu(tableMenu); }
       busy(false);
+      refocus();
       say(message.text || message.message, true);
     }
   }
