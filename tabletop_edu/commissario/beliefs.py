@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping
 from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, on_options, replayed
 from ..core import GameState, View
 from .actions import Pick, picks_allowed
-from .strategy import PAYOFFS, RoundEquilibrium, level_k
+from .strategy import EXACT, PAYOFFS, RoundEquilibrium, level_k
 
 #: A colour's name in French (the notation's are English).
 COLOURS_FR: dict[str, str] = {"red": "rouge", "orange": "orange", "yellow": "jaune", "green": "vert",
@@ -163,18 +163,25 @@ class PickBeliefs:
 
 
 def _round_solver(iterations: int) -> Callable[[Mapping[str, Any]], RoundEquilibrium]:
-    """`strategy.solve_round` remembered by what it reads (a release table asks for the same round often):
-    the whole score at two and three seats, the round's points beyond."""
+    """`strategy.solve_round` remembered by what it reads (a release table asks for the same round often, and
+    each page for the same game): the whole score at two and three seats, the round's points beyond."""
     from .strategy import solve_round
 
-    solved: dict[str, RoundEquilibrium] = {}
-
     def solve(facts: Mapping[str, Any]) -> RoundEquilibrium:
-        key = repr((facts["order"], facts["table"], facts["colour_scores"], facts.get("doubles_spent")))
-        if key not in solved:
-            solved[key] = solve_round(facts, whole_score=len(facts["order"]) <= 3, iterations=iterations)
-        return solved[key]
+        whole = len(facts["order"]) <= 3
+        key = repr((facts["order"], facts["table"], facts["colour_scores"] if whole else None,
+                    facts.get("doubles_spent"), facts.get("round"), facts.get("rules"), iterations))
+        if key not in _SOLVED:
+            if len(_SOLVED) >= 4096:
+                del _SOLVED[next(iter(_SOLVED))]
+            _SOLVED[key] = solve_round(facts, whole_score=whole, iterations=iterations)
+        return _SOLVED[key]
     return solve
+
+
+#: The rounds `_round_solver` has solved, by what they read (the oldest dropped first): a debrief is asked for again
+#: by each page and table that shows it.
+_SOLVED: dict[str, RoundEquilibrium] = {}
 
 
 def _first_pick_facts(state: GameState[Any]) -> dict[str, Any]:
@@ -226,6 +233,8 @@ def _releases_table(state: GameState[Any], solve: Callable[[Mapping[str, Any]], 
         values = release_values(replay, seat, later, whole_score=whole, solve=solve)
         best, value = best_release_response(values)
         made = values[action]
+        if made >= value - EXACT:  # the release made ties the best: it is a best response too
+            best = action
         rows.append((replay.view(None).facts["round"], state.players[seat], action.removeprefix("release "),
                      best.removeprefix("release "), round(value - made, 2), action == best))
     payoff_en, payoff_fr = PAYOFFS[len(state.players) <= 3]

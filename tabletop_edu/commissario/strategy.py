@@ -136,8 +136,9 @@ def _scorer(facts: Mapping[str, Any], majority: bool) -> Callable[[Caught], dict
     """The points of the characters each seat caught, plus the change in its bonus holdings when `majority`
     (R6.2, R6.3, R6.5: only the colours caught in can change hands)."""
     needs_positive = facts.get("rules", {}).get("bonus_needs_positive", False)
-    carried = {colour: [scores.get(colour, 0) for scores in facts["colour_scores"]] for colour in COLOURS}
-    held_before = {colour: bonus_winner(carried[colour], needs_positive)[0] for colour in COLOURS}
+    carried = {colour: [scores.get(colour, 0) for scores in facts["colour_scores"]] for colour in COLOURS} \
+        if majority else {}
+    held_before = {colour: bonus_winner(carried[colour], needs_positive)[0] for colour in carried}
 
     def score(caught: Caught) -> dict[int, float]:
         gains = {seat: float(sum(v for _, v in cards)) for seat, cards in caught.items()}
@@ -628,11 +629,12 @@ def regret_matching(facts: Mapping[str, Any], *, iterations: int = 300, rng: ran
     picks = {s: picks_of(facts, s) for s in order}
     regrets = {s: np.zeros(len(picks[s])) for s in order}
     totals = {s: np.zeros(len(picks[s])) for s in order}
+    score = _scorer(facts, majority)
     for _ in range(iterations):
         sigmas = {s: _regret_policy(regrets[s]) for s in order}
         profile = {s: picks[s][rng.choices(range(len(picks[s])), weights=list(sigmas[s]))[0]] for s in order}
         for seat in order:
-            values = np.array([round_gains(facts, order, {**profile, seat: p}, majority)[seat] for p in picks[seat]])
+            values = np.array([score(play_out(facts["table"], order, {**profile, seat: p}))[seat] for p in picks[seat]])
             regrets[seat] += values - values[picks[seat].index(profile[seat])]
             totals[seat] += sigmas[seat]
     return {s: _mix(picks[s], totals[s] / totals[s].sum()) for s in order}

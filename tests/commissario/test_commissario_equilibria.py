@@ -165,3 +165,23 @@ def test_the_best_release_is_the_best_of_every_release_played_out(seed: int) -> 
     assert values.keys() == brute.keys() and all(abs(values[a] - brute[a]) < 1e-9 for a in brute)
     best, value = S.best_release_response(values)
     assert value == max(brute.values()) and brute[best] == value
+
+
+def test_the_debrief_prints_each_seat_s_gain_and_follows_the_best_response() -> None:
+    """A short two-seat game's debrief: every pick row gives the seat's gain by deviating alone from one exact
+    equilibrium (0 to rounding), its note says so; a release is "followed" exactly when it is the best response,
+    and what the best response adds is never below 0."""
+    from tabletop_edu.commissario.beliefs import MODEL
+
+    state = new_game(2, seed=5, rules=Rules(highest_value=2, laid_per_player=2))
+    bots, rng = {0: BidderBot(), 1: BidderBot()}, random.Random(5)
+    while not state.is_over:
+        play_turn(state, bots, rng)
+    picks, releases = MODEL.debrief(state)
+    gains = [row[-1] for row in picks.rows]
+    print("gains by deviating alone:", gains)
+    assert picks.rows and all(0 <= gain <= S.EXACT for gain in gains)
+    assert "exact Nash equilibrium" in picks.note and "équilibre de Nash exact" in picks.note_fr
+    assert "whole score" in picks.note and "complete plans" in picks.note
+    assert releases.rows and all(row[4] >= 0 and row[5] == (row[2] == row[3]) and (row[4] == 0) >= row[5]
+                                 for row in releases.rows)
