@@ -3,8 +3,11 @@
 `classroom.open_class(game)` returns a `ClassBoard`: shown in a cell it is the class's code, join link and QR code
 (what goes on the projector) and who has joined; `start_round()` forms the tables, and `tables()` hands each one
 as the dashboard `classroom.open` gives for a room, so that everything a teacher does with a room works for a
-table. Like the dashboard, it is a client of the server's HTTP API (`TeacherClient`), so it works the same with a
-server beside the kernel or one started by `serve` on another machine.
+table. `board()` and the cell's picture show every table at a glance (`class_overview`), `dashboard_link` opens the
+class dashboard's page with its levers; `start_now`, `reveal_all`, `play_for`, `extend`, `message` are those levers
+here, and `download(path)` / `games()` give the class's moves, results and beliefs (`class_data`). Like the
+dashboard, it is a client of the server's HTTP API (`TeacherClient`), so it works the same with a server beside the
+kernel or one started by `serve` on another machine.
 """
 
 from __future__ import annotations
@@ -12,8 +15,16 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from pathlib import Path
+
+from ..extras import need
+from .class_data import KINDS
+from .class_overview import board_html
 from .client import TeacherClient
 from .pages import qr_svg
+
+#: The class dashboard's stylesheet, the page's and the notebook's.
+DASHBOARD_STYLE = Path(__file__).with_name("static") / "class_dashboard.css"
 
 
 class ClassBoard:
@@ -66,6 +77,54 @@ class ClassBoard:
         """Every table of the round at a glance: step, whose turn, waiting since, offline seats, done."""
         return self.client.school_class(self.code, "overview")
 
+    def board(self) -> dict[str, Any]:
+        """The overview as the class dashboard draws it: per table the seats to play, beliefs stated (per
+        table), the projector; each student's table, score and extra time; the message to every student."""
+        return dict(self.client.call("GET", f"/api/classes/{self.code}/board?lang={self.language}")["overview"])
+
+    @property
+    def dashboard_link(self) -> str:
+        """The class dashboard's page for this teacher (the key rides in the fragment: never sent, never logged;
+        keep the link to yourself)."""
+        return f"{self.client.url}/t/{self.code}?lang={self.language}#token={self.client.token}"
+
+    def table(self, index: int) -> Any:
+        """Table `index` (1 the first) of the round as the room's own dashboard: drill into one table."""
+        return self.tables()[index - 1]
+
+    def start_now(self) -> None:
+        """Start every table now: bots take the seats of students who have not sat (they wait for the next round)."""
+        self.client.class_command(self.code, "start_now")
+
+    def reveal_all(self) -> None:
+        """Reveal every finished table of the round."""
+        self.client.class_command(self.code, "reveal_all")
+
+    def play_for(self, room: str, seat: int) -> None:
+        """The game's bot plays the move a student is stuck on (room `room`, seat `seat`), now."""
+        self.client.class_command(self.code, "play_for", room=room, seat=seat)
+
+    def extend(self, student: str, seconds: float) -> None:
+        """Give `student` `seconds` more for each move, from now on and in later rounds (0 takes it back)."""
+        self.client.class_command(self.code, "extend", student=student, seconds=seconds)
+
+    def message(self, text: str) -> None:
+        """Show `text` on every student's page of the class (stored first; "" takes it back)."""
+        self.client.class_command(self.code, "note", text=text)
+
+    def download(self, path: str | Path) -> Path:
+        """Write the class's moves, results and beliefs as a zip of CSV files (one per kind) to `path`."""
+        target = Path(path)
+        target.write_bytes(self.client.class_download(self.code))
+        return target
+
+    def games(self) -> dict[str, Any]:
+        """The class's moves, results and beliefs as pandas DataFrames, each row naming its class, round,
+        table, seat and student (needs pandas)."""
+        pandas = need("pandas", "The class's games as DataFrames")
+        rows = self.client.call("GET", f"/api/classes/{self.code}/data")
+        return {kind: pandas.DataFrame(rows[kind]) for kind in KINDS}
+
     def pause(self) -> None:
         """Pause every table of the round."""
         self.client.class_command(self.code, "pause")
@@ -85,8 +144,10 @@ class ClassBoard:
         arrived = [student["name"] for student in info["students"] if student["arrived"]]
         names = ", ".join(html.escape(name) for name in arrived)
         link = html.escape(self.link)
+        board = f"<style>{DASHBOARD_STYLE.read_text(encoding='utf-8')}</style>" \
+            f"{board_html(self.board(), self.language)}" if info["tables"] else ""
         return (f"<div class='classroom-class'><h3>{html.escape(self.title)}: "
                 f"<code style='font-size:2em;letter-spacing:.15em'>{html.escape(self.code)}</code></h3>"
                 f"<p><a href='{link}' target='_blank'>{link}</a></p>{self.qr if self.show_qr else ''}"
                 f"<p>{len(arrived)} joined{': ' + names if names else ''}; round {info['round']}, "
-                f"{len(info['tables'])} tables</p></div>")
+                f"{len(info['tables'])} tables</p>{board}</div>")

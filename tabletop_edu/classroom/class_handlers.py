@@ -275,7 +275,7 @@ class ClassApi(ClassApiBase):
                 "turn": [room.seats[seat].name for seat in acting], "waiting_since": last,
                 "waiting_seconds": None if last is None or not acting else round(now - last, 1),
                 "offline": [seat.name or f"#{seat.number}" for seat in room.seats[:len(students)]
-                            if self.server.seat_connections(room, seat.number) == 0],
+                            if seat.bot is None and self.server.seat_connections(room, seat.number) == 0],
                 "done": room.is_over, "paused": room.paused, "closed": room.closed}
 
 

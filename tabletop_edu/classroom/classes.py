@@ -8,8 +8,10 @@ seat of this round (`ClassDesk.seat_of`), never another student's, and their sea
 they sit (`ClassDesk.sit`) under their class name, and a table's game starts once every student of it sat, as a
 room's does. A student who arrives after the tables were formed joins a table that has not started and has a seat
 to spare under the game's maximum (`tables.late_join`: its room is opened anew one seat larger, those who sat
-seated again), or waits for the next round. A new round forms the tables anew (shuffled, or the same students
-together) and keeps each student's name, token and running score (their games' returns, `ClassDesk.scores`).
+seated again, their pages sent on to the new seat: `moved_listeners`, `moved_seats`), or waits for the next round.
+A new round forms the tables anew (shuffled, the same students together, or shuffled with last round's winners at
+each table's first seat: Mafia de Cuba's Godfather, R7.4) and keeps each student's name, token, running score (their
+games' returns, `ClassDesk.scores`) and the extra time the teacher gave them for each move (`ClassDesk.extend`).
 
 A class lives in the store's meta table (`class:CODE`, as JSON; `classes` lists the codes), written in one
 transaction after each change, so a restart keeps the class, its students, rounds and tables. A class code is one
@@ -38,16 +40,20 @@ from .commits import storage_refusal
 from .hall import CODE_ALPHABET, CODE_LENGTH, Hall
 from .rooms import Change, Refused, Room, Seat, clean_name, name_key, new_token
 from .store import meta_job
-from .tables import FILL_POLICIES, PLACEMENTS, ClassList, FillPolicy, Placement, TableNow, form_tables, late_join
+from .tables import (FILL_POLICIES, PLACEMENTS, ClassList, FillPolicy, Placement, TableNow, form_tables, late_join,
+                     winners_first)
 
 #: A class code: one letter longer than a room's, so that no room ever takes a class's code.
 CLASS_CODE_LENGTH = CODE_LENGTH + 1
 #: The meta key listing every class's code (JSON), and each class's own key.
 CLASSES_KEY = "classes"
 #: How a new round seats the class: "shuffle" (tables drawn anew from the class's seed and the round), "same"
-#: (each table's students together again, newcomers where there is room).
-Regroup = Literal["shuffle", "same"]
-REGROUPS: tuple[Regroup, ...] = ("shuffle", "same")
+#: (each table's students together again, newcomers where there is room), "winners_first" (shuffled, then a winner
+#: of the round before at the first seat of each table: Mafia de Cuba's Godfather, seeds/mafia_de_cuba.md R7.4).
+Regroup = Literal["shuffle", "same", "winners_first"]
+REGROUPS: tuple[Regroup, ...] = ("shuffle", "same", "winners_first")
+#: The most seconds a teacher may add to one student's time for each move (`ClassDesk.extending`).
+MAX_EXTRA_TIME = 3600.0
 #: The options a class passes to each of its rooms (`Hall.creating`), kept as JSON with the class.
 ROOM_OPTIONS = frozenset({"rules", "language", "bot_delay", "beliefs", "scoring", "move_time_limit"})
 
@@ -102,13 +108,15 @@ def class_key(code: str) -> str:
 @dataclass
 class Student:
     """A student of a class: the name they play under (distinct in the class), their personal token, whether they
-    came from the class list, whether they have arrived, and the group the list named."""
+    came from the class list, whether they have arrived, the group the list named, and the seconds the teacher
+    added to their time for each move (WCAG 2.2.1: a time limit one can extend), kept across rounds."""
 
     name: str
     token: str
     listed: bool = False
     arrived: bool = True
     group: str | None = None
+    extra_time: float = 0.0
 
 
 @dataclass
@@ -136,6 +144,8 @@ class SchoolClass:
     room_options: dict[str, Any]
     students: list[Student] = field(default_factory=list)
     rounds: list[list[ClassTable]] = field(default_factory=list)
+    #: The seat tokens of rooms a late join replaced, each with the student it was for (`ClassDesk.moved_student`).
+    moved: dict[str, str] = field(default_factory=dict)
 
     def student(self, name: str) -> Student | None:
         """The student of that name (any case, joiners), or None."""
@@ -175,6 +185,10 @@ class ClassDesk:
         self._tokens: dict[str, tuple[SchoolClass, Student]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._rounds: dict[str, asyncio.Event] = {}
+        self._returns: dict[str, tuple[float, ...]] = {}  # by room: its finished game's returns (`scores`)
+        #: Told when a late join replaced a room (the class, the old room) before it is closed: the server sends
+        #: the pages of those who sat there on to their new seat instead of closing them (`moved_seats`).
+        self.moved_listeners: list[Callable[[SchoolClass, Room], None]] = []
         for code in json.loads(hall.store.meta(CLASSES_KEY) or "[]"):
             stored = hall.store.meta(class_key(code))
             if stored is not None:
@@ -364,7 +378,7 @@ class ClassDesk:
         present = [student for student in klass.students if student.arrived]
         placement: Placement = klass.placement
         groups = {student.name: student.group for student in present if student.group is not None}
-        if klass.rounds and regroup == "shuffle":
+        if klass.rounds and regroup in ("shuffle", "winners_first"):
             placement = "shuffle" if placement != "together" else placement
         elif klass.rounds:
             placement, groups = "together", {name: f"table {index}" for index, table in enumerate(klass.tables)
@@ -374,8 +388,11 @@ class ClassDesk:
         low, high, _ = games.player_range(klass.package)
         seating = form_tables([student.name for student in present], low, high, klass.preferred, fill=klass.fill,
                               placement=placement, rng=rng, groups=groups)
+        formed = seating.tables
+        if klass.rounds and regroup == "winners_first":
+            formed = winners_first(formed, self.winners(klass, len(klass.rounds) - 1), rng)
         tables = []
-        for table in seating.tables:
+        for table in formed:
             room = yield self._opening_room(klass, len(table.students), table.bots, rng.randrange(2**63))
             tables.append(ClassTable(room.code, list(table.students), table.bots))
         klass.rounds.append(tables)
@@ -392,16 +409,56 @@ class ClassDesk:
                                                bots={seat: klass.bot for seat in range(students, students + bots)},
                                                **klass.room_options))
 
+    def start_now(self, code: str) -> list[str]:
+        """Every table started now (`starting_now`), waited for here."""
+        return self._done_now(self.starting_now(code))
+
+    async def start_now_async(self, code: str) -> list[str]:
+        """`start_now` on the server's loop."""
+        return await self._done_later(code, self.starting_now(code))
+
+    def starting_now(self, code: str) -> Plan[list[str]]:
+        """Every table of the round that has not started starts now: the class's bot takes each seat whose student
+        has not sat (a phone that never came), and that student waits for the next round (`seat_of`). Returns the
+        students a bot replaced."""
+        klass = self.find(code)
+        replaced = []
+        for table in klass.tables:
+            room = self.hall.room(table.room)
+            if room.started or room.closed:
+                continue
+            for seat, name in enumerate(table.students):
+                if not room.seats[seat].filled:
+                    yield self._change(self.hall.seating_bot(room.code, seat, klass.bot))
+                    replaced.append(name)
+        return replaced
+
+    def winners(self, klass: SchoolClass, round_index: int) -> list[str]:
+        """The students who won their game in round `round_index` (0 the first), table by table."""
+        names = []
+        for table in klass.rounds[round_index]:
+            state = self.hall.room(table.room).state
+            if state is not None and state.is_over:
+                names += [table.students[seat] for seat in state.winners if seat < len(table.students)]
+        return names
+
     def scores(self, code: str) -> dict[str, float]:
-        """Each student's running score: the sum of their returns over the games of every round that are over."""
+        """Each student's running score: the sum of their returns over the games of every round that are over
+        (each finished game's returns read once: a dashboard asking every few seconds wakes no sleeping room)."""
         klass = self.find(code)
         totals = {student.name: 0.0 for student in klass.students}
         for tables in klass.rounds:
             for table in tables:
-                state = self.hall.room(table.room).state
-                if state is not None and state.is_over:
-                    for seat, name in enumerate(table.students):
-                        totals[name] += state.returns()[seat]
+                returns = self._returns.get(table.room)
+                if returns is None:
+                    state = self.hall.room(table.room).state
+                    if state is None or not state.is_over:
+                        continue
+                    seats = self.hall.room(table.room).seats
+                    returns = self._returns[table.room] = tuple(
+                        0.0 if seats[seat].bot is not None else value for seat, value in enumerate(state.returns()))
+                for seat, name in enumerate(table.students):
+                    totals[name] += returns[seat]
         return totals
 
     # ---------------------------------------------------------------- the students'
@@ -468,9 +525,64 @@ class ClassDesk:
         for seat, name in enumerate(table.students):
             if old.seats[seat].filled:
                 yield self._claiming(new.seats[seat].token, name)
+                klass.moved[old.seats[seat].token] = name
+        for listener in self.moved_listeners:
+            listener(klass, old)
         yield self._change(self.hall.closing(old.code))
         table.room = new.code
         table.students.append(student.name)
+
+    def moved_student(self, seat_token: Any) -> tuple[SchoolClass, Student] | None:
+        """The class and student whose seat a late join replaced, for the old seat's token (else None)."""
+        for klass in self.classes.values():
+            name = klass.moved.get(seat_token) if isinstance(seat_token, str) else None
+            student = klass.student(name) if name is not None else None
+            if student is not None:
+                return klass, student
+        return None
+
+    def seat_student(self, room_code: str, seat: int) -> tuple[SchoolClass, Student] | None:
+        """The class and student at seat `seat` of room `room_code` in its class's current round, or None (a
+        room of no class, a bot's seat)."""
+        for klass in self.classes.values():
+            for table in klass.tables:
+                if table.room == room_code and 0 <= seat < len(table.students):
+                    student = klass.student(table.students[seat])
+                    return None if student is None else (klass, student)
+        return None
+
+    def extra_time(self, room_code: str, seat: int) -> float:
+        """The seconds the teacher added to the move time of the student at this seat (0 for anyone else)."""
+        found = self.seat_student(room_code, seat)
+        return 0.0 if found is None else found[1].extra_time
+
+    def extend(self, code: str, name: str, seconds: float) -> Student:
+        """A student's extra time (`extending`), waited for here."""
+        return self._done_now(self.extending(code, name, seconds))
+
+    async def extend_async(self, code: str, name: Any, seconds: Any) -> Student:
+        """`extend` on the server's loop."""
+        return await self._done_later(code, self.extending(code, name, seconds))
+
+    def extending(self, code: str, name: Any, seconds: Any) -> Plan[Student]:
+        """The student `name` of class `code` gets `seconds` more for each move from now on, in this round and
+        the next ones (0 takes it back), up to `MAX_EXTRA_TIME`."""
+        klass = self.find(code)
+        student = klass.student(name) if isinstance(name, str) else None
+        if student is None:
+            raise Refused("unknown_student", f"No student {quote(str(name))} is in this class.", 404,
+                          fr=f"Aucun élève {quote(str(name))} dans cette classe.")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
+                not 0 <= seconds <= MAX_EXTRA_TIME:
+            raise Refused("bad_request", f"Extra time is a number of seconds from 0 to {MAX_EXTRA_TIME:.0f}, not "
+                          f"{quote(repr(seconds))}.")
+        before, student.extra_time = student.extra_time, float(seconds)
+        try:
+            yield self._saving(klass)
+        except BaseException:
+            student.extra_time = before
+            raise
+        return student
 
     def student_of(self, token: Any) -> tuple[SchoolClass, Student]:
         """The class and student a personal token is for, or `Refused`."""
@@ -482,14 +594,14 @@ class ClassDesk:
 
     def seat_of(self, token: Any) -> tuple[Room, Seat] | None:
         """The room and seat of this round the student of a personal token has (their own, never another's), or
-        None while they wait for a table."""
+        None while they wait for a table (or a bot took their seat: `starting_now`)."""
         klass, student = self.student_of(token)
         found = klass.table_of(student.name)
         if found is None:
             return None
         table, seat = found
         room = self.hall.room(table.room)
-        return room, room.seats[seat]
+        return None if room.seats[seat].bot is not None else (room, room.seats[seat])
 
     def sit(self, token: Any) -> tuple[Room, Seat]:
         """A student sits (`sitting`), waited for here."""

@@ -7,7 +7,8 @@
     python -m tabletop_edu serve --class get_adler:5 --network                # a whole class, one code
 
 It prints the address, the teacher's token (for `classroom.connect(url, token)` in a notebook) and, for each
-room, its code, its seats' links and its dashboard call; for each class (`--class`), its code and join link. `/` is the join page: students type the room code
+room, its code, its seats' links and its dashboard call; for each class (`--class`), its code, join link and
+dashboard page. `/` is the join page: students type the room code
 and a name. Port 0 takes any free port; the line "serving on http://HOST:PORT/" says which.
 
 Started again with the same command on the same file (a closed laptop, a restart after lunch), it reopens the
@@ -142,7 +143,7 @@ def serve(arguments: argparse.Namespace) -> int:
             print_room(room, connect)
         kept = list(client.call("GET", "/api/classes")["classes"])
         for klass in kept:
-            print_class(klass, connect)
+            print_class(klass, connect, server.url, server.teacher_token)
         if kept and not arguments.new_room:
             classes.clear()  # reopened, as rooms are: --new-room opens the --class classes beside them
         for game, size in classes:
@@ -154,7 +155,7 @@ def serve(arguments: argparse.Namespace) -> int:
             except ClassroomError as error:
                 print(f"class {game} not opened: {error}", file=sys.stderr, flush=True)
                 continue
-            print_class(klass, connect)
+            print_class(klass, connect, server.url, server.teacher_token)
         print("stop: Ctrl-C here (the rooms stay in the file: the same command reopens them)", flush=True)
         if server.draw_workers:
             assert server.loop is not None
@@ -215,10 +216,12 @@ def print_room(room: dict[str, Any], connect: str) -> None:
         print(f"  seat {seat['seat']}{who}: {seat['link']}", flush=True)
 
 
-def print_class(klass: dict[str, Any], connect: str) -> None:
-    """A class's code and join link (one for every student), and its calls in a notebook."""
+def print_class(klass: dict[str, Any], connect: str, url: str, token: str) -> None:
+    """A class's code and join link (one for every student), its dashboard page (the teacher's key in the
+    fragment, which the browser never sends), and its calls in a notebook."""
     print(f"class {klass['code']} ({klass['title']}, tables of about {klass['preferred']}): join at "
           f"{klass['join_url']}", flush=True)
+    print(f"  class dashboard (yours alone): {url}/t/{klass['code']}#token={token}", flush=True)
     print(f"  start a round: {connect}.class_command({klass['code']!r}, 'start_round')", flush=True)
 
 

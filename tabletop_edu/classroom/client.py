@@ -67,6 +67,17 @@ def request(url: str, method: str = "GET", body: Any = None, token: str | None =
                              fr=french if isinstance(french, str) else None) from None
 
 
+def request_bytes(url: str, token: str, timeout: float = 60) -> bytes:
+    """One GET of a file (a class's download); a refusal raises `ClassroomError` as `request` does."""
+    call = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(call, timeout=timeout) as response:
+            return bytes(response.read())
+    except urllib.error.HTTPError as error:
+        reply = json.loads(error.read() or b"{}")
+        raise ClassroomError(str(reply.get("error")), str(reply.get("message")), error.code) from None
+
+
 def websocket_url(url: str, path: str) -> str:
     return url.replace("http://", "ws://", 1).replace("https://", "wss://", 1).rstrip("/") + path
 
@@ -254,8 +265,13 @@ class TeacherClient:
         return dict(self.call("GET", f"/api/classes/{code}" + (f"/{what}" if what else "")))
 
     def class_command(self, code: str, what: str, **body: Any) -> dict[str, Any]:
-        """start_round (regroup=), pause, resume: for every table of the class."""
+        """start_round (regroup=), pause, resume, reveal_all: for every table of the class; play_for (room=,
+        seat=), extend (student=, seconds=), note (text=)."""
         return dict(self.call("POST", f"/api/classes/{code}/{what}", body))
+
+    def class_download(self, code: str) -> bytes:
+        """The class's moves, results and beliefs as a zip of CSV files (`class_data.class_zip`)."""
+        return request_bytes(f"{self.url}/api/classes/{code}/download", self.token)
 
     def games(self) -> Any:
         """The class's games, ready for the analysis tools (`ClassGames`)."""

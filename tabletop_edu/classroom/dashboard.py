@@ -42,7 +42,8 @@ register({
            "dash.seat": "Seat", "dash.bot": "Bot", "dash.closed": "closed",
            "dash.ask": "Ask what they believe", "dash.beliefs": "Beliefs",
            "dash.beliefs_off": "This room asks no beliefs (open it with beliefs=True).",
-           "dash.beliefs_count": "Beliefs stated so far (what they said stays secret until the reveal)",
+           "dash.beliefs_count": "Beliefs stated so far at this table (what they said stays secret until the "
+                                 "reveal)",
            "dash.asked_at": "You asked at steps",
            "dash.swap": "Swap these seats", "dash.with": "with",
            "dash.broken": "Rooms of this file that cannot be read (left out, kept in the file as they are):"},
@@ -59,7 +60,8 @@ register({
            "dash.playing": "en cours", "dash.gathering": "en attente des élèves", "dash.seat": "Place",
            "dash.ask": "Demander ce qu'ils croient", "dash.beliefs": "Croyances",
            "dash.beliefs_off": "Cette salle ne pose pas de questions sur les croyances (ouvrez-la avec beliefs=True).",
-           "dash.beliefs_count": "Croyances données jusqu'ici (leur contenu reste secret jusqu'à la révélation)",
+           "dash.beliefs_count": "Croyances données jusqu'ici à cette table (leur contenu reste secret jusqu'à la "
+                                 "révélation)",
            "dash.asked_at": "Vous avez demandé aux étapes",
            "dash.bot": "Robot", "dash.closed": "fermée", "dash.swap": "Échanger ces places",
            "dash.with": "avec",
@@ -74,6 +76,14 @@ def flow_image(state: GameState[Any], language: str = "en") -> str:
     from ..pictures import flow_svg
 
     return f"<div class='classroom-flow'>{flow_svg(state, language=language)}</div>"
+
+
+def belief_count_html(beliefs: dict[str, Any], language: str = "en") -> str:
+    """How many beliefs the table stated so far, and when the teacher asked: a count for the whole table, never
+    per seat (the dashboard may be on the projector, and a seat never asked would single itself out: Adler)."""
+    asked = ", ".join(str(step) for step in beliefs["asked_steps"]) or "—"
+    return (f"<p><b>{html.escape(tr('dash.beliefs_count', language))}</b>: {sum(beliefs['counts'])}</p>"
+            f"<p>{html.escape(tr('dash.asked_at', language))}: {asked}</p>")
 
 
 class RoomClient(Protocol):
@@ -321,19 +331,14 @@ class Dashboard(widgets.VBox):
                 f"<table><tr>{head}<th></th></tr>{''.join(rows)}</table></div>")
 
     def beliefs_html(self, info: dict[str, Any]) -> str:
-        """During play how many beliefs each seat stated; after the reveal the debrief (the server's, in the
-        dashboard's language)."""
+        """During play how many beliefs the table stated (`belief_count_html`); after the reveal the debrief
+        (the server's, in the dashboard's language)."""
         beliefs = info.get("beliefs")
         if beliefs is None:
             return f"<p>{html.escape(self._t('dash.beliefs_off'))}</p>"
         if "debrief" in beliefs:
             return str(beliefs["debrief"].get(self.language, beliefs["debrief"]["en"]))
-        rows = "".join(f"<tr><td>{seat['seat']}</td><td>{html.escape(seat['name'] or '—')}</td>"
-                       f"<td style='text-align:right'>{count}</td></tr>"
-                       for seat, count in zip(info["seats"], beliefs["counts"]))
-        asked = ", ".join(str(step) for step in beliefs["asked_steps"]) or "—"
-        return (f"<p><b>{html.escape(self._t('dash.beliefs_count'))}</b></p><table>{rows}</table>"
-                f"<p>{html.escape(self._t('dash.asked_at'))}: {asked}</p>")
+        return belief_count_html(beliefs, self.language)
 
     # ---------------------------------------------------------------- commands
 

@@ -192,11 +192,11 @@ class ClassGames:
 
     def moves_csv(self) -> str:
         """The moves as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
-        return _csv(self.move_rows())
+        return csv_text(self.move_rows())
 
     def results_csv(self) -> str:
         """The results as CSV text, safe to open in a spreadsheet (see `spreadsheet_cell`)."""
-        return _csv(self.result_rows())
+        return csv_text(self.result_rows())
 
     def belief_rows(self) -> list[dict[str, Any]]:
         """One row per option of every answered belief question, oldest first: room, number, game, seat, label,
@@ -273,7 +273,8 @@ def spreadsheet_cell(value: Any) -> Any:
     return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
-def _csv(rows: list[dict[str, Any]]) -> str:
+def csv_text(rows: list[dict[str, Any]]) -> str:
+    """`rows` (dicts with the same keys) as CSV text, each cell safe in a spreadsheet (`spreadsheet_cell`)."""
     text = io.StringIO()
     if rows:
         writer = csv.DictWriter(text, fieldnames=list(rows[0]))

@@ -51,6 +51,8 @@ from ..core.rules import rules_to_dict
 from . import games
 from .belief_feed import ServerBeliefs
 from .class_handlers import class_routes
+from .class_notes import ClassNotes
+from .class_teacher import class_teacher_routes
 from .classes import ClassDesk
 from .connections import Connection
 from .draw_queue import MAX_DRAW_WORKERS, DrawJob, ServerDrawing
@@ -58,6 +60,7 @@ from .drawing import DrawWorker, TableKey
 from .hall import FINISHED_IDLE, Hall
 from .handlers import MAX_BODY, MAX_FRAME, STATIC, Static, _quiet_log, routes
 from .listening import MAX_CONNECTIONS_PER_ADDRESS, THIS_MACHINE, ClassHTTPServer
+from .moved_seats import forwarding, moved_routes
 from .rooms import Room, Seat
 from .store import BUSY_TIMEOUT, Store, WriterLock
 from .throttles import FLOOD_BURST, FLOOD_RATE, GuessThrottle
@@ -197,8 +200,12 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         self._drawers_started = asyncio.gather(*(drawer.start() for drawer in self._drawers))
         self.hall.listeners.append(self._changed)
         self.classes = ClassDesk(self.hall)
+        self.classes.moved_listeners.append(forwarding(self, self.classes))
+        notes = ClassNotes(self.hall.store)
         ping = self.heartbeat * MISSED_BEATS if self.heartbeat else 0
-        app = tornado.web.Application(class_routes(self, self.classes) + routes(self), xsrf_cookies=True,
+        addresses = (class_teacher_routes(self, self.classes, notes) + moved_routes(self, self.classes)
+                     + class_routes(self, self.classes) + routes(self))
+        app = tornado.web.Application(addresses, xsrf_cookies=True,
                                       websocket_max_message_size=MAX_FRAME,
                                       websocket_ping_interval=ping, websocket_ping_timeout=ping,
                                       static_path=str(STATIC), static_handler_class=Static,

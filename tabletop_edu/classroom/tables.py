@@ -212,6 +212,24 @@ def _packed(students: list[str], pairs: list[tuple[int, int]], low: int, high: i
     return [sorted(names, key=order.__getitem__) for names in tables]
 
 
+def winners_first(tables: Sequence[Table], winners: Sequence[str], rng: random.Random) -> tuple[Table, ...]:
+    """`tables` with a winner of the round before at the first seat of as many tables as there are winners (Mafia
+    de Cuba's Godfather seat, seeds/mafia_de_cuba.md R7.4): the winners drawn by `rng` (the lot R7.2's bots use),
+    each swapped with whoever sat first; the others keep their tables. Winners absent from `tables` are skipped."""
+    members = [list(table.students) for table in tables]
+    where = {name: index for index, names in enumerate(members) for name in names}
+    drawn = [name for name in winners if name in where]
+    rng.shuffle(drawn)
+    for index, winner in zip(range(len(members)), drawn):
+        if not members[index]:
+            continue
+        other, first = where[winner], members[index][0]
+        spot = members[other].index(winner)
+        members[index][0], members[other][spot] = winner, first
+        where[winner], where[first] = index, other
+    return tuple(Table(tuple(names), table.bots) for names, table in zip(members, tables))
+
+
 def late_join(tables: Sequence[TableNow], high: int) -> int | None:
     """The table a student arriving after the tables were formed joins: the smallest of those whose game has not
     started and that seat fewer than `high` players (the first of equals); None when there is none, and the student

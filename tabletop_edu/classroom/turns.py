@@ -4,7 +4,8 @@ A bot to move plays after its room's delay, thinking in a worker thread, one pen
 pauses its room and tells the teacher, and so do `BOT_STORAGE_TRIES` moves in a row the store refused (the pause
 held in memory if the store refuses it too). What went wrong is listed to the teacher once per kind of error with
 its count, the latest `MAX_ROOM_ERRORS` kinds only (`RoomErrors`). A room's optional `move_time_limit` lets the game's bot play a student's
-move when its time is up (`time_up`, deadlines set through an injectable scheduler).
+move when its time is up (`time_up`, deadlines set through an injectable scheduler), a student the teacher gave
+extra time having that much more for each move (`extra_time`, WCAG 2.2.1).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from ..core import GameState
 from ..i18n import tr
@@ -62,6 +63,12 @@ class RoomErrors:
 Scheduler = Callable[[float, Callable[[], object]], Any]
 
 
+class ExtraTimes(Protocol):
+    """Who holds the extra time a teacher gave a student (`classes.ClassDesk`)."""
+
+    def extra_time(self, room_code: str, seat: int) -> float: ...
+
+
 @dataclass
 class Deadline:
     """When a student's move became due (the step) and the timer that lets a bot play it."""
@@ -82,6 +89,7 @@ class ServerTurns:
     _scheduler: Scheduler | None
     _deadlines: dict[tuple[str, int], Deadline]
     _bots_pending: set[str]
+    classes: ExtraTimes | None
 
     # ---------------------------------------------------------------- time limits
 
@@ -106,8 +114,20 @@ class ServerTurns:
         for seat in sorted(due):
             if (room.code, seat) not in self._deadlines:
                 assert limit is not None
-                handle = self._schedule(limit, lambda seat=seat: self.time_up(room.code, seat))  # type: ignore[misc]
+                handle = self._schedule(limit + self.extra_time(room, seat),
+                                        lambda seat=seat: self.time_up(room.code, seat))  # type: ignore[misc]
                 self._deadlines[(room.code, seat)] = Deadline(room.step, handle)
+
+    def extra_time(self, room: Room, seat: int) -> float:
+        """The seconds added to this seat's time for each move (its student's, in a class)."""
+        return 0.0 if self.classes is None else self.classes.extra_time(room.code, seat)
+
+    def restart_deadline(self, room: Room, seat: int) -> None:
+        """The seat's running deadline given anew, with its student's time as it is now (extended)."""
+        deadline = self._deadlines.pop((room.code, seat), None)
+        if deadline is not None:
+            deadline.handle.cancel()
+        self._schedule_deadlines(room)
 
     def time_up(self, code: str, seat: int) -> asyncio.Task[str | None]:
         """A deadline passed (on the loop's thread): the bot plays the seat's move, committed off the loop

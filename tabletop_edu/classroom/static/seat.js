@@ -282,6 +282,15 @@
     }, function () { clearTimeout(timer); again(); });  // no answer (the server is away): try again later
   }
 
+  // A class's table re-opened one seat larger (a late join): the server closes with 4002 and the student's own
+  // link, which opens their new seat.
+  function movedOn(event) {
+    if (event.code !== 4002 || !/^\/c\/[A-Za-z0-9_\-]+\?lang=(en|fr)$/.test(event.reason)) { return false; }
+    closedForGood = true;
+    window.location.replace(event.reason);
+    return true;
+  }
+
   function connect() {
     var scheme = location.protocol === "https:" ? "wss:" : "ws:";
     var opened = false;
@@ -293,6 +302,7 @@
     socket.onmessage = function (event) { lastHeard = Date.now(); handle(JSON.parse(event.data)); };
     socket.onclose = function (event) {
       setOnline(false);
+      if (movedOn(event)) { return; }
       if (event.code >= 4000) { endFor(event.code, event.reason); return; }
       if (closedForGood) { return; }
       connection("lost", words["class.connection_lost"]);

@@ -1,0 +1,40 @@
+// The teacher's message to every student of a class, on a seat's page or a waiting page: a long poll for the
+// class's message (POST /note with the page's token in the body, never in an address a log keeps), shown as text in a banner at the top of the page, in the page's language.
+// A page of a room that is of no class hears 404 once and stops asking.
+(function () {
+  "use strict";
+  var holder = document.getElementById("app") || document.getElementById("waiting");
+  if (!holder || (holder.dataset.kind && holder.dataset.kind !== "seat")) { return; }
+  var token = holder.dataset.token, lang = holder.dataset.lang || "en", seen = 0, retry = 1000;
+  var banner = document.createElement("aside");
+  banner.id = "class-note";
+  banner.className = "class-note";
+  banner.setAttribute("role", "status");
+  banner.style.cssText = "display:none;margin:.5rem auto;max-width:60rem;padding:.75rem 1rem;" +
+    "border:3px solid #0d47a1;border-radius:.5rem;background:#e3f2fd;color:#0b2545;font-size:1.15rem;" +
+    "line-height:1.4;overflow-wrap:anywhere;max-height:30vh;overflow:auto";
+  var title = document.createElement("strong"), text = document.createElement("span");
+  banner.append(title, text);
+  var main = document.querySelector("main");
+  main.insertBefore(banner, main.firstChild);
+
+  function show(note) {
+    seen = note.number;
+    banner.style.display = note.text ? "block" : "none";
+    banner.dataset.number = String(note.number);
+    title.textContent = note.title + (note.at_text ? " (" + note.since + " " + note.at_text + ")" : "") + " ";
+    text.textContent = note.text;
+  }
+
+  function ask() {
+    fetch("/note?lang=" + lang, {method: "POST", cache: "no-store",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify({token: token, seen: seen})})
+      .then(function (response) {
+        if (response.status === 404) { return null; }
+        if (!response.ok) { throw new Error(String(response.status)); }
+        return response.json().then(function (note) { retry = 1000; show(note); setTimeout(ask, 50); });
+      })
+      .catch(function () { setTimeout(ask, retry); retry = Math.min(retry * 2, 10000); });
+  }
+  ask();
+})();
