@@ -158,7 +158,8 @@ class PickBeliefs:
              "most the seat gains by deviating alone"),
             ("manche", "qui", "a choisi", "chance à l'équilibre (%)", "favori de l'équilibre", "sa chance (%)",
              "le plus que la place gagne en déviant seule"),
-            tuple(rows), _equilibrium_note(sample, players, "en"), _equilibrium_note(sample, players, "fr")),
+            tuple(rows), _equilibrium_note(sample, players, "en"), _equilibrium_note(sample, players, "fr"),
+            tuple((row[0], row[1], _pick_fr(row[2]), row[3], _pick_fr(row[4]), *row[5:]) for row in rows)),
             _releases_table(state, solve)]
 
 
@@ -243,14 +244,30 @@ def _releases_table(state: GameState[Any], solve: Callable[[Mapping[str, Any]], 
         ("round", "who", "released", "best response", "points it adds", "followed"),
         ("manche", "qui", "a libéré", "meilleure réponse", "points qu'elle ajoute", "suivie"),
         tuple(rows),
-        "The best release against the releases the other seats made, each release valued by the seat's payoff "
-        f"({payoff_en}) once the round is played at its equilibrium (the picks table's) in the turn order it "
-        "gives; the points it adds to the release made (0 when followed). The seats after it are held to the "
-        "releases they made, which the seat could not see.",
-        "La meilleure libération face aux libérations des autres places, chaque libération estimée par le gain "
-        f"de la place ({payoff_fr}) une fois la manche jouée à son équilibre (celui du tableau des choix) dans "
-        "l'ordre du tour qu'elle donne ; les points qu'elle ajoute à la libération faite (0 si suivie). Les "
-        "places suivantes gardent les libérations qu'elles ont faites, que la place ne pouvait pas voir.")
+        "The best release against the releases the other seats made: each release valued by what the seat expects "
+        "once the round is played at its equilibrium (the picks table's) in the turn order it gives, and the points "
+        f"the best adds to the release made (0 when followed); payoff: {payoff_en}. The seats after it are held to "
+        "the releases they made, which the seat could not see.",
+        "La meilleure libération face aux libérations des autres places : chaque libération estimée par ce que la "
+        "place espère une fois la manche jouée à son équilibre (celui du tableau des choix) dans l'ordre du tour "
+        f"qu'elle donne, et les points que la meilleure ajoute à la libération faite (0 si suivie) ; gain : "
+        f"{payoff_fr}. Les "
+        "places suivantes gardent les libérations qu'elles ont faites, que la place ne pouvait pas voir.",
+        tuple((row[0], row[1], _release_fr(row[2]), _release_fr(row[3]), *row[4:]) for row in rows))
+
+
+def _pick_fr(name: str) -> str:
+    """A pick's option id in French words: "red blue" -> "rouge + bleu", "green 2x" -> "vert ×2"."""
+    first, second = name.split()
+    return _label((first, first if second == "2x" else second), True)
+
+
+def _release_fr(card: str) -> str:
+    """A release in French words: "none" -> "aucune", "purple-2" -> "mauve -2"."""
+    if card == "none":
+        return "aucune"
+    colour = card.rstrip("+-0123456789")
+    return f"{COLOURS_FR[colour]} {card[len(colour):]}"
 
 
 def _card_value(card: str) -> int:
