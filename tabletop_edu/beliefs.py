@@ -285,7 +285,8 @@ class DebriefTable:
     """A game's own part of the class's debrief (a belief model's optional `debrief(state)` gives a list):
     which lies worked, the picks beside the equilibrium... A title, column names and a note saying how the
     numbers were computed, in English and French, and rows of plain values (texts, numbers, booleans); `rows_fr`
-    when some cells are words that French says otherwise (a testimony, a question), else the same rows."""
+    when some cells are words that French says otherwise (a testimony, a question), else the same rows. `lies`:
+    a table of lies whose last cell says whether the lie worked (a class's debrief sums those up)."""
 
     title: str
     title_fr: str
@@ -295,6 +296,7 @@ class DebriefTable:
     note: str
     note_fr: str
     rows_fr: tuple[tuple[Any, ...], ...] | None = None
+    lies: bool = False
 
     def in_language(self, language: str) -> tuple[str, tuple[str, ...], str]:
         """The title, columns and note in `language` ("en" or "fr")."""
@@ -315,6 +317,12 @@ class DebriefTable:
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+def fell(before: float, after: float) -> bool:
+    """Whether a probability fell by at least the whole percent a debrief shows it in (a lie that "worked" by
+    a hundredth of a percent would show the same number before and after)."""
+    return round(100 * after) < round(100 * before)
 
 
 def cell_text(value: Any, language: str) -> str:

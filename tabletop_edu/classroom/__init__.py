@@ -7,6 +7,7 @@ From a notebook::
     room                                                 # the teacher's dashboard: links, QR codes, views
     klass = classroom.open_class("get_adler", preferred=5)   # a whole class: one code, tables formed at the start
     klass.start_round(); klass.tables()                  # each table a room's dashboard
+    klass.debrief()                                      # the whole class's debrief, every table and round
 
 Students open their seat's link (or the join page with the room code and a name) and play by tapping.
 `classroom.open(..., network=True)` listens on the classroom network instead of this machine only.
@@ -25,16 +26,17 @@ again on the same file, and every room goes on where it was. One server per file
 once, naming the first's address (`classroom.connect(url, db=file)` then works with its rooms). `room.games()` hands the
 class's games to the analysis tools (tournament tables, information flow, posteriors, pandas).
 
-Modules: the rules of the server, no web: `rooms` (a room, its seats and names), `hall` (every room: found,
-joined, the teacher's controls), `tables` (a class's tables formed, a pure function), `classes` (a class of many
-tables: one code, rounds whose tables are the hall's rooms), `commits` (moves and changes committed, then made), `belief_desk` (beliefs asked
-and stored); `store` (SQLite); `pages` (what a seat sees: built from its view only), `belief_pages` (a seat's
-belief questions, the debrief's HTML); the server (Tornado): `server` (its life and connections), `handlers`
-(every address), `class_handlers` (a class's join and waiting pages, its teacher API), `throttles`,
-`connections`, `draw_queue` (tables drawn and sent), `drawing` (the drawing workers), `turns` (bots and time
-limits), `belief_feed` (beliefs and the debrief shown); `client` (the teacher's and a seat's clients), `dashboard`
-(the ipywidgets dashboard), `class_board` (a class in the notebook), `student_bots` (`join`), `export` (analysis),
-`debrief` (the class's beliefs analysed), `cli` (`serve`), `testing` (the leak check, a server process to kill and
+Modules: the rules of the server, no web: `rooms` (a room, its seats and names), `hall` (every room: found, joined,
+the teacher's controls), `tables` (a class's tables formed, a pure function), `classes` (a class of many tables: one
+code, rounds whose tables are the hall's rooms), `commits` (moves and changes committed, then made), `belief_desk`
+(beliefs asked and stored); `store` (SQLite); `pages` (what a seat sees: built from its view only), `belief_pages`
+(a seat's belief questions), `debrief_page` (the debrief's HTML, one template for a table and a class); the server
+(Tornado): `server` (its life and connections), `handlers` (every address), `class_handlers` (a class's join and
+waiting pages, its teacher API), `throttles`, `connections`, `draw_queue` (tables drawn and sent), `drawing` (the
+drawing workers), `turns` (bots and time limits), `belief_feed` (beliefs and the debrief shown); `client` (the
+teacher's and a seat's clients), `dashboard` (the ipywidgets dashboard), `class_board` (a class in the notebook),
+`student_bots` (`join`), `export` (analysis), `debrief` (the class's beliefs analysed), `class_debrief` (a whole
+class's pooled over its tables and rounds), `cli` (`serve`), `testing` (the leak check, a server process to kill and
 restart, students who tap through the protocol and state beliefs).
 """
 

@@ -9,17 +9,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 from ..beliefs import play_models
 from ..core import GameState
 from . import games
-from .belief_pages import belief_panel, debrief_html, seat_points_html
+from .belief_pages import belief_panel, seat_points_html
 from .connections import Connection
 from .debrief import game_tables
+from .debrief_page import table_debrief_html
 from .export import ClassGame, ClassGames, belief_answers, seat_label
+from .hall import Hall
 from .rooms import Room, one_line
 
 log = logging.getLogger("tabletop_edu.classroom")
@@ -29,6 +31,7 @@ class ServerBeliefs:
     """The class server's beliefs and debrief (`server.ClassServer` is one: it holds what is declared here)."""
 
     loop: asyncio.AbstractEventLoop | None
+    hall: Hall | None
     connections: dict[str, set[Connection]]
     _executor: ThreadPoolExecutor
     _game_tables: dict[str, list[Any]]
@@ -64,13 +67,30 @@ class ServerBeliefs:
         (seconds for Commissario): they are made once, in a worker thread, and every page of the room gets them
         when they are ready; until then the debrief shows the class's beliefs and points."""
         assert room.state is not None and room.scoring is not None
-        games = ClassGames([ClassGame(room.code, room.number, room.title, tuple(self.labels(room)), room.state.record(),
-                                      (), tuple(self.belief_answers(room)))])
+        games = ClassGames([self.room_game(room)])
         own = self._game_tables.get(room.code)
         if own is None:
             self._make_game_tables(room, games)
         return str(room.remember(("debrief", language, len(room.beliefs), own is not None),
-                                 lambda: debrief_html(games, str(room.scoring), language, own or [])))
+                                 lambda: table_debrief_html(games, str(room.scoring), language, own or [])))
+
+    def room_game(self, room: Room) -> ClassGame:
+        """A started room's game as the debrief reads it: its record and its stated beliefs (none for a room
+        that asks none)."""
+        assert room.state is not None
+        answers = tuple(self.belief_answers(room)) if room.scoring is not None else ()
+        return ClassGame(room.code, room.number, room.title, tuple(self.labels(room)), room.state.record(), (),
+                         answers)
+
+    def class_games(self, codes: Sequence[str]) -> tuple[ClassGames, dict[str, list[Any]], int]:
+        """The started rooms of `codes` (a class's tables) as `ClassGames`, the game tables already made for
+        them (by room), and how many of them are still being played (for a class's debrief)."""
+        assert self.hall is not None
+        found = [self.hall.room(code) for code in codes]
+        rooms = [room for room in found if room.state is not None]
+        games = ClassGames(self.room_game(room) for room in rooms)
+        return games, {room.code: self._game_tables[room.code] for room in rooms if room.code in self._game_tables}, \
+            sum(not room.is_over for room in rooms)
 
     def _make_game_tables(self, room: Room, games: ClassGames) -> None:
         """Compute the game's debrief tables of `room` off the event loop, then send every page of it again."""

@@ -5,26 +5,43 @@
 as the dashboard `classroom.open` gives for a room, so that everything a teacher does with a room works for a
 table. `board()` and the cell's picture show every table at a glance (`class_overview`), `dashboard_link` opens the
 class dashboard's page with its levers; `start_now`, `reveal_all`, `play_for`, `extend`, `message` are those levers
-here, and `download(path)` / `games()` give the class's moves, results and beliefs (`class_data`). Like the
-dashboard, it is a client of the server's HTTP API (`TeacherClient`), so it works the same with a server beside the
-kernel or one started by `serve` on another machine.
+here, `download(path)` / `games()` give the class's moves, results and beliefs (`class_data`), and `debrief()` is
+the whole class's debrief (`ClassDebrief`), pooled over every table and round. Like the dashboard, it is a client
+of the server's HTTP API (`TeacherClient`), so it works the same with a server beside the kernel or one started by
+`serve` on another machine.
 """
 
 from __future__ import annotations
 
 import html
-from typing import Any
-
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..extras import need
 from .class_data import KINDS
 from .class_overview import board_html
 from .client import TeacherClient
+from .export import ClassGames
 from .pages import qr_svg
 
 #: The class dashboard's stylesheet, the page's and the notebook's.
 DASHBOARD_STYLE = Path(__file__).with_name("static") / "class_dashboard.css"
+
+
+@dataclass(frozen=True)
+class ClassDebrief:
+    """A class's debrief: its HTML (shown in a cell) and the link of its page, for the projector (the link holds
+    the teacher's token: keep it off the students' screens)."""
+
+    html: str
+    link: str
+
+    def __repr__(self) -> str:  # stable in stored notebooks: no token, no port
+        return "<ClassDebrief>"
+
+    def _repr_html_(self) -> str:
+        return self.html
 
 
 class ClassBoard:
@@ -124,6 +141,24 @@ class ClassBoard:
         pandas = need("pandas", "The class's games as DataFrames")
         rows = self.client.call("GET", f"/api/classes/{self.code}/data")
         return {kind: pandas.DataFrame(rows[kind]) for kind in KINDS}
+
+    def debrief(self, language: str | None = None, previous: str | Path | ClassGames | None = None) -> ClassDebrief:
+        """The debrief of the whole class now (its finished tables' beliefs pooled over every round), in
+        `language` (default the board's); beside `previous`, another class's games (`ClassGames`, or the file
+        `ClassGames.save` wrote), built here from the class's records."""
+        language = language or self.language
+        found = self.client.call("GET", f"/api/classes/{self.code}/debrief?lang={language}")
+        if previous is None:
+            return ClassDebrief(str(found["html"]), str(found["link"]))
+        from .debrief_page import class_debrief_html
+
+        rounds = [list(codes) for codes in found["rounds"]]
+        codes = {code for round_codes in rounds for code in round_codes}
+        games = ClassGames.from_rooms(room for room in self.client.records() if room["code"] in codes)
+        before = previous if isinstance(previous, ClassGames) else ClassGames.load(previous)
+        return ClassDebrief(class_debrief_html(games, language, rounds=rounds, previous=before,
+                                               unfinished=len(games.games) - len(games.finished()),
+                                               title=self.title), str(found["link"]))
 
     def pause(self) -> None:
         """Pause every table of the round."""

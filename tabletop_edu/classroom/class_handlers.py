@@ -12,18 +12,26 @@ Addresses (a class code has `CLASS_CODE_LENGTH` letters, a room code one fewer, 
   `WAIT_POLL` seconds or the start of a round with `{"waiting": true}`.
 - `/api/classes` (teacher's token, as the rooms' API): `GET` the classes, `POST` a new one;
   `/api/classes/CODE`: its students (with their personal links) and tables; `/overview`: every table at a glance
-  (step, whose turn, waiting since, offline seats, done); `POST .../start_round`, `.../pause`, `.../resume`.
+  (step, whose turn, waiting since, offline seats, done); `/debrief`: the debrief of the whole class (`{"html",
+  "link", "rounds"}`, `?lang=`); `POST .../start_round`, `.../pause`, `.../resume`.
+- `/debrief/TEACHER_TOKEN/CODE`: the class's debrief as a page for the teacher's browser and the projector
+  (`debrief_page.class_debrief_html`, pooled over every table and round), in the class's language or `?lang=`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hmac
 import time
 from typing import Any
+
+from markupsafe import Markup
 
 from ..i18n import register, tr
 from . import games
 from .classes import CLASS_CODE_LENGTH, ClassDesk, SchoolClass, Student
 from .commits import stored
+from .debrief_page import class_debrief_html
 from .handlers import Api, Base, JoinPage, Server
 from .pages import page
 from .rooms import MAX_NAME_UTF16, Refused, Room, name_key
@@ -214,7 +222,7 @@ class ClassesApi(ClassApiBase):
 
 
 class ClassApi(ClassApiBase):
-    def get(self, code: str, what: str | None = None) -> None:
+    async def get(self, code: str, what: str | None = None) -> None:
         try:
             klass = self.desk.find(code)
         except Refused as refusal:
@@ -222,6 +230,11 @@ class ClassApi(ClassApiBase):
             return
         if what == "overview":
             self.reply(self.overview(klass))
+        elif what == "debrief":
+            html = await class_debrief(self.server, klass, self.class_language(klass))
+            link = f"{self.server.public_url}/debrief/{self.hall.teacher_token}/{klass.code}"
+            rounds = [[table.room for table in tables] for tables in klass.rounds]
+            self.reply({"html": html, "link": link, "rounds": rounds})
         elif what is None:
             self.reply(self.class_message(klass))
         else:
@@ -279,6 +292,35 @@ class ClassApi(ClassApiBase):
                 "done": room.is_over, "paused": room.paused, "closed": room.closed}
 
 
+async def class_debrief(server: Server, klass: SchoolClass, language: str) -> str:
+    """The whole class's debrief in `language`: its tables' games read on the loop, the page built in a thread
+    (the games' own tables replay each game: seconds for Commissario)."""
+    rounds = [[table.room for table in tables] for tables in klass.rounds]
+    games_now, own, unfinished = server.class_games([code for codes in rounds for code in codes])
+    scoring = str(klass.room_options.get("scoring") or "brier")
+    return await asyncio.get_running_loop().run_in_executor(None, lambda: class_debrief_html(
+        games_now, language, scoring=scoring, rounds=rounds, own=own, unfinished=unfinished,
+        title=games.title(klass.package)))
+
+
+class ClassDebriefPage(ClassBase):
+    """The class's debrief for the teacher's browser (and the projector): the teacher's token in the address."""
+
+    async def get(self, token: str, code: str) -> None:
+        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.hall.teacher_token.encode("ascii")):
+            self.notice(Refused("forbidden", "The teacher's token is needed.", 403))
+            return
+        try:
+            klass = self.desk.find(code)
+        except Refused as refusal:
+            self.notice(refusal)
+            return
+        language = self.class_language(klass)
+        html = await class_debrief(self.server, klass, language)
+        self.finish(page("class_debrief.html", language, page_title=games.title(klass.package),
+                         debrief=Markup(html), body_class="class-debrief-page"))
+
+
 def class_routes(server: Server, desk: ClassDesk) -> list[tuple[str, type] | tuple[str, type, dict[str, Any]]]:
     """The addresses of the classes of `desk`, routed before `handlers.routes` (its join page answers for rooms
     too)."""
@@ -294,5 +336,6 @@ def class_routes(server: Server, desk: ClassDesk) -> list[tuple[str, type] | tup
         (r"/api/classes", ClassesApi, options),
         (rf"/api/classes/{code}", ClassApi, options),
         (rf"/api/classes/{code}/(?P<what>[a-z_]{{1,20}})", ClassApi, options),
+        (rf"/debrief/(?P<token>[A-Za-z0-9_\-]{{1,100}})/{code}", ClassDebriefPage, options),
     ]
 

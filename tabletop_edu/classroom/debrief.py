@@ -17,7 +17,6 @@ truth. From these:
   class the notebooks teach from;
 - `game_tables`: the game's own part (its belief model's `debrief`: which lies worked, the picks beside the
   equilibrium), reached through the game's plugin, so this module names no game;
-- `debrief_html`: a game's debrief as plain escaped HTML tables, for the projector page and the dashboard;
 - `record_class`: a class played by bots and simulated students (`beliefs.SimulatedStudent`), with no server, as
   `ClassGames` (what `room.games()` gives for a real class), for tests and the recorded class of the notebook.
 
@@ -288,7 +287,7 @@ def closeness(belief: Mapping[str, float], posterior: Mapping[str, float]) -> fl
     return 100 * (1 - sum((belief.get(o, 0.0) - posterior.get(o, 0.0)) ** 2 for o in options) / 2)
 
 
-def fit_rows(games: ClassGames, index: int, language: str = "en") -> list[dict[str, Any]]:
+def fit_rows(games: ClassGames, index: int | None, language: str = "en") -> list[dict[str, Any]]:
     """One row per model of play of game `index`: its key, name and sentence in `language`, how many answers,
     how close the class's beliefs sit to its posteriors (`closeness`: mean and 95 % Student-t interval, each
     answer counted as one draw) and the points its own posteriors would have scored (mean and interval), and
@@ -333,8 +332,8 @@ FIT_WORDS: Mapping[str, Mapping[str, str]] = {
 }
 
 
-def fit_sentence(games: ClassGames, index: int, language: str = "en") -> str:
-    """Which model of play the class's beliefs in game `index` sit closest to, and whether the next one is told
+def fit_sentence(games: ClassGames, index: int | None, language: str = "en") -> str:
+    """Which model of play the class's beliefs in game `index` (every game: None) sit closest to, and whether the next one is told
     apart by the 95 % intervals, in words."""
     words = FIT_WORDS[language]
     rows = [row for row in fit_rows(games, index, language) if row["closeness"] is not None]
@@ -404,61 +403,21 @@ def _plugin_of(class_game: ClassGame) -> Any:
 
 # ------------------------------------------------------------------------------------------ for a page
 
-HEADINGS: Mapping[str, Mapping[str, tuple[str, ...]]] = {
-    "en": {"summary": ("question", "truth", "answers", "the class said (%)"), "chance": ("chance (%)",),
-           "scores": ("student", "answers", "points"),
-           "fit": ("model of play", "what it assumes", "answers", "closeness to the class", "95 % interval",
-                   "its own points", "95 % interval"),
-           "titles": ("What the class believed, beside what it could know under each model of play",
-                      "Points out of 100", "Which model of play the class's beliefs fit"),
-           "points": ("points {under}",), "under": ("{under} (%)",)},
-    "fr": {"summary": ("question", "vérité", "réponses", "la classe a dit (%)"), "chance": ("hasard (%)",),
-           "scores": ("élève", "réponses", "points"),
-           "fit": ("modèle de jeu", "ce qu'il suppose", "réponses", "proximité avec la classe",
-                   "intervalle à 95\u00a0%", "ses propres points", "intervalle à 95\u00a0%"),
-           "titles": ("Ce que la classe a cru, à côté de ce qu'elle pouvait savoir selon chaque modèle de jeu",
-                      "Points sur 100", "Le modèle de jeu qui correspond aux croyances de la classe"),
-           "points": ("points {under}",), "under": ("{under} (%)",)},
+#: The columns of the table of which model fits (`fit_rows`), in each language.
+FIT_COLUMNS: Mapping[str, tuple[str, ...]] = {
+    "en": ("model of play", "what it assumes", "answers", "closeness to the class", "95 % interval",
+           "its own points", "95 % interval"),
+    "fr": ("modèle de jeu", "ce qu'il suppose", "réponses", "proximité avec la classe", "intervalle à 95\u00a0%",
+           "ses propres points", "intervalle à 95\u00a0%"),
 }
 
 
 def interval_text(low: float | None, high: float | None, language: str) -> str:
+    """An interval as a page shows it ("61.2–70.4", "61,2–70,4"), "—" when unknown."""
     if low is None or high is None:
         return "—"
     text = f"{low:.1f}–{high:.1f}"
     return text.replace(".", ",") if language == "fr" else text
-
-
-def debrief_html(games: ClassGames, index: int, language: str = "en", *, game_parts: bool = True) -> str:
-    """Game `index`'s debrief as plain, escaped HTML tables (for the projector page and the dashboard): each
-    question's class mean beside each model's mean, each student's points beside each model's, which model
-    the class fits best (with the sentence saying so, and that the students are simulated when they are), and
-    the game's own tables (`game_parts`; Commissario's take seconds to compute: build this page off the
-    server's event loop)."""
-    from html import escape
-
-    headings, models = HEADINGS[language], models_of(games, index)
-    under = tuple(headings["under"][0].format(under=model.heading(language)) for model in models)
-    summary = tuple((row["text"], row["truth"], row["answers"], row["said"], *(row[m.key] for m in models),
-                     row["chance"]) for row in summary_rows(games, index, language))
-    scores = tuple((row["label"], row["answers"], row["points"], *(row[f"{m.key}_points"] for m in models))
-                   for row in score_rows(ClassGames([games[index]])))
-    fit = tuple((row["name"], row["sentence"], row["answers"], row["closeness"],
-                 interval_text(row["closeness_low"], row["closeness_high"], language), row["points"],
-                 interval_text(row["points_low"], row["points_high"], language))
-                for row in fit_rows(games, index, language))
-    points = tuple(headings["points"][0].format(under=model.heading(language)) for model in models)
-    notes = " ".join(model.under(language) + "." for model in models)
-    parts = [DebriefTable(title, title, columns, columns, rows, note, note)
-             for title, columns, rows, note in (
-                 (headings["titles"][0], (*headings["summary"], *under, *headings["chance"]), summary, notes),
-                 (headings["titles"][1], (*headings["scores"], *points), scores, ""),
-                 (headings["titles"][2], headings["fit"], fit, fit_sentence(games, index, language)))]
-    simulated = simulated_sentence(games, index, language)
-    html = (f"<p class='simulated'>{escape(simulated)}</p>" if simulated else "")
-    if game_parts:
-        parts += game_tables(games, index)
-    return html + "".join(part.html(language) for part in parts)
 
 
 # ------------------------------------------------------------------------------------------ a simulated class
@@ -494,6 +453,6 @@ def record_class(tables: Sequence[SimulatedTable]) -> ClassGames:
     return ClassGames(played)
 
 
-__all__ = ["SimulatedTable", "answered", "calibration_rows", "closeness", "debrief_html", "draw_calibration",
-           "draw_question", "fit_rows", "fit_sentence", "game_tables", "models_of", "question_keys", "question_rows",
-           "record_class", "score_rows", "simulated_sentence", "summary_rows"]
+__all__ = ["FIT_COLUMNS", "SimulatedTable", "answered", "calibration_rows", "closeness", "draw_calibration",
+           "draw_question", "fit_rows", "fit_sentence", "game_tables", "interval_text", "models_of", "question_keys",
+           "question_rows", "record_class", "score_rows", "simulated_sentence", "summary_rows"]

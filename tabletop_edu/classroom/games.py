@@ -90,12 +90,14 @@ ASKED = "#asked@"
 def belief_questions(model: Any, view: Any, asked_at: int | None) -> list[BeliefQuestion]:
     """The questions a seat's `view` is asked now: those of the moments the game sets (`model.questions`, each
     key answered once), and, after the teacher asked at step `asked_at`, the questions the model offers then
-    (its optional `questions_when_asked(view)`, else `questions`) again, under keys of that ask."""
+    (its optional `questions_when_asked(view)`, else `questions`) again, under keys of that ask, but for those
+    the game asks now in the same words (a seat is never asked one question twice at once)."""
     questions = list(model.questions(view))
     if asked_at is not None:
         when_asked = getattr(model, "questions_when_asked", None)
         again = list(when_asked(view) if when_asked is not None else questions)
-        questions += [asked_question(question, asked_at) for question in again]
+        asked_now = {question.text for question in questions}
+        questions += [asked_question(question, asked_at) for question in again if question.text not in asked_now]
     return questions
 
 

@@ -41,7 +41,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, cast
@@ -127,11 +127,14 @@ class Server(Protocol):
 
     def belief_stated(self, room: Room, seat: int, row: Any) -> None: ...
 
+    def class_games(self, codes: Sequence[str]) -> tuple[Any, dict[str, list[Any]], int]: ...
+
     async def step_bot(self, room: Room) -> tuple[int, str]: ...
 
 
-#: The addresses whose last part is a credential (a seat's, the projector's or a student's class token).
-_TOKEN_PATH = re.compile(r"/(s|w|c|ws/seat|ws/watch)/[^/?#\s]*")
+#: The addresses whose next part is a credential (a seat's, the projector's, a student's class token, or the
+#: teacher's in a class debrief's link).
+_TOKEN_PATH = re.compile(r"/(s|w|c|debrief|ws/seat|ws/watch)/[^/?#\s]*")
 _QUERY = re.compile(r"\?\S*")
 
 

@@ -159,7 +159,7 @@ class PickBeliefs:
             ("manche", "qui", "a choisi", "chance à l'équilibre (%)", "favori de l'équilibre", "sa chance (%)",
              "le plus que la place gagne en déviant seule"),
             tuple(rows), _equilibrium_note(sample, players, "en"), _equilibrium_note(sample, players, "fr"),
-            tuple((row[0], row[1], _pick_fr(row[2]), row[3], _pick_fr(row[4]), *row[5:]) for row in rows)),
+            tuple((*row[:2], pick_words(row[2], True), row[3], pick_words(row[4], True), *row[5:]) for row in rows)),
             _releases_table(state, solve)]
 
 
@@ -253,21 +253,7 @@ def _releases_table(state: GameState[Any], solve: Callable[[Mapping[str, Any]], 
         f"qu'elle donne, et les points que la meilleure ajoute à la libération faite (0 si suivie) ; gain : "
         f"{payoff_fr}. Les "
         "places suivantes gardent les libérations qu'elles ont faites, que la place ne pouvait pas voir.",
-        tuple((row[0], row[1], _release_fr(row[2]), _release_fr(row[3]), *row[4:]) for row in rows))
-
-
-def _pick_fr(name: str) -> str:
-    """A pick's option id in French words: "red blue" -> "rouge + bleu", "green 2x" -> "vert ×2"."""
-    first, second = name.split()
-    return _label((first, first if second == "2x" else second), True)
-
-
-def _release_fr(card: str) -> str:
-    """A release in French words: "none" -> "aucune", "purple-2" -> "mauve -2"."""
-    if card == "none":
-        return "aucune"
-    colour = card.rstrip("+-0123456789")
-    return f"{COLOURS_FR[colour]} {card[len(colour):]}"
+        tuple((*row[:2], card_words(row[2], True), card_words(row[3], True), *row[4:]) for row in rows))
 
 
 def _card_value(card: str) -> int:
@@ -300,6 +286,20 @@ def _pick_question(view: View, seat: int) -> BeliefQuestion:
     return BeliefQuestion(f"pick:{seat}@r{view.facts['round']}", f"What did {name} pick?",
                           f"Qu'a choisi {name} ?", names, tuple(_label(pick.colours, False) for pick in picks),
                           tuple(_label(pick.colours, True) for pick in picks))
+
+
+def pick_words(name: str, french: bool) -> str:
+    """A pick's option id ("red blue", "green 2x") in words: "rouge + bleu", "vert ×2"."""
+    first, second = name.split()
+    return _label((first, first if second == "2x" else second), french)
+
+
+def card_words(card: str, french: bool) -> str:
+    """A released character ("purple-4") or "none" in words: "violet-4", "aucune"."""
+    if card == "none":
+        return "aucune" if french else "none"
+    colour = card.rstrip("+-0123456789")
+    return f"{COLOURS_FR.get(colour, colour) if french else colour}{card[len(colour):]}"
 
 
 def _label(colours: tuple[str, ...], french: bool) -> str:

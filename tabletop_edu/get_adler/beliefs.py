@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, on_options, replayed, settled
+from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, fell, on_options, replayed, settled
 from ..core import GameState, View
 from .deduction import policy_distribution, random_liar
 from .identities import adler_distribution, worlds_for_view
@@ -114,7 +114,7 @@ class AdlerBeliefs:
                     lie = bool(yes) != has_trait(ADLER, trait, colour)
                     moved = tuple(round(100 * value) for pair in zip(before, after) for value in pair)
                     rows.append((step, state.players[asker], f"{colour} {trait}?", "yes" if yes else "no", not lie,
-                                 *moved, lie and after[-1] < before[-1]))
+                                 *moved, lie and fell(before[-1], after[-1])))
             answered, before = len(answers), after
         rows_fr = tuple((*row[:2], question_fr(*row[2].rstrip("?").split()), "oui" if row[3] == "yes" else "non",
                          *row[4:]) for row in rows)
@@ -135,7 +135,7 @@ class AdlerBeliefs:
             "après la réponse, " + " ; ".join(model.under("fr") for model in MODELS) + " ; et crédule : toute "
             "réponse crue, celles d'Adler aussi. Selon le comptage, les réponses d'Adler ne peuvent pas la faire "
             "baisser (elles ne pèsent rien) ; à pile ou face, elles le peuvent. Un mensonge a marché quand il a "
-            "fait baisser celle des héros crédules.", rows_fr)]
+            "fait baisser celle des héros crédules.", rows_fr, lies=True)]
 
 
 def question_fr(colour: str, trait: str) -> str:

@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, on_options, replayed, settled
+from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, fell, on_options, replayed, settled
 from ..core import Event, GameState, View
 from ._box import BOX_PHASES, RANDOM_CHOICES, Posterior, observation_from_view
 from .chain import PosteriorCache, view_posterior
@@ -144,7 +144,7 @@ class MafiaBeliefs:
                     continue
                 true = _claim_is_true(state, event)
                 rows.append((event.step, state.players[event.actor], claim, true, round(100 * before),
-                             round(100 * after), not true and after < before))
+                             round(100 * after), not true and fell(before, after)))
             heard = len(testimonies)
         said = [(*row[:2], claim_words(row[2], language), *row[3:]) for language in ("en", "fr") for row in rows]
         return [DebriefTable(
@@ -156,7 +156,7 @@ class MafiaBeliefs:
             f"the testimony, {TESTIMONIES.under('en')} A lie worked when it lowered it.",
             "La probabilité moyenne que le Parrain donne au vrai rôle de chaque preneur, de son point de vue juste "
             f"avant et juste après le témoignage, {TESTIMONIES.under('fr')} Un mensonge a marché quand il l'a fait "
-            "baisser.", tuple(said[len(rows):]))]
+            "baisser.", tuple(said[len(rows):]), lies=True)]
 
 
 def claim_words(claim: str, language: str = "en") -> str:

@@ -11,9 +11,11 @@ from html import escape
 from pathlib import Path
 
 import pytest
+from markupsafe import escape as markup_escape
 
 from tabletop_edu.beliefs import SimulatedStudent
 from tabletop_edu.classroom import debrief
+from tabletop_edu.classroom.debrief_page import class_debrief_html, table_debrief_html
 from tabletop_edu.classroom.export import ClassGames, game_from_json, game_to_json
 from tabletop_edu.knowledge.drawing import projected_type
 from tabletop_edu.registry import game
@@ -134,12 +136,12 @@ def test_summary_and_the_pages_html(shipped: ClassGames) -> None:
     assert [row["question"] for row in rows] == debrief.question_keys(shipped, 1)
     first = debrief.question_rows(shipped, 1, rows[0]["question"])
     assert rows[0]["answers"] == len(first) and rows[0]["said"] == round(sum(r["said"] for r in first) / len(first), 1)
-    html = debrief.debrief_html(shipped, 1, "fr")
-    assert "Ce que la classe a cru" in html and "Les réponses d&#x27;Adler" in html and html.count("<table") == 4
+    html = table_debrief_html(ClassGames([shipped[1]]), "brier", "fr")
+    assert "Ce que la classe croyait" in html and "Les réponses d&#39;Adler" in html and "style=" not in html
     data = game_to_json(shipped[1])
     data["beliefs"] = [{**answer, "label": "<i>Ana</i>"} for answer in data["beliefs"]]
-    page = debrief.debrief_html(ClassGames([game_from_json(data)]), 0, game_parts=False)
-    assert "&lt;i&gt;Ana&lt;/i&gt;" in page and "<i>" not in page and page.count("<table") == 3
+    page = table_debrief_html(ClassGames([game_from_json(data)]), "brier", "en", own=[])
+    assert "&lt;i&gt;Ana&lt;/i&gt;" in page and "<i>" not in page
 
 
 #: Wording a posterior may no longer carry: it is always "under <model>".
@@ -148,20 +150,18 @@ UNNAMED = ("exact posterior", "posterior exact", "postérieur exact", "posterior
 
 
 def test_every_debrief_output_names_the_models_it_shows(shipped: ClassGames) -> None:
-    from tabletop_edu.classroom.belief_pages import debrief_html
-
     for index, class_game in enumerate(shipped):
         models = debrief.models_of(shipped, index)
         assert len(models) >= 2
         one = ClassGames([class_game])
         for language in ("en", "fr"):
-            pages = (debrief.debrief_html(shipped, index, language, game_parts=False),
-                     debrief_html(one, "brier", language, own=[]))
+            pages = (class_debrief_html(one, language, own={class_game.code: []}),
+                     table_debrief_html(one, "brier", language, own=[]))
             for page in pages:
-                assert all(escape(model.heading(language)) in page for model in models), (index, language)
+                assert all(str(markup_escape(model.heading(language))) in page for model in models), (index, language)
                 assert all(word not in page.lower() for word in UNNAMED), (index, language)
-                assert escape(debrief.simulated_sentence(shipped, index, language)) in page
-            assert all(escape(model.sentence_in(language)) in pages[1] for model in models)
+                assert str(markup_escape(debrief.simulated_sentence(shipped, index, language))) in page
+            assert all(str(markup_escape(model.sentence_in(language))) in pages[1] for model in models)
         assert all(model.key in row for row in debrief.summary_rows(shipped, index) for model in models)
 
 
@@ -194,7 +194,7 @@ def test_which_model_fits_with_intervals_and_the_recorded_class_is_said_simulate
         shipped, language="fr")
     real = ClassGames([dataclasses.replace(shipped[1], beliefs=tuple(
         dataclasses.replace(answer, extra={}) for answer in shipped[1].beliefs))])
-    assert debrief.simulated_sentence(real) == "" and "simul" not in debrief.debrief_html(real, 0, game_parts=False)
+    assert debrief.simulated_sentence(real) == "" and "simul" not in table_debrief_html(real, "brier", "en", own=[])
 
 
 def test_the_knowledge_panels_name_their_model() -> None:
