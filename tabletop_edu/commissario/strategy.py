@@ -809,8 +809,9 @@ def solve_round(facts: Mapping[str, Any], *, whole_score: bool = True, iteration
 
     Two seats: the plan game (`plan_game`, every pick with every reveal order a seat may choose after what it
     has seen) solved exactly on the reduced game (`equilibrium`, nashpy), its gains computed over all plans.
-    Three seats: the pick game (reveals greedy, `play_out`) as a payoff tensor, solved by regret matching+ on
-    exact expectations, its gains computed exactly over every pick: an epsilon-equilibrium of the pick game.
+    Three seats: the pick game (reveals greedy, `play_out`) as a payoff tensor: a pure equilibrium when one
+    exists (exact), else regret matching+ on exact expectations, its gains computed exactly over every pick: an
+    epsilon-equilibrium of the pick game.
     Four or five: the same on this round's points only, the expectations from `expected_pick_gains` (a tensor
     of 21^4 profiles is too slow to build for a page)."""
     order = list(facts["order"])
@@ -864,11 +865,22 @@ def pick_tensor(facts: Mapping[str, Any], *, whole_score: bool = True) -> tuple[
     shape = tuple(len(picks[seat]) for seat in order)
     payoffs = [np.zeros(shape) for _ in order]
     score = _scorer(facts, whole_score)
-    for index in itertools.product(*(range(n) for n in shape)):
-        gains = score(play_out(facts["table"], order, {seat: picks[seat][i] for seat, i in zip(order, index)}))
+    table = tuple((colour, tuple(values)) for colour, values in facts["table"].items())
+    caught = _every_profile_played(table, tuple(order), tuple(tuple(picks[seat]) for seat in order))
+    for index, cards in zip(itertools.product(*(range(n) for n in shape)), caught):
+        gains = score(cards)
         for k, seat in enumerate(order):
             payoffs[k][index] = gains[seat]
     return picks, payoffs
+
+
+@functools.lru_cache(maxsize=4)
+def _every_profile_played(table: tuple[tuple[str, tuple[int, ...]], ...], order: tuple[int, ...],
+                          picks: tuple[tuple[Pick, ...], ...]) -> list[dict[int, list[tuple[str, int]]]]:
+    """`play_out` of every profile of `picks` (one tuple per seat in turn order, profiles in `itertools.product`
+    order), remembered: the releases a debrief weighs change the colour points, not the arrests."""
+    board = dict(table)
+    return [play_out(board, order, dict(zip(order, profile))) for profile in itertools.product(*picks)]
 
 
 def tensor_values(payoffs: Sequence[Any], sigmas: Sequence[Any], k: int) -> Any:
@@ -914,9 +926,30 @@ def regret_matching_plus(payoffs: Sequence[Any], iterations: int) -> tuple[list[
     return best[1], best[2]
 
 
+def pure_equilibria(payoffs: Sequence[Any]) -> list[tuple[int, ...]]:
+    """Every profile (an index per seat) where no seat gains by another pick: the pure Nash equilibria of the
+    tensor, exact (ties within `EXACT`)."""
+    np = _numpy()
+    stable = np.ones(payoffs[0].shape, dtype=bool)
+    for k, payoff in enumerate(payoffs):
+        stable &= payoff >= payoff.max(axis=k, keepdims=True) - EXACT
+    return [tuple(int(i) for i in index) for index in np.argwhere(stable)]
+
+
 def _tensor_round(facts: Mapping[str, Any], whole_score: bool, iterations: int) -> RoundEquilibrium:
+    np = _numpy()
     order = list(facts["order"])
     picks, payoffs = pick_tensor(facts, whole_score=whole_score)
+    pure = pure_equilibria(payoffs)
+    if pure:
+        sigmas = [np.eye(len(picks[seat]))[pure[0][k]] for k, seat in enumerate(order)]
+        values = [float(payoffs[k][pure[0]]) for k in range(len(order))]
+        mixes = {seat: _mix(picks[seat], sigmas[k]) for k, seat in enumerate(order)}
+        return RoundEquilibrium(mixes, {seat: dict(mix) for seat, mix in mixes.items()},
+                                dict(zip(order, tensor_gains(payoffs, sigmas))), dict(zip(order, values)), whole_score,
+                                True, _GREEDY_PICKS,
+                                ("a search of every profile for a pure equilibrium, every pick checked",
+                                 "une recherche d'un équilibre pur parmi tous les profils, chaque choix vérifié"))
     sigmas, gains = regret_matching_plus(payoffs, iterations)
     values = [float(sigmas[k] @ tensor_values(payoffs, sigmas, k)) for k in range(len(order))]
     mixes = {seat: _mix(picks[seat], sigmas[k]) for k, seat in enumerate(order)}

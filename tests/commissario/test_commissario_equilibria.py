@@ -185,3 +185,18 @@ def test_the_debrief_prints_each_seat_s_gain_and_follows_the_best_response() -> 
     assert "whole score" in picks.note and "complete plans" in picks.note
     assert releases.rows and all(row[4] >= 0 and row[5] == (row[2] == row[3]) and (row[4] == 0) >= row[5]
                                  for row in releases.rows)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_pure_equilibria_are_the_profiles_no_seat_leaves(seed: int) -> None:
+    """Small random three-seat tensors of whole points: `pure_equilibria` lists exactly the profiles from which
+    no seat's other pick pays more, found by trying every deviation."""
+    rng = np.random.default_rng(seed)
+    payoffs = [rng.integers(0, 3, size=(2, 3, 2)).astype(float) for _ in range(3)]
+    brute = []
+    for index in itertools.product(range(2), range(3), range(2)):
+        if all(payoffs[k][index] >= max(payoffs[k][index[:k] + (other,) + index[k + 1:]]
+                                        for other in range(payoffs[k].shape[k])) for k in range(3)):
+            brute.append(index)
+    assert S.pure_equilibria(payoffs) == brute
