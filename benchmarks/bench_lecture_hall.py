@@ -2,7 +2,8 @@
 page's own protocol, sit at their tables and play, timed where a teacher of a big class would feel it.
 
     .venv/bin/python benchmarks/bench_lecture_hall.py --class get_adler --students 300 [--arrive-within 30]
-                                                      [--think 0-3] [--seed 1] [--rules JSON] [--profile FILE]
+                                                      [--think 0-3] [--seed 1] [--rules JSON] [--draw-workers N]
+                                                      [--compress] [--profile FILE]
 
 (`benchmarks/bench_classroom.py --class GAME ...` runs this bench.) The server runs as its own process (`python -m
 tabletop_edu serve --port 0`, `classroom.testing.ServerProcess`); the students are coroutines of one asyncio loop
@@ -224,8 +225,8 @@ async def seat_address(browser: Browser, token: str, hall: HallLoad) -> str:
 
 
 async def attend(hall: HallLoad, arrival: Arrival, browser: Browser, code: str, rng: random.Random,
-                 deadline: float, think: tuple[float, float], seating: Seating,
-                 everyone_joined: asyncio.Event) -> None:
+                 deadline: float, think: tuple[float, float], seating: Seating, everyone_joined: asyncio.Event,
+                 compress: bool) -> None:
     """One student, from its arrival to the end of its table's game."""
     await asyncio.sleep(arrival.after)
     arrival.asked = time.perf_counter()
@@ -246,7 +247,8 @@ async def attend(hall: HallLoad, arrival: Arrival, browser: Browser, code: str, 
     async def connect(url: str, **options: Any) -> Any:
         return await tornado.websocket.websocket_connect(f"{url}?lang={language}", **options)
 
-    await student(browser.url, seat_token, room, rng, deadline, think, seating=seating, connect=connect)
+    await student(browser.url, seat_token, room, rng, deadline, think, compress=compress, seating=seating,
+                  connect=connect)
 
 
 async def teach(hall: HallLoad, teacher: Teacher, code: str, everyone_joined: asyncio.Event, seating: Seating,
@@ -271,7 +273,7 @@ async def teach(hall: HallLoad, teacher: Teacher, code: str, everyone_joined: as
 
 
 async def storm(hall: HallLoad, url: str, token: str, code: str, seed: int, think: tuple[float, float],
-                seconds: float, pid: int) -> None:
+                seconds: float, pid: int, compress: bool = False) -> None:
     """The whole run: every student and the teacher, until every game ended (or `seconds` passed: then it says
     where the students were and raises `TimeoutError`)."""
     client = tornado.httpclient.AsyncHTTPClient(force_instance=True, max_clients=hall.students + 20)
@@ -284,7 +286,7 @@ async def storm(hall: HallLoad, url: str, token: str, code: str, seed: int, thin
     hall.storm_started = time.perf_counter()
     tasks = [asyncio.ensure_future(attend(hall, arrival, Browser(client, url), code,
                                           random.Random(rng.randrange(2**32)), deadline, think, seating,
-                                          everyone_joined))
+                                          everyone_joined, compress))
              for arrival in hall.arrivals]
     teaching = asyncio.ensure_future(teach(hall, teacher, code, everyone_joined, seating, done, pid))
     try:
@@ -316,12 +318,13 @@ def arrivals(students: int, within: float, seed: int) -> list[Arrival]:
 
 def lecture_hall(game_name: str, students: int, *, arrive_within: float = 30.0, think: tuple[float, float] = (0, 3),
                  seed: int = 1, rules: dict[str, Any] | None = None, seconds: float = 900,
-                 profile: str | None = None) -> HallLoad:
+                 profile: str | None = None, draw_workers: int = 0, compress: bool = False) -> HallLoad:
     """A whole run on a server of its own: the class opened, the storm, the round, the play, the records read."""
     hall = HallLoad(students, arrivals(students, arrive_within, seed))
     with tempfile.TemporaryDirectory() as folder:
         options = {"python_options": ["-m", "cProfile", "-o", str(Path(profile).resolve())]} if profile else {}
-        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log", **options).start()
+        server = ServerProcess(Path(folder) / "class.sqlite3", Path(folder) / "server.log", "--draw-workers",
+                               str(draw_workers), **options).start()
         assert server.process is not None
         sampler = CpuSampler(server.process.pid).start()
         try:
@@ -332,7 +335,7 @@ def lecture_hall(game_name: str, students: int, *, arrive_within: float = 30.0, 
             wall, cpu = time.perf_counter(), time.process_time()
             try:
                 asyncio.run(storm(hall, server.url, server.token, klass["code"], seed, think, seconds,
-                                  server.process.pid))
+                                  server.process.pid, compress))
             except (ConnectionError, TimeoutError):
                 print("".join(server.output[-20:]), file=sys.stderr)  # what the server said last
                 raise
@@ -458,16 +461,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", type=json.loads, default=None, help="the game's rule options, as JSON")
     parser.add_argument("--seconds", type=float, default=900, help="stop (and fail) after this long")
+    parser.add_argument("--compress", action="store_true",
+                        help="the students' sockets offer permessage-deflate, as browsers do (the server then "
+                             "deflates every message it sends them)")
+    parser.add_argument("--draw-workers", type=int, default=0, metavar="N",
+                        help="the server draws the students' tables in N processes (`serve --draw-workers N`)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write its profile to FILE "
                         "and print where its time went")
     arguments = parser.parse_args(argv)
     plugin = game(arguments.game)
     if arguments.students < plugin.min_players:
         parser.error(f"--students: a class of {plugin.title} needs at least {plugin.min_players}")
-    print(f"timing {timed_code()}", flush=True)
+    drawing = f"{arguments.draw_workers} drawing processes" if arguments.draw_workers else "its loop"
+    sockets = "offering permessage-deflate" if arguments.compress else "plain (--compress: as browsers)"
+    print(f"timing {timed_code()}; the server draws the tables on {drawing}; the students' sockets {sockets}",
+          flush=True)
     hall = lecture_hall(arguments.game, arguments.students, arrive_within=arguments.arrive_within,
                         think=arguments.think, seed=arguments.seed, rules=arguments.rules, seconds=arguments.seconds,
-                        profile=arguments.profile)
+                        profile=arguments.profile, draw_workers=arguments.draw_workers,
+                        compress=arguments.compress)
     print(table_text(figures(hall), arguments.game, arguments.think))
     print(hall.inside)
     problems = failures(hall, arguments.think)
