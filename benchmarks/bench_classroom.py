@@ -49,6 +49,11 @@ memory (RSS) is printed after every hundred finished games. Goal: flat within 10
 
 A benchmark, not a test: it prints figures and exits non-zero only if something was lost or refused that should
 not be (`unexpected_refusals`: flat out, students tapping at machine speed are slowed down as `flood`).
+
+`--class GAME` measures a lecture hall instead (`bench_lecture_hall.py`, whose options follow): one class code,
+`--students 300` joining it through the join page within 30 s, seated at their tables, then playing.
+
+    .venv/bin/python benchmarks/bench_classroom.py --class get_adler --students 300
 """
 
 from __future__ import annotations
@@ -382,6 +387,11 @@ async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], see
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if any(argument == "--class" or argument.startswith("--class=") for argument in given):
+        import bench_lecture_hall  # imported here: it builds on this module
+
+        return int(bench_lecture_hall.main(given))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=10)
     parser.add_argument("--students", type=room_sizes, default=(12, 12), metavar="N|LOW-HIGH",
