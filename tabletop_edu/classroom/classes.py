@@ -38,7 +38,7 @@ from ..core.errors import quote
 from . import games
 from .commits import storage_refusal
 from .hall import CODE_ALPHABET, CODE_LENGTH, Hall
-from .rooms import Change, Refused, Room, Seat, clean_name, name_key, new_token
+from .rooms import Change, Refused, Room, TableSeat, clean_name, name_key, new_token
 from .store import meta_job
 from .tables import (FILL_POLICIES, PLACEMENTS, ClassList, FillPolicy, Placement, TableNow, form_tables, late_join,
                      winners_first)
@@ -227,7 +227,7 @@ class ClassDesk:
         """A change of the hall (a room opened or closed), committed along its commit path."""
         return Write(lambda: self.hall.run(change), lambda: self.hall.run_async(change))
 
-    def _claiming(self, token: str, name: str) -> Write[tuple[Room, Seat]]:
+    def _claiming(self, token: str, name: str) -> Write[tuple[Room, TableSeat]]:
         """A seat of the hall taken under `name` (its game starts once every seat is taken)."""
         return Write(lambda: self.hall.claim(token, name), lambda: self.hall.claim_async(token, name))
 
@@ -592,7 +592,7 @@ class ClassDesk:
                           fr="Aucun élève d'une classe n'a ce lien : vérifiez-le, ou demandez-le à l'enseignant.")
         return found
 
-    def seat_of(self, token: Any) -> tuple[Room, Seat] | None:
+    def seat_of(self, token: Any) -> tuple[Room, TableSeat] | None:
         """The room and seat of this round the student of a personal token has (their own, never another's), or
         None while they wait for a table (or a bot took their seat: `starting_now`)."""
         klass, student = self.student_of(token)
@@ -603,15 +603,15 @@ class ClassDesk:
         room = self.hall.room(table.room)
         return None if room.seats[seat].bot is not None else (room, room.seats[seat])
 
-    def sit(self, token: Any) -> tuple[Room, Seat]:
+    def sit(self, token: Any) -> tuple[Room, TableSeat]:
         """A student sits (`sitting`), waited for here."""
         return self._done_now(self.sitting(token))
 
-    async def sit_async(self, token: Any) -> tuple[Room, Seat]:
+    async def sit_async(self, token: Any) -> tuple[Room, TableSeat]:
         """`sit` on the server's loop."""
         return await self._done_later(self.student_of(token)[0].code, self.sitting(token))
 
-    def sitting(self, token: Any) -> Plan[tuple[Room, Seat]]:
+    def sitting(self, token: Any) -> Plan[tuple[Room, TableSeat]]:
         """The student of a personal token sits at their seat under their class name (the table's game starts
         once every seat is filled); sitting again where they already sit changes nothing. `Refused` while they
         wait for a table."""

@@ -34,7 +34,7 @@ from ..core.errors import quote, quote_repr
 from . import games
 from .belief_desk import BeliefDesk, asked_key, beliefs_key
 from .commits import HallCommits
-from .rooms import MAX_NAME, Change, Refused, Room, Seat, clean_name, name_key, new_token, one_line
+from .rooms import MAX_NAME, Change, Refused, Room, TableSeat, clean_name, name_key, new_token, one_line
 from .store import (BrokenRoom, RoomRow, SeatRow, Store, asked_steps_of, check_seats, close_job, flag_job, room_job,
                     seat_job, seats_job, time_limit_of, token_job)
 
@@ -71,7 +71,7 @@ class Hall(HallCommits):
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
         self._broken_numbers: set[int] = set()
-        self._seat_tokens: dict[str, tuple[Room, Seat]] = {}
+        self._seat_tokens: dict[str, tuple[Room, TableSeat]] = {}
         self._watch_tokens: dict[str, Room] = {}
         token = store.meta("teacher_token")
         if token is None:
@@ -109,7 +109,7 @@ class Hall(HallCommits):
         rules = rules_from_dict(module.Rules, row.rules)
         rows = self.store.seats(row.code)
         check_seats(row.code, rows, row.seat_count, games.bot_names(row.game))
-        seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in rows]
+        seats = [TableSeat(seat.seat, seat.token, seat.name, seat.bot) for seat in rows]
         limit = time_limit_of(row.code, self.store.meta(time_limit_key(row.code)), low=MIN_MOVE_TIME_LIMIT,
                               high=MAX_MOVE_TIME_LIMIT)
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
@@ -219,7 +219,7 @@ class Hall(HallCommits):
             raise Refused("closed", "This room is closed.", 410)
         return room
 
-    def seat_of(self, token: Any) -> tuple[Room, Seat]:
+    def seat_of(self, token: Any) -> tuple[Room, TableSeat]:
         """The room and seat a token opens, or `Refused` (unknown, or expired: a replaced link, a closed room)."""
         found = self._seat_tokens.get(token) if isinstance(token, str) else None
         if found is None and self.asleep and isinstance(token, str) and self._wake_by_token(token):
@@ -301,7 +301,7 @@ class Hall(HallCommits):
         code = self._new_code()
         number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers)
                          + list(self.asleep.values()), default=0)
-        seats = [Seat(seat, new_token()) for seat in range(players)]
+        seats = [TableSeat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats,
                     draw_seats=draw_seats, scoring=scoring if beliefs else None,
                     move_time_limit=None if move_time_limit is None else float(move_time_limit))
@@ -351,16 +351,16 @@ class Hall(HallCommits):
             raise Refused("bad_request", str(error)) from None
         return str(bot)
 
-    def _seat(self, room: Room, seat: Any) -> Seat:
+    def _seat(self, room: Room, seat: Any) -> TableSeat:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(room.seats):
             raise Refused("bad_request", f"There is no seat {quote_repr(seat)} in room {room.code}.")
         return room.seats[seat]
 
-    def seat_bot(self, code: str, seat_number: int, bot: str) -> Seat:
+    def seat_bot(self, code: str, seat_number: int, bot: str) -> TableSeat:
         """Seat a bot of the game at a seat (`seating_bot`)."""
         return self.run(self.seating_bot(code, seat_number, bot))
 
-    def seating_bot(self, code: str, seat_number: int, bot: str) -> Change[Seat]:
+    def seating_bot(self, code: str, seat_number: int, bot: str) -> Change[TableSeat]:
         """A bot of the game at a seat: an empty one before the start, any seat after (a student left)."""
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
@@ -372,7 +372,7 @@ class Hall(HallCommits):
         return self._filling(room, seat, name, bot)
 
     @staticmethod
-    def _check_not_joining(room: Room, *seats: Seat) -> None:
+    def _check_not_joining(room: Room, *seats: TableSeat) -> None:
         """`Refused` while a student sits down at one of `seats` (a moment: `join_async`), or, before the start,
         with no seat named, at any seat of the room (a seat emptied or moved meanwhile could leave the game
         started by a student's seat with a seat empty)."""
@@ -393,11 +393,11 @@ class Hall(HallCommits):
             name = (name[:MAX_NAME - 1] + "'")
         return name
 
-    def remove_bot(self, code: str, seat_number: int) -> Seat:
+    def remove_bot(self, code: str, seat_number: int) -> TableSeat:
         """Take a bot off a seat (`unseating_bot`)."""
         return self.run(self.unseating_bot(code, seat_number))
 
-    def unseating_bot(self, code: str, seat_number: int) -> Change[Seat]:
+    def unseating_bot(self, code: str, seat_number: int) -> Change[TableSeat]:
         """A bot taken off a seat: before the start the seat is empty again; after, a person plays it."""
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
@@ -406,7 +406,7 @@ class Hall(HallCommits):
         self._check_not_joining(room)
         name = seat.name if room.started else None
 
-        def apply(_: None) -> Seat:
+        def apply(_: None) -> TableSeat:
             seat.name, seat.bot = name, None
             room.bots.pop(seat.number, None)
             return seat
@@ -414,18 +414,18 @@ class Hall(HallCommits):
         return Change(room, lambda: self.store.submit(seat_job(room.code, seat.number, name, None)), apply,
                       held={seat.number: ""})
 
-    def new_link(self, code: str, seat_number: int) -> Seat:
+    def new_link(self, code: str, seat_number: int) -> TableSeat:
         """Give a seat a new token (`relinking`)."""
         return self.run(self.relinking(code, seat_number))
 
-    def relinking(self, code: str, seat_number: int) -> Change[Seat]:
+    def relinking(self, code: str, seat_number: int) -> Change[TableSeat]:
         """A seat's new token (a lost phone, a link shared by mistake): the old link expires at once."""
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
         self._check_not_joining(room, seat)
         old, new = seat.token, new_token()
 
-        def apply(_: None) -> Seat:
+        def apply(_: None) -> TableSeat:
             self._seat_tokens.pop(old, None)
             seat.token = new
             if not room.closed:
@@ -531,40 +531,40 @@ class Hall(HallCommits):
 
     # ---------------------------------------------------------------- students
 
-    def claim(self, token: str, name: Any) -> tuple[Room, Seat]:
+    def claim(self, token: str, name: Any) -> tuple[Room, TableSeat]:
         """A student opened a seat's link and picked a name."""
         room, seat, name = self._claimed(token, name)
         self.run(self._filling(room, seat, name, None))
         return room, seat
 
-    async def claim_async(self, token: str, name: Any) -> tuple[Room, Seat]:
+    async def claim_async(self, token: str, name: Any) -> tuple[Room, TableSeat]:
         """`claim` on an event loop: the loop serves everyone else while the writer commits the seat."""
         room, seat, name = self._claimed(token, name)
         await self.run_async(self._filling(room, seat, name, None))
         return room, seat
 
-    def join(self, code: Any, name: Any) -> tuple[Room, Seat]:
+    def join(self, code: Any, name: Any) -> tuple[Room, TableSeat]:
         """A student typed the room code and a name: the first empty seat is theirs (in a `draw_seats` room, an
         empty seat drawn from the room's seed and the number of empty seats)."""
         room, seat, name = self._joined(code, name)
         self.run(self._filling(room, seat, name, None))
         return room, seat
 
-    async def join_async(self, code: Any, name: Any) -> tuple[Room, Seat]:
+    async def join_async(self, code: Any, name: Any) -> tuple[Room, TableSeat]:
         """`join` on an event loop: a class typing the code at once is seated while the loop serves everyone
         else, each student at a seat of their own (`run_async` holds it while the writer commits it)."""
         room, seat, name = self._joined(code, name)
         await self.run_async(self._filling(room, seat, name, None))
         return room, seat
 
-    def _claimed(self, token: str, name: Any) -> tuple[Room, Seat, str]:
+    def _claimed(self, token: str, name: Any) -> tuple[Room, TableSeat, str]:
         """The room, seat and name of a claim, or `Refused`."""
         room, seat = self.seat_of(token)
         if seat.filled or seat.number in room.joining:
             raise Refused("seat_taken", "This seat already has a player: open your own link.", 409)
         return room, seat, self._free_name(room, name)
 
-    def _joined(self, code: Any, name: Any) -> tuple[Room, Seat, str]:
+    def _joined(self, code: Any, name: Any) -> tuple[Room, TableSeat, str]:
         """The room, seat and name of a join by code, or `Refused`."""
         room = self.open_room(code)
         name = self._free_name(room, name)
@@ -591,10 +591,10 @@ class Hall(HallCommits):
                           "demandez votre lien à l'enseignant.")
         return text
 
-    def _filling(self, room: Room, seat: Seat, name: str, bot: str | None) -> Change[Seat]:
+    def _filling(self, room: Room, seat: TableSeat, name: str, bot: str | None) -> Change[TableSeat]:
         """A seat given its name and bot, starting the game when the file says this filled its last empty seat
         (and every seat held meanwhile is filled here too: `_start_if_due`)."""
-        def apply(started: bool) -> Seat:
+        def apply(started: bool) -> TableSeat:
             seat.name, seat.bot = name, bot
             room.bots.pop(seat.number, None)
             room.start_due = room.start_due or started

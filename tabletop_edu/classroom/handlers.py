@@ -58,7 +58,7 @@ from .hall import Hall
 from .outbox import Outbox
 from .pages import MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, style_version
 from .records import record_texts
-from .rooms import MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Change, Refused, Room, Seat, name_key
+from .rooms import MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Change, Refused, Room, TableSeat, name_key
 from .throttles import GuessThrottle, TokenBucket
 from .turns import RoomErrors
 from .waits import MoveWaits
@@ -104,7 +104,7 @@ class Server(Protocol):
     @property
     def public_url(self) -> str: ...
 
-    def seat_link(self, seat: Seat) -> str: ...
+    def seat_link(self, seat: TableSeat) -> str: ...
 
     def join_link(self, room: Room) -> str: ...
 
@@ -293,7 +293,7 @@ class JoinPage(Base):
         room = self.hall.rooms.get(code.strip().upper())
         return self.language if room is None else self.language_in(room)
 
-    def returning(self, code: str, token: str, name: str) -> Seat | None:
+    def returning(self, code: str, token: str, name: str) -> TableSeat | None:
         """The seat `token` opens, if it is a filled seat of the room `code` (a browser coming back) and `name`
         is empty or that seat's (another student on a shared computer types their own name and joins)."""
         try:
@@ -345,7 +345,7 @@ class SeatPage(Base):
         room = self.hall.rooms.get(code) if isinstance(code, str) else None
         return self.language if room is None else self.language_in(room)
 
-    def name_form(self, room: Room, seat: Seat, name: str = "", error: str = "") -> str:
+    def name_form(self, room: Room, seat: TableSeat, name: str = "", error: str = "") -> str:
         return page("name.html", self.language_in(room), page_title=room.title, code=room.code, token=seat.token,
                     seat=seat.number, name=name, error=error, xsrf=self.xsrf_token.decode("ascii"),
                     max_name=MAX_NAME_UTF16)

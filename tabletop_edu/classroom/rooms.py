@@ -133,7 +133,7 @@ def name_key(text: str) -> str:
 
 
 @dataclass
-class Seat:
+class TableSeat:
     """One seat of a room: its token, the name it plays under (None until claimed) and its bot, if any."""
 
     number: int
@@ -195,7 +195,7 @@ class Room:
     language: str
     bot_delay: float
     watch_token: str
-    seats: list[Seat]
+    seats: list[TableSeat]
     state: GameState[Any] | None = None
     started: bool = False
     paused: bool = False

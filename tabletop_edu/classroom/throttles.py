@@ -12,7 +12,7 @@ from typing import Any
 
 from .commits import stored
 from .hall import Hall
-from .rooms import Refused, Room, Seat
+from .rooms import Refused, Room, TableSeat
 
 FLOOD_BURST = 40
 FLOOD_RATE = 20.0
@@ -72,7 +72,7 @@ class GuessThrottle:
         bucket = self.guessers.setdefault(client, TokenBucket(self.burst, self.rate, self.clock))
         bucket.take()
 
-    async def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, Seat]:
+    async def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, TableSeat]:
         """`hall.join_async(code, name)` for `client`, counting its wrong codes (tried again while the database
         is held elsewhere: `stored`)."""
         self.check(client)
