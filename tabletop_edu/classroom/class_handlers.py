@@ -265,7 +265,7 @@ class ClassApi(ClassApiBase):
                     continue
                 if not paused:
                     self.server.errors.pop(room.code, None)
-                await stored(lambda code=room.code: hall.run_async(hall.pausing(code, paused)))  # type: ignore[misc]
+                await stored(lambda code=room.code: hall.set_paused(code, paused))  # type: ignore[misc]
 
     def overview(self, klass: SchoolClass) -> dict[str, Any]:
         """Every table of the round at a glance, and the students still waiting for one."""

@@ -127,7 +127,7 @@ class ClassTeacherApi(ClassApi):
         for table in klass.tables:
             room = hall.room(table.room)
             if room.is_over and not room.revealed and not room.closed:
-                await stored(lambda code=room.code: hall.run_async(hall.revealing(code)))  # type: ignore[misc]
+                await stored(lambda code=room.code: hall.reveal(code))  # type: ignore[misc]
 
     async def play_for(self, klass: SchoolClass, code: Any, seat: Any) -> None:
         """The game's time-up bot plays the move due at a student's seat of one of the class's tables, now."""

@@ -17,9 +17,9 @@ A class lives in the store's meta table (`class:CODE`, as JSON; `classes` lists 
 transaction after each change, so a restart keeps the class, its students, rounds and tables. A class code is one
 letter longer than a room code, so the two never collide.
 
-Each change of a class is one `Plan`, run by `ClassDesk`'s plain methods (which wait for each write: tests,
-scripts) or by their `_async` twins on the server's loop (which await each write: a class joining at once never
-holds the loop up), one change of a class at a time, each checked on the class as the one before left it.
+Each change of a class is one `Plan` whose writes are awaited (a class joining at once never holds the loop up),
+run by the `_async` methods on the server's loop, one change of a class at a time, each checked on the class as
+the one before left it, or by their plain twins on a loop of their own (tests, scripts).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import secrets
 import sqlite3
 from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ..core import rules_to_dict
 from ..core.errors import quote
@@ -54,50 +54,33 @@ Regroup = Literal["shuffle", "same", "winners_first"]
 REGROUPS: tuple[Regroup, ...] = ("shuffle", "same", "winners_first")
 #: The most seconds a teacher may add to one student's time for each move (`ClassDesk.extending`).
 MAX_EXTRA_TIME = 3600.0
-#: The options a class passes to each of its rooms (`Hall.creating`), kept as JSON with the class.
+#: The options a class passes to each of its rooms (`Hall.create_room_change`), kept as JSON with the class.
 ROOM_OPTIONS = frozenset({"rules", "language", "bot_delay", "beliefs", "scoring", "move_time_limit"})
 
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Write(Generic[T]):
-    """One write a class's change waits for before it goes on: `now` waits for it (code without an event loop:
-    tests, scripts), `later` awaits it on the server's loop, which serves everyone else meanwhile."""
-
-    now: Callable[[], T]
-    later: Callable[[], Awaitable[T]]
-
-
-#: A class's change written once for both ways of running it: a generator that yields each `Write` it needs and
-#: is sent its result (a write that failed is thrown into it, for it to undo what it changed in memory).
+#: One write a class's change awaits before it goes on (the loop serves everyone else meanwhile).
+Write = Callable[[], Awaitable[T]]
+#: A class's change: a generator that yields each `Write` it needs and is sent its result (a write that failed is
+#: thrown into it, for it to undo what it changed in memory).
 Plan = Generator[Write[Any], Any, T]
 
 
-async def driven(plan: Plan[T], do: Callable[[Write[Any]], Awaitable[Any]]) -> T:
-    """`plan` run to its end, each of its writes done by `do`; a write that failed is thrown into the plan."""
+async def driven(plan: Plan[T]) -> T:
+    """`plan` run to its end, each of its writes awaited; a write that failed is thrown into the plan."""
     result: Any = None
     error: BaseException | None = None
     try:
         while True:
             write = plan.send(result) if error is None else plan.throw(error)
             try:
-                result, error = await do(write), None
+                result, error = await write(), None
             except BaseException as failure:  # noqa: BLE001 - the plan undoes what it changed, then raises it
                 result, error = None, failure
     except StopIteration as done:
         return done.value
-
-
-async def at_once(write: Write[T]) -> T:
-    """A write waited for here (no event loop: `driven` never suspends)."""
-    return write.now()
-
-
-async def awaited(write: Write[T]) -> T:
-    """A write awaited on the server's loop."""
-    return await write.later()
 
 
 def class_key(code: str) -> str:
@@ -209,45 +192,33 @@ class ClassDesk:
             for key, value in entries.items():
                 meta_job(key, value)(db)
 
-        def now() -> None:
+        async def write() -> None:
             try:
-                store.write(job)
+                await asyncio.wrap_future(store.submit(job))
             except Exception as error:  # noqa: BLE001 - a disk full, a file held: refused, never a crash
                 raise storage_refusal(error) from None
 
-        async def later() -> None:
-            try:
-                await asyncio.wrap_future(store.submit(job))
-            except Exception as error:  # noqa: BLE001 - as `now`
-                raise storage_refusal(error) from None
-
-        return Write(now, later)
+        return write
 
     def _change(self, change: Change[T]) -> Write[T]:
         """A change of the hall (a room opened or closed), committed along its commit path."""
-        return Write(lambda: self.hall.run(change), lambda: self.hall.run_async(change))
+        return lambda: self.hall.commit(change)
 
     def _claiming(self, token: str, name: str) -> Write[tuple[Room, TableSeat]]:
         """A seat of the hall taken under `name` (its game starts once every seat is taken)."""
-        return Write(lambda: self.hall.claim(token, name), lambda: self.hall.claim_async(token, name))
+        return lambda: self.hall.claim(token, name)
 
     @staticmethod
     def _done_now(plan: Plan[T]) -> T:
-        """`plan` run here, waiting for each of its writes (`driven` never suspends with `at_once`)."""
-        coroutine = driven(plan, at_once)
-        try:
-            coroutine.send(None)
-        except StopIteration as done:
-            return done.value
-        coroutine.close()
-        raise RuntimeError("a class's write waited for an event loop")
+        """`plan` run here, on an event loop of its own, for code that has none (tests, scripts)."""
+        return asyncio.run(driven(plan))
 
     async def _done_later(self, code: Any, plan: Plan[T]) -> T:
         """`plan` run on the server's loop, awaiting each of its writes, after the changes of class `code` before
         it (its checks run once they are done, on the class as they left it)."""
         key = code.strip().upper() if isinstance(code, str) else ""
         async with self._locks.setdefault(key, asyncio.Lock()):
-            return await driven(plan, awaited)
+            return await driven(plan)
 
     def _round_formed(self, code: str) -> None:
         """Wake the pages waiting for class `code`'s tables (`wait_for_round`)."""
@@ -286,7 +257,8 @@ class ClassDesk:
         the range cannot seat completed by `bot`s or left waiting (`fill`), students placed in arrival or list
         order, shuffled, or with their list's groups together (`placement`), a new round shuffled or the same
         (`regroup`). `students`: a class list (`tables.class_list`, or distinct names); its students have their
-        tokens at once and arrive when they join by name. `room_options` go to every room (`Hall.creating`)."""
+        tokens at once and arrive when they join by name. `room_options` go to every room
+        (`Hall.create_room_change`)."""
         package = games.game_package(game)
         low, high, default = games.player_range(package)
         if preferred is None:
@@ -308,7 +280,7 @@ class ClassDesk:
         bot = bot if bot is not None else "random" if "random" in names else names[0]
         if bot not in names:
             raise Refused("bad_request", f"The bot filling seats is one of {', '.join(names)}, not {quote(repr(bot))}.")
-        self.hall.creating(package, preferred, bots={0: bot}, **room_options)  # checks the options, writes nothing
+        self.hall.create_room_change(package, preferred, bots={0: bot}, **room_options)  # checked, not committed
         if seed is None:
             seed = secrets.randbelow(2**32)
         listed = students if isinstance(students, ClassList) else ClassList(tuple(students or ()), {})
@@ -374,7 +346,7 @@ class ClassDesk:
                           "toutes les tables ont fini (ou sont fermées).")
         for room in rooms:
             if not room.started and not room.closed:
-                yield self._change(self.hall.closing(room.code))
+                yield self._change(self.hall.close_change(room.code))
         present = [student for student in klass.students if student.arrived]
         placement: Placement = klass.placement
         groups = {student.name: student.group for student in present if student.group is not None}
@@ -405,7 +377,7 @@ class ClassDesk:
 
     def _opening_room(self, klass: SchoolClass, students: int, bots: int, seed: int) -> Write[Room]:
         """A room of the class for `students` and then `bots` seats."""
-        return self._change(self.hall.creating(klass.package, students + bots, seed=seed,
+        return self._change(self.hall.create_room_change(klass.package, students + bots, seed=seed,
                                                bots={seat: klass.bot for seat in range(students, students + bots)},
                                                **klass.room_options))
 
@@ -429,7 +401,7 @@ class ClassDesk:
                 continue
             for seat, name in enumerate(table.students):
                 if not room.seats[seat].filled:
-                    yield self._change(self.hall.seating_bot(room.code, seat, klass.bot))
+                    yield self._change(self.hall.seat_bot_change(room.code, seat, klass.bot))
                     replaced.append(name)
         return replaced
 
@@ -528,7 +500,7 @@ class ClassDesk:
                 klass.moved[old.seats[seat].token] = name
         for listener in self.moved_listeners:
             listener(klass, old)
-        yield self._change(self.hall.closing(old.code))
+        yield self._change(self.hall.close_change(old.code))
         table.room = new.code
         table.students.append(student.name)
 

@@ -378,7 +378,7 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         if drawer is not None and not drawer.draws(room):
             drawer.forget(room)
             self._last_drawn.pop(room.code, None)
-        if room.committing is not None:  # the moves `Hall.play_async` has just committed
+        if room.committing is not None:  # the moves `Hall.play` has just committed
             self._draw_soon(room)
         else:
             self._draw_now(room)

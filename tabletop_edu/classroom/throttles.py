@@ -73,11 +73,11 @@ class GuessThrottle:
         bucket.take()
 
     async def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, TableSeat]:
-        """`hall.join_async(code, name)` for `client`, counting its wrong codes (tried again while the database
+        """`hall.join(code, name)` for `client`, counting its wrong codes (tried again while the database
         is held elsewhere: `stored`)."""
         self.check(client)
         try:
-            return await stored(lambda: hall.join_async(code, name))
+            return await stored(lambda: hall.join(code, name))
         except Refused as refusal:
             if refusal.code == "unknown_room":
                 self.missed(client)

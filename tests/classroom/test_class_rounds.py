@@ -17,6 +17,7 @@ from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.rooms import Refused
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.tables import Table, winners_first
+from tabletop_edu.classroom.testing import run_now
 
 
 @pytest.fixture()
@@ -42,7 +43,7 @@ def play_round(desk: ClassDesk, code: str, seed: int = 3) -> None:
         room = desk.hall.room(table.room)
         while room.state is not None and not room.state.is_over:
             seat = room.state.acting_seats[0]
-            desk.hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+            run_now(desk.hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat)))))
 
 
 def test_the_winners_of_a_mafia_round_sit_at_the_godfathers_seat_of_the_next_tables(desk: ClassDesk) -> None:
@@ -82,7 +83,7 @@ def test_running_scores_read_each_finished_game_once_and_wake_no_sleeping_room(d
     klass = played_class(desk, "get_adler", 4, 8, seed=9)
     scores = desk.scores(klass.code)
     for table in klass.tables:
-        desk.hall.reveal(table.room)
+        run_now(desk.hall.reveal(table.room))
     asleep = desk.hall.sweep(idle=0)
     assert sorted(asleep) == sorted(table.room for table in klass.tables)
     assert desk.scores(klass.code) == scores and not set(asleep) & set(desk.hall.rooms), "still asleep"

@@ -13,6 +13,7 @@ from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.rooms import Refused
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.tables import class_list
+from tabletop_edu.classroom.testing import run_now
 
 
 @pytest.fixture()
@@ -46,7 +47,7 @@ def play_round(desk: ClassDesk, klass: SchoolClass) -> None:
         while room.state is not None and not room.state.is_over:
             seat = room.state.acting_seats[0]
             action = rng.choice(room.state.legal_actions(seat))
-            desk.hall.play(room, seat, room.step, str(action))
+            run_now(desk.hall.play(room, seat, room.step, str(action)))
 
 
 def test_twelve_students_of_get_adler_sit_at_tables_of_four_to_six_with_nobody_left_out(desk: ClassDesk) -> None:
