@@ -52,7 +52,7 @@ CLASSES_KEY = "classes"
 #: of the round before at the first seat of each table: Mafia de Cuba's Godfather, seeds/mafia_de_cuba.md R7.4).
 Regroup = Literal["shuffle", "same", "winners_first"]
 REGROUPS: tuple[Regroup, ...] = ("shuffle", "same", "winners_first")
-#: The most seconds a teacher may add to one student's time for each move (`ClassDesk.extending`).
+#: The most seconds a teacher may add to one student's time for each move (`ClassDesk.extend`).
 MAX_EXTRA_TIME = 3600.0
 #: The options a class passes to each of its rooms (`Hall.create_room_change`), kept as JSON with the class.
 ROOM_OPTIONS = frozenset({"rules", "language", "bot_delay", "beliefs", "scoring", "move_time_limit"})
@@ -182,7 +182,7 @@ class ClassDesk:
         for student in klass.students:
             self._tokens[student.token] = (klass, student)
 
-    def _saving(self, klass: SchoolClass) -> Write[None]:
+    def _save_write(self, klass: SchoolClass) -> Write[None]:
         """The class as it is now and the list of classes, in one transaction (a write that fails is refused in
         words a student reads: `storage_refusal`)."""
         entries = {class_key(klass.code): klass.to_json(), CLASSES_KEY: json.dumps(sorted(self.classes))}
@@ -200,11 +200,11 @@ class ClassDesk:
 
         return write
 
-    def _change(self, change: Change[T]) -> Write[T]:
+    def _commit_write(self, change: Change[T]) -> Write[T]:
         """A change of the hall (a room opened or closed), committed along its commit path."""
         return lambda: self.hall.commit(change)
 
-    def _claiming(self, token: str, name: str) -> Write[tuple[Room, TableSeat]]:
+    def _claim_write(self, token: str, name: str) -> Write[tuple[Room, TableSeat]]:
         """A seat of the hall taken under `name` (its game starts once every seat is taken)."""
         return lambda: self.hall.claim(token, name)
 
@@ -240,16 +240,16 @@ class ClassDesk:
                    placement: Placement = "order", regroup: Regroup = "shuffle",
                    students: ClassList | Sequence[str] | None = None, seed: int | None = None,
                    bot: str | None = None, **room_options: Any) -> SchoolClass:
-        """A new class (`opening_class`), waited for here."""
-        return self._done_now(self.opening_class(game, preferred=preferred, fill=fill, placement=placement,
+        """A new class (`open_class_plan`), waited for here."""
+        return self._done_now(self.open_class_plan(game, preferred=preferred, fill=fill, placement=placement,
                                                  regroup=regroup, students=students, seed=seed, bot=bot,
                                                  **room_options))
 
     async def open_class_async(self, game: str, **options: Any) -> SchoolClass:
         """`open_class` on the server's loop."""
-        return await self._done_later("", self.opening_class(game, **options))
+        return await self._done_later("", self.open_class_plan(game, **options))
 
-    def opening_class(self, game: str, *, preferred: int | None = None, fill: FillPolicy = "bots",
+    def open_class_plan(self, game: str, *, preferred: int | None = None, fill: FillPolicy = "bots",
                       placement: Placement = "order", regroup: Regroup = "shuffle",
                       students: ClassList | Sequence[str] | None = None, seed: int | None = None,
                       bot: str | None = None, **room_options: Any) -> Plan[SchoolClass]:
@@ -293,7 +293,7 @@ class ClassDesk:
                             dict(room_options), roster)
         self._add(klass)
         try:
-            yield self._saving(klass)
+            yield self._save_write(klass)
         except BaseException:
             self._forget(klass)
             raise
@@ -320,16 +320,16 @@ class ClassDesk:
         return klass
 
     def start_round(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
-        """A new round (`starting_round`), waited for here."""
-        return self._done_now(self.starting_round(code, regroup))
+        """A new round (`start_round_plan`), waited for here."""
+        return self._done_now(self.start_round_plan(code, regroup))
 
     async def start_round_async(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
         """`start_round` on the server's loop; the pages waiting for a table hear of it (`wait_for_round`)."""
-        tables = await self._done_later(code, self.starting_round(code, regroup))
+        tables = await self._done_later(code, self.start_round_plan(code, regroup))
         self._round_formed(self.find(code).code)
         return tables
 
-    def starting_round(self, code: str, regroup: Regroup | None = None) -> Plan[list[ClassTable]]:
+    def start_round_plan(self, code: str, regroup: Regroup | None = None) -> Plan[list[ClassTable]]:
         """A new round: the students who arrived at new tables, each a new room (bots at its last seats), in the
         class's placement for the first round, then shuffled or the same (`regroup`, by default the class's).
         Refused while a table of the round before is still being played; its tables never started are closed."""
@@ -346,7 +346,7 @@ class ClassDesk:
                           "toutes les tables ont fini (ou sont fermées).")
         for room in rooms:
             if not room.started and not room.closed:
-                yield self._change(self.hall.close_change(room.code))
+                yield self._commit_write(self.hall.close_change(room.code))
         present = [student for student in klass.students if student.arrived]
         placement: Placement = klass.placement
         groups = {student.name: student.group for student in present if student.group is not None}
@@ -365,31 +365,31 @@ class ClassDesk:
             formed = winners_first(formed, self.winners(klass, len(klass.rounds) - 1), rng)
         tables = []
         for table in formed:
-            room = yield self._opening_room(klass, len(table.students), table.bots, rng.randrange(2**63))
+            room = yield self._open_room_write(klass, len(table.students), table.bots, rng.randrange(2**63))
             tables.append(ClassTable(room.code, list(table.students), table.bots))
         klass.rounds.append(tables)
         try:
-            yield self._saving(klass)
+            yield self._save_write(klass)
         except BaseException:
             klass.rounds.pop()
             raise
         return tables
 
-    def _opening_room(self, klass: SchoolClass, students: int, bots: int, seed: int) -> Write[Room]:
+    def _open_room_write(self, klass: SchoolClass, students: int, bots: int, seed: int) -> Write[Room]:
         """A room of the class for `students` and then `bots` seats."""
-        return self._change(self.hall.create_room_change(klass.package, students + bots, seed=seed,
+        return self._commit_write(self.hall.create_room_change(klass.package, students + bots, seed=seed,
                                                bots={seat: klass.bot for seat in range(students, students + bots)},
                                                **klass.room_options))
 
     def start_now(self, code: str) -> list[str]:
-        """Every table started now (`starting_now`), waited for here."""
-        return self._done_now(self.starting_now(code))
+        """Every table started now (`start_now_plan`), waited for here."""
+        return self._done_now(self.start_now_plan(code))
 
     async def start_now_async(self, code: str) -> list[str]:
         """`start_now` on the server's loop."""
-        return await self._done_later(code, self.starting_now(code))
+        return await self._done_later(code, self.start_now_plan(code))
 
-    def starting_now(self, code: str) -> Plan[list[str]]:
+    def start_now_plan(self, code: str) -> Plan[list[str]]:
         """Every table of the round that has not started starts now: the class's bot takes each seat whose student
         has not sat (a phone that never came), and that student waits for the next round (`seat_of`). Returns the
         students a bot replaced."""
@@ -401,7 +401,7 @@ class ClassDesk:
                 continue
             for seat, name in enumerate(table.students):
                 if not room.seats[seat].filled:
-                    yield self._change(self.hall.seat_bot_change(room.code, seat, klass.bot))
+                    yield self._commit_write(self.hall.seat_bot_change(room.code, seat, klass.bot))
                     replaced.append(name)
         return replaced
 
@@ -436,14 +436,14 @@ class ClassDesk:
     # ---------------------------------------------------------------- the students'
 
     def join(self, code: Any, name: Any) -> Student:
-        """A student joins (`joining`), waited for here."""
-        return self._done_now(self.joining(code, name))
+        """A student joins (`join_plan`), waited for here."""
+        return self._done_now(self.join_plan(code, name))
 
     async def join_async(self, code: Any, name: Any) -> Student:
         """`join` on the server's loop."""
-        return await self._done_later(code, self.joining(code, name))
+        return await self._done_later(code, self.join_plan(code, name))
 
-    def joining(self, code: Any, name: Any) -> Plan[Student]:
+    def join_plan(self, code: Any, name: Any) -> Plan[Student]:
         """A student typed the class code and a name: a student of its class list arrives (the first to give a
         listed name), anyone else joins a class that has no list. Once a round has tables, the newcomer joins one
         that has not started and has a seat to spare (`late_join`), else waits for the next round."""
@@ -470,9 +470,9 @@ class ClassDesk:
             self._tokens[student.token] = (klass, student)
             undo = lambda: self._leave(klass, student)  # noqa: E731
         if klass.rounds and klass.table_of(student.name) is None:
-            yield from self._joining_late(klass, student)
+            yield from self._join_late_plan(klass, student)
         try:
-            yield self._saving(klass)
+            yield self._save_write(klass)
         except BaseException:
             if klass.table_of(student.name) is None:  # seated late, the student keeps the seat its room holds
                 undo()
@@ -484,7 +484,7 @@ class ClassDesk:
         klass.students.remove(student)
         self._tokens.pop(student.token, None)
 
-    def _joining_late(self, klass: SchoolClass, student: Student) -> Plan[None]:
+    def _join_late_plan(self, klass: SchoolClass, student: Student) -> Plan[None]:
         """The late `student` at the table `late_join` picks: its room opened anew one seat larger (a room's
         seats are fixed), the students who sat there seated again, the old room closed; else they wait."""
         _, high, _ = games.player_range(klass.package)
@@ -493,14 +493,14 @@ class ClassDesk:
         if index is None:
             return None
         table, old = klass.tables[index], rooms[index]
-        new = yield self._opening_room(klass, len(table.students) + 1, table.bots, old.seed)
+        new = yield self._open_room_write(klass, len(table.students) + 1, table.bots, old.seed)
         for seat, name in enumerate(table.students):
             if old.seats[seat].filled:
-                yield self._claiming(new.seats[seat].token, name)
+                yield self._claim_write(new.seats[seat].token, name)
                 klass.moved[old.seats[seat].token] = name
         for listener in self.moved_listeners:
             listener(klass, old)
-        yield self._change(self.hall.close_change(old.code))
+        yield self._commit_write(self.hall.close_change(old.code))
         table.room = new.code
         table.students.append(student.name)
 
@@ -529,14 +529,14 @@ class ClassDesk:
         return 0.0 if found is None else found[1].extra_time
 
     def extend(self, code: str, name: str, seconds: float) -> Student:
-        """A student's extra time (`extending`), waited for here."""
-        return self._done_now(self.extending(code, name, seconds))
+        """A student's extra time (`extend_plan`), waited for here."""
+        return self._done_now(self.extend_plan(code, name, seconds))
 
     async def extend_async(self, code: str, name: Any, seconds: Any) -> Student:
         """`extend` on the server's loop."""
-        return await self._done_later(code, self.extending(code, name, seconds))
+        return await self._done_later(code, self.extend_plan(code, name, seconds))
 
-    def extending(self, code: str, name: Any, seconds: Any) -> Plan[Student]:
+    def extend_plan(self, code: str, name: Any, seconds: Any) -> Plan[Student]:
         """The student `name` of class `code` gets `seconds` more for each move from now on, in this round and
         the next ones (0 takes it back), up to `MAX_EXTRA_TIME`."""
         klass = self.find(code)
@@ -550,7 +550,7 @@ class ClassDesk:
                           f"{quote(repr(seconds))}.")
         before, student.extra_time = student.extra_time, float(seconds)
         try:
-            yield self._saving(klass)
+            yield self._save_write(klass)
         except BaseException:
             student.extra_time = before
             raise
@@ -566,7 +566,7 @@ class ClassDesk:
 
     def seat_of(self, token: Any) -> tuple[Room, TableSeat] | None:
         """The room and seat of this round the student of a personal token has (their own, never another's), or
-        None while they wait for a table (or a bot took their seat: `starting_now`)."""
+        None while they wait for a table (or a bot took their seat: `start_now_plan`)."""
         klass, student = self.student_of(token)
         found = klass.table_of(student.name)
         if found is None:
@@ -576,14 +576,14 @@ class ClassDesk:
         return None if room.seats[seat].bot is not None else (room, room.seats[seat])
 
     def sit(self, token: Any) -> tuple[Room, TableSeat]:
-        """A student sits (`sitting`), waited for here."""
-        return self._done_now(self.sitting(token))
+        """A student sits (`sit_plan`), waited for here."""
+        return self._done_now(self.sit_plan(token))
 
     async def sit_async(self, token: Any) -> tuple[Room, TableSeat]:
         """`sit` on the server's loop."""
-        return await self._done_later(self.student_of(token)[0].code, self.sitting(token))
+        return await self._done_later(self.student_of(token)[0].code, self.sit_plan(token))
 
-    def sitting(self, token: Any) -> Plan[tuple[Room, TableSeat]]:
+    def sit_plan(self, token: Any) -> Plan[tuple[Room, TableSeat]]:
         """The student of a personal token sits at their seat under their class name (the table's game starts
         once every seat is filled); sitting again where they already sit changes nothing. `Refused` while they
         wait for a table."""
@@ -595,4 +595,4 @@ class ClassDesk:
         room, seat = found
         if seat.name == student.name:
             return room, seat
-        return (yield self._claiming(seat.token, student.name))
+        return (yield self._claim_write(seat.token, student.name))
