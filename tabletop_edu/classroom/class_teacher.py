@@ -109,7 +109,7 @@ class ClassTeacherApi(ClassApi):
             else:
                 async with self.server.controls:
                     if what == "start_now":
-                        await stored(lambda: self.desk.start_now_async(klass.code))
+                        await stored(lambda: self.desk.start_now(klass.code))
                     elif what == "reveal_all":
                         await self.reveal_all(klass)
                     elif what == "play_for":
@@ -140,7 +140,7 @@ class ClassTeacherApi(ClassApi):
 
     async def extend(self, klass: SchoolClass, name: Any, seconds: Any) -> None:
         """A student's extra time; the move due at their seat now, if any, gets its time anew."""
-        student = await stored(lambda: self.desk.extend_async(klass.code, name, seconds))
+        student = await stored(lambda: self.desk.extend(klass.code, name, seconds))
         found = klass.table_of(student.name)
         if found is not None:
             self.server.restart_deadline(self.hall.room(found[0].room), found[1])  # type: ignore[attr-defined]

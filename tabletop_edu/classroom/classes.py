@@ -17,9 +17,9 @@ A class lives in the store's meta table (`class:CODE`, as JSON; `classes` lists 
 transaction after each change, so a restart keeps the class, its students, rounds and tables. A class code is one
 letter longer than a room code, so the two never collide.
 
-Each change of a class is one `Plan` whose writes are awaited (a class joining at once never holds the loop up),
-run by the `_async` methods on the server's loop, one change of a class at a time, each checked on the class as
-the one before left it, or by their plain twins on a loop of their own (tests, scripts).
+Each change of a class is one `Plan` (`join_plan`, ...) whose writes are awaited on the server's loop (a class
+joining at once never holds the loop up), run by its coroutine (`join`, ...) one change of a class at a time, each
+checked on the class as the one before left it.
 """
 
 from __future__ import annotations
@@ -208,12 +208,7 @@ class ClassDesk:
         """A seat of the hall taken under `name` (its game starts once every seat is taken)."""
         return lambda: self.hall.claim(token, name)
 
-    @staticmethod
-    def _done_now(plan: Plan[T]) -> T:
-        """`plan` run here, on an event loop of its own, for code that has none (tests, scripts)."""
-        return asyncio.run(driven(plan))
-
-    async def _done_later(self, code: Any, plan: Plan[T]) -> T:
+    async def _done(self, code: Any, plan: Plan[T]) -> T:
         """`plan` run on the server's loop, awaiting each of its writes, after the changes of class `code` before
         it (its checks run once they are done, on the class as they left it)."""
         key = code.strip().upper() if isinstance(code, str) else ""
@@ -236,18 +231,9 @@ class ClassDesk:
 
     # ---------------------------------------------------------------- the teacher's
 
-    def open_class(self, game: str, *, preferred: int | None = None, fill: FillPolicy = "bots",
-                   placement: Placement = "order", regroup: Regroup = "shuffle",
-                   students: ClassList | Sequence[str] | None = None, seed: int | None = None,
-                   bot: str | None = None, **room_options: Any) -> SchoolClass:
-        """A new class (`open_class_plan`), waited for here."""
-        return self._done_now(self.open_class_plan(game, preferred=preferred, fill=fill, placement=placement,
-                                                 regroup=regroup, students=students, seed=seed, bot=bot,
-                                                 **room_options))
-
-    async def open_class_async(self, game: str, **options: Any) -> SchoolClass:
-        """`open_class` on the server's loop."""
-        return await self._done_later("", self.open_class_plan(game, **options))
+    async def open_class(self, game: str, **options: Any) -> SchoolClass:
+        """A new class (`open_class_plan`, which says its `options`)."""
+        return await self._done("", self.open_class_plan(game, **options))
 
     def open_class_plan(self, game: str, *, preferred: int | None = None, fill: FillPolicy = "bots",
                       placement: Placement = "order", regroup: Regroup = "shuffle",
@@ -319,13 +305,9 @@ class ClassDesk:
                           fr=f"Il n'y a pas de classe {quote(str(code))} : vérifiez le code.")
         return klass
 
-    def start_round(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
-        """A new round (`start_round_plan`), waited for here."""
-        return self._done_now(self.start_round_plan(code, regroup))
-
-    async def start_round_async(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
-        """`start_round` on the server's loop; the pages waiting for a table hear of it (`wait_for_round`)."""
-        tables = await self._done_later(code, self.start_round_plan(code, regroup))
+    async def start_round(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
+        """A new round (`start_round_plan`); the pages waiting for a table hear of it (`wait_for_round`)."""
+        tables = await self._done(code, self.start_round_plan(code, regroup))
         self._round_formed(self.find(code).code)
         return tables
 
@@ -381,13 +363,9 @@ class ClassDesk:
                                                bots={seat: klass.bot for seat in range(students, students + bots)},
                                                **klass.room_options))
 
-    def start_now(self, code: str) -> list[str]:
-        """Every table started now (`start_now_plan`), waited for here."""
-        return self._done_now(self.start_now_plan(code))
-
-    async def start_now_async(self, code: str) -> list[str]:
-        """`start_now` on the server's loop."""
-        return await self._done_later(code, self.start_now_plan(code))
+    async def start_now(self, code: str) -> list[str]:
+        """Every table started now (`start_now_plan`)."""
+        return await self._done(code, self.start_now_plan(code))
 
     def start_now_plan(self, code: str) -> Plan[list[str]]:
         """Every table of the round that has not started starts now: the class's bot takes each seat whose student
@@ -435,13 +413,9 @@ class ClassDesk:
 
     # ---------------------------------------------------------------- the students'
 
-    def join(self, code: Any, name: Any) -> Student:
-        """A student joins (`join_plan`), waited for here."""
-        return self._done_now(self.join_plan(code, name))
-
-    async def join_async(self, code: Any, name: Any) -> Student:
-        """`join` on the server's loop."""
-        return await self._done_later(code, self.join_plan(code, name))
+    async def join(self, code: Any, name: Any) -> Student:
+        """A student joins (`join_plan`)."""
+        return await self._done(code, self.join_plan(code, name))
 
     def join_plan(self, code: Any, name: Any) -> Plan[Student]:
         """A student typed the class code and a name: a student of its class list arrives (the first to give a
@@ -528,13 +502,9 @@ class ClassDesk:
         found = self.seat_student(room_code, seat)
         return 0.0 if found is None else found[1].extra_time
 
-    def extend(self, code: str, name: str, seconds: float) -> Student:
-        """A student's extra time (`extend_plan`), waited for here."""
-        return self._done_now(self.extend_plan(code, name, seconds))
-
-    async def extend_async(self, code: str, name: Any, seconds: Any) -> Student:
-        """`extend` on the server's loop."""
-        return await self._done_later(code, self.extend_plan(code, name, seconds))
+    async def extend(self, code: str, name: Any, seconds: Any) -> Student:
+        """A student's extra time (`extend_plan`)."""
+        return await self._done(code, self.extend_plan(code, name, seconds))
 
     def extend_plan(self, code: str, name: Any, seconds: Any) -> Plan[Student]:
         """The student `name` of class `code` gets `seconds` more for each move from now on, in this round and
@@ -575,13 +545,9 @@ class ClassDesk:
         room = self.hall.room(table.room)
         return None if room.seats[seat].bot is not None else (room, room.seats[seat])
 
-    def sit(self, token: Any) -> tuple[Room, TableSeat]:
-        """A student sits (`sit_plan`), waited for here."""
-        return self._done_now(self.sit_plan(token))
-
-    async def sit_async(self, token: Any) -> tuple[Room, TableSeat]:
-        """`sit` on the server's loop."""
-        return await self._done_later(self.student_of(token)[0].code, self.sit_plan(token))
+    async def sit(self, token: Any) -> tuple[Room, TableSeat]:
+        """A student sits (`sit_plan`)."""
+        return await self._done(self.student_of(token)[0].code, self.sit_plan(token))
 
     def sit_plan(self, token: Any) -> Plan[tuple[Room, TableSeat]]:
         """The student of a personal token sits at their seat under their class name (the table's game starts
