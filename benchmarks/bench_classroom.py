@@ -85,7 +85,7 @@ from tabletop_edu.classroom.client import join_room, websocket_url
 from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.throttles import FLOOD_RATE
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
+from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, run_now, simulated_policy
 from tabletop_edu.registry import game
 
 try:
@@ -681,13 +681,13 @@ def floor_draw_ms(seats: int = 12, seed: int = 1, moves: int = 20) -> list[float
         server = ClassServer(Path(folder) / "server.sqlite3")
         hall = server.hall = Hall(Store(Path(folder) / "floor.sqlite3"))
         try:
-            room = hall.create_room("mafia_de_cuba", seats, seed=seed)
+            room = run_now(hall.create_room("mafia_de_cuba", seats, seed=seed))
             for seat in range(seats):
-                hall.claim(room.seats[seat].token, f"Student {seat}")
+                run_now(hall.claim(room.seats[seat].token, f"Student {seat}"))
             rng = random.Random(seed)
             while len(times) < moves and room.state is not None and not room.state.is_over:
                 seat = room.state.acting_seats[0]
-                hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+                run_now(hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat)))))
                 if room.state.view(None).facts["phase"] != "floor":
                     continue
                 started = time.perf_counter()
