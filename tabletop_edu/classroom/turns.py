@@ -165,7 +165,8 @@ class ServerTurns:
         assert self.hall is not None and self.loop is not None
         loop, executor = self.loop, self._executor
         room = self.hall.rooms.get(code)
-        view = None if room is None else room.view(seat)  # the table the bot's move answered, to word it
+        # the table the bot's move answered, to word it (a seat the room does not have: `time_up` refuses it)
+        view = None if room is None or not 0 <= seat < len(room.seats) else room.view(seat)
         try:
             action = await self.hall.time_up(code, seat, lambda choose: loop.run_in_executor(executor, choose))
         except Refused as refusal:
