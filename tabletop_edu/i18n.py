@@ -140,6 +140,14 @@ _WORDS: dict[str, dict[str, str]] = {
 }
 
 
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜŒÆ")
+
+
+def elide(word: str, name: str) -> str:
+    """French elision before a name: 'de' + 'Ann' is "d'Ann", 'que' + 'Eve' is "qu'Eve"; 'de Bob' stays."""
+    return f"{word[:-1]}'{name}" if name[:1] in _VOWELS else f"{word} {name}"
+
+
 def check_language(language: str) -> str:
     """`language` if supported, else a clear error."""
     if language not in LANGUAGES:

@@ -16,7 +16,8 @@ from ..extras import installed, need
 from .flow import FlowData, events_flow, flow_data, information_flow, perspective_flow
 from .worlds import Worlds
 
-_DRAWINGS = ("Figure", "crossed_labels", "draw_information_flow", "draw_worlds", "projected_type")
+_DRAWINGS = ("Figure", "NOTEBOOK_COLUMN", "crossed_labels", "displayed_width", "draw_information_flow", "draw_worlds",
+             "projected_type")
 #: The drawings that have an SVG form, drawn without matplotlib.
 _SVG_DRAWINGS = ("crossed_labels", "draw_information_flow", "draw_worlds")
 _svg_drawing: Callable[[str], Any] | None = None
@@ -39,6 +40,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Figure", "FlowData", "Worlds", "crossed_labels", "draw_information_flow", "draw_without_matplotlib", "draw_worlds",
-           "events_flow", "flow_data",
+__all__ = ["Figure", "FlowData", "NOTEBOOK_COLUMN", "Worlds", "crossed_labels", "displayed_width",
+           "draw_information_flow", "draw_without_matplotlib", "draw_worlds", "events_flow", "flow_data",
            "information_flow", "perspective_flow", "projected_type"]

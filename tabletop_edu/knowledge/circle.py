@@ -86,7 +86,7 @@ def label_places(positions: Mapping[Any, Point], edges: Sequence[tuple[Any, Any,
             x, y = start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1])
             box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
             return (sum(1 for other, segment in enumerate(segments) if other != index and meets(segment, box))
-                    + sum(1 for centre in positions.values() if discmeets(centre, node_radius, box))
+                    + sum(1 for centre in positions.values() if disc_meets(centre, node_radius, box))
                     + sum(1 for taken in placed if boxes_meet(taken, box)))
 
         t = min(ALONG, key=lambda share: (conflicts(share), ALONG.index(share)))
@@ -131,7 +131,7 @@ def meets(segment: tuple[Point, Point], box: Box) -> bool:
     return True
 
 
-def discmeets(centre: Point, radius: float, box: Box) -> bool:
+def disc_meets(centre: Point, radius: float, box: Box) -> bool:
     nearest_x = min(max(centre[0], box[0]), box[2])
     nearest_y = min(max(centre[1], box[1]), box[3])
     return (centre[0] - nearest_x) ** 2 + (centre[1] - nearest_y) ** 2 < radius ** 2

@@ -30,8 +30,8 @@ from ..core import GameState
 from ..i18n import check_language, tr
 from . import circle, layout
 from .flow import information_flow
-from .layout import (FULL_COLOUR, JOURNEY_COLOUR, LANE_COLOUR, OBJECT_COLOUR, PUBLIC_COLOUR, REDACTED_COLOUR,
-                     SEAT_COLOUR, Column)
+from .layout import (FULL_COLOUR, JOURNEY_COLOUR, LANE_COLOUR, NOTEBOOK_COLUMN, OBJECT_COLOUR, PUBLIC_COLOUR,
+                     REDACTED_COLOUR, SEAT_COLOUR, Column)
 from .worlds import Worlds
 
 #: Width of the information-flow picture, in inches at `DPI`: 1280 pixels, a projector's width.
@@ -305,9 +305,16 @@ def crossed_labels(figure: mpl_figure.Figure, width_pixels: int = 1280) -> list[
         figure.set_dpi(original)
 
 
+def displayed_width(figure: mpl_figure.Figure, column: int | None = None) -> int:
+    """How many pixels wide JupyterLab shows a figure's PNG: its own width (inches times dpi), never stretched,
+    and scaled down to the notebook's column when wider (`NOTEBOOK_COLUMN`, measured in a 1280-pixel window)."""
+    return min(round(figure.get_figwidth() * figure.dpi), NOTEBOOK_COLUMN if column is None else column)
+
+
 def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple[float, list[str]]:
     """The smallest type of a figure in points when it is shown `width_pixels` wide, and the texts that
-    reach past its edges (cut off when shown): what a projector check needs."""
+    reach past its edges (cut off when shown). The default, 1280, is a projector showing the picture alone
+    across its width; in a notebook JupyterLab never stretches a picture: pass `displayed_width(figure)`."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.text import Text
 

@@ -17,6 +17,11 @@ from ..i18n import event_key, object_key, tr
 Attributes = Mapping[str, Any]
 
 #: The colours of both pictures.
+#: The widest JupyterLab shows a picture in a notebook at a 1280 x 800 window with its file browser open (as a
+#: new workspace opens): the output area's width in pixels, measured in Chromium (1,100 with the side bar
+#: closed). A wider PNG is scaled down to it; a narrower one is shown at its own size, never stretched; an SVG
+#: is shown at its own width and a wider one scrolls sideways, its right part hidden.
+NOTEBOOK_COLUMN = 848
 SEAT_COLOUR = "#1d4ed8"
 OBJECT_COLOUR = "#d97706"
 FULL_COLOUR = "#1e3a8a"

@@ -456,14 +456,15 @@ class GameWidget(widgets.VBox):
         self._redraw_moves()
 
     def _redraw_moves(self) -> None:
-        """The move buttons and the notation box of the seat on show: live and its turn, or a hint. Only
-        the live state is read: replaying an earlier step offers nothing to play."""
+        """The move buttons and the notation box of the seat on show: live and its turn, or a hint (none on a
+        locked spectator's screen, which has no seat to choose). Only the live state is read: replaying an
+        earlier step offers nothing to play."""
         seat, live, state = self.perspective, self.live, self.state
         acting = live and isinstance(seat, int) and not isinstance(seat, bool) and seat in state.acting_seats
         legal = list(self._legal(len(state.history), seat)) if acting else None
         if not live:
             hint = tr("replaying", self.language)
-        elif not isinstance(seat, int) and not state.is_over:
+        elif not isinstance(seat, int) and not state.is_over and not self.locked:
             hint = tr("no_view", self.language)
         else:
             hint = ""
