@@ -97,6 +97,7 @@ def label_places(positions: Mapping[Any, Point], edges: Sequence[tuple[Any, Any,
 
 
 def label_boxes(places: Sequence[Point], sizes: Sequence[Point]) -> list[Box]:
+    """Each label's box (left, bottom, right, top), centred on its place."""
     return [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for (x, y), (w, h) in zip(places, sizes)]
 
 
@@ -150,5 +151,6 @@ def agents_label(agents: Sequence[Any], language: str) -> str:
     return ",".join(names)
 
 
-__all__ = ["ALONG", "ORDERED_WORLDS", "PHONE_PICTURE", "PHONE_TYPE", "Box", "Point", "agents_label", "boxes_meet", "crossed", "label_boxes", "readable_width", "disc_meets", "fewest_crossings",
-           "label_places", "meets", "on_a_circle"]
+__all__ = ["ALONG", "ORDERED_WORLDS", "PHONE_PICTURE", "PHONE_TYPE", "Box", "Point", "agents_label", "boxes_meet",
+           "crossed", "disc_meets", "fewest_crossings", "label_boxes", "label_places", "meets", "on_a_circle",
+           "readable_width"]
