@@ -216,36 +216,54 @@ WORLD_RADIUS = 26
 WORLDS_TITLE_TYPE = 18
 #: How far the circle's units reach from its centre sideways (the worlds sit at radius 1).
 HALF_WIDTH = 1.32
+#: The widest a possible-worlds picture is laid out, in its own pixels: a wider one is this layout drawn larger
+#: (its viewBox), so a phone that shrinks it to `circle.PHONE_PICTURE` pixels still shows its type at
+#: `circle.PHONE_TYPE` pixels or more.
+WIDEST_LAYOUT = round(circle.PHONE_PICTURE * SMALLEST_TYPE / circle.PHONE_TYPE)
 
 
 def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: Any = None, title: str | None = None,
                 size: tuple[float, float] = (8, 8), language: str = "en") -> WorldsPicture:
     """`knowledge.draw_worlds` without matplotlib, as SVG: the worlds on a circle in the order that crosses
     fewest edges (the actual one outlined), each edge labelled, clear of the rest, with the agents that cannot
-    tell its two worlds apart; the title wrapped to the picture's width."""
+    tell its two worlds apart; the title wrapped to the picture's width. `size` is the picture's size on a wide
+    screen; it is laid out at most `WIDEST_LAYOUT` pixels wide and drawn larger, so its type stays readable on
+    a phone that shrinks it."""
     language = check_language(language)
     graph = worlds.to_networkx()
     edges = [(first, second, circle.agents_label(agents, language))  # type: ignore[var-annotated]
              for first, second, agents in graph.edges(data="agents")]
-    width, height = round(size[0] * PIXELS_PER_INCH), round(size[1] * PIXELS_PER_INCH)
+    shown_width, shown_height = round(size[0] * PIXELS_PER_INCH), round(size[1] * PIXELS_PER_INCH)
+    positions = circle.on_a_circle(circle.fewest_crossings(list(graph.nodes), [(a, b) for a, b, _ in edges]))
+    segments = tuple((positions[a], positions[b]) for a, b, _ in edges)
+    pad = 0.25 * SMALLEST_TYPE
+    label_pixels = [(_text_width(text, SMALLEST_TYPE) + 2 * pad, SMALLEST_TYPE * 1.2 + 2 * pad) for _, _, text in edges]
+
+    def geometry(width: float) -> tuple[float, list[circle.Point], list[circle.Point]]:
+        """Laid out `width` pixels wide: pixels per unit, each label's box size and its place, in units."""
+        scale = (width - 2 * MARGIN) / (2 * HALF_WIDTH)  # the same both ways: a circle stays round
+        sizes = [(w / scale, h / scale) for w, h in label_pixels]
+        return scale, sizes, circle.label_places(positions, edges, sizes, WORLD_RADIUS / scale)
+
+    def clear(width: float) -> bool:
+        _, sizes, places = geometry(width)
+        return not circle.crossed(segments, circle.label_boxes(places, sizes))
+
+    width = round(circle.readable_width(WIDEST_LAYOUT, shown_width, clear))
+    height = round(shown_height * width / shown_width)
     heading = textwrap.wrap(title or tr("worlds.title", language),
                             max(10, int((width - 2 * MARGIN) / (WORLDS_TITLE_TYPE * CHARACTER))))
     top = MARGIN + len(heading) * WORLDS_TITLE_TYPE * 1.25 + 8
     box_width, box_height = width - 2 * MARGIN, height - top - MARGIN
-    scale = box_width / (2 * HALF_WIDTH)  # pixels per unit, the same both ways: a circle stays round
+    scale, sizes, places = geometry(width)
     centre = (MARGIN + box_width / 2, top + box_height / 2)
 
     def pixels(point: circle.Point) -> tuple[float, float]:
         return round(centre[0] + point[0] * scale, 1), round(centre[1] - point[1] * scale, 1)
 
-    positions = circle.on_a_circle(circle.fewest_crossings(list(graph.nodes), [(a, b) for a, b, _ in edges]))
-    pad = 0.25 * SMALLEST_TYPE
-    sizes = [((_text_width(text, SMALLEST_TYPE) + 2 * pad) / scale, (SMALLEST_TYPE * 1.2 + 2 * pad) / scale)
-             for _, _, text in edges]
-    places = circle.label_places(positions, edges, sizes, WORLD_RADIUS / scale)
-    boxes = tuple((x - w / 2, y - h / 2, x + w / 2, y + h / 2) for (x, y), (w, h) in zip(places, sizes))
-    segments = tuple((positions[a], positions[b]) for a, b, _ in edges)
-    html = render("knowledge/worlds.svg.j2", style=False, width=width, height=height, title=heading, margin=MARGIN,
+    boxes = tuple(circle.label_boxes(places, sizes))
+    html = render("knowledge/worlds.svg.j2", style=False, width=width, height=height, shown_width=shown_width,
+                  shown_height=shown_height, title=heading, margin=MARGIN,
                   radius=WORLD_RADIUS, sizes={"small": SMALLEST_TYPE, "title": WORLDS_TITLE_TYPE},
                   edges=[{"x1": pixels(start)[0], "y1": pixels(start)[1], "x2": pixels(end)[0], "y2": pixels(end)[1],
                           "colour": "#c1121f" if actual is not None and actual in (a, b) else "#999999"}

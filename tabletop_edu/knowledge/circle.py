@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 #: Up to this many worlds, every order round the circle is tried for the fewest crossing edges.
 ORDERED_WORLDS = 8
 #: Where a label may sit along its edge (a share of the way from its first world), best first.
 ALONG = (0.5, 0.42, 0.58, 0.34, 0.66, 0.27, 0.73, 0.21, 0.79)
+
+#: A phone shrinks a picture to about this many pixels (a 390-pixel page less its margins); drawn for a wide
+#: screen, a possible-worlds picture is laid out small enough that its type still reads `PHONE_TYPE` pixels there,
+#: where its labels stay clear of its edges (a dense one is laid out wider: `readable_width`).
+PHONE_PICTURE = 370
+PHONE_TYPE = 12
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -90,6 +96,26 @@ def label_places(positions: Mapping[Any, Point], edges: Sequence[tuple[Any, Any,
     return places
 
 
+def label_boxes(places: Sequence[Point], sizes: Sequence[Point]) -> list[Box]:
+    """Each label's box (left, bottom, right, top), centred on its place."""
+    return [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for (x, y), (w, h) in zip(places, sizes)]
+
+
+def crossed(segments: Sequence[tuple[Point, Point]], boxes: Sequence[Box]) -> list[tuple[int, int]]:
+    """(label, edge) for each edge label's box that another edge runs through (label k belongs to edge k)."""
+    return [(own, index) for own, box in enumerate(boxes) for index, segment in enumerate(segments)
+            if index != own and meets(segment, box)]
+
+
+def readable_width(widest: float, width: float, clear: Callable[[float], bool]) -> float:
+    """The width to lay a picture out at: `widest` (where its type still reads on a phone) if its labels are
+    clear of every edge there (`clear(width)`), else a little wider, step by step, up to `width` asked for."""
+    candidate = min(widest, width)
+    while candidate < width and not clear(candidate):
+        candidate = min(width, candidate * 1.1)
+    return candidate
+
+
 def meets(segment: tuple[Point, Point], box: Box) -> bool:
     """Whether a segment runs through a box (Liang-Barsky clipping)."""
     (x0, y0), (x1, y1) = segment
@@ -125,5 +151,6 @@ def agents_label(agents: Sequence[Any], language: str) -> str:
     return ",".join(names)
 
 
-__all__ = ["ALONG", "ORDERED_WORLDS", "Box", "Point", "agents_label", "boxes_meet", "disc_meets", "fewest_crossings",
-           "label_places", "meets", "on_a_circle"]
+__all__ = ["ALONG", "ORDERED_WORLDS", "PHONE_PICTURE", "PHONE_TYPE", "Box", "Point", "agents_label", "boxes_meet",
+           "crossed", "disc_meets", "fewest_crossings", "label_boxes", "label_places", "meets", "on_a_circle",
+           "readable_width"]

@@ -203,7 +203,9 @@ def _legend(language: str) -> list[Any]:
 def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: Any = None,
                 title: str | None = None, size: tuple[float, float] = (8, 8), language: str = "en") -> Figure:
     """The Kripke structure: worlds on a circle (the actual one outlined), an edge labelled with the agents
-    that cannot tell its two worlds apart.
+    that cannot tell its two worlds apart. `size` is in inches at the module's `DPI`; a picture wider than
+    `WIDEST_WORLDS` inches is laid out that wide (or as little wider as keeps its labels clear of its edges) at
+    a higher resolution, as many pixels: a phone that shrinks it keeps its type readable.
 
     The worlds go round the circle in the order that crosses the fewest edges (every order is tried up to
     `ORDERED_WORLDS` worlds), and each edge's label sits on its own edge where no other edge, world or label
@@ -216,37 +218,47 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
     graph = worlds.to_networkx()
     edges = [(first, second, plain(circle.agents_label(agents, language)))  # type: ignore[var-annotated]
              for first, second, agents in graph.edges(data="agents")]
-    figure = Figure(figsize=size, dpi=DPI)
+    positions = circle.on_a_circle(circle.fewest_crossings(list(graph.nodes), [(a, b) for a, b, _ in edges]))
+    segments = [(positions[a], positions[b]) for a, b, _ in edges]
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    measuring = Figure(figsize=size, dpi=DPI)
+    renderer = FigureCanvasAgg(measuring).get_renderer()
+    pad = 0.25 * SMALLEST_TYPE
+    extents = [measuring.text(0, 0, text, fontsize=SMALLEST_TYPE).get_window_extent(renderer) for _, _, text in edges]
+    points = [(extent.width * 72 / DPI + 2 * pad, extent.height * 72 / DPI + 2 * pad) for extent in extents]
+
+    def geometry(width: float) -> tuple[float, list[circle.Point], list[circle.Point]]:
+        """Laid out `width` inches wide: points per unit, each label's box size and its place, in units."""
+        points_per_unit = 72 * 0.96 * width / (2 * HALF_WIDTH)
+        sizes = [(w / points_per_unit, h / points_per_unit) for w, h in points]
+        node_radius = math.sqrt(WORLD_SIZE) / 2 / points_per_unit
+        return points_per_unit, sizes, circle.label_places(positions, edges, sizes, node_radius)
+
+    def clear(width: float) -> bool:
+        _, sizes, places = geometry(width)
+        return not circle.crossed(segments, circle.label_boxes(places, sizes))
+
+    laid_out = circle.readable_width(WIDEST_WORLDS, size[0], clear)
+    shrink = laid_out / size[0]  # laid out this much smaller, drawn at as many pixels
+    size = (size[0] * shrink, size[1] * shrink)
+    points_per_unit, sizes, places = geometry(size[0])
+    figure = Figure(figsize=size, dpi=DPI / shrink)
     axes = figure.add_axes((0.02, 0.02, 0.96, 0.96 - 0.5 / size[1]))  # the title above, in 0.5 inch
     box_width, box_height = 0.96 * size[0], (0.96 - 0.5 / size[1]) * size[1]
-    half_width = 1.32
-    half_height = half_width * box_height / box_width  # the same scale both ways: a circle stays round
-    axes.set_xlim(-half_width, half_width)
+    half_height = HALF_WIDTH * box_height / box_width  # the same scale both ways: a circle stays round
+    axes.set_xlim(-HALF_WIDTH, HALF_WIDTH)
     axes.set_ylim(-half_height, half_height)
     axes.set_axis_off()
-    points_per_unit = 72 * box_width / (2 * half_width)
-    positions = circle.on_a_circle(circle.fewest_crossings(list(graph.nodes), [(a, b) for a, b, _ in edges]))
     for index, (first, second, _) in enumerate(edges):
         on_actual = actual is not None and actual in (first, second)
         axes.plot(*zip(positions[first], positions[second]), color="#c1121f" if on_actual else "#999999",
                   linewidth=1.5, zorder=1, gid=f"edge-{index}")
-    node_radius = math.sqrt(WORLD_SIZE) / 2 / points_per_unit
     for node in graph.nodes:
         axes.plot(*positions[node], marker="o", markersize=math.sqrt(WORLD_SIZE), color="#8ecae6",
                   markeredgecolor="black" if node == actual else "#8ecae6", markeredgewidth=3, zorder=2,
                   linestyle="none")
         axes.text(*positions[node], plain(label(node)), ha="center", va="center", fontsize=SMALLEST_TYPE, zorder=3)
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    renderer = FigureCanvasAgg(figure).get_renderer()
-    sizes = []
-    for _, _, text in edges:  # each label's box, in the data's units, with the padding drawn around it
-        extent = axes.text(0, 0, text, fontsize=SMALLEST_TYPE).get_window_extent(renderer)
-        axes.texts[-1].remove()
-        pad = 0.25 * SMALLEST_TYPE
-        sizes.append(((extent.width * 72 / DPI + 2 * pad) / points_per_unit,
-                      (extent.height * 72 / DPI + 2 * pad) / points_per_unit))
-    places = circle.label_places(positions, edges, sizes, node_radius)
     for index, ((_, _, text), (x, y)) in enumerate(zip(edges, places)):
         axes.text(x, y, text, ha="center", va="center", fontsize=SMALLEST_TYPE, zorder=4, gid=f"edge-label-{index}",
                   bbox={"boxstyle": "square,pad=0.25", "facecolor": "white", "edgecolor": "none"})
@@ -254,6 +266,12 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
     return figure
 
 
+#: The widest a possible-worlds picture is laid out, in inches: a wider one is this layout at a higher resolution
+#: (as many pixels), so a phone that shrinks it to `circle.PHONE_PICTURE` pixels shows its type at
+#: `circle.PHONE_TYPE` pixels or more.
+WIDEST_WORLDS = SMALLEST_TYPE / 72 * circle.PHONE_PICTURE / circle.PHONE_TYPE
+#: How far the possible-worlds axes reach from the circle's centre sideways (the worlds sit at radius 1).
+HALF_WIDTH = 1.32
 #: The area of a world's disc, in square points (matplotlib's marker size is its diameter: the root of it).
 WORLD_SIZE = 1500
 

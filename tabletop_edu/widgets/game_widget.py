@@ -331,9 +331,9 @@ class GameWidget(widgets.VBox):
         if self.projector_toggle.value != on:
             self.projector_toggle.value = on  # observed: comes back here
             return
-        for piece in (self.perspective_picker, self.language_picker, self.timeline_bar, self.notation,
-                      self.panels):
+        for piece in (self.perspective_picker, self.language_picker, self.timeline_bar, self.panels):
             piece.layout.display = HIDDEN if on else None
+        self._show_notation()
         if self.locked:
             self.perspective_picker.layout.display = HIDDEN
         if on and "tabletop-projector" not in self._dom_classes:
@@ -473,10 +473,15 @@ class GameWidget(widgets.VBox):
         self.action_picker.options = legal or []
         self.action_picker.value = legal[0] if legal else None
         self.action_picker.disabled = self.play_button.disabled = self.action_text.disabled = not legal
-        self.notation.layout.display = HIDDEN if self.projector else None
+        self._show_notation()
         stepping = self.bot_pace == STEP
         self.next_bot_button.layout.display = None if stepping else HIDDEN
         self.next_bot_button.disabled = not (stepping and self._bot_to_move())
+
+    def _show_notation(self) -> None:
+        """The notation box only when it has a move to offer (and never on the projector): an empty, disabled
+        list while replaying or waiting is a box a student can do nothing with."""
+        self.notation.layout.display = None if self.action_picker.options and not self.projector else HIDDEN
 
     def _compute_legal(self, step: int, seat: Seat) -> tuple[str, ...]:
         """The seat's legal moves in the live state, which is at `step` (the key of the cache)."""

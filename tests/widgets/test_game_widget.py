@@ -261,6 +261,7 @@ def test_the_timeline_buttons_replay_and_replaying_lets_nobody_act() -> None:
     assert widget.shown_state.history == [] and "peeks" not in widget.log_panel.value
     assert "Step 0 of 3" in bar.events.value and "The deal: Ana is dealt the" in bar.events.value
     assert widget.moves.option_buttons == [] and widget.action_picker.disabled
+    assert not visible(widget.notation)  # no empty list of moves to choose from while replaying
     assert "Replaying an earlier step" in widget.moves.built.value
     widget.play("pass")
     assert "earlier step" in widget.message.value and len(widget.state.history) == 3
@@ -273,6 +274,7 @@ def test_the_timeline_buttons_replay_and_replaying_lets_nobody_act() -> None:
     widget.perspective_picker.value = 0
     bar.live_button.click()
     assert widget.live and labels(widget) == ["Peek at a card", "Guess a card aloud", "Pass"]
+    assert visible(widget.notation) and widget.action_picker.value in widget.action_picker.options
 
 
 def test_playing_out_of_turn_is_refused() -> None:
@@ -383,6 +385,7 @@ def test_projector_mode_keeps_only_the_table_in_large_type() -> None:
     assert not visible(widget.perspective_picker)  # the new picker is hidden too
     widget.projector_toggle.value = False
     assert widget.size_picker.value == 100 and visible(widget.panels) and visible(widget.perspective_picker)
+    assert visible(widget.notation)  # Ana's turn: her moves in the notation box again
     assert "tabletop-projector" not in widget._dom_classes
 
 
