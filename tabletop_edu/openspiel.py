@@ -383,6 +383,8 @@ class Table:
     menus: dict[int, tuple[FrozenList, list[int]]] = field(init=False)
     #: The first draw an undrawn deal asks for (the same for every game of this table), once known.
     first_draw: list[NeedDraw] = field(init=False)
+    #: The moves (texts) that have drawn in some game of this table (`Progress.play` keeps the position before).
+    drawing: set[str] = field(init=False)
 
     def __post_init__(self) -> None:
         catalogue = tuple(self.plugin.action_catalogue(self.players, self.rules))
@@ -394,6 +396,7 @@ class Table:
         object.__setattr__(self, "values", {})
         object.__setattr__(self, "menus", {})
         object.__setattr__(self, "first_draw", [])
+        object.__setattr__(self, "drawing", set())
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         return self
@@ -561,16 +564,24 @@ class Progress:
         return self.outcomes
 
     def play(self, seat: Seat, text: str) -> None:
-        """A seat's move: played at once, or pending if it draws."""
-        assert self.engine is not None
+        """A seat's move: played at once, or pending if it draws. The position before it is kept when it
+        costs nothing (an engine shared with a copy is never played on again) or when this move drew before
+        (a copy then costs less than the replay a drawing move needs)."""
+        engine, table = self.engine, self.table
+        assert engine is not None
+        kept: GameState[Any] | None = None
         if not self.owned:
-            self.engine, self.owned = copy_engine(self.engine), True
+            kept, engine = engine, copy_engine(engine)
+            self.engine, self.owned = engine, True
+        elif text in table.drawing:
+            kept = copy_engine(engine)
         self._changed()
         try:
-            self.engine.apply(self.table.move(text), player=seat)
+            engine.apply(table.move(text), player=seat)
         except NeedDraw as need:  # the move draws: it is played again from its start as the draws come
+            table.drawing.add(text)
             self.engine, self.pending, self.pending_draws, self.outcomes = None, (seat, text), [], need.outcomes
-            self.upcoming = need.then
+            self.upcoming, self.before = need.then, kept
             return
         self.moves.append((seat, text))
 
