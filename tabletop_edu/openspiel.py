@@ -87,7 +87,8 @@ except ImportError as missing:  # without the openspiel extra: one sentence nami
     raise MissingExtra(missing.name or "pyspiel", "The OpenSpiel adapter", "openspiel") from None
 
 from . import registry
-from .core import Action, Event, FrozenList, GameState, IllegalAction, Seat, View, rules_from_dict, rules_to_dict
+from .core import (Action, Event, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, rules_from_dict,
+                   rules_to_dict)
 from .pettingzoo_env import facts_features
 
 #: The prefix of our games' OpenSpiel names ("tabletop_peek").
@@ -449,18 +450,74 @@ _MENUS_KEPT = 1 << 12
 
 
 def copy_engine(engine: GameState[Any]) -> GameState[Any]:
-    """An independent copy of one of our states, quickly: events and rules are immutable, so the copy shares
-    them (a game's own `clone` is used when it defines one). Its rng is a fresh, empty `ScriptedRandom`:
-    a completed step never leaves draws unused."""
-    if type(engine).clone is GameState.clone:
-        memo: dict[int, Any] = {id(event): event for event in engine.events}
-        memo[id(engine.rules)] = engine.rules
-        memo[id(engine.rng)] = engine.rng
-        copied = copy.deepcopy(engine, memo)
-    else:
+    """An independent copy of one of our states, quickly (OpenSpiel's tree walks copy one at every node): a
+    game's own `clone` when it defines one, else `GameState.clone`'s deep copy written for plain data
+    (`_copied`). Its rng is a fresh, empty `ScriptedRandom`: a completed step never leaves draws unused."""
+    kind = type(engine)
+    memo: dict[int, Any] = {id(engine.rules): engine.rules, id(engine.rng): engine.rng}
+    if kind.clone is not GameState.clone:
         copied = engine.clone()
+    elif _copied_as_plain_data(kind):
+        copied = object.__new__(kind)
+        memo[id(engine)] = copied
+        for log in (engine.events, engine.history):  # the core's logs: lists of immutable entries
+            memo[id(log)] = log[:]
+        shared = _SHARED
+        copied.__dict__.update({name: value if type(value) in shared else _copied(value, memo)
+                                for name, value in engine.__dict__.items()})
+    else:  # the game says how it is copied (`__deepcopy__`...): its way, sharing the immutable events
+        memo.update({id(event): event for event in engine.events})
+        copied = copy.deepcopy(engine, memo)
     copied.rng = ScriptedRandom()
     return copied
+
+
+@functools.lru_cache(maxsize=None)
+def _copied_as_plain_data(kind: type) -> bool:
+    """Whether `copy.deepcopy` copies states of `kind` attribute by attribute (the class changes none of
+    `__deepcopy__`, `__reduce_ex__`, `__reduce__`, `__getstate__`, `__setstate__`, and none of its bases has
+    slots)."""
+    hooks = ("__reduce_ex__", "__reduce__", "__getstate__")
+    return not hasattr(kind, "__deepcopy__") and not hasattr(kind, "__setstate__") and \
+        all(getattr(kind, hook, None) is getattr(object, hook, None) for hook in hooks) and \
+        not any(vars(base).get("__slots__") for base in kind.__mro__)
+
+
+#: Values that never change, which a copy shares: plain atoms, events, frozen details and action values.
+_SHARED: frozenset[type] = frozenset({int, str, bool, float, type(None), range, Event, FrozenDict, FrozenList})
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    """`copy.deepcopy(value, memo)`, at the speed of a list copy for the plain data our states hold: lists,
+    dicts, sets and tuples of values that never change are copied shallowly (what a deep copy gives for them),
+    immutable values shared; containers go through `memo`, so two names for one list stay one list in the copy.
+    Anything else is left to `copy.deepcopy`."""
+    kind = type(value)
+    if kind in _SHARED or isinstance(value, Action):
+        return value
+    known = memo.get(id(value))
+    if known is not None:
+        return known
+    shared = _SHARED
+    copied: Any
+    if kind is list:
+        if all(type(item) in shared for item in value):
+            copied = memo[id(value)] = value[:]
+            return copied
+        copied = memo[id(value)] = []  # known before its items are, as `copy.deepcopy` does (cycles)
+        copied.extend([_copied(item, memo) for item in value])
+        return copied
+    if kind is dict:
+        if all(type(item) in shared for item in value.values()) and all(type(key) in shared for key in value):
+            copied = memo[id(value)] = value.copy()
+            return copied
+        copied = memo[id(value)] = {}
+        copied.update({_copied(key, memo): _copied(item, memo) for key, item in value.items()})
+        return copied
+    if (kind is set or kind is frozenset or kind is tuple) and all(type(item) in shared for item in value):
+        copied = memo[id(value)] = set(value) if kind is set else value
+        return copied
+    return copy.deepcopy(value, memo)
 
 
 class Progress:

@@ -441,3 +441,20 @@ def test_the_fast_paths_give_the_plain_engines_states_and_returns(name: str) -> 
         state = game.new_initial_state()
         play_and_check(game, state, random.Random(seed), [], [], 400, True)
         assert state.is_terminal()
+
+
+def test_an_engine_copy_is_a_deep_copy_that_shares_only_what_never_changes() -> None:
+    from tabletop_edu.openspiel import copy_engine
+
+    state = peek.new_game(3, seed=4, rules=SMALL_PEEK)
+    state.apply(state.legal_actions()[0])
+    state.alias = state.known  # type: ignore[attr-defined]  # two names for one list stay one list in the copy
+    copied = copy_engine(state)
+    assert copied.known == state.known and copied.known is not state.known and copied.alias is copied.known
+    assert all(mine is not theirs for mine, theirs in zip(copied.known, state.known))  # its sets too
+    assert copied.events == state.events and copied.events is not state.events
+    assert copied.events[0] is state.events[0] and copied.rules is state.rules  # immutable: shared
+    events, known = list(state.events), [set(seen) for seen in state.known]
+    copied.apply(copied.legal_actions()[0])
+    assert len(copied.history) == 2 and state.history == copied.history[:1]  # the original played on by nobody
+    assert state.events == events and state.known == known and state.alias is state.known  # type: ignore[attr-defined]
