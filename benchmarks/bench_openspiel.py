@@ -1,13 +1,23 @@
 """Our games through the OpenSpiel adapter beside OpenSpiel's own python_kuhn_poker: decisions per second as a ratio.
 
-Run: `python benchmarks/bench_openspiel.py [seconds]` (default 3). Requires the `bench` extra (open_spiel).
+Run: `python benchmarks/bench_openspiel.py [seconds]` (default 3), or `python -m tabletop_edu bench openspiel`.
+Requires the `bench` extra (open_spiel).
 
-Each contender is random self-play through pyspiel's interface (`legal_actions`, `apply_action`, chance
-outcomes sampled: `reference.openspiel_game`), so the adapter pays what CFR or MCCFR pay for each decision:
-the replay of draws, the action catalogue, the state copies. One line per game, its decisions/s and the ratio
-to python_kuhn_poker measured in the same run (the target is x1.00 or more), then the slowest ratio. Beside it
-the steps/s ratio, chance steps included: every draw of ours is a chance node (a 40-card shuffle is 39), where
-a Kuhn hand has two. Time is this process's CPU time in five alternating turns, best kept (see reference.py).
+Each contender is random self-play through pyspiel's interface, one loop for all (`reference.openspiel_game`):
+at a chance node `chance_outcomes` and one outcome sampled and applied, at a player node `legal_actions` and
+one of them applied. So the adapter pays what CFR or MCCFR pay along one path: the replay of draws, the
+action catalogue, the engine's own moves with their event logs.
+
+What is counted, the same way on both sides:
+- a *decision* is one `apply_action` at a player node; chance nodes are not decisions;
+- the time is all of it, chance nodes included: a decision's cost is the whole game's time over its decisions.
+  A Kuhn hand is 2 chance nodes for 2 or 3 decisions; Get Adler's 4-player game about 1.8 chance nodes a
+  decision (a reshuffle is dozens), Peek's and Commissario's 0.5, Mafia de Cuba's 6-player game none.
+One line per game, its decisions/s and the ratio to python_kuhn_poker measured in the same run (the target is
+x1.00 or more), then the slowest ratio. Beside it the steps/s ratio, where every chance node counts as a step.
+Time is this process's CPU time in five alternating turns, each contender's best turn by decisions/s kept
+(see reference.py). No clone is measured: OpenSpiel's tree walks clone at every node, which the adapter makes
+cheap by sharing the engine until one side plays on (`openspiel.Progress`).
 """
 
 from __future__ import annotations
@@ -44,7 +54,7 @@ def ratio_lines(ours: list[Throughput], reference: Throughput) -> list[str]:
 
 def main(seconds: float = 3.0) -> None:
     contenders = [openspiel_game(name, players=players) for name, players in GAMES] + [openspiel_game(REFERENCE)]
-    results = side_by_side(contenders, seconds, turns=5, clock=time.process_time)
+    results = side_by_side(contenders, seconds, turns=5, clock=time.process_time, best_by="decisions_per_second")
     for line in ratio_lines(results[:-1], results[-1]):
         print(line)
 

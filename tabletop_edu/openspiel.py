@@ -87,7 +87,8 @@ except ImportError as missing:  # without the openspiel extra: one sentence nami
     raise MissingExtra(missing.name or "pyspiel", "The OpenSpiel adapter", "openspiel") from None
 
 from . import registry
-from .core import Action, Event, GameState, IllegalAction, Seat, View, rules_from_dict, rules_to_dict
+from .core import (Action, Event, FrozenDict, FrozenList, GameState, IllegalAction, Seat, View, rules_from_dict,
+                   rules_to_dict)
 from .pettingzoo_env import facts_features
 
 #: The prefix of our games' OpenSpiel names ("tabletop_peek").
@@ -377,6 +378,14 @@ class Table:
     index: Mapping[str, int] = field(init=False)
     state_class: type[GameState[Any]] = field(init=False)
     max_steps: int = field(init=False)
+    #: Each move's action value, read once from its text (`move`).
+    values: dict[str, Action | str] = field(init=False)
+    #: The sorted action ids of the read-only menus the engine handed out, by identity (`legal_ids`).
+    menus: dict[int, tuple[FrozenList, list[int]]] = field(init=False)
+    #: The first draw an undrawn deal asks for (the same for every game of this table), once known.
+    first_draw: list[NeedDraw] = field(init=False)
+    #: The moves (texts) that have drawn in some game of this table (`Progress.play` keeps the position before).
+    drawing: set[str] = field(init=False)
 
     def __post_init__(self) -> None:
         catalogue = tuple(self.plugin.action_catalogue(self.players, self.rules))
@@ -385,6 +394,10 @@ class Table:
         object.__setattr__(self, "state_class", self.plugin.state_class())
         probe = self.plugin.new_game(self.players, seed=0, rules=self.rules)
         object.__setattr__(self, "max_steps", probe.max_steps)
+        object.__setattr__(self, "values", {})
+        object.__setattr__(self, "menus", {})
+        object.__setattr__(self, "first_draw", [])
+        object.__setattr__(self, "drawing", set())
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         return self
@@ -395,42 +408,138 @@ class Table:
             raise RuntimeError(f"{text!r} is legal but missing from the action catalogue of {self.plugin.name}.")
         return self.index[text]
 
+    def legal_ids(self, legal: Sequence[Action]) -> list[int]:
+        """The sorted ids of a legal-action list; a read-only menu's (`FrozenList`) are worked out once, since
+        engines hand the same menu out again and again (a Mafia floor's holds hundreds of testimonies). A menu
+        is known by its identity, kept alive beside its ids so that no other list takes it while it is known."""
+        if isinstance(legal, FrozenList):
+            known = self.menus.get(id(legal))
+            if known is not None and known[0] is legal:
+                return known[1]
+        index = self.index
+        try:
+            ids = sorted([index[str(action)] for action in legal])
+        except KeyError:
+            ids = sorted(self.action_id(action) for action in legal)  # names the missing one
+        if isinstance(legal, FrozenList):
+            if len(self.menus) >= _MENUS_KEPT:
+                self.menus.clear()
+            self.menus[id(legal)] = (legal, ids)
+        return ids
+
+    def move(self, text: str) -> Action | str:
+        """The action value `text` reads as, read once per table: `apply` given the same value again finds it
+        already read back (canonical) and only validates it, where given text it parses it at every step. The
+        text itself if it does not read (then `apply` refuses it as it would the text)."""
+        value = self.values.get(text)
+        if value is None:
+            try:
+                value = self.state_class.parse_action(text)
+            except IllegalAction:
+                value = text
+            self.values[text] = value
+        return value
+
 
 # ------------------------------------------------------------------------------------------ the state
 
 
 _DEAL = ("deal",)
+#: How many read-only menus a table remembers the ids of (emptied when full; engines share few menus).
+_MENUS_KEPT = 1 << 12
 
 
 def copy_engine(engine: GameState[Any]) -> GameState[Any]:
-    """An independent copy of one of our states, quickly: events and rules are immutable, so the copy shares
-    them (a game's own `clone` is used when it defines one). Its rng is a fresh, empty `ScriptedRandom`:
-    a completed step never leaves draws unused."""
-    if type(engine).clone is GameState.clone:
-        memo: dict[int, Any] = {id(event): event for event in engine.events}
-        memo[id(engine.rules)] = engine.rules
-        memo[id(engine.rng)] = engine.rng
-        copied = copy.deepcopy(engine, memo)
-    else:
+    """An independent copy of one of our states, quickly (OpenSpiel's tree walks copy one at every node): a
+    game's own `clone` when it defines one, else `GameState.clone`'s deep copy written for plain data
+    (`_copied`). Its rng is a fresh, empty `ScriptedRandom`: a completed step never leaves draws unused."""
+    kind = type(engine)
+    memo: dict[int, Any] = {id(engine.rules): engine.rules, id(engine.rng): engine.rng}
+    if kind.clone is not GameState.clone:
         copied = engine.clone()
+    elif _copied_as_plain_data(kind):
+        copied = object.__new__(kind)
+        memo[id(engine)] = copied
+        for log in (engine.events, engine.history):  # the core's logs: lists of immutable entries
+            memo[id(log)] = log[:]
+        shared = _SHARED
+        copied.__dict__.update({name: value if type(value) in shared else _copied(value, memo)
+                                for name, value in engine.__dict__.items()})
+    else:  # the game says how it is copied (`__deepcopy__`...): its way, sharing the immutable events
+        memo.update({id(event): event for event in engine.events})
+        copied = copy.deepcopy(engine, memo)
     copied.rng = ScriptedRandom()
     return copied
+
+
+@functools.lru_cache(maxsize=None)
+def _copied_as_plain_data(kind: type) -> bool:
+    """Whether `copy.deepcopy` copies states of `kind` attribute by attribute (the class changes none of
+    `__deepcopy__`, `__reduce_ex__`, `__reduce__`, `__getstate__`, `__setstate__`, and none of its bases has
+    slots)."""
+    hooks = ("__reduce_ex__", "__reduce__", "__getstate__")
+    return not hasattr(kind, "__deepcopy__") and not hasattr(kind, "__setstate__") and \
+        all(getattr(kind, hook, None) is getattr(object, hook, None) for hook in hooks) and \
+        not any(vars(base).get("__slots__") for base in kind.__mro__)
+
+
+#: Values that never change, which a copy shares: plain atoms, events, frozen details and action values.
+_SHARED: frozenset[type] = frozenset({int, str, bool, float, type(None), range, Event, FrozenDict, FrozenList})
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    """`copy.deepcopy(value, memo)`, at the speed of a list copy for the plain data our states hold: lists,
+    dicts, sets and tuples of values that never change are copied shallowly (what a deep copy gives for them),
+    immutable values shared; containers go through `memo`, so two names for one list stay one list in the copy.
+    Anything else is left to `copy.deepcopy`."""
+    kind = type(value)
+    if kind in _SHARED or isinstance(value, Action):
+        return value
+    known = memo.get(id(value))
+    if known is not None:
+        return known
+    shared = _SHARED
+    copied: Any
+    if kind is list:
+        if all(type(item) in shared for item in value):
+            copied = memo[id(value)] = value[:]
+            return copied
+        copied = memo[id(value)] = []  # known before its items are, as `copy.deepcopy` does (cycles)
+        copied.extend([_copied(item, memo) for item in value])
+        return copied
+    if kind is dict:
+        if all(type(item) in shared for item in value.values()) and all(type(key) in shared for key in value):
+            copied = memo[id(value)] = value.copy()
+            return copied
+        copied = memo[id(value)] = {}
+        copied.update({_copied(key, memo): _copied(item, memo) for key, item in value.items()})
+        return copied
+    if (kind is set or kind is frozenset or kind is tuple) and all(type(item) in shared for item in value):
+        copied = memo[id(value)] = set(value) if kind is set else value
+        return copied
+    return copy.deepcopy(value, memo)
 
 
 class Progress:
     """Our game's state inside an OpenSpiel state: the engine after the last completed step, and a step
     waiting for draws (`pending`: the deal, or a seat's move) with the draws made for it so far.
 
-    Replays start from `root` (None: the deal) with the draws and moves of the completed steps. OpenSpiel
-    clones states by deep-copying their attributes: this one copies only what changes (`root` and `before` are
-    never played on, so copies share them)."""
+    Replays start from `root` (None: the deal), a position after `root_moves` of the completed moves and
+    `root_draws` of their draws, and play the rest: `root` moves on to the position before each completed
+    move that drew, so a replay plays the moves since the last draw, not the whole game.
+
+    OpenSpiel clones states by deep-copying their attributes, and its algorithms clone at every node: a copy
+    shares the engine with its original until one of them plays on it (`owned` is then False on both, and
+    the one that plays first copies it), and `root` and `before` are never played on, so copies share them."""
 
     def __init__(self, table: Table, engine: GameState[Any] | None = None,
                  sampler: Callable[[Seat, random.Random], GameState[Any]] | None = None) -> None:
         """`engine` (None: deal a new game) is taken over, not copied: the caller must not use it again."""
         self.table = table
         self.engine = None if engine is None else copy_engine(engine)
+        self.owned = True  # `engine` is this progress's alone (no copy shares it)
         self.root = engine  # taken over: never played on
+        self.root_moves = self.root_draws = 0
         self.draws: list[int] = []
         self.moves: list[tuple[Seat, str]] = []
         self.pending: tuple[Any, ...] | None = _DEAL if engine is None else None
@@ -440,48 +549,66 @@ class Progress:
         self.upcoming: list[int] = []  # the sizes of the draws known to follow it (`NeedDraw.then`)
         self.before: GameState[Any] | None = None  # the engine before the pending move (replayed when needed)
         self.sampler = sampler
+        self.legal: list[int] | None = None  # the legal action ids at this decision node, once asked
+        self.texts: dict[tuple[Any, ...], str] = {}  # information-state and observation strings, once asked
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Progress:
         copied = copy.copy(self)
-        copied.engine = None if self.engine is None else copy_engine(self.engine)
+        self.owned = copied.owned = False
         copied.draws, copied.moves = list(self.draws), list(self.moves)
         copied.pending_draws, copied.digits = list(self.pending_draws), list(self.digits)
         copied.upcoming = list(self.upcoming)
+        copied.texts = dict(self.texts)
         return copied
+
+    def _changed(self) -> None:
+        """Forget what was worked out for the node this progress leaves."""
+        self.legal = None
+        if self.texts:
+            self.texts = {}
 
     def settle(self) -> None:
         """Play the pending step with the draws made so far: it completes, or asks for one more draw."""
         if self.pending is None or self.outcomes is not None:
             return
+        table = self.table
+        if self.pending == _DEAL and not self.pending_draws and table.first_draw:
+            self.outcomes, self.upcoming = table.first_draw[0].outcomes, list(table.first_draw[0].then)
+            return
         rng = ScriptedRandom(self.pending_draws)
         try:
             if self.pending == _DEAL:
-                engine = deal(self.table.state_class, self.table.players, self.table.rules, rng)
+                engine = deal(table.state_class, table.players, table.rules, rng)
             else:
                 seat, text = self.pending
                 engine = copy_engine(self.engine_before())
                 engine.rng = rng
-                engine.apply(text, player=seat)
+                engine.apply(table.move(text), player=seat)
         except NeedDraw as need:
-            self.outcomes, self.upcoming = need.outcomes, need.then
+            if self.pending == _DEAL and not self.pending_draws:
+                table.first_draw[:] = [need]
+            self.outcomes, self.upcoming = need.outcomes, list(need.then)
             return
         if self.pending != _DEAL:
+            self.root, self.root_moves, self.root_draws = self.engine_before(), len(self.moves), len(self.draws)
             self.moves.append(self.pending)
         self.draws += self.pending_draws
         engine.rng = ScriptedRandom()
-        self.engine, self.before, self.pending, self.pending_draws = engine, None, None, []
+        self.engine, self.owned, self.before, self.pending, self.pending_draws = engine, True, None, None, []
+        self._changed()
 
     def engine_before(self) -> GameState[Any]:
         """The engine before the pending move, replayed from the root with the draws of the completed steps."""
         if self.before is None:
-            rng = ScriptedRandom(self.draws)
+            table = self.table
+            rng = ScriptedRandom(self.draws[self.root_draws:])
             if self.root is None:
-                engine = deal(self.table.state_class, self.table.players, self.table.rules, rng)
+                engine = deal(table.state_class, table.players, table.rules, rng)
             else:
                 engine = copy_engine(self.root)
                 engine.rng = rng
-            for seat, text in self.moves:
-                engine.apply(text, player=seat)
+            for seat, text in self.moves[self.root_moves:]:
+                engine.apply(table.move(text), player=seat)
             if rng.used != len(rng.draws):
                 raise RuntimeError("the replay did not use every draw: the engine is not deterministic")
             engine.rng = ScriptedRandom()
@@ -494,13 +621,24 @@ class Progress:
         return self.outcomes
 
     def play(self, seat: Seat, text: str) -> None:
-        """A seat's move: played at once, or pending if it draws."""
-        assert self.engine is not None
+        """A seat's move: played at once, or pending if it draws. The position before it is kept when it
+        costs nothing (an engine shared with a copy is never played on again) or when this move drew before
+        (a copy then costs less than the replay a drawing move needs)."""
+        engine, table = self.engine, self.table
+        assert engine is not None
+        kept: GameState[Any] | None = None
+        if not self.owned:
+            kept, engine = engine, copy_engine(engine)
+            self.engine, self.owned = engine, True
+        elif text in table.drawing:
+            kept = copy_engine(engine)
+        self._changed()
         try:
-            self.engine.apply(text, player=seat)
+            engine.apply(table.move(text), player=seat)
         except NeedDraw as need:  # the move draws: it is played again from its start as the draws come
+            table.drawing.add(text)
             self.engine, self.pending, self.pending_draws, self.outcomes = None, (seat, text), [], need.outcomes
-            self.upcoming = need.then
+            self.upcoming, self.before = need.then, kept
             return
         self.moves.append((seat, text))
 
@@ -520,6 +658,7 @@ class Progress:
         elif not 0 <= value < outcomes:
             raise ValueError(f"This draw is below {outcomes}, not {value}.")
         self.digits, self.outcomes = [], None
+        self._changed()
         self.pending_draws.append(value)
         if self.upcoming:  # the next draw's size is known: no replay until the known draws are made
             self.outcomes = self.upcoming.pop(0)
@@ -585,13 +724,11 @@ class TabletopState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if self.current_player() != player:
             return []
-        assert self.progress.engine is not None
-        legal = self.progress.engine.legal_actions(player)
-        index = self.table.index
-        try:
-            return sorted([index[str(action)] for action in legal])
-        except KeyError:
-            return sorted(self.table.action_id(action) for action in legal)  # names the missing one
+        progress = self.progress
+        if progress.legal is None:
+            assert progress.engine is not None
+            progress.legal = self.table.legal_ids(progress.engine.legal_actions(player))
+        return progress.legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self.progress.draw_size()
@@ -699,6 +836,16 @@ class TabletopObserver:
             self.dict["log"][:] = facts_features(seat, {"log": log}, self.table.log_size)
 
     def string_from(self, state: TabletopState, player: int) -> str:
+        """The seat's string, worked out once per state (algorithms ask for it again at every visit)."""
+        key = (self.perfect_recall, self.private, player)
+        state.progress.settle()
+        texts = state.progress.texts
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = self._string(state, player)
+        return text
+
+    def _string(self, state: TabletopState, player: int) -> str:
         seat = self._seat(player)
         view, pending = state.view_of(seat)
         head = f"seat {seat}" if seat is not None else "spectator"

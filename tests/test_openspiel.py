@@ -17,7 +17,7 @@ from open_spiel.python import policy as policy_lib
 from tabletop_edu import registry
 from tabletop_edu.examples import peek
 from tabletop_edu.openspiel import (OpenSpielISMCTS, ScriptedRandom, deal, digit_outcomes, digits_of, load_game,
-                                    rule_parameters, rules_from_parameters)
+                                    rule_parameters, rules_from_parameters, zero_sum_form)
 from tabletop_edu.tournament import bot_spec, run_tournament
 
 GAMES = sorted(registry.games())
@@ -371,3 +371,90 @@ def test_a_game_that_cannot_be_registered_warns_and_the_others_stay(monkeypatch:
     with pytest.warns(registry.PluginWarning, match="peek is not registered with OpenSpiel"):
         names = openspiel.register_all()
     assert "tabletop_peek" not in names and "tabletop_commissario" in names
+
+
+# ------------------------------------------------------------------------------------------ fast paths
+
+
+def plain_engine(game: Any, draws: list[int], moves: list[tuple[int, int]]) -> Any:
+    """The engine an adapter state stands for, played the plain way: dealt and moved from scratch by text."""
+    table = game.table
+    engine = deal(table.state_class, table.players, table.rules, ScriptedRandom(draws))
+    for seat, action in moves:
+        engine.apply(table.catalogue[action], player=seat)
+    return engine
+
+
+def check_against_plain(game: Any, state: Any, draws: list[int], moves: list[tuple[int, int]]) -> None:
+    """At a decision or terminal node: the adapter's engine, legal actions, strings and returns are those of
+    the plain engine, and of a fresh state that replays the same OpenSpiel history (never cloned, nothing kept)."""
+    plain, adapted = plain_engine(game, draws, moves), state.engine_state()
+    assert adapted.events == plain.events and adapted.history == plain.history
+    fresh = game.new_initial_state()
+    for action in state.history():
+        fresh.apply_action(action)
+    if state.is_terminal():
+        assert plain.is_over and state.returns() == fresh.returns() == zero_sum_form(plain.returns())
+        return
+    seat = state.current_player()
+    assert state.legal_actions() == fresh.legal_actions() == \
+        sorted(game.table.index[str(action)] for action in plain.legal_actions(seat))
+    for player in range(game.num_players()):
+        assert state.information_state_string(player) == fresh.information_state_string(player)
+        assert state.observation_string(player) == fresh.observation_string(player)
+
+
+def play_and_check(game: Any, state: Any, rng: random.Random, draws: list[int], moves: list[tuple[int, int]],
+                   steps: int, branch: bool) -> None:
+    """Random play from `state`, checked at a quarter of its decision nodes and at its end; with `branch`, a
+    clone at a quarter of them plays other moves a few steps on (and is checked) before the original goes on,
+    so both sides of a clone play on what they shared."""
+    for _ in range(steps):
+        if state.is_chance_node():
+            assert state.pending_draw() <= game.table.max_chance_outcomes  # each chance action is a whole draw
+            value = rng.choice([action for action, _ in state.chance_outcomes()])
+            state.apply_action(value)
+            draws.append(value)
+            continue
+        if state.is_terminal() or rng.random() < 0.25:
+            check_against_plain(game, state, draws, moves)
+        if state.is_terminal():
+            return
+        if branch and rng.random() < 0.25:
+            before = list(state.engine_state().events)
+            twin = state.clone()
+            play_and_check(game, twin, random.Random(rng.random()), list(draws), list(moves), 8, False)
+            assert state.engine_state().events == before  # the clone's moves left the original alone
+        seat, action = state.current_player(), rng.choice(state.legal_actions())
+        state.apply_action(action)
+        moves.append((seat, action))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_fast_paths_give_the_plain_engines_states_and_returns(name: str) -> None:
+    """The adapter keeps menus' ids, strings and action values, replays from its last drawing move and shares
+    engines between clones until one plays on: over seeded random plays with clones at every node, every node
+    holds what the plain engine (dealt and moved from scratch by text) holds."""
+    plugin = registry.game(name)
+    game = load_game(name, players=plugin.min_players, zero_sum=True)
+    for seed in (0, 1):
+        state = game.new_initial_state()
+        play_and_check(game, state, random.Random(seed), [], [], 400, True)
+        assert state.is_terminal()
+
+
+def test_an_engine_copy_is_a_deep_copy_that_shares_only_what_never_changes() -> None:
+    from tabletop_edu.openspiel import copy_engine
+
+    state = peek.new_game(3, seed=4, rules=SMALL_PEEK)
+    state.apply(state.legal_actions()[0])
+    state.alias = state.known  # type: ignore[attr-defined]  # two names for one list stay one list in the copy
+    copied = copy_engine(state)
+    assert copied.known == state.known and copied.known is not state.known and copied.alias is copied.known
+    assert all(mine is not theirs for mine, theirs in zip(copied.known, state.known))  # its sets too
+    assert copied.events == state.events and copied.events is not state.events
+    assert copied.events[0] is state.events[0] and copied.rules is state.rules  # immutable: shared
+    events, known = list(state.events), [set(seen) for seen in state.known]
+    copied.apply(copied.legal_actions()[0])
+    assert len(copied.history) == 2 and state.history == copied.history[:1]  # the original played on by nobody
+    assert state.events == events and state.known == known and state.alias is state.known  # type: ignore[attr-defined]
