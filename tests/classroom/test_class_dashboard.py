@@ -229,7 +229,8 @@ def test_the_notebooks_class_board_shows_every_table_and_links_the_dashboard_pag
     klass, _ = seated_class(server, teacher, [f"S{number}" for number in range(9)], preferred=4, language="fr")
     handle = ClassBoard(teacher, klass["code"], language="fr")
     shown = handle._repr_html_()
-    assert shown.count("<article class='table-card") == 2 and "doit jouer" in shown and "<style>" in shown
+    assert shown.count("<article class='table-card") == 2 and "doit jouer :" in shown and "<style>" in shown
+    assert "une table : personne" in shown, "French puts a space before a colon"
     assert server.teacher_token not in shown and "<button" not in shown, "no key, no lever in a notebook"
     link = handle.dashboard_link
     assert link.startswith(f"{server.url}/t/{klass['code']}?lang=fr#token=") and link.endswith(server.teacher_token)
