@@ -133,10 +133,11 @@ class ClassTeacherApi(ClassApi):
         """The game's time-up bot plays the move due at a student's seat of one of the class's tables, now."""
         if code not in {table.room for table in klass.tables} or isinstance(seat, bool) or not isinstance(seat, int):
             raise Refused("bad_request", "play_for names a table of this round (room) and its seat.")
-        action = await self.server.time_up(code, seat)  # type: ignore[attr-defined]
-        if action is None:
-            raise Refused("not_your_turn", f"No student's move is due at seat {seat} now.", 409,
-                          fr=f"Aucun coup d'élève n'est attendu à la place {seat} maintenant.")
+        seated = 0 <= seat < len(self.hall.room(code).seats)
+        action = await self.server.time_up(code, seat) if seated else None  # type: ignore[attr-defined]
+        if action is None:  # the seat's number as people count (from 1)
+            raise Refused("not_your_turn", f"No student's move is due at seat {seat + 1} now.", 409,
+                          fr=f"Aucun coup d'élève n'est attendu à la place {seat + 1} maintenant.")
 
     async def extend(self, klass: SchoolClass, name: Any, seconds: Any) -> None:
         """A student's extra time; the move due at their seat now, if any, gets its time anew."""
