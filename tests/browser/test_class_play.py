@@ -1,10 +1,10 @@
-"""A whole class in real browsers: twelve students (a browser context each, phones and laptops) type one class
-code for Get Adler, wait, and land on their own seats at tables of 4 to 6 when the teacher starts the round, nobody
-left out; both tables play to their end by tapping, students' pages only; the teacher starts a second round that
-forms the tables anew, and each student, typing the code again, sits again under the same name with the running
-score kept. No page of one table ever holds another table's private texts (any it had, at any step), nor its own
-table's other seats' (checked after every move). The server runs as `serve` does in a classroom. Screenshots of the
-class's join and waiting pages, of the dashboard and of a student's page in the second round (EN, FR; laptop and
+"""A whole class in real browsers: twelve students (a browser context each, phones and laptops) type one class code for
+Get Adler, wait, and land on their own seats at tables of 4 to 6 when the teacher starts the round, nobody left out;
+both tables play to their end by tapping, students' pages only; the teacher starts a second round that forms the
+tables anew, and each student's finished page goes on to their new seat by itself, under the same name, with the
+running score kept. No page of one table ever holds another table's private texts (any it had, at any step), nor its
+own table's other seats' (checked after every move). The server runs as `serve` does in a classroom. Screenshots of
+the class's join and waiting pages, of the dashboard and of a student's page in the second round (EN, FR; laptop and
 phone) go to test-artifacts/class/.
 """
 
@@ -53,7 +53,7 @@ class Student(Pupil):
     kept are those of the socket of the seat the page shows now (a new round is a new seat)."""
 
     def __init__(self, browser: Any, server: ServerProcess, code: str, name: str, phone: bool) -> None:
-        self.name, self.phone, self.server, self.code = name, phone, server.url, code
+        self.name, self.phone, self.server = name, phone, server.url
         self.context = browser.new_context(**(PHONE_DEVICE if phone else LAPTOP))
         self.page = self.context.new_page()
         self.page.set_default_timeout(CONDITION_WAIT)
@@ -82,17 +82,13 @@ class Student(Pupil):
         self.page.locator("form button[type=submit]").click()
         self.page.wait_for_selector("#waiting")
 
-    def wait_for_table(self) -> str:
-        """The seat's page once its game shows (connected, past the lobby): its seat token."""
-        self.page.wait_for_url("**/s/**")
+    def wait_for_table(self, left: str | None = None) -> str:
+        """The seat's page once its game shows (connected, past the lobby): its seat token (another than `left`,
+        the seat of the round before, when given)."""
+        self.page.wait_for_url(lambda address: "/s/" in address and (left is None or f"/s/{left}" not in address))
         self.page.wait_for_function("() => document.getElementById('online').dataset.online === '1' && "
                                     "['turn', 'wait'].includes(document.getElementById('app').dataset.state)")
         return self.token
-
-    def back_to_class(self) -> None:
-        """The class code typed again in this browser: the join page takes the student to their class's waiting
-        page without a name (the browser kept their class token), which opens their seat of the new round."""
-        self.page.goto(f"{self.server}/j/{self.code}")
 
 
 def private_texts(teacher: TeacherClient, room: str) -> set[str]:
@@ -116,10 +112,11 @@ def check_tables(students: list[Student], teacher: TeacherClient, tables: list[d
         assert not offline_requests(student), "a page asked another host"
 
 
-def seated(students: list[Student], teacher: TeacherClient, code: str) -> dict[str, Any]:
-    """The class once every student's page shows their seat: each at their own, under their name, nobody left
-    out, tables of 4 to 6, none of their own table's secrets on their page."""
-    seat_tokens = {student.name: student.wait_for_table() for student in students}
+def seated(students: list[Student], teacher: TeacherClient, code: str,
+           left: dict[str, str] | None = None) -> dict[str, Any]:
+    """The class once every student's page shows their seat (not the seat each `left`, by name): each at their
+    own, under their name, nobody left out, tables of 4 to 6, none of their own table's secrets on their page."""
+    seat_tokens = {student.name: student.wait_for_table((left or {}).get(student.name)) for student in students}
     info = teacher.school_class(code)
     assert sorted(name for table in info["tables"] for name in table["students"]) == sorted(NAMES), \
         "nobody left out, nobody twice"
@@ -183,10 +180,9 @@ def test_twelve_students_play_two_rounds_of_one_class_code_at_their_own_tables(b
         assert scores == returns and any(scores.values()), "each student's score is their game's return"
         links = {row["name"]: row["link"] for row in first["students"]}
 
-        teacher.class_command(code, "start_round")
-        for student in students:
-            student.back_to_class()
-        second = seated(students, teacher, code)
+        left = {student.name: student.token for student in students}
+        teacher.class_command(code, "start_round")  # each page, over, goes on to its student's new seat
+        second = seated(students, teacher, code, left)
         assert second["round"] == 2
         assert {row["name"]: row["link"] for row in second["students"]} == links, "the same students, same links"
         assert [table["students"] for table in second["tables"]] != [table["students"] for table in first["tables"]]

@@ -274,6 +274,10 @@ def test_a_page_of_a_past_rounds_table_hears_the_message_and_a_plain_rooms_page_
     teacher.class_command(klass["code"], "start_round")
     teacher.class_command(klass["code"], "note", text="Round two")
     assert note_poll(server, old_seat)["text"] == "Round two"
+    assert note_poll(server, old_seat, seen=1, language="fr")["next"] == f"/c/{tokens['S0']}?lang=fr", \
+        "the past round's page goes on to the student's new table, at once"
+    new_seat = poll(server, tokens["S0"])["seat"].split("/s/")[1].split("?")[0]
+    assert new_seat != old_seat and note_poll(server, new_seat)["next"] is None, "this round's page stays"
     room = teacher.create_room("get_adler", 4)
     with pytest.raises(ClassroomError) as plain:
         note_poll(server, room["seats"][0]["link"].rsplit("/", 1)[1])

@@ -1,6 +1,7 @@
 // The teacher's message to every student of a class, on a seat's page or a waiting page: a long poll for the
 // class's message (POST /note with the page's token in the body, never in an address a log keeps), shown as text in
 // a banner at the top of the page, in the page's language.
+// A seat's page whose student has a table of a newer round hears where (`next`) and goes there.
 // A page of a room that is of no class hears 404 once and stops asking. A failed ask is retried after a growing
 // wait, or at once when the browser says the network is back (its "online" event).
 (function () {
@@ -36,7 +37,10 @@
       .then(function (response) {
         if (response.status === 404) { return null; }
         if (!response.ok) { throw new Error(String(response.status)); }
-        return response.json().then(function (note) { retry = 1000; back = false; show(note); setTimeout(ask, 50); });
+        return response.json().then(function (note) {
+          if (note.next) { window.location.replace(note.next); return; }  // a new round: the student's new table
+          retry = 1000; back = false; show(note); setTimeout(ask, 50);
+        });
       })
       .catch(function () {
         if (back) { back = false; retry = 1000; ask(); return; }
