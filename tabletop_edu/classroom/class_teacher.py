@@ -212,10 +212,10 @@ class ClassNoteApi(ClassBase, Api):
             language = language_of(self.get_query_argument("lang", None),
                                    str(klass.room_options.get("language") or "en"))
             seen = data.get("seen", 0)
+            seen = seen if isinstance(seen, int) else 0
             later = self.next_seat(klass, name, token, language)
             if later is None:
-                asked = [asyncio.ensure_future(self.notes.wait(klass.code, seen if isinstance(seen, int) else 0,
-                                                               NOTE_POLL))]
+                asked: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.notes.wait(klass.code, seen, NOTE_POLL))]
                 if name is not None:  # a seat's page also hears of the next round
                     asked.append(asyncio.ensure_future(self.desk.wait_for_round(klass.code, NOTE_POLL)))
                 _, pending = await asyncio.wait(asked, return_when=asyncio.FIRST_COMPLETED)
