@@ -33,8 +33,10 @@ lab: $(INSTALLED)
 	  $(VENV)/bin/jupyter lab $(JUPYTER_FLAGS) --IdentityProvider.token="$$token" --LabApp.default_url=/$(FIRST_PAGE)
 
 # The classroom page of one game (GAME=peek, commissario, get_adler or mafia_de_cuba): only the table, in
-# projector mode, with our Voila template (no file fetched from the internet: it works offline).
+# projector mode, with our Voila template (no file fetched from the internet: it works offline). In French with
+# LANG=fr (or on a machine whose locale is French); the page's own ?lang=fr or ?lang=en says it too.
 classroom: $(INSTALLED)
+	TABLETOP_LANGUAGE=$(if $(filter fr%,$(LANG)),fr,en) \
 	JUPYTER_PATH=$(CURDIR)/tabletop_edu/widgets/jupyter_data $(VENV)/bin/voila \
 	  notebooks/classroom/$(or $(GAME),mafia_de_cuba).ipynb --template=tabletop --theme=light \
 	  --no-browser --port=$(PORT) --Voila.ip=127.0.0.1

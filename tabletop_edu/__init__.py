@@ -33,6 +33,7 @@ from typing import Any
 from .core import Action, Event, GameState, IllegalAction, RandomBot, RecordError, RulesError, View, load, play_game
 from .core import hooks as _hooks
 from . import knowledge as _knowledge
+from .i18n import elide as _elide
 from .i18n import find as _find_word
 from .registry import state_class_of as _state_class_of
 
@@ -84,7 +85,7 @@ def _svg_drawing(name: str) -> Any:
     return getattr(pictures, name)
 
 
-_hooks.connect(state_class=_state_class_of, html=_notebook_html, word=_find_word)
+_hooks.connect(state_class=_state_class_of, html=_notebook_html, word=_find_word, elide=_elide)
 _knowledge.draw_without_matplotlib(_svg_drawing)
 
 __all__ = ["FLOORS", "GAME_SHAPE", "Action", "Event", "GameState", "IllegalAction", "RandomBot", "RecordError", "RulesError",

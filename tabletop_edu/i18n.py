@@ -128,7 +128,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "refused.game_over": "La partie est terminée : plus aucun coup.",
         "refused.together": "Les places {seats} jouent en même temps : dites laquelle, avec player=.",
         "refused.no_seat": "Il n'y a pas de place {seat} à cette table de {count}.",
-        "refused.not_turn": "Ce n'est pas le tour de {name} : on attend {waiting}.",
+        "refused.not_turn": "Ce n'est pas le tour {name:de'} : on attend {waiting}.",
         "refused.seat_named": "{name} (place {seat})", "refused.or": "{first} ou {second}",
         "refused.unreadable": "{action} ne se lit pas comme un coup de {title} : {kind} : {error}",
         "refused.unwritable": "{action} n'est pas un coup bien formé : son texte ne peut pas s'écrire ({kind}).",

@@ -31,7 +31,7 @@ register({
            "cdash.shuffle": "shuffled", "cdash.same": "same tables", "cdash.winners_first": "winners sit first",
            "cdash.tables_done": "tables done", "cdash.students_count": "students", "cdash.sat": "seated",
            "cdash.token_missing": "Open this page from the notebook's link (it carries the teacher's key).",
-           "cdash.score": "Score", "cdash.student": "Student",
+           "cdash.score": "Score", "cdash.student": "Student", "cdash.colon": ":",
            "cdash.start_now": "Start every table (bots for absent students)"},
     "fr": {"cdash.title": "Tableau de bord de la classe", "cdash.round": "Manche", "cdash.table": "Table",
            "cdash.step": "étape", "cdash.turn": "doit jouer", "cdash.for": "depuis", "cdash.seconds": "s",
@@ -48,7 +48,7 @@ register({
            "cdash.same": "mêmes tables", "cdash.winners_first": "les gagnants d'abord",
            "cdash.tables_done": "tables terminées", "cdash.students_count": "élèves", "cdash.sat": "assis",
            "cdash.token_missing": "Ouvrez cette page par le lien du notebook (il porte la clé de l'enseignant).",
-           "cdash.score": "Score", "cdash.student": "Élève",
+           "cdash.score": "Score", "cdash.student": "Élève", "cdash.colon": " :",
            "cdash.start_now": "Lancer toutes les tables (robots pour les absents)"},
 })
 
@@ -86,11 +86,12 @@ def table_card(index: int, table: Mapping[str, Any], language: str, levers: bool
     waited = "" if table.get("waiting_seconds") is None else \
         f" <span class='waited'>{t('cdash.for')} {round(table['waiting_seconds'])} {t('cdash.seconds')}</span>"
     offline = ", ".join(table["offline"])
-    offline_line = (f"<p class='offline'>⚠ {_e(t('cdash.offline'))}: {_e(offline)}</p>" if offline and
+    colon = t("cdash.colon")  # French puts a space before a colon
+    offline_line = (f"<p class='offline'>⚠ {_e(t('cdash.offline'))}{colon} {_e(offline)}</p>" if offline and
                     state in ("playing", "paused", "gathering") else
                     f"<p class='online-all'>✔ {_e(t('cdash.nobody_offline'))}</p>" if state == "playing" else "")
     beliefs = "" if table.get("beliefs") is None else \
-        f"<p class='belief-count'>{_e(t('cdash.beliefs'))}: <b>{table['beliefs']}</b></p>"
+        f"<p class='belief-count'>{_e(t('cdash.beliefs'))}{colon} <b>{table['beliefs']}</b></p>"
     students = ", ".join(_e(name) for name in table["students"])
     bots = f" + {table['seats'] - len(table['students'])} 🤖" if table["seats"] > len(table["students"]) else ""
     actions = ""
@@ -105,7 +106,7 @@ def table_card(index: int, table: Mapping[str, Any], language: str, levers: bool
             f"<h3>{_e(t('cdash.table'))} {index} <small>{_e(table['room'])}</small>"
             f"<span class='badge {state}'>{_e(t('cdash.' + state))}</span></h3>"
             f"<p class='who'>{students}{bots}</p>"
-            f"<p class='step'>{_e(t('cdash.step'))} {table['step']} · {_e(t('cdash.turn'))}: "
+            f"<p class='step'>{_e(t('cdash.step'))} {table['step']} · {_e(t('cdash.turn'))}{colon} "
             f"<b>{_e(turn)}</b>{waited}</p>{offline_line}{beliefs}{actions}</article>")
 
 
@@ -163,5 +164,5 @@ def board_html(overview: Mapping[str, Any], language: str = "en", *, levers: boo
     waiting = ", ".join(_e(name) for name in overview.get("waiting", [])) or _e(tr("cdash.nobody", language))
     return (f"<div class='class-board' lang='{_e(language)}'>{summary}"
             f"<div class='table-cards'>{cards}</div>"
-            f"<p class='waiting'>{_e(tr('cdash.waiting', language))}: {waiting}</p>"
+            f"<p class='waiting'>{_e(tr('cdash.waiting', language))}{tr('cdash.colon', language)} {waiting}</p>"
             f"{students_html(overview, language, levers)}</div>")

@@ -15,11 +15,14 @@ Addresses (the API takes the teacher's token as the rooms' API does; routed befo
 - `GET /api/classes/CODE/data` (the rows as JSON, `class_data.class_rows`) and `.../download` (them as a zip of
   CSV files).
 - `POST /note` `{"token", "seen": n}` (a seat's or a student's personal token, in the body: no log keeps it): a
-  student page's long poll for the class's message (`class_notes`), answered once a newer one is stored or after `NOTE_POLL` seconds.
+  student page's long poll for the class's message (`class_notes`), answered once a newer one is stored or after
+  `NOTE_POLL` seconds; a seat's page of an earlier round is answered as soon as a round gives its student another
+  table, with `next`: their personal link, which seats them there.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -133,10 +136,11 @@ class ClassTeacherApi(ClassApi):
         """The game's time-up bot plays the move due at a student's seat of one of the class's tables, now."""
         if code not in {table.room for table in klass.tables} or isinstance(seat, bool) or not isinstance(seat, int):
             raise Refused("bad_request", "play_for names a table of this round (room) and its seat.")
-        action = await self.server.time_up(code, seat)  # type: ignore[attr-defined]
-        if action is None:
-            raise Refused("not_your_turn", f"No student's move is due at seat {seat} now.", 409,
-                          fr=f"Aucun coup d'élève n'est attendu à la place {seat} maintenant.")
+        seated = 0 <= seat < len(self.hall.room(code).seats)
+        action = await self.server.time_up(code, seat) if seated else None  # type: ignore[attr-defined]
+        if action is None:  # the seat's number as people count (from 1)
+            raise Refused("not_your_turn", f"No student's move is due at seat {seat + 1} now.", 409,
+                          fr=f"Aucun coup d'élève n'est attendu à la place {seat + 1} maintenant.")
 
     async def extend(self, klass: SchoolClass, name: Any, seconds: Any) -> None:
         """A student's extra time; the move due at their seat now, if any, gets its time anew."""
@@ -167,7 +171,8 @@ class ClassDashboardPage(ClassBase):
 
 
 class ClassNoteApi(ClassBase, Api):
-    """A student page's long poll for the class's message: its seat's token or the student's personal token."""
+    """A student page's long poll for the class's message: its seat's token or the student's personal token. A
+    seat's page of an earlier round hears where its student sits now (`next`), as soon as the round is formed."""
 
     teacher_only = False
 
@@ -175,30 +180,54 @@ class ClassNoteApi(ClassBase, Api):
         super().initialize(server, desk)
         self.notes = notes
 
-    def class_of(self, token: Any) -> SchoolClass:
-        """The class a seat's or a student's token is of, or `Refused` (a room of no class)."""
+    def class_of(self, token: Any) -> tuple[SchoolClass, str | None]:
+        """The class a seat's or a student's token is of, with the seat's student (None for a personal token or
+        a seat of no student), or `Refused` (a room of no class)."""
         try:
-            return self.desk.student_of(token)[0]
+            return self.desk.student_of(token)[0], None
         except Refused:
             pass
-        room, _ = self.hall.seat_of(token)
+        room, seat = self.hall.seat_of(token)
         for klass in self.desk.classes.values():  # a table of any round: its page shows the reveal meanwhile
-            if any(table.room == room.code for tables in klass.rounds for table in tables):
-                return klass
+            for tables in klass.rounds:
+                for table in tables:
+                    if table.room == room.code:
+                        return klass, table.students[seat.number] if seat.number < len(table.students) else None
         raise Refused("no_class", "This seat is of no class.", 404)
+
+    def next_seat(self, klass: SchoolClass, name: str | None, token: Any, language: str) -> str | None:
+        """Where the page of a seat of an earlier round goes once its student has a table of this round: their
+        personal link, which seats them there (None while the seat is of this round, or the student waits)."""
+        student = klass.student(name) if name is not None else None
+        found = klass.table_of(student.name) if student is not None else None
+        if student is None or found is None or found[0].room == self.hall.seat_of(token)[0].code:
+            return None
+        return f"/c/{student.token}?lang={language}"
 
     async def post(self) -> None:
         try:
             data = self.body()
-            klass = self.class_of(data.get("token"))
+            token = data.get("token")
+            klass, name = self.class_of(token)
+            language = language_of(self.get_query_argument("lang", None),
+                                   str(klass.room_options.get("language") or "en"))
             seen = data.get("seen", 0)
-            note = await self.notes.wait(klass.code, seen if isinstance(seen, int) else 0, NOTE_POLL)
+            seen = seen if isinstance(seen, int) else 0
+            later = self.next_seat(klass, name, token, language)
+            if later is None:
+                asked: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.notes.wait(klass.code, seen, NOTE_POLL))]
+                if name is not None:  # a seat's page also hears of the next round
+                    asked.append(asyncio.ensure_future(self.desk.wait_for_round(klass.code, NOTE_POLL)))
+                _, pending = await asyncio.wait(asked, return_when=asyncio.FIRST_COMPLETED)
+                for waiting in pending:
+                    waiting.cancel()
+                later = self.next_seat(klass, name, token, language)
+            note = self.notes.note(klass.code)
         except Refused as refusal:
             self.refused(refusal)
             return
-        language = language_of(self.get_query_argument("lang", None), str(klass.room_options.get("language") or "en"))
         self.reply({**note.to_json(), "title": tr("cnote.title", language), "since": tr("cnote.since", language),
-                    "at_text": time.strftime("%H:%M", time.localtime(note.at)) if note.at else ""})
+                    "at_text": time.strftime("%H:%M", time.localtime(note.at)) if note.at else "", "next": later})
 
 
 def class_teacher_routes(server: Server, desk: ClassDesk,

@@ -261,7 +261,7 @@ class Dashboard(widgets.VBox):
         self.title.value = (f"<h3 style='margin:4px 0'>{html.escape(info['title'])} — {self._t('dash.room')} "
                             f"<code style='font-size:120%;letter-spacing:.15em'>{html.escape(info['code'])}</code> — "
                             f"{self._t('dash.step_no')} {info['step']} — {html.escape(state_word)}</h3>")
-        seat_options = [(f"{self._t('dash.seat')} {seat['seat']}: {seat['name'] or '—'}", seat["seat"])
+        seat_options = [(f"{self._t('dash.seat')} {seat['seat'] + 1}: {seat['name'] or '—'}", seat["seat"])
                         for seat in info["seats"]]
         if list(self.seat_picker.options) != seat_options:
             keep = self.seat_picker.value
@@ -317,7 +317,7 @@ class Dashboard(widgets.VBox):
                 status = self._t("dash.online") + f" ({seat['online']})" if seat["online"] else self._t("dash.offline")
             link = html.escape(seat["link"])
             code = qr_svg(seat["link"], scale=2) if self.qr and not seat["bot"] else ""
-            rows.append(f"<tr><td style='font-size:130%'>{seat['seat']}</td><td style='font-size:120%'>{name}</td>"
+            rows.append(f"<tr><td style='font-size:130%'>{seat['seat'] + 1}</td><td style='font-size:120%'>{name}</td>"
                         f"<td>{html.escape(status)}</td><td><a href='{link}' target='_blank'>{link}</a></td>"
                         f"<td>{code}</td></tr>")
         join = html.escape(info["public_url"])

@@ -9,12 +9,15 @@ A refusal of the package is worded in the reader's language: `IllegalAction.beca
 sentence registered in English and French (the core's in `tabletop_edu.i18n`, a game's in its `words.py`), found
 through `hooks.word_of`. Its `str` is the English sentence; `words(language)` the same in another language. A
 value is shown as it is (a number, a name, quoted input, the notation a player types), a `Term` by its word in the
-reader's language (a colour, a token, a role), and a tuple of values as a list ("red, blue"). A teacher's own game
+reader's language (a colour, a token, a role), and a tuple of values as a list ("red, blue"). A sentence writes a
+word elided before a value as the value's format with an apostrophe: "le tour {name:de'}" reads "le tour d'Ana" and
+"le tour de Ben" (`hooks.elided`). A teacher's own game
 may still raise `IllegalAction("plain text")`: it has no key, and reads the same in every language.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from typing import Any
 
@@ -103,13 +106,26 @@ def _worded(value: Any, language: str) -> Any:
     return value
 
 
+class _Eliding(string.Formatter):
+    """`str.format`, where a slot formatted as a word and an apostrophe (`{name:de'}`) is that word before the
+    value, elided if the value asks for it (`hooks.elided`)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.endswith("'"):
+            return hooks.elided(format_spec[:-1], format(value))
+        return str(super().format_field(value, format_spec))
+
+
+_ELIDING = _Eliding()
+
+
 def _sentence(key: str, language: str, values: Mapping[str, Any]) -> str | None:
     """The sentence `key` names in `language` (English if it has none there), its slots filled; None if no
     sentence has that key."""
     template = hooks.word_of(key, language)
     if template is None:
         return None
-    return template.format(**{name: _worded(value, language) for name, value in values.items()})
+    return _ELIDING.format(template, **{name: _worded(value, language) for name, value in values.items()})
 
 
 class IllegalAction(_ShortMessage):

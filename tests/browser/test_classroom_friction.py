@@ -336,20 +336,20 @@ def test_the_teacher_places_students_from_the_dashboard_in_jupyterlab(browser: A
         dashboard = lab_dashboard(lab_page, server.url, server.token, code)
         dashboard.get_by_text("Inès", exact=True).first.wait_for(timeout=120_000)
         pickers = dashboard.locator("select")
-        pickers.nth(0).select_option(label="Place 0: Zoé")  # Zoé, first to join, would be the Godfather
-        pickers.nth(1).select_option(label="avec Place 4: —")
+        pickers.nth(0).select_option(label="Place 1: Zoé")  # Zoé, first to join, would be the Godfather
+        pickers.nth(1).select_option(label="avec Place 5: —")
         dashboard.get_by_role("button", name="Échanger ces places").click()
         wait_until(lambda: [seat["name"] for seat in teacher.room(code)["seats"]][:5] ==
                    [None, "Louis", "Inès", None, "Zoé"], timeout=30)
         # the dashboard shows the swap (its pickers are redrawn before its table) before the next picks: a redraw
         # still on its way would put back the pickers' values as they were (a slow machine failed so)
         dashboard.locator(".classroom-seats tr").nth(5).get_by_text("Zoé", exact=True).wait_for()
-        pickers.nth(0).select_option(label="Place 1: Louis")
-        pickers.nth(1).select_option(label="avec Place 0: —")
+        pickers.nth(0).select_option(label="Place 2: Louis")
+        pickers.nth(1).select_option(label="avec Place 1: —")
         dashboard.get_by_role("button", name="Échanger ces places").click()  # Louis will be the Godfather
         wait_until(lambda: teacher.room(code)["seats"][0]["name"] == "Louis", timeout=30)
-        dashboard.locator(".classroom-seats tr").nth(1).get_by_text("Louis", exact=True).wait_for()  # seat 0's row
-        dashboard.locator(".classroom-seats tr").nth(5).get_by_text("Zoé", exact=True).wait_for()  # seat 4's
+        dashboard.locator(".classroom-seats tr").nth(1).get_by_text("Louis", exact=True).wait_for()  # the first seat's row
+        dashboard.locator(".classroom-seats tr").nth(5).get_by_text("Zoé", exact=True).wait_for()  # the fifth's
         for size in ("laptop", "phone"):
             lab_page.set_viewport_size(SIZES[size])
             lab_page.screenshot(path=str(ARTIFACTS / f"dashboard-placing-{size}.png"), full_page=True)

@@ -385,3 +385,37 @@ def test_the_projector_shows_the_newest_testimony_on_its_screen(browser: Any, cl
         page.screenshot(path=str(PHONES / "projector-mafia-laptop.png"))
     finally:
         context.close()
+
+
+def test_the_class_message_is_asked_again_the_moment_the_network_is_back(browser: Any,
+                                                                          class_server: ServerProcess) -> None:
+    """The waiting page's ask for the teacher's message fails while the network is gone, and waits longer after
+    each failure; back online, it asks at once: the page's clock stopped, no timer could have asked for it."""
+    teacher = TeacherClient(class_server.url, class_server.token)
+    code = teacher.create_class("get_adler", preferred=4, seed=2, bot_delay=0)["code"]
+    context = browser.new_context(**PHONE)
+    context.clock.install()
+    context.route("**/note*", lambda route: route.abort("internetdisconnected"))
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{class_server.url}/j/{code}")
+        page.locator("input[name=name]").fill("Ana")
+
+        def note_failed(request: Any) -> bool:
+            return "/note" in request.url
+
+        with page.expect_event("requestfailed", note_failed):
+            page.locator("form button[type=submit]").click()
+        for _ in range(4):  # asked again 1, 2, 4 then 8 s later: the page's clock moved on to each
+            with page.expect_event("requestfailed", note_failed):
+                page.clock.fast_forward(10_000)
+        context.set_offline(True)
+        page.clock.pause_at(page.evaluate("() => Date.now()") + 1)
+        teacher.class_command(code, "note", text="Bienvenue")
+        context.unroute("**/note*")
+        context.set_offline(False)
+        page.wait_for_selector("#class-note strong")
+        assert page.locator("#class-note span").inner_text() == "Bienvenue"
+    finally:
+        context.close()

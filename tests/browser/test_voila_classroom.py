@@ -19,7 +19,7 @@ import pytest
 from tabletop_edu.i18n import tr
 from tabletop_edu.widgets import GameWidget, ManualScheduler
 
-from .conftest import PHONE, offline_requests
+from .conftest import ARTIFACTS, PHONE, offline_requests
 
 CLASSROOM = Path(__file__).resolve().parents[2] / "notebooks" / "classroom"
 WIDGET = ".tabletop-widget"
@@ -186,3 +186,40 @@ def test_the_bots_pace_a_class_can_follow(page: Any, voila: str) -> None:
     wait_for_log(page, twin)  # the page's kernel played the same moves on its own clock
     page.locator(f"{WIDGET} .tabletop-end").wait_for(state="visible")
     assert offline_requests(page) == []
+
+
+#: A phone 390 px wide at the browser's 150 % zoom: 260 CSS pixels across.
+ZOOMED_PHONE = {"width": 260, "height": 563}
+#: The words of the table's headings and banner that the browser broke across two lines (a word whose letters
+#: sit on more than one line), each with its heading's text.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const heading of document.querySelectorAll('.tabletop :is(h2, h3, h4, .tt-banner)')) {
+    const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) { broken.push(match[0] + " in " + heading.innerText); }
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("name", classroom_pages())
+def test_the_page_speaks_french_from_its_address_and_keeps_its_headings_words_whole_on_a_zoomed_phone(
+        browser: Any, voila: str, name: str) -> None:
+    context = browser.new_context(viewport=ZOOMED_PHONE, device_scale_factor=1.5)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(90_000)
+        page.goto(f"{voila}/voila/render/classroom/{name}.ipynb?lang=fr")
+        page.locator(WIDGET).get_by_role("button", name=tr("next_bot", "fr"), exact=True).wait_for()
+        page.screenshot(path=str(ARTIFACTS / f"voila-{name}-fr-zoomed-phone.png"), full_page=True)
+        assert page.evaluate(BROKEN_WORDS) == []
+    finally:
+        context.close()

@@ -229,7 +229,8 @@ def test_the_notebooks_class_board_shows_every_table_and_links_the_dashboard_pag
     klass, _ = seated_class(server, teacher, [f"S{number}" for number in range(9)], preferred=4, language="fr")
     handle = ClassBoard(teacher, klass["code"], language="fr")
     shown = handle._repr_html_()
-    assert shown.count("<article class='table-card") == 2 and "doit jouer" in shown and "<style>" in shown
+    assert shown.count("<article class='table-card") == 2 and "doit jouer :" in shown and "<style>" in shown
+    assert "une table : personne" in shown, "French puts a space before a colon"
     assert server.teacher_token not in shown and "<button" not in shown, "no key, no lever in a notebook"
     link = handle.dashboard_link
     assert link.startswith(f"{server.url}/t/{klass['code']}?lang=fr#token=") and link.endswith(server.teacher_token)
@@ -273,6 +274,10 @@ def test_a_page_of_a_past_rounds_table_hears_the_message_and_a_plain_rooms_page_
     teacher.class_command(klass["code"], "start_round")
     teacher.class_command(klass["code"], "note", text="Round two")
     assert note_poll(server, old_seat)["text"] == "Round two"
+    assert note_poll(server, old_seat, seen=1, language="fr")["next"] == f"/c/{tokens['S0']}?lang=fr", \
+        "the past round's page goes on to the student's new table, at once"
+    new_seat = poll(server, tokens["S0"])["seat"].split("/s/")[1].split("?")[0]
+    assert new_seat != old_seat and note_poll(server, new_seat)["next"] is None, "this round's page stays"
     room = teacher.create_room("get_adler", 4)
     with pytest.raises(ClassroomError) as plain:
         note_poll(server, room["seats"][0]["link"].rsplit("/", 1)[1])

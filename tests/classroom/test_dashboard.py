@@ -46,6 +46,9 @@ def test_the_dashboard_follows_and_drives_a_room(dashboard: Any, tmp_path: Path)
     try:
         dashboard.wait_for(lambda d: all(seat["name"] for seat in d.info["seats"][:3]) and d.info["seats"][3]["name"] is None)
         assert "Ada" in dashboard.seats.value and "Cy" in dashboard.seats.value
+        assert [label for label, _ in dashboard.seat_picker.options][:2] == ["Seat 1: Ada", "Seat 2: Bob"], \
+            "people count seats from 1"
+        assert "<td style='font-size:130%'>1</td><td style='font-size:120%'>Ada</td>" in dashboard.seats.value
         dashboard.pause()
         dashboard.wait_for(lambda d: d.info["paused"])
         dashboard.seat_picker.value = 3

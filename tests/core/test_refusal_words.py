@@ -243,3 +243,15 @@ def test_a_refusal_keeps_its_words_through_a_pickle_and_stays_short() -> None:
 def test_an_unknown_key_keeps_the_key_as_its_message() -> None:
     refusal = IllegalAction.because("no.such.key", value=3)
     assert str(refusal) == "no.such.key" and refusal.words("fr") == "no.such.key"
+
+
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel() -> None:
+    waiting = Term("refused.seat_named", name="Ben", seat=1)
+    words = {name: IllegalAction.because("refused.not_turn", name=name, waiting=waiting).words("fr")
+             for name in ("Ana", "Émile", "Hugo", "Ben")}
+    assert words == {"Ana": "Ce n'est pas le tour d'Ana : on attend Ben (place 1).",
+                     "Émile": "Ce n'est pas le tour d'Émile : on attend Ben (place 1).",
+                     "Hugo": "Ce n'est pas le tour de Hugo : on attend Ben (place 1).",
+                     "Ben": "Ce n'est pas le tour de Ben : on attend Ben (place 1)."}
+    assert str(IllegalAction.because("refused.not_turn", name="Ana", waiting=waiting)) == \
+        "It is not Ana's turn: waiting for Ben (seat 1)."

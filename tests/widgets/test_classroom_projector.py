@@ -1,4 +1,5 @@
-"""The projector notebooks (`make classroom`) show the public table only, never a seat's own screen.
+"""The projector notebooks (`make classroom`) show the public table only, never a seat's own screen, in the
+language the page's address or `make classroom LANG=fr` asks for.
 
 Each notebook's code cell is run here and its bots are moved on, as the teacher does with "Next move", to the
 game's end in English then French. At every step the widget must hold the spectator's table, and no text that only a seat's
@@ -10,6 +11,8 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,10 +21,11 @@ import ipywidgets as widgets
 import pytest
 
 from tabletop_edu.i18n import tr
-from tabletop_edu.widgets import GameWidget
+from tabletop_edu.widgets import GameWidget, page_language
 from tabletop_edu.widgets.panels import perspective_html
 
-CLASSROOM = Path(__file__).resolve().parents[2] / "notebooks" / "classroom"
+ROOT = Path(__file__).resolve().parents[2]
+CLASSROOM = ROOT / "notebooks" / "classroom"
 TEXT_NODE = re.compile(r">([^<>]+)<")
 
 
@@ -113,3 +117,34 @@ def test_a_seat_table_does_say_what_the_projector_must_not() -> None:
     assert private_texts(widget, 0)
     widget.language_picker.value = "fr"
     assert private_texts(widget, 0)
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in CLASSROOM.glob("*.ipynb")))
+def test_the_projector_opens_in_the_language_its_address_or_make_asks_for(name: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    monkeypatch.delenv("TABLETOP_LANGUAGE", raising=False)
+    assert projector_table(name).language == "en"
+    monkeypatch.setenv("TABLETOP_LANGUAGE", "fr")  # make classroom LANG=fr
+    widget = projector_table(name)
+    assert widget.language == "fr" and widget.language_picker.value == "fr"
+    assert_public_only(widget)
+    monkeypatch.setenv("QUERY_STRING", "lang=en")  # Voila's kernel hears the page's ?lang=en: it wins
+    assert projector_table(name).language == "en"
+
+
+def test_the_page_language_takes_the_address_then_the_variable_and_ignores_what_it_does_not_speak() -> None:
+    assert page_language({}) == "en"
+    assert page_language({"QUERY_STRING": "lang=fr&x=1"}) == "fr"
+    assert page_language({"QUERY_STRING": "lang=de", "TABLETOP_LANGUAGE": "fr"}) == "fr"
+    assert page_language({"QUERY_STRING": "lang=en", "TABLETOP_LANGUAGE": "fr"}) == "en"
+    assert page_language({"TABLETOP_LANGUAGE": "<script>"}) == "en"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.parametrize(("given", "language"), [(["LANG=fr"], "fr"), (["LANG=fr_FR.UTF-8"], "fr"),
+                                                 (["LANG=C.UTF-8"], "en"), (["LANG=en_GB.UTF-8"], "en")])
+def test_make_classroom_passes_its_language_to_the_page(given: list[str], language: str) -> None:
+    done = subprocess.run(["make", "-n", "-C", str(ROOT), "classroom", "GAME=get_adler", *given],
+                          capture_output=True, text=True, check=True)
+    assert f"TABLETOP_LANGUAGE={language} " in done.stdout and "notebooks/classroom/get_adler.ipynb" in done.stdout
