@@ -11,7 +11,8 @@ per object (box, deck, table), one column per event::
     from tabletop_edu.knowledge import draw_information_flow, information_flow
     draw_information_flow(information_flow(state), title="Who learned what")
 
-It is sized for the notebook's column (`NOTEBOOK_COLUMN` pixels at its own resolution), every label at 14 points or more.
+It is sized for the notebook's column (`NOTEBOOK_COLUMN` pixels at its own resolution), every label at 14 points
+or more.
 """
 
 from __future__ import annotations

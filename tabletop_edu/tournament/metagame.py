@@ -130,7 +130,8 @@ class MetaGame:
         if target is not None:
             handles.append(Line2D([], [], linestyle="none", marker="D", markersize=11, color="#777777",
                                   markeredgecolor="black", label=tr("tournament.nash", language)))
-        figure.legend(handles=handles, loc="outside lower center", ncol=min(len(handles), 3), fontsize=15, frameon=False)
+        figure.legend(handles=handles, loc="outside lower center", ncol=min(len(handles), 3), fontsize=15,
+                      frameon=False)
         figure.suptitle(title or tr("tournament.replicator_title", language), fontsize=18)
         return figure
 
