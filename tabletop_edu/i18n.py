@@ -54,6 +54,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "pass.screen_of": "{name}'s screen: for {name}'s eyes only", "pass.hide": "Hide my hand",
         "pass.public_log": "What everyone saw",
         "pass.own_log": "What you saw",
+        # game trees
+        "tree.chance": "chance", "tree.chance_letter": "C", "tree.seat": "Seat {number}", "tree.infoset": "one information set (same view)",
         # pictures of knowledge
         "flow.title": "Information flow", "flow.origin": "where the information comes from",
         "flow.full": "saw all of it", "flow.redacted": "saw only that it happened (redacted)",
@@ -111,6 +113,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "pass.screen_of": "Écran de {name} : pour ses yeux seulement", "pass.hide": "Cacher mon jeu",
         "pass.public_log": "Ce que tout le monde a vu",
         "pass.own_log": "Ce que vous avez vu",
+        "tree.chance": "hasard", "tree.chance_letter": "H", "tree.seat": "Siège {number}",
+        "tree.infoset": "un ensemble d'information (même vue)",
         "flow.title": "Flux d'information", "flow.origin": "d'où vient l'information",
         "flow.full": "a tout vu", "flow.redacted": "a seulement vu que cela a eu lieu (masqué)",
         "flow.public": "public : tout le monde l'a vu (dessiné une fois)",

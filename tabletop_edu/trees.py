@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,6 +48,7 @@ from typing import Any, Union
 
 from .core import GameState, view_to_json
 from .extras import need
+from .i18n import check_language, tr
 from .knowledge.layout import NOTEBOOK_COLUMN
 
 #: The largest tree a builder makes unless told otherwise: drawn trees are far smaller, solved ones may be larger.
@@ -106,6 +108,8 @@ class GameTree:
     nodes: list[Node]
     infosets: list[InfoSet]
     title: str = "Game tree"
+    #: The language of its drawing's words (the legend, the seats' names); the title is the builder's.
+    language: str = "en"
 
     @property
     def root(self) -> Node:
@@ -134,8 +138,8 @@ class GameTree:
     def to_efg(self) -> str:
         return to_efg(self)
 
-    def svg(self, width: int = 1280) -> str:
-        return tree_svg(self, width)
+    def svg(self, width: int = 1280, language: str | None = None) -> str:
+        return tree_svg(self, width, language)
 
     def _repr_svg_(self) -> str:
         """Drawn as wide as a notebook's column (JupyterLab shows an SVG at its own width, never scaled)."""
@@ -308,7 +312,7 @@ def tree_from_states(deals: GameState[Any] | Sequence[tuple[str, GameState[Any],
                      stop: Callable[[GameState[Any]], bool] | None = None,
                      actions: Callable[[GameState[Any], int], Sequence[Any]] | None = None,
                      skip_forced: bool = True, title: str | None = None,
-                     max_nodes: int = MAX_NODES) -> GameTree:
+                     max_nodes: int = MAX_NODES, action_label: Callable[[Any], str] = str) -> GameTree:
     """The extensive form of a game from its protocol, walked from `deals`.
 
     `deals` is one state (no chance node) or (label, state, probability) triples: the tree's root is then a
@@ -316,7 +320,8 @@ def tree_from_states(deals: GameState[Any] | Sequence[tuple[str, GameState[Any],
     (the first of several acting at once) plays each of its legal actions (or those `actions(state, seat)`
     keeps, a smaller game) on a clone; its information set is its view (`view_key`). A node is a leaf when the
     game is over or `stop(state)`; its payoffs are `payoff(state)` (default `returns()`). A move that is the
-    only one its seat has is played without a node (`skip_forced`).
+    only one its seat has is played without a node (`skip_forced`). An edge is labelled `action_label(action)`
+    (default: the move as typed).
     """
     if isinstance(deals, GameState):
         starts: list[tuple[str, GameState[Any], float]] = [("", deals, 1.0)]
@@ -351,7 +356,7 @@ def tree_from_states(deals: GameState[Any] | Sequence[tuple[str, GameState[Any],
             after.apply(menu[k], player=seat)
             return build(after, me, depth + 1)
 
-        return builder.decision_node(parent, depth, seat, key, [str(action) for action in menu], child)
+        return builder.decision_node(parent, depth, seat, key, [action_label(action) for action in menu], child)
 
     if len(starts) == 1 and not starts[0][0]:
         build(starts[0][1], None, 0)
@@ -831,6 +836,18 @@ def _text_width(text: str, size: int = FONT) -> float:
     return 0.6 * size * len(text)
 
 
+def _title_lines(title: str, room: float) -> list[str]:
+    """The title in as many lines as it needs to fit `room` pixels at 18 px bold, broken between words."""
+    lines = [""]
+    for word in title.split(" "):
+        longer = f"{lines[-1]} {word}".strip()
+        if lines[-1] and _text_width(longer, 18) > room:
+            lines.append(word)
+        else:
+            lines[-1] = longer
+    return lines
+
+
 def _payoff_text(payoffs: Sequence[float]) -> str:
     return "(" + ", ".join(_short_number(p) for p in payoffs) + ")"
 
@@ -844,15 +861,24 @@ def _short_number(value: float | Fraction) -> str:
     return f"{float(value):.3g}".replace("-", "−")
 
 
-def tree_svg(tree: GameTree, width: int = 1280) -> str:
+def _player_name(name: str, language: str) -> str:
+    """A seat's name in the drawing's language: the protocol's default "Seat 2" is "Siège 2" in French."""
+    default = re.fullmatch(r"Seat (\d+)", name)
+    return tr("tree.seat", language).format(number=default.group(1)) if default else name
+
+
+def tree_svg(tree: GameTree, width: int = 1280, language: str | None = None) -> str:
     """The tree drawn left to right at its natural size (`width` px wide, every text 14 px or more): a row per
     leaf with its payoffs, decision nodes in their player's colour holding their information set's label, chance
     nodes white, each edge labelled with its action (and probability), and a dashed line of one colour joining
-    the nodes of each information set."""
+    the nodes of each information set. Its words are in `language` (default: the tree's)."""
+    language = check_language(language or tree.language)
     leaves = tree.leaves()
     depth = max(node.depth for node in tree.nodes)
     payoff_width = max(_text_width(_payoff_text(tree.nodes[leaf].payoffs)) for leaf in leaves) + 16
-    top, left = 78, 24 + RADIUS
+    heading = _title_lines(tree.title, width - 24)
+    below = 22 * (len(heading) - 1)  # the legend and the tree move down by each extra line of the title
+    top, left = 78 + below, 24 + RADIUS
     column = max(120.0, (width - left - payoff_width - 24) / max(depth, 1))
     y: dict[int, float] = {}
     for row, leaf in enumerate(leaves):
@@ -867,18 +893,22 @@ def tree_svg(tree: GameTree, width: int = 1280) -> str:
              f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{FONT}">',
              f"<title>{escape(str(tree))}</title>",
              '<rect width="100%" height="100%" fill="white"/>',
-             f'<text x="12" y="24" font-size="18" font-weight="bold">{escape(tree.title)}</text>']
+             *(f'<text x="12" y="{24 + 22 * k}" font-size="18" font-weight="bold">{escape(line)}</text>'
+               for k, line in enumerate(heading))]
     legend_x = 12.0
     for player, name in enumerate(tree.players):
         colour = PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
-        parts.append(f'<circle cx="{legend_x + 8}" cy="46" r="8" fill="{colour}"/>'
-                     f'<text x="{legend_x + 22}" y="51">{escape(_letter(player))}: {escape(name)}</text>')
-        legend_x += 40 + _text_width(f"{_letter(player)}: {name}")
-    parts.append(f'<circle cx="{legend_x + 8}" cy="46" r="8" fill="white" stroke="black"/>'
-                 f'<text x="{legend_x + 22}" y="51">chance</text>'
-                 f'<line x1="{legend_x + 100}" y1="46" x2="{legend_x + 140}" y2="46" stroke="black" '
+        shown = f"{_letter(player)}: {_player_name(name, language)}"
+        parts.append(f'<circle cx="{legend_x + 8}" cy="{46 + below}" r="8" fill="{colour}"/>'
+                     f'<text x="{legend_x + 22}" y="{51 + below}">{escape(shown)}</text>')
+        legend_x += 40 + _text_width(shown)
+    chance = tr("tree.chance", language)
+    line_x = legend_x + 36 + _text_width(chance)
+    parts.append(f'<circle cx="{legend_x + 8}" cy="{46 + below}" r="8" fill="white" stroke="black"/>'
+                 f'<text x="{legend_x + 22}" y="{51 + below}">{escape(chance)}</text>'
+                 f'<line x1="{line_x}" y1="{46 + below}" x2="{line_x + 40}" y2="{46 + below}" stroke="black" '
                  f'stroke-dasharray="6 4" stroke-width="2"/>'
-                 f'<text x="{legend_x + 148}" y="51">one information set (same view)</text>')
+                 f'<text x="{line_x + 48}" y="{51 + below}">{escape(tr("tree.infoset", language))}</text>')
     for index, node in enumerate(tree.nodes):
         for k, child in enumerate(node.children):
             parts.append(f'<line x1="{x[index]:.1f}" y1="{y[index]:.1f}" x2="{x[child]:.1f}" y2="{y[child]:.1f}" '
@@ -911,7 +941,8 @@ def tree_svg(tree: GameTree, width: int = 1280) -> str:
                          f'<text x="{cx + 10:.1f}" y="{cy + 5:.1f}">{escape(_payoff_text(node.payoffs))}</text>')
         elif node.kind == "chance":
             parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{RADIUS}" fill="white" stroke="black" '
-                         f'stroke-width="1.5"/><text x="{cx:.1f}" y="{cy + 5:.1f}" text-anchor="middle">C</text>')
+                         f'stroke-width="1.5"/><text x="{cx:.1f}" y="{cy + 5:.1f}" text-anchor="middle">'
+                         f'{escape(tr("tree.chance_letter", language))}</text>')
         else:
             assert node.player is not None and node.infoset is not None
             infoset = tree.infosets[node.infoset]

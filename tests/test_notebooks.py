@@ -9,6 +9,8 @@ compared like any other). These checks close both gaps, on every notebook under 
 from __future__ import annotations
 
 import ast
+import base64
+import io
 import json
 import re
 from collections.abc import Iterable
@@ -182,6 +184,33 @@ def test_svg_pictures_fit_the_notebook_column(path: Path) -> None:
     assert not wide_svgs(path, NOTEBOOK_COLUMN), f"{path.name}: SVGs wider than the {NOTEBOOK_COLUMN}-px column"
 
 
+def png_width(output: dict[str, Any]) -> int | None:
+    """How wide JupyterLab shows a stored PNG before the column caps it: the width its output declares
+    (`metadata["image/png"]["width"]`), else the picture's own (the IHDR field of its header)."""
+    png = output.get("data", {}).get("image/png")
+    if not png:
+        return None
+    declared = output.get("metadata", {}).get("image/png", {}).get("width")
+    if declared is not None:
+        return int(declared)
+    header = base64.b64decode(source({"source": png})[:64])
+    return int.from_bytes(header[16:20], "big")
+
+
+def wide_pngs(path: Path, column: int) -> list[tuple[int, int]]:
+    """(cell, width) of each stored PNG wider than `column` pixels: JupyterLab scales it down to the column,
+    and its type with it, so what was checked at the picture's own size is not what a reader sees."""
+    return [(index, width) for index, cell in code_cells(path) for output in cell.get("outputs", [])
+            if (width := png_width(output)) is not None and width > column]
+
+
+@pytest.mark.parametrize("path", all_notebooks(), **NOTEBOOK_IDS)
+def test_png_pictures_fit_the_notebook_column(path: Path) -> None:
+    from tabletop_edu.knowledge.layout import NOTEBOOK_COLUMN
+    assert not wide_pngs(path, NOTEBOOK_COLUMN), (f"{path.name}: PNGs (cell, width) {wide_pngs(path, NOTEBOOK_COLUMN)} "
+                                                  f"wider than the {NOTEBOOK_COLUMN}-px column, shown scaled down")
+
+
 def readme_tutorials(readme: str) -> set[Path]:
     """The notebooks the README's tutorial table names: `folder/name`, and in brackets its other-language twin
     in the same folder (`commissario/02_game_theory` (`02_theorie_des_jeux`)); `<game>` stands for every one."""
@@ -264,3 +293,16 @@ def test_an_svg_wider_than_the_column_is_caught(tmp_path: Path) -> None:
                      "text/plain": "<tree>"}}
     narrow = {**wide, "data": {**wide["data"], "image/svg+xml": '<svg width="848" height="90"></svg>'}}
     assert wide_svgs(_notebook(tmp_path, _code("tree", wide), _code("tree", narrow)), 848) == [(0, 1280.0)]
+
+
+def test_a_png_wider_than_the_column_is_caught(tmp_path: Path) -> None:
+    from matplotlib.figure import Figure
+
+    def shown(inches: float, **metadata: Any) -> dict[str, Any]:
+        buffer = io.BytesIO()
+        Figure(figsize=(inches, 1), dpi=100).savefig(buffer, format="png")
+        return {"output_type": "display_data", "metadata": metadata,
+                "data": {"image/png": base64.b64encode(buffer.getvalue()).decode(), "text/plain": "<Figure>"}}
+    path = _notebook(tmp_path, _code("wide", shown(12.8)), _code("narrow", shown(8.48)),
+                     _code("declared", shown(12.8, **{"image/png": {"width": 640}})))
+    assert wide_pngs(path, 848) == [(0, 1280)]

@@ -8,6 +8,7 @@ import itertools
 import random
 import re
 from dataclasses import dataclass
+from html import unescape
 from typing import Any
 
 import pytest
@@ -221,6 +222,24 @@ def test_the_drawing_shows_every_information_set_and_readable_text(kuhn) -> None
     assert "(−2, 2)" in svg and "JQ (1/6)" in svg
     in_a_notebook = kuhn._repr_svg_()  # JupyterLab shows an SVG at its own width: the column's, 848 px
     assert 'width="848"' in in_a_notebook and in_a_notebook == kuhn.svg(848)
+
+
+def test_a_french_tree_is_drawn_in_french_and_its_long_title_fits() -> None:
+    """The legend, the seats, the chance letter, the actions and the title in the tree's language; a title
+    wider than the drawing goes on in a second line instead of being cut at the column's edge."""
+    from tabletop_edu.commissario.actions import Pick
+    from tabletop_edu.commissario.strategy import round_tree, small_round
+
+    picks = [Pick(("red", "yellow")), Pick(("red", "blue")), Pick(("yellow", "blue"))]
+    english, french = (round_tree(small_round(0), picks, language=language) for language in ("en", "fr"))
+    texts = {language: [unescape(text) for text in re.findall(r">([^<>]+)</text>", tree._repr_svg_())]
+             for language, tree in (("en", english), ("fr", french))}
+    assert {"A: Seat 0", "chance", "one information set (same view)", "pick red yellow"} <= set(texts["en"])
+    assert {"A: Siège 0", "hasard", "un ensemble d'information (même vue)", "rouge + jaune", "révèle rouge"} \
+        <= set(texts["fr"])
+    assert not {"Seat", "chance", "pick"} & {word for text in texts["fr"] for word in text.split()}
+    assert french.title == " ".join(texts["fr"][:2]) and not texts["fr"][2].startswith("Commissario")
+    assert english.size() == french.size()
 
 
 def test_a_hand_written_model_and_its_checks() -> None:

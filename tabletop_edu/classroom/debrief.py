@@ -20,7 +20,7 @@ truth. From these:
 - `record_class`: a class played by bots and simulated students (`beliefs.SimulatedStudent`), with no server, as
   `ClassGames` (what `room.games()` gives for a real class), for tests and the recorded class of the notebook.
 
-Pictures are `knowledge.Figure`s (PNG in any kernel), 1280 pixels wide, type 14 points or more.
+Pictures are `knowledge.Figure`s (PNG in any kernel), as wide as the notebook's column, type 14 points or more as shown.
 """
 
 from __future__ import annotations
@@ -38,9 +38,7 @@ from ..tournament import mean_ci
 from .export import ClassGame, ClassGames
 from .games import short_name
 
-#: Width of every picture in inches at `DPI`: 1280 pixels, a projector's width.
-WIDTH, DPI = 12.8, 100
-#: The smallest type of the pictures, in points at 1280 pixels.
+#: The smallest type of the pictures, in points as a notebook shows them.
 SMALLEST_TYPE = 14
 SAID_COLOUR, CHANCE_COLOUR = "#1f77b4", "#555555"
 #: One colour per model of play, in the order the game declares them.
@@ -137,8 +135,7 @@ def _score_of(answer: BeliefAnswer, probabilities: Mapping[str, float]) -> float
 def draw_question(games: ClassGames, index: int, key: str, language: str = "en") -> Any:
     """Each student's stated probability of the truth beside each model's, for question `key` of game `index`,
     with the chance baseline (a Figure)."""
-    from ..knowledge import Figure
-    from ..knowledge.drawing import plain
+    from ..knowledge.drawing import DPI, WIDTH, Figure, plain
 
     rows = question_rows(games, index, key, language)
     if not rows:
@@ -220,12 +217,12 @@ def draw_calibration(games: ClassGames, bins: int = 5, index: int | None = None,
     """Stated probability against how often it was true (every game, or game `index`), the class and each
     model's posteriors, the class's and the reference model's points labelled with their counts; the diagonal
     is perfect calibration (a Figure)."""
-    from ..knowledge import Figure
+    from ..knowledge.drawing import DPI, WIDTH, Figure
 
     words = WORDS[language]
     rows = calibration_rows(games, bins, index)
     models = models_of(games, index)
-    figure = Figure(figsize=(WIDTH, 7.2), dpi=DPI)
+    figure = Figure(figsize=(WIDTH, 6.4), dpi=DPI)
     axes = figure.subplots()
     axes.plot([0, 100], [0, 100], color=CHANCE_COLOUR, linestyle="--", linewidth=2, label=words["calibrated"])
     lines = [("said", SAID_COLOUR, words["class"])] + [(model.key, colour, model.heading(language))

@@ -38,15 +38,17 @@ import itertools
 import random
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..extras import need
+from ..i18n import check_language, tr
 from .actions import ALL_PICKS, Pick, picks_allowed
 from .engine import bonus_winner
 from .rules import COLOURS
+from .words import card_word, colour_word, pick_word
 
 if TYPE_CHECKING:  # numpy is imported by the functions that compute with it: playing needs no numpy
     import numpy as np
@@ -386,13 +388,15 @@ def small_round(seed: int = 0) -> Any:
     return state
 
 
-def round_tree(state: Any, picks: Sequence[Pick] | None = None, *, max_nodes: int | None = None) -> Any:
+def round_tree(state: Any, picks: Sequence[Pick] | None = None, *, max_nodes: int | None = None,
+               language: str = "en") -> Any:
     """The rest of a two-player round, from its pick phase, as a tree built from the protocol (`trees.
     tree_from_states`): each seat picks (the picks secret and simultaneous, so the seat picking second cannot
     tell the first's picks apart), then reveals in turn, choosing which commissaire to show first (a reveal left
     with one colour is played without a node). `picks` limits the menu (a smaller game; default: the pairs of
     colours with characters on the table). Payoffs: the points each seat gains this round minus the other's,
-    zero-sum (the whole score, bonuses and what carries over, left out)."""
+    zero-sum (the whole score, bonuses and what carries over, left out). Its title and drawing are in
+    `language`."""
     from ..trees import MAX_NODES, tree_from_states
 
     if len(state.players) != 2 or state.phase != "pick":
@@ -411,10 +415,21 @@ def round_tree(state: Any, picks: Sequence[Pick] | None = None, *, max_nodes: in
     def round_over(now: Any) -> bool:
         return bool(now.round != round_number or now.is_over)
 
-    laid_out = ", ".join(f"{colour}{value:+d}" for colour in COLOURS for value in state.table[colour])
-    return tree_from_states(state, payoff=lead, stop=round_over,
-                            actions=actions, max_nodes=max_nodes or MAX_NODES,
-                            title=f"Commissario, a two-player round from its picks (laid out: {laid_out})")
+    language = check_language(language)
+
+    def label(action: Any) -> str:
+        """English keeps the move as typed (`pick red blue`); French says it (`rouge + bleu`, `révèle bleu`)."""
+        if language == "en":
+            return str(action)
+        if isinstance(action, Pick):
+            return pick_word(action.colours, language)
+        return tr("cm_tree_reveal", language).format(colour=colour_word(action.colour, language))
+
+    laid_out = ", ".join(f"{colour}{value:+d}" if language == "en" else card_word(f"{colour}{value:+d}", language)
+                         for colour in COLOURS for value in state.table[colour])
+    tree = tree_from_states(state, payoff=lead, stop=round_over, actions=actions, max_nodes=max_nodes or MAX_NODES,
+                            title=tr("cm_round_tree", language).format(laid_out=laid_out), action_label=label)
+    return replace(tree, language=language)
 
 
 # ------------------------------------------------------------------------------------ complete plans

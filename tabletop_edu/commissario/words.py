@@ -57,6 +57,8 @@ register({
         # refusals, and the terms they name
         "cm_card": "{colour}{value:+d}", "cm_what_colour": "colour", "cm_what_value": "a character's value",
         "cm_a_pick": "A pick", "cm_a_reveal": "A reveal",
+        "cm_round_tree": "Commissario, a two-player round from its picks (laid out: {laid_out})",
+        "cm_tree_reveal": "reveal {colour}",
         "cm_now_release": "release step", "cm_now_pick": "secret pick", "cm_now_first_reveal": "first reveal",
         "cm_now_second_reveal": "second reveal", "cm_now_over": "end of the game",
         "cm_refused_colour_field": "{action}: a colour is a text like 'red', not {value}.",
@@ -131,6 +133,8 @@ register({
         "cm_m_reveal": "Révéler un commissaire", "cm_m_reveal_colour": "commissaire {colour}",
         "cm_card": "{colour} {value:+d}", "cm_what_colour": "couleur", "cm_what_value": "la valeur d'un personnage",
         "cm_a_pick": "Un choix", "cm_a_reveal": "Une révélation",
+        "cm_round_tree": "Commissario, une manche à deux joueurs depuis les choix (posés : {laid_out})",
+        "cm_tree_reveal": "révèle {colour}",
         "cm_now_release": "libérations", "cm_now_pick": "choix secret",
         "cm_now_first_reveal": "première révélation",
         "cm_now_second_reveal": "seconde révélation", "cm_now_over": "fin de la partie",

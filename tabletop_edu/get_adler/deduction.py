@@ -306,14 +306,15 @@ def question_flow(state: GameState[Any]):  # -> networkx.MultiDiGraph
 def draw_candidates(state: GameState[Any]):  # -> matplotlib Figure
     """How many seats each seat still suspects, action by action."""
     need("matplotlib", "Drawing Adler's candidates")
-    from matplotlib.figure import Figure
+    from ..knowledge.drawing import DPI, SMALLEST_TYPE, WIDTH, Figure
 
     history = candidate_history(state)
-    figure = Figure(figsize=(6, 3))
+    figure = Figure(figsize=(WIDTH, 4.4), dpi=DPI, layout="constrained")
     axes = figure.add_subplot()
     for seat in range(len(state.players)):
         axes.step(range(len(history)), [len(h[seat]) for h in history], where="post", label=state.players[seat])
-    axes.set_xlabel("action")
-    axes.set_ylabel("Adler candidates")
-    axes.legend(fontsize=7)
+    axes.set_xlabel("action", fontsize=SMALLEST_TYPE + 1)
+    axes.set_ylabel("Adler candidates", fontsize=SMALLEST_TYPE + 1)
+    axes.tick_params(labelsize=SMALLEST_TYPE)
+    axes.legend(fontsize=SMALLEST_TYPE)
     return figure

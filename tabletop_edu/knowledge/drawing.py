@@ -11,7 +11,8 @@ per object (box, deck, table), one column per event::
     from tabletop_edu.knowledge import draw_information_flow, information_flow
     draw_information_flow(information_flow(state), title="Who learned what")
 
-It is sized for a projector: 1280 pixels wide at its own resolution, every label at 12 points or more.
+It is sized for the notebook's column (`NOTEBOOK_COLUMN` pixels at its own resolution), every label at 14 points
+or more.
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ from .layout import (FULL_COLOUR, JOURNEY_COLOUR, LANE_COLOUR, NOTEBOOK_COLUMN, 
                      REDACTED_COLOUR, SEAT_COLOUR, Column)
 from .worlds import Worlds
 
-#: Width of the information-flow picture, in inches at `DPI`: 1280 pixels, a projector's width.
-WIDTH = 12.8
 DPI = 100
-#: The smallest type of every drawing, in points (readable at the back of a classroom at 1280 pixels).
+#: Width of the information-flow picture, in inches at `DPI`: the notebook's column, where JupyterLab shows it
+#: at its own size (a wider picture would be scaled down, and its type with it).
+WIDTH = NOTEBOOK_COLUMN / DPI
+#: The smallest type of every drawing, in points as JupyterLab shows it (readable at the back of a classroom).
 SMALLEST_TYPE = 14
 
 
@@ -62,7 +64,7 @@ class Figure(mpl_figure.Figure):
 
 
 def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | None = None,
-                          steps: tuple[int, int] | None = None, max_columns: int = 36,
+                          steps: tuple[int, int] | None = None, max_columns: int = 24,
                           language: str = "en", object_names: Mapping[Any, str] | None = None,
                           kind_names: Mapping[str, str] | None = None, game: str | None = None) -> Figure:
     """Who learned what from whom, event by event: a picture for the class.
@@ -78,7 +80,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
 
     `steps=(first, last)` keeps those steps; at most `max_columns` events are drawn (the latest ones; the
     title says how many earlier ones it leaves out), so
-    the picture stays readable at 1280 pixels. `object_names` relabels object lanes (`{"box": "boîte"}`) and
+    the picture stays readable in the notebook's column. `object_names` relabels object lanes (`{"box": "boîte"}`) and
     `kind_names` the events' kinds on top of the columns (`{"open": "ouvre"}`), for a class in another language;
     without `kind_names`, the kinds are the words `game` (`State.game`, taken from a state given as `source`)
     registers for them in `language` (`i18n.register_event_kinds`).
@@ -100,10 +102,13 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     labels = [plain(names[node]) for node in lanes]
     # Margins in inches, from the longest texts (no layout engine: it would triple the drawing time).
     left = 0.4 + 0.13 * max((len(label) for label in labels), default=4)
-    top = 0.75 + 0.105 * max((len(kind) for kind in kinds), default=0)
+    heading = layout.heading(plain(title) if title else tr("flow.title", language), columns, left_out, language)
+    if len(heading) > 56:  # wider than the column at 18 points: what the parenthesis says goes below
+        heading = heading.replace(" (", "\n(", 1)
+    top = 0.75 + 0.3 * heading.count("\n") + 0.105 * max((len(kind) for kind in kinds), default=0)
     journeys = layout.journeys(columns, graph.nodes, y)  # each object's stops, drawn and named in the legend
     entries = len(_legend(language)) + len(journeys)
-    bottom = 1.0 + 0.3 * -(-entries // 2)  # the steps, their label, and the legend in two columns
+    bottom = 1.0 + 0.3 * entries  # the steps, their label, and the legend in one column
     height = round((0.46 * (max(lanes.values(), default=0) + 1.4) + top + bottom) * DPI) / DPI  # whole pixels
     figure = Figure(figsize=(WIDTH, height), dpi=DPI)
     figure.subplots_adjust(left=left / WIDTH, right=1 - 0.25 / WIDTH, top=1 - top / height,
@@ -127,11 +132,10 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     axes.set_xlim(-0.7, max(len(columns), 8) - 0.3)
     for side in ("top", "right", "bottom", "left"):
         axes.spines[side].set_visible(False)
-    heading = layout.heading(plain(title) if title else tr("flow.title", language), columns, left_out, language)
     if not columns:
         axes.text(0, (highest + lowest) / 2, tr("flow.nothing", language), fontsize=16, va="center")
     figure.suptitle(heading, fontsize=18, y=1 - 0.12 / height, va="top")
-    figure.legend(handles=_legend(language) + journey_handles, loc="lower center", ncol=2,
+    figure.legend(handles=_legend(language) + journey_handles, loc="lower center", ncol=1,
                   fontsize=SMALLEST_TYPE + 1, frameon=False, bbox_to_anchor=(0.5, 0.0))
     return figure
 
@@ -311,16 +315,17 @@ def displayed_width(figure: mpl_figure.Figure, column: int | None = None) -> int
     return min(round(figure.get_figwidth() * figure.dpi), NOTEBOOK_COLUMN if column is None else column)
 
 
-def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple[float, list[str]]:
+def projected_type(figure: mpl_figure.Figure, width_pixels: int | None = None) -> tuple[float, list[str]]:
     """The smallest type of a figure in points when it is shown `width_pixels` wide, and the texts that
-    reach past its edges (cut off when shown). The default, 1280, is a projector showing the picture alone
-    across its width; in a notebook JupyterLab never stretches a picture: pass `displayed_width(figure)`."""
+    reach past its edges (cut off when shown). The default is the width a notebook shows it at
+    (`displayed_width`): JupyterLab never stretches a picture, and scales a wider one down to its column."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.text import Text
 
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw(renderer)
-    scale = width_pixels / (figure.get_figwidth() * figure.dpi)
+    shown = displayed_width(figure) if width_pixels is None else width_pixels
+    scale = shown / (figure.get_figwidth() * figure.dpi)
     box = figure.bbox
     undrawn = {id(label) for axis in _axes_axes(figure) for tick in axis.get_major_ticks() + axis.get_minor_ticks()
                if not axis.axes.axison or not _within(tick.get_loc(), axis.get_view_interval())

@@ -120,20 +120,22 @@ def who_knows_what(state: Any) -> list[list[dict[str, Any]]]:
 
 def draw_who_knows_what(state: Any) -> Any:
     """The matrix as a colored grid (a matplotlib Figure)."""
-    Figure = need("matplotlib.figure", "Drawing who knows what").Figure
+    need("matplotlib", "Drawing who knows what")
+    from ..knowledge.drawing import DPI, SMALLEST_TYPE, WIDTH, Figure
 
     matrix = who_knows_what(state)
     shade = {"known": 1.0, "self": 1.0, "narrowed": 0.5, "unknown": 0.0, "-": 0.15}
     values = [[shade[cell["status"]] for cell in row] for row in matrix]
-    figure = Figure(figsize=(0.6 * len(values) + 2, 0.5 * len(values) + 1.5))
+    figure = Figure(figsize=(WIDTH, min(0.5 * len(values) + 2.2, WIDTH)), dpi=DPI, layout="constrained")
     axes = figure.subplots()
     axes.imshow(values, cmap="Greens", vmin=0, vmax=1)
     for r, row in enumerate(matrix):
         for c, cell in enumerate(row):
-            axes.text(c, r, cell["status"][0].upper(), ha="center", va="center", fontsize=8)
-    axes.set_xlabel("subject (whose take)")
-    axes.set_ylabel("observer")
-    axes.set_title("Who knows what after the box phase (K known, N narrowed, U unknown)")
+            axes.text(c, r, cell["status"][0].upper(), ha="center", va="center", fontsize=SMALLEST_TYPE)
+    axes.tick_params(labelsize=SMALLEST_TYPE)
+    axes.set_xlabel("subject (whose take)", fontsize=SMALLEST_TYPE)
+    axes.set_ylabel("observer", fontsize=SMALLEST_TYPE)
+    axes.set_title("Who knows what after the box phase\n(K known, N narrowed, U unknown)", fontsize=SMALLEST_TYPE + 1)
     return figure
 
 

@@ -95,15 +95,15 @@ class MetaGame:
                         language: str = "en") -> Any:
         """The shares of each bot over time under `replicator`, one panel per start (default: the uniform
         start), the `equilibrium` shares (if given) as diamonds past the right end, side by side so that equal
-        shares stay visible; sized for a projector (1280 pixels wide, type of 15 points or more)."""
+        shares stay visible; sized for the notebook's column (type of 15 points or more as shown)."""
         need("matplotlib", "A meta-game's pictures")
         from matplotlib.lines import Line2D
 
-        from ..knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
+        from ..knowledge.drawing import DPI, WIDTH, Figure  # shows itself as a picture in any kernel, no pyplot
 
         language = check_language(language)
         starts = [None] if starts is None else list(starts)  # type: ignore[list-item]
-        figure = Figure(figsize=(12.8, 5.2), dpi=100, layout="constrained")
+        figure = Figure(figsize=(WIDTH, 4.8), dpi=DPI, layout="constrained")
         panels = figure.subplots(1, len(starts), squeeze=False, sharey=True)[0]
         colours = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3"]
         target = None if equilibrium is None else self._mix(equilibrium, "An equilibrium")
@@ -115,7 +115,10 @@ class MetaGame:
                     axes.plot([until * (1.04 + 0.03 * k)], [target[k]], marker="D", markersize=11,
                               color=colours[k % len(colours)], markeredgecolor="black", clip_on=False)
             beginning = (" ; " if language == "fr" else ", ").join(_number(p, ".2f", language) for p in path[0])
-            axes.set_title(tr("tournament.start", language).format(shares=beginning), fontsize=16)
+            heading = tr("tournament.start", language).format(shares=beginning)
+            if len(starts) > 1:  # panels side by side in the column: the shares go under "t = 0"
+                heading = heading.replace(" (", "\n(", 1)
+            axes.set_title(heading, fontsize=16)
             axes.set_xlabel(tr("tournament.time", language), fontsize=16)
             axes.set_ylim(-0.02, 1.02)
             axes.tick_params(labelsize=15)
@@ -127,7 +130,8 @@ class MetaGame:
         if target is not None:
             handles.append(Line2D([], [], linestyle="none", marker="D", markersize=11, color="#777777",
                                   markeredgecolor="black", label=tr("tournament.nash", language)))
-        figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=15, frameon=False)
+        figure.legend(handles=handles, loc="outside lower center", ncol=min(len(handles), 3), fontsize=15,
+                      frameon=False)
         figure.suptitle(title or tr("tournament.replicator_title", language), fontsize=18)
         return figure
 

@@ -378,12 +378,13 @@ class TournamentResult:
     # ---------------------------------------------------------------- plots
 
     def plot(self, language: str = "en") -> Any:
-        """Win rate per bot with its 95% interval, as a matplotlib Figure (labels in `language`)."""
+        """Win rate per bot with its 95% interval, as a matplotlib Figure (labels in `language`), as wide as
+        the notebook's column."""
         need("matplotlib", "A tournament's plots")
-        from ..knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
+        from ..knowledge.drawing import DPI, SMALLEST_TYPE, WIDTH, Figure  # a picture in any kernel, no pyplot
 
         rows = self.rows()
-        figure = Figure(figsize=(6, 3))
+        figure = Figure(figsize=(WIDTH, 4.4), dpi=DPI, layout="constrained")
         axes = figure.subplots()
         positions = range(len(rows))
         rates = [r.win_rate for r in rows]
@@ -392,35 +393,39 @@ class TournamentResult:
         chance = self.chance_win_rate()
         axes.axhline(chance, color="#c1121f", linestyle="--", linewidth=1.5,
                      label=tr("tournament.chance", language).format(rate=_number(chance, ".2f", language)))
-        axes.legend(loc="upper right", frameon=False)
+        axes.legend(loc="upper right", frameon=False, fontsize=SMALLEST_TYPE)
         axes.set_xticks(list(positions), [r.bot for r in rows])
-        axes.set_ylabel(tr("tournament.win_rate", check_language(language)))
+        axes.tick_params(labelsize=SMALLEST_TYPE)
+        axes.set_ylabel(tr("tournament.win_rate", check_language(language)), fontsize=SMALLEST_TYPE + 1)
         axes.set_ylim(0, 1)
         axes.yaxis.set_major_formatter(lambda value, _: _number(value, ".1f", language))
-        axes.set_title(self.caption(language))
-        figure.tight_layout()
+        axes.set_title(self.caption(language), fontsize=SMALLEST_TYPE + 1)
         return figure
 
     def plot_seats(self, language: str = "en") -> Any:
-        """Win rate per bot and seat, as a heat map (a matplotlib Figure, labels in `language`)."""
+        """Win rate per bot and seat, as a heat map (a matplotlib Figure, labels in `language`), at most as
+        wide as the notebook's column."""
         need("matplotlib", "A tournament's plots")
-        from ..knowledge.drawing import Figure  # shows itself as a picture in any kernel, no pyplot
+        from ..knowledge.drawing import DPI, SMALLEST_TYPE, WIDTH, Figure  # a picture in any kernel, no pyplot
 
         table = self.seat_table()
-        figure = Figure(figsize=(1.2 + 0.9 * self.players, 0.6 + 0.5 * len(table)))
+        figure = Figure(figsize=(min(2.6 + 1.2 * self.players, WIDTH), 1.2 + 0.6 * len(table)), dpi=DPI,
+                        layout="constrained")
         axes = figure.subplots()
         data = [[0.0 if math.isnan(v) else v for v in rates] for rates in table.values()]
         image = axes.imshow(data, cmap="viridis", vmin=0, vmax=1, aspect="auto")
         axes.set_xticks(range(self.players), [tr("tournament.seat", check_language(language)).format(seat=s)
                                               for s in range(self.players)])
         axes.set_yticks(range(len(table)), list(table))
+        axes.tick_params(labelsize=SMALLEST_TYPE)
         for i, rates in enumerate(data):
             for j, value in enumerate(rates):
-                axes.text(j, i, _number(value, ".2f", language), ha="center", va="center",
+                axes.text(j, i, _number(value, ".2f", language), ha="center", va="center", fontsize=SMALLEST_TYPE,
                           color="white" if value < 0.6 else "black")
-        bar = figure.colorbar(image, ax=axes, label=tr("tournament.win_rate", language))
+        bar = figure.colorbar(image, ax=axes)
+        bar.set_label(tr("tournament.win_rate", language), fontsize=SMALLEST_TYPE)
+        bar.ax.tick_params(labelsize=SMALLEST_TYPE)
         bar.ax.yaxis.set_major_formatter(lambda value, _: _number(value, ".1f", language))
-        figure.tight_layout()
         return figure
 
 

@@ -91,8 +91,11 @@ def test_question_flow_and_drawing(helpers):
     graph = question_flow(state)
     kinds = {kind for _, _, kind in graph.edges(data="kind")}
     assert kinds == {"ask", "answer"}
+    from tabletop_edu.knowledge import NOTEBOOK_COLUMN, projected_type
     figure = draw_candidates(state)
-    assert figure.axes
+    assert figure.axes and figure.get_figwidth() * figure.dpi <= NOTEBOOK_COLUMN
+    smallest, cut = projected_type(figure)
+    assert smallest >= 14 and not cut
 
 
 def test_spectator_worlds_hold_the_truth(helpers):

@@ -258,7 +258,11 @@ def test_information_flow_graph_and_drawings() -> None:
     graph = information_flow(state)
     assert "box" in graph.nodes and graph.number_of_edges() > 0
     assert type(draw_information_flow(state)).__name__ == "Figure"
-    assert type(draw_who_knows_what(state)).__name__ == "Figure"
+    from tabletop_edu.knowledge import NOTEBOOK_COLUMN, projected_type
+    picture = draw_who_knows_what(state)
+    assert type(picture).__name__ == "Figure" and picture.get_figwidth() * picture.dpi <= NOTEBOOK_COLUMN
+    smallest, cut = projected_type(picture)
+    assert smallest >= 14 and not cut, (smallest, cut)
 
 
 def test_testimonies_as_soft_evidence_match_brute_force_and_have_a_worth() -> None:

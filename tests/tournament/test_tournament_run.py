@@ -126,11 +126,16 @@ def test_tables_and_plots_speak_french() -> None:
         result.seat_summary("de")
 
 
-def test_plots_are_figures() -> None:
+def test_plots_are_figures_readable_in_the_notebook_column() -> None:
     from matplotlib.figure import Figure
+
+    from tabletop_edu.knowledge import NOTEBOOK_COLUMN, projected_type
     result = run_tournament("peek", ["random", "ismcts(iterations=4)"], players=2, games=4, seed=2)
-    assert isinstance(result.plot(), Figure)
-    assert isinstance(result.plot_seats(), Figure)
+    for language in ("en", "fr"):
+        for picture in (result.plot(language), result.plot_seats(language)):
+            smallest, cut = projected_type(picture)
+            assert isinstance(picture, Figure) and picture.get_figwidth() * picture.dpi <= NOTEBOOK_COLUMN
+            assert smallest >= 14 and not cut, (language, smallest, cut)
 
 
 def test_bots_by_name_instance_or_spec_and_errors_that_explain() -> None:
