@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from ..beliefs import BeliefQuestion
-from ..core import Bot, GameState, SeatLog, View
+from ..core import Action, Bot, GameState, SeatLog, View
 from ..moves import MoveTree
 from ..rendering import RunningLog
 from . import games
@@ -145,6 +145,19 @@ class Seat:
     def filled(self) -> bool:
         return self.name is not None
 
+@dataclass(frozen=True)
+class CheckedMove:
+    """A move read and validated once (`GameState.checked_action`): `seat`'s action value `move` on `state` when
+    it had played `at` moves, and the text the store keeps of it. It is played at that step without a second
+    check (`GameState.apply_checked`)."""
+
+    state: GameState[Any]
+    at: int
+    seat: int
+    move: Action
+    text: str
+
+
 @dataclass
 class WaitingMove:
     """A move checked when it arrived, waiting to be checked again and committed with its room's next group
@@ -157,6 +170,7 @@ class WaitingMove:
     even_paused: bool
     played: asyncio.Future[None]
     committed_at: float = 0.0  # when its commit was known on the loop (`time.perf_counter`), once played
+    checked: CheckedMove | None = None  # its check when it arrived: it stands while the game has not moved
 
     def settle(self, outcome: BaseException | None) -> None:
         """Played (`outcome` None) or refused with `outcome`; told to its waiter, if it still waits."""
@@ -290,15 +304,19 @@ class Room:
             self._acting[step] = acting_seats_at(state, step)
         return self._acting[step]
 
-    def apply(self, row: ActionRow) -> None:
+    def apply(self, row: ActionRow, checked: Action | None = None) -> None:
         """Play a stored move on the room's game, noting first who was to act at its step (`acting_at`): a
-        replay of the game from its start for each step asked was 6 % of the class server's time flat out."""
+        replay of the game from its start for each step asked was 6 % of the class server's time flat out.
+        `checked`: the move's action value, validated at this step already (`CheckedMove`): played unchecked."""
         state = self.state
         assert state is not None
         if self._acting_state is not state:
             self._acting, self._acting_state = {}, state
         self._acting[len(state.history)] = frozenset(state.acting_seats)
-        state.apply(row.action, player=row.seat)
+        if checked is None:
+            state.apply(row.action, player=row.seat)
+        else:
+            state.apply_checked(checked, player=row.seat)
         self.actions.append(row)
 
     def legal_actions(self, seat: int) -> list[Any]:

@@ -1,0 +1,82 @@
+"""A student's move takes one short path: read once, checked once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tabletop_edu.classroom.hall import Hall
+from tabletop_edu.classroom.rooms import Room
+from tabletop_edu.classroom.store import Store
+
+
+def mafia_room_on_its_floor(tmp_path: Path) -> tuple[Hall, Room]:
+    """A seeded 12-seat Mafia room whose seats all sat down, played by random moves until the floor (where
+    several students are to act at once)."""
+    hall = Hall(Store(tmp_path / "path.sqlite3"))
+    room = hall.create_room("mafia_de_cuba", 12, seed=3)
+    for seat in range(12):
+        hall.claim(room.seats[seat].token, f"Student {seat}")
+    rng = random.Random(3)
+    assert room.state is not None
+    while len(room.state.acting_seats) < 2:
+        seat = room.state.acting_seats[0]
+        hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+    return hall, room
+
+
+def counted(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, counts: Counter[str]) -> None:
+    """Count the calls of `owner.name` (a function or a classmethod) in `counts[name]`."""
+    original = getattr(owner, name)
+    wrapped = original.__func__ if hasattr(original, "__func__") else original
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        counts[name] += 1
+        return wrapped(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, classmethod(counting) if hasattr(original, "__func__") else counting)
+
+
+def test_a_move_is_read_and_checked_once_on_its_way_from_the_page_to_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From `play_async` (what the websocket handler calls) to the move played in the room's game: its text is
+    read into an action once and validated once (it was three times: on arrival, before its commit, when
+    played), and the game is as `apply` would have left it."""
+    hall, room = mafia_room_on_its_floor(tmp_path)
+    assert room.state is not None
+    state_class = type(room.state)
+    seat = room.state.acting_seats[0]
+    text = str(random.Random(4).choice(room.state.legal_actions(seat)))
+    expected = room.state.clone()
+    expected.apply(text, player=seat)
+    counts: Counter[str] = Counter()
+    counted(monkeypatch, state_class, "_validate", counts)
+    counted(monkeypatch, state_class, "parse_action", counts)
+
+    asyncio.run(hall.play_async(room, seat, room.step, text))
+
+    assert counts == {"_validate": 1, "parse_action": 1}
+    assert room.state.fingerprint() == expected.fingerprint()
+    assert room.state.history[-1] == (seat, text)
+
+
+def test_moves_that_waited_behind_a_commit_are_checked_again_on_the_game_as_it_then_is(tmp_path: Path) -> None:
+    """A check made on arrival stands only while the game has not moved: two students testifying at once are
+    both played, the second checked on the game the first left (each move then once more)."""
+    hall, room = mafia_room_on_its_floor(tmp_path)
+    assert room.state is not None
+    first, second = room.state.acting_seats[:2]
+    step = room.step
+    moves = {seat: str(room.state.legal_actions(seat)[0]) for seat in (first, second)}
+
+    async def together() -> None:
+        await asyncio.gather(*(hall.play_async(room, seat, step, moves[seat]) for seat in (first, second)))
+
+    asyncio.run(together())
+    assert room.state.history[step:] == [(first, moves[first]), (second, moves[second])]
+
