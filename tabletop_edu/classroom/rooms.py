@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar
 from ..beliefs import BeliefQuestion
 from ..core import Action, Bot, GameState, SeatLog, View
 from ..moves import MoveTree
+from ..registry import GamePlugin
 from ..rendering import RunningLog
 from . import games
 from .store import ActionRow, BeliefRow
@@ -238,6 +239,10 @@ class Room:
     # committed (a student sitting down, `Hall.join_async`; the teacher's `Change`), with the names sitting down
     # there: no one else gets the seat or the name meanwhile
     start_due: bool = False  # the file says the game started; it starts here once no seat is being joined
+    plugin: GamePlugin = field(init=False, repr=False)  # the game's, looked up once (`games.plugin`)
+
+    def __post_init__(self) -> None:
+        self.plugin = games.plugin(self.package)
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
         """`compute()` once per step of the game (views, legal actions and menus are asked for again and
@@ -256,16 +261,17 @@ class Room:
             self._logs, self._logs_state = {}, self.state
         log = self._logs.get((seat, language))
         if log is None:
-            log = self._logs[(seat, language)] = RunningLog(language, style=False)  # the pages link the stylesheet
+            log = self._logs[(seat, language)] = RunningLog(language, style=False,  # the pages link the stylesheet
+                                                            plugin=self.plugin)
         return log
 
     @property
     def module(self) -> ModuleType:
-        return games.game_module(self.package)
+        return self.plugin.load_module()
 
     @property
     def title(self) -> str:
-        return games.title(self.package)
+        return self.plugin.title
 
     @property
     def step(self) -> int:

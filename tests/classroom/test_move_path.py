@@ -1,4 +1,4 @@
-"""A student's move takes one short path: read once, checked once."""
+"""A student's move takes one short path: read once, checked once, its game looked up once."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tabletop_edu import registry, rendering
+from tabletop_edu.classroom import ClassServer
 from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.rooms import Room
 from tabletop_edu.classroom.store import Store
@@ -80,3 +82,30 @@ def test_moves_that_waited_behind_a_commit_are_checked_again_on_the_game_as_it_t
     asyncio.run(together())
     assert room.state.history[step:] == [(first, moves[first]), (second, moves[second])]
 
+
+def test_a_move_asks_the_registry_at_most_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The room holds its game's plugin: a move, its commit and every seat's and the projector's new table ask
+    the registry at most once (it was 26 times a move)."""
+    server = ClassServer(tmp_path / "server.sqlite3")
+    hall, room = mafia_room_on_its_floor(tmp_path)
+    server.hall = hall
+    assert room.state is not None
+    for perspective in [*range(12), None]:
+        server.table_for(room, perspective, "en")  # the pages of the room, open before the move
+    seat = room.state.acting_seats[0]
+    text = str(random.Random(5).choice(room.state.legal_actions(seat)))
+    asks = Counter[str]()
+    find_game = registry.find_game
+
+    def counting(name: str) -> registry.GamePlugin | None:
+        asks[name] += 1
+        return find_game(name)
+
+    monkeypatch.setattr(registry, "find_game", counting)
+    monkeypatch.setattr(rendering, "find_game", counting)  # imported there by name
+
+    asyncio.run(hall.play_async(room, seat, room.step, text))
+    for perspective in [*range(12), None]:
+        server.table_for(room, perspective, "en")
+
+    assert sum(asks.values()) <= 1, asks
