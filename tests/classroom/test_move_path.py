@@ -1,4 +1,4 @@
-"""A student's move takes one short path: read once, checked once, its game looked up once."""
+"""A student's move takes one short path: read once, checked once, its game looked up once, its step worked out once."""
 
 from __future__ import annotations
 
@@ -109,3 +109,33 @@ def test_a_move_asks_the_registry_at_most_once(tmp_path: Path, monkeypatch: pyte
         server.table_for(room, perspective, "en")
 
     assert sum(asks.values()) <= 1, asks
+
+
+def test_a_room_keeps_one_snapshot_a_step_and_drops_it_once_when_its_game_moves(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every page of a room asks the same step's views and menus: each is worked out once into the step's
+    snapshot, which the room replaces when a move is played, or when another game (even one at the same step, an
+    equal copy) takes the room's place."""
+    hall, room = mafia_room_on_its_floor(tmp_path)
+    assert room.state is not None
+    views = Counter[int | None]()
+    state_class = type(room.state)
+    original_view = state_class.view
+
+    def counting_view(state: Any, seat: int | None, log: Any = None) -> Any:
+        views[seat] += 1
+        return original_view(state, seat, log)
+
+    monkeypatch.setattr(state_class, "view", counting_view)
+    snapshot, seat = room.snapshot, room.state.acting_seats[0]
+    drawn = [room.view(perspective) for perspective in [*range(12), None] * 3]
+    assert room.menu_tree(seat) is room.menu_tree(seat) and room.legal_actions(seat) == room.legal_actions(seat)
+    assert room.snapshot is snapshot and drawn[0] is room.view(0) and set(views.values()) == {1}
+
+    hall.play(room, seat, room.step, str(room.legal_actions(seat)[0]))
+    assert room.snapshot is not snapshot and room.snapshot.is_of(room.state, room.step)
+    assert room.view(0) is not drawn[0] and views[0] == 2
+
+    moved = room.snapshot
+    room.state = room.state.clone()
+    assert room.snapshot is not moved and room.snapshot.step == moved.step
