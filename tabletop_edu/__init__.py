@@ -32,6 +32,7 @@ from typing import Any
 
 from .core import Action, Event, GameState, IllegalAction, RandomBot, RecordError, RulesError, View, load, play_game
 from .core import hooks as _hooks
+from . import knowledge as _knowledge
 from .i18n import find as _find_word
 from .registry import state_class_of as _state_class_of
 
@@ -75,7 +76,16 @@ def _notebook_html(subject: Any) -> str:
     return html(subject)
 
 
+def _svg_drawing(name: str) -> Any:
+    """`tabletop_edu.pictures`' SVG form of a knowledge drawing, for a kernel without matplotlib (loaded when
+    first asked for)."""
+    from . import pictures
+
+    return getattr(pictures, name)
+
+
 _hooks.connect(state_class=_state_class_of, html=_notebook_html, word=_find_word)
+_knowledge.draw_without_matplotlib(_svg_drawing)
 
 __all__ = ["FLOORS", "GAME_SHAPE", "Action", "Event", "GameState", "IllegalAction", "RandomBot", "RecordError", "RulesError",
            "View", "load", "play_game", "__version__"]

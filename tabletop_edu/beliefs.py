@@ -326,9 +326,12 @@ def fell(before: float, after: float) -> bool:
 
 
 def cell_text(value: Any, language: str) -> str:
-    """A debrief table's cell as text: yes/no (oui/non) for a truth value, the value's own text otherwise."""
+    """A debrief table's cell as text: yes/no (oui/non) for a truth value, a decimal comma for a French decimal,
+    the value's own text otherwise."""
     if isinstance(value, bool):
         return ("oui" if value else "non") if language == "fr" else ("yes" if value else "no")
+    if isinstance(value, float) and language == "fr":
+        return str(value).replace(".", ",")
     return str(value)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 from collections.abc import Iterable
 from types import ModuleType
 
@@ -22,14 +23,24 @@ EXTRA_OF = {
 }
 
 
-class MissingExtra(ImportError):
-    """An optional library is not installed: the message names the extra that brings it."""
+#: Whether this is a browser kernel (Pyodide, in JupyterLite), where pip cannot bring an extra's compiled libraries.
+IN_A_BROWSER = sys.platform == "emscripten"
 
-    def __init__(self, module: str, purpose: str, extra: str | None = None) -> None:
+
+class MissingExtra(ImportError):
+    """An optional library is not installed: the message names the extra that brings it, or, in a browser
+    kernel where no extra installs, where the cell runs instead."""
+
+    def __init__(self, module: str, purpose: str, extra: str | None = None, *, in_a_browser: bool = IN_A_BROWSER
+                 ) -> None:
         extra = extra or EXTRA_OF.get(module.partition(".")[0], "all")
-        super().__init__(f"{purpose} needs {module.partition('.')[0]}, which is not installed here: "
-                         f"pip install \"tabletop_edu[{extra}]\".",
-                         name=module)
+        library = module.partition(".")[0]
+        if in_a_browser:
+            advice = (f"{purpose} needs {library}, which this site (Python in the browser) cannot install: run this "
+                      f"notebook in Jupyter on a computer, after pip install \"tabletop_edu[{extra}]\".")
+        else:
+            advice = f"{purpose} needs {library}, which is not installed here: pip install \"tabletop_edu[{extra}]\"."
+        super().__init__(advice, name=module)
         self.extra = extra
 
     def _render_traceback_(self) -> list[str]:

@@ -47,13 +47,20 @@ _WORDS: dict[str, dict[str, str]] = {
         "winners_are": "Game over. Winners: {names}",
         "no_winner": "Game over. Nobody won.", "won": "won", "lost": "did not win", "result": "Result",
         "waiting_for": "Waiting for", "winners": "Winners", "new_game": "New game",
+        # pass-and-play: one screen for the whole table
+        "pass.to": "Pass to {name}",
+        "pass.reveal": "I am {name} — show my hand",
+        "pass.hint": "Everyone else looks away: only {name} taps the button.",
+        "pass.screen_of": "{name}'s screen: for {name}'s eyes only", "pass.hide": "Hide my hand",
+        "pass.public_log": "What everyone saw",
+        "pass.own_log": "What you saw",
         # pictures of knowledge
         "flow.title": "Information flow", "flow.origin": "where the information comes from",
         "flow.full": "saw all of it", "flow.redacted": "saw only that it happened (redacted)",
         "flow.public": "public: everyone saw it (drawn once)",
         "flow.redacted_to_all": "everyone else saw only that it happened", "flow.journey": "journey of the {object}",
         "flow.steps": "steps {first} to {last}", "flow.left_out": "; {count} earlier events not drawn", "flow.nothing": "Nothing observed yet.", "flow.step": "step",
-        "worlds.title": "Possible worlds",
+        "worlds.title": "Possible worlds", "object:table": "table", "object:spectator": "spectator",
         # the core's refusals (a game's are in its words.py)
         "refused.not_text": "An action is written as text, like 'take 3'; got {kind}.",
         "refused.empty": "An empty text is not an action.",
@@ -98,13 +105,20 @@ _WORDS: dict[str, dict[str, str]] = {
         "winners_are": "Partie terminée. Vainqueurs : {names}", "no_winner": "Partie terminée. Personne n'a gagné.",
         "won": "a gagné", "lost": "n'a pas gagné", "result": "Résultat",
         "waiting_for": "En attente de", "winners": "Vainqueurs", "new_game": "Nouvelle partie",
+        "pass.to": "Passez à {name}",
+        "pass.reveal": "Je suis {name} — montrer mon jeu",
+        "pass.hint": "Les autres regardent ailleurs : le bouton est pour {name} seulement.",
+        "pass.screen_of": "Écran de {name} : pour ses yeux seulement", "pass.hide": "Cacher mon jeu",
+        "pass.public_log": "Ce que tout le monde a vu",
+        "pass.own_log": "Ce que vous avez vu",
         "flow.title": "Flux d'information", "flow.origin": "d'où vient l'information",
         "flow.full": "a tout vu", "flow.redacted": "a seulement vu que cela a eu lieu (masqué)",
         "flow.public": "public : tout le monde l'a vu (dessiné une fois)",
         "flow.redacted_to_all": "les autres ont seulement vu que cela a eu lieu", "flow.journey": "trajet : {object}",
         "flow.steps": "étapes {first} à {last}",
         "flow.left_out": " ; {count} événements antérieurs non dessinés", "flow.nothing": "Rien n'a encore été observé.",
-        "flow.step": "étape", "worlds.title": "Mondes possibles",
+        "flow.step": "étape", "worlds.title": "Mondes possibles", "object:table": "table",
+        "object:spectator": "spectateur",
         "refused.not_text": "Un coup s'écrit en texte, comme 'take 3' ; reçu : {kind}.",
         "refused.empty": "Un texte vide n'est pas un coup.",
         "refused.arity": "{text} n'est pas bien écrit : on attend '{notation}'.",
@@ -124,6 +138,14 @@ _WORDS: dict[str, dict[str, str]] = {
                                "n'est pas un tuple).",
     },
 }
+
+
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜŒÆ")
+
+
+def elide(word: str, name: str) -> str:
+    """French elision before a name: 'de' + 'Ann' is "d'Ann", 'que' + 'Eve' is "qu'Eve"; 'de Bob' stays."""
+    return f"{word[:-1]}'{name}" if name[:1] in _VOWELS else f"{word} {name}"
 
 
 def check_language(language: str) -> str:
@@ -149,6 +171,19 @@ def register_event_kinds(game: str, words: Mapping[str, Mapping[str, str]]) -> N
     """Add a game's words for its event kinds, shown on top of the information-flow pictures' columns:
     `{"fr": {"reveal": "révèle"}}`. A kind without a word is shown as the engine names it."""
     register({language: {event_key(game, kind): word for kind, word in table.items()}
+              for language, table in words.items()})
+
+
+def object_key(game: str | None, name: str) -> str:
+    """The key of the word for a table object (an information-flow lane: "box", "deck"): a game's own
+    (`object:tabletop_edu.mafia_de_cuba:box`), or, with `game` None, every game's ("table", "spectator")."""
+    return f"object:{name}" if game is None else f"object:{game}:{name}"
+
+
+def register_objects(game: str, words: Mapping[str, Mapping[str, str]]) -> None:
+    """Add a game's words for its table objects, the lanes of the information-flow pictures:
+    `{"fr": {"box": "boîte"}}`. An object without a word is shown as the engine names it."""
+    register({language: {object_key(game, name): word for name, word in table.items()}
               for language, table in words.items()})
 
 

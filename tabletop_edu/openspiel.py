@@ -18,7 +18,13 @@ The encoding, documented because algorithms depend on it:
 - Returns: the game's `returns()` at the end (1 for each winner, 0 for the others), 0 before; a general-sum
   game whose utilities lie in [0, 1]. With `constant_sum=True` the win is shared instead (1/k to each of k
   winners, 1/n to each seat if nobody wins): a constant-sum game (the returns add up to 1), so that
-  OpenSpiel's `exploitability` runs on a two-player game.
+  OpenSpiel's `exploitability` runs on a two-player game. With `zero_sum=True` the shared win less 1/n:
+  seat i gets r_i - 1/n, where r_i is its share, so the returns add up to 0; at two seats that is
+  (r_0 - r_1)/2, half the difference of the shares. OpenSpiel's sequence-form LP (`sequence_form_lp`) accepts
+  only `ZERO_SUM`, not constant-sum: this is the form it solves. Moving every payoff of a seat by one constant
+  changes no seat's preferences, so the constant-sum and zero-sum forms have the same equilibria and the same
+  exploitability (at two seats the zero-sum value is the constant-sum value less 1/2); the general-sum
+  default is another game (a tie there pays each winner 1).
 - Information state (`information_state_string`, perfect recall): the seat's whole `view`: its facts and
   every event of its log as it saw them, written canonically (sorted sets and keys). It is a function of the
   view alone, so it holds nothing the seat may not know, and two histories the seat cannot tell apart give the
@@ -29,7 +35,7 @@ The encoding, documented because algorithms depend on it:
   PettingZoo environment. A public observer (`PrivateInfoType.NONE`) sees a spectator's view.
 - Game parameters: `players`, one parameter per rule option (whole numbers, numbers, texts and booleans as
   themselves; any other option as the text "json:" + its JSON with "," written ";", e.g. `loyal=json:null`),
-  `max_chance_outcomes`, `observation_size`, `log_size` and `constant_sum`.
+  `max_chance_outcomes`, `observation_size`, `log_size`, `constant_sum` and `zero_sum`.
 
 Chance, faithfully. Our engines draw their randomness inside `new_game` and `apply`, from the state's own
 `random.Random`. Every draw of Python's `random.Random` (`shuffle`, `sample`, `choice`, `randrange`,
@@ -64,6 +70,7 @@ import copy
 import dataclasses
 import functools
 import json
+import math
 import random
 import typing
 import warnings
@@ -90,7 +97,10 @@ MAX_CHANCE_OUTCOMES = 64
 OBSERVATION_SIZE = 256
 LOG_SIZE = 512
 #: Game parameters that are not rule options.
-TABLE_PARAMETERS = ("players", "max_chance_outcomes", "observation_size", "log_size", "constant_sum")
+TABLE_PARAMETERS = ("players", "max_chance_outcomes", "observation_size", "log_size", "constant_sum",
+                    "zero_sum")
+#: The table parameters that change a game's utilities, and the OpenSpiel utility kind each declares.
+SUM_FORMS = {"constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM, "zero_sum": pyspiel.GameType.Utility.ZERO_SUM}
 _JSON = "json:"
 
 
@@ -99,11 +109,15 @@ _JSON = "json:"
 
 class NeedDraw(BaseException):
     """The engine asked for a draw nobody has made yet (a BaseException, so no `except Exception` in an
-    engine can swallow it: the interrupted step is discarded and played again once the draw is made)."""
+    engine can swallow it: the interrupted step is discarded and played again once the draw is made).
 
-    def __init__(self, outcomes: int) -> None:
+    `then` are the sizes of the draws known to follow it whatever their values (the rest of a shuffle): those
+    chance nodes are offered without playing the step again for each."""
+
+    def __init__(self, outcomes: int, then: Sequence[int] = ()) -> None:
         super().__init__(outcomes)
         self.outcomes = outcomes
+        self.then = list(then)
 
 
 class ScriptedRandom(random.Random):
@@ -117,6 +131,30 @@ class ScriptedRandom(random.Random):
         super().__init__(0)
         self.draws = list(draws)
         self.used = 0
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        """Nothing to seed: every draw is scripted (and a deal's replays make many of these generators)."""
+        self.gauss_next = None
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        """`random.Random.shuffle`: draws below len(x), len(x) - 1, ..., 2, in that order."""
+        self._ask_ahead(range(len(x), 1, -1))
+        super().shuffle(x)
+
+    def sample(self, population: Sequence[Any], k: int, *, counts: Any = None) -> list[Any]:
+        """`random.Random.sample`: from a small population (CPython's pool method), draws below n, n - 1, ...,
+        n - k + 1; from a large one, draws below n until k different ones (their count depends on the values)."""
+        n = len(population)
+        if counts is None and 0 <= k <= n and n <= _pool_limit(k):
+            self._ask_ahead([n - i for i in range(k) if n - i > 1])
+        return super().sample(population, k, counts=counts)
+
+    def _ask_ahead(self, sizes: Sequence[int]) -> None:
+        """Short of draws for these sizes (known before any is drawn), ask for the first missing one and tell
+        the sizes of the rest (`NeedDraw.then`)."""
+        missing = len(sizes) - (len(self.draws) - self.used)
+        if missing > 0:
+            raise NeedDraw(sizes[len(sizes) - missing], sizes[len(sizes) - missing + 1:])
 
     def _randbelow(self, n: int) -> int:
         if n <= 0:
@@ -140,6 +178,11 @@ class ScriptedRandom(random.Random):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_scripted, (self.draws, self.used))
+
+
+def _pool_limit(k: int) -> int:
+    """The largest population CPython's `Random.sample` draws `k` from by its pool method (`setsize`)."""
+    return 21 + (4 ** math.ceil(math.log(k * 3, 4)) if k > 5 else 0)
 
 
 def _scripted(draws: list[int], used: int) -> ScriptedRandom:
@@ -298,6 +341,21 @@ def rules_from_parameters(rules_class: type, parameters: Mapping[str, Any]) -> A
     return rules_from_dict(rules_class, values)
 
 
+# ------------------------------------------------------------------------------------------ utilities
+
+
+def constant_sum_form(returns: Sequence[float]) -> list[float]:
+    """The win shared: 1/k to each of k winners, 1/n to each seat if nobody wins (the returns add up to 1)."""
+    total = sum(returns)
+    return [value / total for value in returns] if total else [1.0 / len(returns)] * len(returns)
+
+
+def zero_sum_form(returns: Sequence[float]) -> list[float]:
+    """The shared win less 1/n for each seat (the returns add up to 0): each seat's payoff moved by one
+    constant, so the constant-sum form's equilibria and exploitability are kept."""
+    return [value - 1.0 / len(returns) for value in constant_sum_form(returns)]
+
+
 # ------------------------------------------------------------------------------------------ the table
 
 
@@ -314,6 +372,7 @@ class Table:
     observation_size: int
     log_size: int
     constant_sum: bool = False
+    zero_sum: bool = False
     catalogue: tuple[str, ...] = field(init=False)
     index: Mapping[str, int] = field(init=False)
     state_class: type[GameState[Any]] = field(init=False)
@@ -378,6 +437,7 @@ class Progress:
         self.pending_draws: list[int] = []
         self.digits: list[int] = []  # digits of a large draw picked so far
         self.outcomes: int | None = None  # the size of the draw asked for (None: not worked out yet)
+        self.upcoming: list[int] = []  # the sizes of the draws known to follow it (`NeedDraw.then`)
         self.before: GameState[Any] | None = None  # the engine before the pending move (replayed when needed)
         self.sampler = sampler
 
@@ -386,6 +446,7 @@ class Progress:
         copied.engine = None if self.engine is None else copy_engine(self.engine)
         copied.draws, copied.moves = list(self.draws), list(self.moves)
         copied.pending_draws, copied.digits = list(self.pending_draws), list(self.digits)
+        copied.upcoming = list(self.upcoming)
         return copied
 
     def settle(self) -> None:
@@ -402,7 +463,7 @@ class Progress:
                 engine.rng = rng
                 engine.apply(text, player=seat)
         except NeedDraw as need:
-            self.outcomes = need.outcomes
+            self.outcomes, self.upcoming = need.outcomes, need.then
             return
         if self.pending != _DEAL:
             self.moves.append(self.pending)
@@ -439,6 +500,7 @@ class Progress:
             self.engine.apply(text, player=seat)
         except NeedDraw as need:  # the move draws: it is played again from its start as the draws come
             self.engine, self.pending, self.pending_draws, self.outcomes = None, (seat, text), [], need.outcomes
+            self.upcoming = need.then
             return
         self.moves.append((seat, text))
 
@@ -459,6 +521,9 @@ class Progress:
             raise ValueError(f"This draw is below {outcomes}, not {value}.")
         self.digits, self.outcomes = [], None
         self.pending_draws.append(value)
+        if self.upcoming:  # the next draw's size is known: no replay until the known draws are made
+            self.outcomes = self.upcoming.pop(0)
+            return
         self.settle()
 
     def view_of(self, seat: Seat | None) -> tuple[View | None, str]:
@@ -474,6 +539,9 @@ class Progress:
         return self.engine_before().view(seat), known
 
 
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+
+
 class TabletopState(pyspiel.State):
     """One of our games in progress, as an OpenSpiel state (see the module docstring for the encoding)."""
 
@@ -482,6 +550,7 @@ class TabletopState(pyspiel.State):
         """A new game (engine None), or the position `engine`, which the state takes over (see `state_from`)."""
         super().__init__(game)
         self.progress = Progress(game.table, engine, sampler)
+        self.player: int | None = None  # `current_player`, known until the next action (OpenSpiel asks often)
 
     @property
     def table(self) -> Table:
@@ -500,23 +569,29 @@ class TabletopState(pyspiel.State):
         return self.progress.view_of(seat)
 
     def current_player(self) -> int:
-        progress = self.progress
-        progress.settle()
-        if progress.pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        assert progress.engine is not None
-        if progress.engine.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return progress.engine.acting_seats[0]
+        if self.player is None:
+            progress = self.progress
+            progress.settle()
+            if progress.pending is not None:
+                self.player = _CHANCE
+            else:
+                assert progress.engine is not None
+                self.player = _TERMINAL if progress.engine.is_over else progress.engine.acting_seats[0]
+        return self.player
 
     def is_terminal(self) -> bool:
-        return self.current_player() == pyspiel.PlayerId.TERMINAL
+        return self.current_player() == _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.current_player() != player:
             return []
         assert self.progress.engine is not None
-        return sorted(self.table.action_id(action) for action in self.progress.engine.legal_actions(player))
+        legal = self.progress.engine.legal_actions(player)
+        index = self.table.index
+        try:
+            return sorted([index[str(action)] for action in legal])
+        except KeyError:
+            return sorted(self.table.action_id(action) for action in legal)  # names the missing one
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self.progress.draw_size()
@@ -527,7 +602,8 @@ class TabletopState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         player = self.current_player()
-        if player == pyspiel.PlayerId.CHANCE:
+        self.player = None
+        if player == _CHANCE:
             self.progress.draw(int(action))
             return
         if not 0 <= action < len(self.table.catalogue):
@@ -555,10 +631,9 @@ class TabletopState(pyspiel.State):
         values = [float(value) for value in self.progress.engine.returns()]
         if any(not 0.0 <= value <= 1.0 for value in values):
             raise ValueError(f"{self.table.plugin.name} returned {values}: the adapter declares utilities in [0, 1].")
-        if self.table.constant_sum:  # the win shared: the returns add up to 1 whoever wins
-            total = sum(values)
-            return [value / total for value in values] if total else [1.0 / len(values)] * len(values)
-        return values
+        if self.table.zero_sum:
+            return zero_sum_form(values)
+        return constant_sum_form(values) if self.table.constant_sum else values
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TabletopState:
         """A world drawn from `player_id`'s information set by the game's `world_from_view` (its future draws
@@ -657,15 +732,20 @@ class TabletopGame(pyspiel.Game):
         base = int(given["max_chance_outcomes"])
         if base < 2:
             raise ValueError(f"max_chance_outcomes is at least 2, not {base}.")
-        constant_sum = bool(given["constant_sum"])
+        constant_sum, zero_sum = bool(given["constant_sum"]), bool(given["zero_sum"])
+        if constant_sum and zero_sum:
+            raise ValueError("A game is constant-sum (constant_sum=True) or zero-sum (zero_sum=True), not both.")
         self.table = Table(plugin, players, rules, base, int(given["observation_size"]), int(given["log_size"]),
-                           constant_sum)
+                           constant_sum, zero_sum)
+        shift = 1.0 / players if zero_sum else 0.0
         info = pyspiel.GameInfo(num_distinct_actions=len(self.table.catalogue), max_chance_outcomes=base,
-                                num_players=players, min_utility=0.0, max_utility=1.0,
-                                utility_sum=1.0 if constant_sum else None, max_game_length=self.table.max_steps)
+                                num_players=players, min_utility=-shift, max_utility=1.0 - shift,
+                                utility_sum=0.0 if zero_sum else 1.0 if constant_sum else None,
+                                max_game_length=self.table.max_steps)
         # a general-sum game keeps the name it always had (saved games and printed names stay the same)
-        named = {key: value for key, value in given.items() if key != "constant_sum" or constant_sum}
-        super().__init__(_constant_sum(game_type) if constant_sum else game_type, info, named)
+        named = {key: value for key, value in given.items() if key not in SUM_FORMS or value}
+        form = "zero_sum" if zero_sum else "constant_sum" if constant_sum else None
+        super().__init__(_summed(game_type, SUM_FORMS[form]) if form else game_type, info, named)
 
     def new_initial_state(self) -> TabletopState:
         return TabletopState(self)
@@ -686,14 +766,13 @@ class TabletopGame(pyspiel.Game):
 _game_types: dict[str, Any] = {}
 
 
-def _constant_sum(game_type: Any) -> Any:
-    """The registered game type, but constant-sum (the `constant_sum` parameter: the win shared)."""
+def _summed(game_type: Any, utility: Any) -> Any:
+    """The registered game type with another utility kind (constant-sum or zero-sum: the win shared)."""
     fields = ("short_name", "long_name", "dynamics", "chance_mode", "information", "reward_model",
               "max_num_players", "min_num_players", "provides_information_state_string",
               "provides_information_state_tensor", "provides_observation_string", "provides_observation_tensor",
               "parameter_specification")
-    return pyspiel.GameType(utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-                            **{name: getattr(game_type, name) for name in fields})
+    return pyspiel.GameType(utility=utility, **{name: getattr(game_type, name) for name in fields})
 
 
 def short_name(game: str) -> str:
@@ -708,7 +787,7 @@ def register(game: str | registry.GamePlugin) -> str:
     rules = plugin.state_class().rules_class()
     specification = {"players": plugin.default_players, **rule_parameters(rules),
                      "max_chance_outcomes": MAX_CHANCE_OUTCOMES, "observation_size": OBSERVATION_SIZE,
-                     "log_size": LOG_SIZE, "constant_sum": False}
+                     "log_size": LOG_SIZE, "constant_sum": False, "zero_sum": False}
     known = _game_types.get(plugin.name)
     if known is not None:
         if dict(known.parameter_specification) != specification or \
@@ -750,7 +829,8 @@ def register_all() -> list[str]:
 def load_game(game: str | registry.GamePlugin, players: int | None = None, rules: Any = None,
               **options: int | bool) -> pyspiel.Game:
     """One of our games as a pyspiel game: `players` (default: the game's usual count), `rules` (a Rules
-    object), and the adapter's `max_chance_outcomes`, `observation_size`, `log_size` and `constant_sum`."""
+    object), and the adapter's `max_chance_outcomes`, `observation_size`, `log_size`, `constant_sum` and
+    `zero_sum`."""
     plugin = registry.game(game)
     name = register(plugin)
     unknown = set(options) - set(TABLE_PARAMETERS)
@@ -838,6 +918,6 @@ class OpenSpielISMCTS(OpenSpielBot):
 register_all()
 
 __all__ = ["MAX_CHANCE_OUTCOMES", "NeedDraw", "OpenSpielBot", "OpenSpielISMCTS", "ScriptedRandom", "TabletopGame",
-           "TabletopObserver", "TabletopState", "Table", "canonical", "deal", "digit_outcomes", "event_text",
-           "digits_of", "load_game", "register", "register_all", "rule_parameters",
-           "rules_from_parameters", "short_name"]
+           "TabletopObserver", "TabletopState", "Table", "canonical", "constant_sum_form", "deal", "digit_outcomes",
+           "event_text", "digits_of", "load_game", "register", "register_all", "rule_parameters",
+           "rules_from_parameters", "short_name", "zero_sum_form"]

@@ -10,19 +10,25 @@ rather than shrinking. Names go through the templates' autoescape, like every pa
     from tabletop_edu.pictures import flow_svg
     flow_svg(state)                                    # every seat's observations (the teacher's)
     flow_svg(flow_data(state.events, state.players, 1), title="What Ben can know")
+
+Where matplotlib is missing (a JupyterLite kernel), `tabletop_edu.knowledge`'s `draw_information_flow`,
+`draw_worlds` and `crossed_labels` are this module's: the same calls give a `Picture` drawn as SVG, so a
+tutorial's cells run to their end in the browser too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import textwrap
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .core import GameState
 from .i18n import check_language, tr
 from .templates import render, short_name
-from .knowledge import layout
+from .knowledge import circle, layout
 from .knowledge.flow import EVERYONE, FlowData, flow_data
+from .knowledge.worlds import Worlds
 
 #: Sizes in CSS pixels: every text is at least `SMALLEST_TYPE` at the picture's own (natural) size.
 SMALLEST_TYPE = 14
@@ -77,10 +83,10 @@ def flow_svg(source: FlowData | GameState[Any], *, title: str | None = None, lan
     if isinstance(source, GameState):
         game = game or source.game
     flow = flow_data(source.events, source.players, EVERYONE) if isinstance(source, GameState) else source
-    names = dict(object_names or {})
     columns, left_out = layout.shown_and_left_out(layout.columns(flow.edges), steps, max_columns)
     lanes = layout.lanes(flow.nodes)
-    labels = {node: short_name(names.get(node, flow.nodes[node].get("label", str(node)))) for node in lanes}
+    names = {node: layout.lane_label(node, flow.nodes[node], language, game, object_names) for node in lanes}
+    labels = {node: short_name(names[node]) for node in lanes}
     kinds = [short_name(layout.kind_label(column.kind, language, game, kind_names)) for column in columns]
 
     left = round(MARGIN + _text_width(max(labels.values(), key=len, default=""), LABEL_TYPE) + 14)
@@ -171,9 +177,92 @@ def _legend(flow: FlowData, columns: list[layout.Column], lanes: Mapping[Any, fl
                ("redacted", tr("flow.redacted", language)), ("public", tr("flow.public", language)),
                ("redacted-to-all", tr("flow.redacted_to_all", language))]
     for node in layout.journeys(columns, flow.nodes, lanes):
-        thing = short_name(names.get(node, flow.nodes[node].get("label", str(node))))
+        thing = short_name(names[node])
         entries.append(("journey", tr("flow.journey", language).format(object=thing)))
     return entries
 
 
-__all__ = ["flow_svg"]
+@dataclass(frozen=True)
+class Picture:
+    """An SVG picture that a notebook shows by itself, at its natural size (its HTML: a block holding the SVG)."""
+
+    html: str
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+
+@dataclass(frozen=True)
+class WorldsPicture(Picture):
+    """A `draw_worlds` picture with its geometry in the circle's units: each edge's ends and each edge label's
+    box (left, bottom, right, top), what `crossed_labels` checks."""
+
+    segments: tuple[tuple[circle.Point, circle.Point], ...] = ()
+    label_boxes: tuple[circle.Box, ...] = ()
+    labels: tuple[str, ...] = ()
+
+
+def draw_information_flow(source: Any, **options: Any) -> Picture:
+    """`knowledge.draw_information_flow` without matplotlib: `source` an information-flow graph (networkx's)
+    or a game state, the same options, drawn by `flow_svg`."""
+    if not isinstance(source, (GameState, FlowData)):
+        source = FlowData.from_networkx(source)
+    return Picture(flow_svg(source, **options))
+
+
+#: The possible-worlds picture: pixels per inch of `draw_worlds`' `size`, a world's radius, the title's type.
+PIXELS_PER_INCH = 80
+WORLD_RADIUS = 26
+WORLDS_TITLE_TYPE = 18
+#: How far the circle's units reach from its centre sideways (the worlds sit at radius 1).
+HALF_WIDTH = 1.32
+
+
+def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: Any = None, title: str | None = None,
+                size: tuple[float, float] = (8, 8), language: str = "en") -> WorldsPicture:
+    """`knowledge.draw_worlds` without matplotlib, as SVG: the worlds on a circle in the order that crosses
+    fewest edges (the actual one outlined), each edge labelled, clear of the rest, with the agents that cannot
+    tell its two worlds apart; the title wrapped to the picture's width."""
+    language = check_language(language)
+    graph = worlds.to_networkx()
+    edges = [(first, second, circle.agents_label(agents, language))  # type: ignore[var-annotated]
+             for first, second, agents in graph.edges(data="agents")]
+    width, height = round(size[0] * PIXELS_PER_INCH), round(size[1] * PIXELS_PER_INCH)
+    heading = textwrap.wrap(title or tr("worlds.title", language),
+                            max(10, int((width - 2 * MARGIN) / (WORLDS_TITLE_TYPE * CHARACTER))))
+    top = MARGIN + len(heading) * WORLDS_TITLE_TYPE * 1.25 + 8
+    box_width, box_height = width - 2 * MARGIN, height - top - MARGIN
+    scale = box_width / (2 * HALF_WIDTH)  # pixels per unit, the same both ways: a circle stays round
+    centre = (MARGIN + box_width / 2, top + box_height / 2)
+
+    def pixels(point: circle.Point) -> tuple[float, float]:
+        return round(centre[0] + point[0] * scale, 1), round(centre[1] - point[1] * scale, 1)
+
+    positions = circle.on_a_circle(circle.fewest_crossings(list(graph.nodes), [(a, b) for a, b, _ in edges]))
+    pad = 0.25 * SMALLEST_TYPE
+    sizes = [((_text_width(text, SMALLEST_TYPE) + 2 * pad) / scale, (SMALLEST_TYPE * 1.2 + 2 * pad) / scale)
+             for _, _, text in edges]
+    places = circle.label_places(positions, edges, sizes, WORLD_RADIUS / scale)
+    boxes = tuple((x - w / 2, y - h / 2, x + w / 2, y + h / 2) for (x, y), (w, h) in zip(places, sizes))
+    segments = tuple((positions[a], positions[b]) for a, b, _ in edges)
+    html = render("knowledge/worlds.svg.j2", style=False, width=width, height=height, title=heading, margin=MARGIN,
+                  radius=WORLD_RADIUS, sizes={"small": SMALLEST_TYPE, "title": WORLDS_TITLE_TYPE},
+                  edges=[{"x1": pixels(start)[0], "y1": pixels(start)[1], "x2": pixels(end)[0], "y2": pixels(end)[1],
+                          "colour": "#c1121f" if actual is not None and actual in (a, b) else "#999999"}
+                         for (start, end), (a, b, _) in zip(segments, edges)],
+                  worlds=[{"x": pixels(positions[node])[0], "y": pixels(positions[node])[1],
+                           "label": label(node), "actual": node == actual} for node in graph.nodes],
+                  labels=[{"x": pixels(place)[0], "y": pixels(place)[1], "width": round(w * scale, 1),
+                           "height": round(h * scale, 1), "text": text}
+                          for place, (w, h), (_, _, text) in zip(places, sizes, edges)])
+    return WorldsPicture(html, segments, boxes, tuple(text for _, _, text in edges))
+
+
+def crossed_labels(picture: WorldsPicture, width_pixels: int = 1280) -> list[tuple[str, int]]:
+    """The edge labels of a `draw_worlds` picture that another edge runs through, as (label, the crossing
+    edge's number): `knowledge.crossed_labels` for the SVG picture (its size does not change its geometry)."""
+    return [(text, index) for own, (text, box) in enumerate(zip(picture.labels, picture.label_boxes))
+            for index, segment in enumerate(picture.segments) if index != own and circle.meets(segment, box)]
+
+
+__all__ = ["Picture", "WorldsPicture", "crossed_labels", "draw_information_flow", "draw_worlds", "flow_svg"]

@@ -47,6 +47,7 @@ from typing import Any, Union
 
 from .core import GameState, view_to_json
 from .extras import need
+from .knowledge.layout import NOTEBOOK_COLUMN
 
 #: The largest tree a builder makes unless told otherwise: drawn trees are far smaller, solved ones may be larger.
 MAX_NODES = 20_000
@@ -137,7 +138,8 @@ class GameTree:
         return tree_svg(self, width)
 
     def _repr_svg_(self) -> str:
-        return tree_svg(self)
+        """Drawn as wide as a notebook's column (JupyterLab shows an SVG at its own width, never scaled)."""
+        return tree_svg(self, NOTEBOOK_COLUMN)
 
 
 # ------------------------------------------------------------------------------------------ building
@@ -379,7 +381,8 @@ def _number(value: float | Fraction) -> str:
 def to_efg(tree: GameTree) -> str:
     """The tree in Gambit's extensive-form text format (`.efg`, version 2): a prologue with the title and the
     players, then one line per node in prefix order; information set `I` of a player is numbered `I + 1` in that
-    player's count and labelled with its `label`, each leaf has its own outcome."""
+    player's count and labelled with its `label`, each leaf has its own outcome. Every node of a set repeats its
+    label and actions: Gambit reads both forms, OpenSpiel's `efg_game` only this one."""
     lines = [f"EFG 2 R {_quoted(tree.title)} {{ {' '.join(_quoted(p) for p in tree.players)} }}", _quoted(""), ""]
     numbers: dict[int, int] = {}
     counts = [0] * len(tree.players)
@@ -392,12 +395,11 @@ def to_efg(tree: GameTree) -> str:
         elif node.kind == "decision":
             assert node.infoset is not None and node.player is not None
             infoset = tree.infosets[node.infoset]
-            first = node.infoset not in numbers
-            if first:
+            if node.infoset not in numbers:
                 counts[node.player] += 1
                 numbers[node.infoset] = counts[node.player]
-            described = f" {_quoted(infoset.label)} {{ {' '.join(_quoted(a) for a in node.actions)} }}" if first else ""
-            lines.append(f'p "" {node.player + 1} {numbers[node.infoset]}{described} 0')
+            described = f"{_quoted(infoset.label)} {{ {' '.join(_quoted(a) for a in node.actions)} }}"
+            lines.append(f'p "" {node.player + 1} {numbers[node.infoset]} {described} 0')
         else:
             outcome_count += 1
             payoffs = ", ".join(_number(p) for p in node.payoffs)
@@ -616,6 +618,38 @@ def gains(tree: GameTree, profile: Profile) -> tuple[float, ...]:
 def nash_conv(tree: GameTree, profile: Profile) -> float:
     """The sum of the players' best-response gains: 0 exactly at a Nash equilibrium."""
     return sum(gains(tree, profile))
+
+
+def infoset_reach(tree: GameTree, profile: Profile) -> list[float]:
+    """Each information set's probability of being reached when everyone follows `profile`. Where it is
+    positive, Bayes' rule gives the beliefs and a Nash equilibrium plays a best reply to them; an information
+    set of reach 0 is off the path of play, where only the refinements ask anything."""
+    reach = _reach(tree, profile)
+    found = [0.0] * len(tree.infosets)
+    for index, node in enumerate(tree.nodes):
+        if node.kind == "decision":
+            assert node.infoset is not None
+            found[node.infoset] += reach[index]
+    return found
+
+
+def subgame_roots(tree: GameTree) -> list[int]:
+    """The non-terminal nodes whose subtree is a subgame: it starts at a node alone in its information set and
+    cuts no information set (each lies inside it or outside). The root is always one; a subgame-perfect
+    equilibrium is a Nash equilibrium of each of them."""
+    end = list(range(1, len(tree.nodes) + 1))  # prefix order: node i's subtree is the range [i, end[i])
+    for index in range(len(tree.nodes) - 1, -1, -1):
+        if tree.nodes[index].children:
+            end[index] = end[tree.nodes[index].children[-1]]
+    span = [(min(s.nodes), max(s.nodes)) for s in tree.infosets]
+    roots = []
+    for index, node in enumerate(tree.nodes):
+        if node.kind == "terminal" or (node.infoset is not None and len(tree.infosets[node.infoset].nodes) > 1):
+            continue
+        inside = {tree.nodes[k].infoset for k in range(index, end[index])} - {None}
+        if all(index <= span[s][0] and span[s][1] < end[index] for s in inside):  # type: ignore[index]
+            roots.append(index)
+    return roots
 
 
 def uniform_profile(tree: GameTree) -> dict[int, tuple[float, ...]]:
@@ -892,6 +926,6 @@ def tree_svg(tree: GameTree, width: int = 1280) -> str:
 
 
 __all__ = ["Chance", "Decision", "GameTree", "InfoSet", "MAX_NODES", "Node", "Profile", "Solution", "Terminal",
-           "TreeTooLarge", "best_response", "expected_payoffs", "gains", "gambit_equilibria", "nash_conv",
-           "profile_of", "read_efg", "solve_zero_sum", "to_efg", "tree_from_spec", "tree_from_states", "tree_svg",
+           "TreeTooLarge", "best_response", "expected_payoffs", "gains", "gambit_equilibria", "infoset_reach",
+           "nash_conv", "profile_of", "read_efg", "solve_zero_sum", "subgame_roots", "to_efg", "tree_from_spec", "tree_from_states", "tree_svg",
            "uniform_profile", "view_key"]

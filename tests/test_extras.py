@@ -60,7 +60,7 @@ SCRIPT = BLOCKING + textwrap.dedent('''
     from tabletop_edu.classroom.export import ClassGames
     state = peek.new_game(3, seed=1)
     attempts = {
-        "drawing": lambda: tabletop_edu.knowledge.draw_information_flow,
+        "drawing": lambda: tabletop_edu.knowledge.Figure,  # draw_information_flow is the SVG one here
         "flow graph": lambda: tabletop_edu.knowledge.information_flow(state),
         "worlds graph": lambda: Worlds([0, 1], {"a": lambda world: 0}).to_networkx(),
         "equilibria": lambda: MetaGame(("a", "b"), ((0.5, 0.2), (0.8, 0.5)), 10).equilibria(),

@@ -163,6 +163,25 @@ def test_pictures_need_no_magic(path: Path) -> None:
                        f"fresh kernel must show every drawing without it")
 
 
+def wide_svgs(path: Path, column: int) -> list[tuple[int, float]]:
+    """(cell, width) of each stored SVG wider than `column` pixels: JupyterLab shows an SVG at its own width,
+    never scaled down, so the part past the column is hidden behind a sideways scroll."""
+    found = []
+    for index, cell in code_cells(path):
+        for output in cell.get("outputs", []):
+            svg = output.get("data", {}).get("image/svg+xml")
+            width = re.search(r'<svg[^>]*\bwidth="([\d.]+)"', source({"source": svg})) if svg else None
+            if width and float(width.group(1)) > column:
+                found.append((index, float(width.group(1))))
+    return found
+
+
+@pytest.mark.parametrize("path", all_notebooks(), **NOTEBOOK_IDS)
+def test_svg_pictures_fit_the_notebook_column(path: Path) -> None:
+    from tabletop_edu.knowledge.layout import NOTEBOOK_COLUMN
+    assert not wide_svgs(path, NOTEBOOK_COLUMN), f"{path.name}: SVGs wider than the {NOTEBOOK_COLUMN}-px column"
+
+
 def readme_tutorials(readme: str) -> set[Path]:
     """The notebooks the README's tutorial table names: `folder/name`, and in brackets its other-language twin
     in the same folder (`commissario/02_game_theory` (`02_theorie_des_jeux`)); `<game>` stands for every one."""
@@ -237,3 +256,11 @@ def test_the_check_catches_a_crutch(tmp_path: Path) -> None:
     path = _notebook(tmp_path, _code("%matplotlib inline\nx = 1"), _code("import matplotlib\nmatplotlib.use('Agg')"),
                      _code("figure = Figure()  # no magic here"))
     assert crutches(path) == [0, 1]
+
+
+def test_an_svg_wider_than_the_column_is_caught(tmp_path: Path) -> None:
+    wide = {"output_type": "display_data", "metadata": {},
+            "data": {"image/svg+xml": '<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="90"></svg>',
+                     "text/plain": "<tree>"}}
+    narrow = {**wide, "data": {**wide["data"], "image/svg+xml": '<svg width="848" height="90"></svg>'}}
+    assert wide_svgs(_notebook(tmp_path, _code("tree", wide), _code("tree", narrow)), 848) == [(0, 1280.0)]

@@ -165,6 +165,23 @@ def test_the_scripted_rng_replays_its_draws_and_asks_for_more() -> None:
         ScriptedRandom([7]).choice(["x", "y"])
 
 
+
+def test_a_shuffle_or_a_sample_short_of_draws_tells_the_sizes_of_the_rest() -> None:
+    """So the adapter offers those chance nodes without playing the deal again for each: a 40-card shuffle is
+    39 chance nodes and one replay, not 39; the draws are those of CPython's own methods."""
+    from tabletop_edu.openspiel import NeedDraw
+    for draws, method, first, rest in [([], "shuffle", 5, [4, 3, 2]), ([1, 0], "shuffle", 3, [2]),
+                                       ([], "sample", 5, [4]), ([3], "sample", 4, [])]:
+        rng = ScriptedRandom(draws)
+        with pytest.raises(NeedDraw) as asked:
+            rng.shuffle(list(range(5))) if method == "shuffle" else rng.sample(range(5), 2)
+        assert (asked.value.outcomes, asked.value.then) == (first, rest)
+    for seed in range(5):
+        seeded = random.Random(seed)
+        draws = [seeded.randrange(n) for n in (7, 6, 5)]
+        deck = list(range(7))
+        assert ScriptedRandom(draws).sample(deck, 3) == random.Random(seed).sample(deck, 3)
+
 def test_a_peek_deal_is_uniform_over_all_deals() -> None:
     game = load_game("peek", players=2, rules=SMALL_PEEK)
     deals: dict[tuple[int, ...], float] = {}
@@ -260,6 +277,59 @@ def test_the_constant_sum_option_lets_exploitability_run_and_cfr_lower_it() -> N
     assert 0 <= learned < uniform / 4
     general = load_game("peek", players=2, rules=SMALL_PEEK)
     assert general.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM  # the default: a shared win is a win
+
+
+def test_the_zero_sum_form_keeps_exploitability_and_cfr_plus_lowers_it() -> None:
+    """The shared win less 1/2 at two seats: the returns add up to 0, each seat's payoff is its constant-sum
+    payoff less a constant, so a profile is as exploitable in both forms; CFR+ lowers it checkpoint after
+    checkpoint (its average profile converges in two-player zero-sum games)."""
+    from open_spiel.python.algorithms import cfr
+
+    game = load_game("peek", players=2, rules=SMALL_PEEK, zero_sum=True)
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM and game.utility_sum() == 0.0
+    assert (game.min_utility(), game.max_utility()) == (-0.5, 0.5)
+    same = pyspiel.load_game("tabletop_peek(players=2,highest_card=3,rounds=1,zero_sum=True)")
+    assert same.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    terminals = [state for state in get_all_states.get_all_states(game, include_chance_states=True).values()
+                 if state.is_terminal()]
+    assert terminals and all(math.isclose(sum(state.returns()), 0.0, abs_tol=1e-12) for state in terminals)
+    constant = load_game("peek", players=2, rules=SMALL_PEEK, constant_sum=True)
+    uniform = exploitability.exploitability(game, policy_lib.UniformRandomPolicy(game))
+    assert uniform == pytest.approx(exploitability.exploitability(constant, policy_lib.UniformRandomPolicy(constant)))
+    solver = cfr.CFRPlusSolver(game)
+    curve = []
+    for iteration in range(1, 41):
+        solver.evaluate_and_update_policy()
+        if iteration in (5, 20, 40):
+            curve.append(exploitability.exploitability(game, solver.average_policy()))
+    assert uniform > curve[0] and all(later < earlier for earlier, later in zip(curve, curve[1:]))
+    assert curve[-1] < 0.01
+    with pytest.raises(ValueError, match="not both"):
+        load_game("peek", players=2, rules=SMALL_PEEK, zero_sum=True, constant_sum=True)
+
+
+def test_openspiels_sequence_form_lp_value_is_our_trees_value() -> None:
+    """OpenSpiel's sequence-form LP (cvxpy with ECOS, not an extra of ours) on the zero-sum form, and
+    `trees.solve_zero_sum` (scipy) on the tree built from every deal with the same payoffs: one value, -1/12."""
+    pytest.importorskip("cvxpy")
+    pytest.importorskip("ecos")
+    from open_spiel.python.algorithms import sequence_form_lp
+
+    from tabletop_edu.openspiel import zero_sum_form
+    from tabletop_edu.trees import solve_zero_sum, tree_from_states
+
+    game = load_game("peek", players=2, rules=SMALL_PEEK, zero_sum=True)
+    value, opposite, first, second = sequence_form_lp.solve_zero_sum_game(game)
+    deals = {tuple(state.cards): state for state in (peek.new_game(2, seed=seed, rules=SMALL_PEEK)
+                                                      for seed in range(100))}
+    assert len(deals) == 6  # two different cards of three, in order
+    tree = tree_from_states([(f"cards {cards}", state, 1 / len(deals)) for cards, state in sorted(deals.items())],
+                            payoff=lambda state: zero_sum_form(state.returns()))
+    ours = solve_zero_sum(tree)
+    assert value == pytest.approx(ours.value, abs=1e-6) == pytest.approx(-1 / 12, abs=1e-6)
+    assert opposite == pytest.approx(-value, abs=1e-6)
+    policy = policy_lib.merge_tabular_policies([first, second], game)
+    assert exploitability.exploitability(game, policy) < 1e-6
 
 
 def test_openspiel_ismcts_plays_in_our_tournaments_reproducibly() -> None:

@@ -219,7 +219,8 @@ def test_the_drawing_shows_every_information_set_and_readable_text(kuhn) -> None
     sizes = [int(size) for size in re.findall(r'font-size="(\d+)"', svg)]
     assert min(sizes) >= 14
     assert "(−2, 2)" in svg and "JQ (1/6)" in svg
-    assert kuhn._repr_svg_() == svg
+    in_a_notebook = kuhn._repr_svg_()  # JupyterLab shows an SVG at its own width: the column's, 848 px
+    assert 'width="848"' in in_a_notebook and in_a_notebook == kuhn.svg(848)
 
 
 def test_a_hand_written_model_and_its_checks() -> None:
@@ -321,6 +322,48 @@ def test_commissarios_round_from_the_protocol_is_solved_and_agrees_with_the_plan
     result = linprog(np.r_[np.zeros(rows), -1], A_ub=np.c_[-matrix.T, np.ones(cols)], b_ub=np.zeros(cols),
                      A_eq=np.r_[np.ones(rows), 0][None], b_eq=[1], bounds=[(0, None)] * rows + [(None, None)])
     assert game.seats == (1, 0) and exact.value == pytest.approx(result.fun)  # seat 1's value, negated
+
+
+def test_the_rounds_only_subgame_is_itself_and_its_equilibrium_leaves_sets_off_the_path() -> None:
+    """What the lesson (commissario/04) says: the small round's only subgame is the whole tree (every reveal
+    shares a set with a node outside its subtree), and the LP's equilibrium reaches 5 of its 14 information sets
+    (reach adds up over a set's nodes; the first set is reached surely)."""
+    from tabletop_edu.trees import infoset_reach, subgame_roots
+
+    tree = commissario_tree()
+    solution = solve_zero_sum(tree)
+    reach = infoset_reach(tree, solution.profile)
+    assert subgame_roots(tree) == [0]
+    assert reach[tree.root.infoset] == 1 and sum(r > 0 for r in reach) == 5 and len(reach) == 14
+    open_move = tree_from_spec(["A", "B"], Decision(0, "A1", (
+        ("left", Decision(1, "B1", (("x", Terminal((1, -1))), ("y", Terminal((0, 0)))))),
+        ("right", Terminal((2, -2))))))
+    assert subgame_roots(open_move) == [0, 1]  # B sees A's move: the subtree after "left" is a subgame
+    assert infoset_reach(open_move, {0: (0.0, 1.0), 1: (0.5, 0.5)}) == [1.0, 0.0]
+
+
+def test_openspiels_efg_game_reads_our_file_and_cfr_plus_solves_the_whole_round() -> None:
+    """OpenSpiel's `efg_game` wants each node's set written in full (Gambit reads both): it reads the whole
+    Commissario round as a zero-sum game, and its compiled CFR+ approaches the LP's value, -1 for seat 0."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import expected_game_score
+
+    from tabletop_edu.commissario.strategy import round_tree, small_round
+
+    whole = round_tree(small_round(0))
+    game = pyspiel.load_efg_game(whole.to_efg())
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM and game.num_players() == 2
+    solver = pyspiel.CFRPlusSolver(game)
+
+    def exploitability_after(more: int) -> float:
+        for _ in range(more):
+            solver.evaluate_and_update_policy()
+        return float(pyspiel.exploitability(game, solver.average_policy()))
+
+    curve = [exploitability_after(more) for more in (10, 90, 200)]  # after 10, 100 and 300 iterations
+    assert curve == sorted(curve, reverse=True) and curve[-1] < 1e-3
+    value = expected_game_score.policy_value(game.new_initial_state(), [solver.average_policy()] * 2)
+    assert value[0] == pytest.approx(solve_zero_sum(whole).value, abs=0.01)
 
 
 def test_get_adlers_questioning_tree_has_the_models_value() -> None:

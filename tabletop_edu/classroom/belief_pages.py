@@ -19,12 +19,17 @@ _WORDS = {
            "belief.optional": "Optional: the game goes on whether you answer or not.",
            "belief.received": "Received: thank you.", "belief.answered": "Answered",
            "belief.less": "−10", "belief.more": "+10", "belief.clear": "Clear",
-           "belief.your_points": "Your points", "belief.step": "step", "belief.colon": ":"},
+           "belief.your_points": "Your points", "belief.step": "step", "belief.colon": ":",
+           "belief.until_full": "to send, make it 100\u00a0%", "belief.choices": "{count} answers: open to choose",
+           "belief.kept": "Kept: sent when the network is back."},
     "fr": {"belief.title": "Que croyez-vous ?", "belief.total": "Total", "belief.send": "Envoyer",
            "belief.optional": "Facultatif : la partie continue que vous répondiez ou non.",
            "belief.received": "Reçu : merci.", "belief.answered": "Répondu",
            "belief.less": "−10", "belief.more": "+10", "belief.clear": "Effacer",
-           "belief.your_points": "Vos points", "belief.step": "étape", "belief.colon": " :"},
+           "belief.your_points": "Vos points", "belief.step": "étape", "belief.colon": " :",
+           "belief.until_full": "pour envoyer, atteignez 100\u00a0%",
+           "belief.choices": "{count} réponses : ouvrir pour choisir",
+           "belief.kept": "Gardée : envoyée au retour du réseau."},
 }
 register(_WORDS)
 

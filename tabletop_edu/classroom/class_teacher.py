@@ -68,7 +68,7 @@ class ClassTeacherApi(ClassApi):
         overview["note"] = self.notes.note(klass.code).to_json()
         return overview
 
-    async def get(self, code: str, what: str | None = None) -> None:  # type: ignore[override]  # Tornado awaits it
+    async def get(self, code: str, what: str | None = None) -> None:  # Tornado awaits it
         try:
             klass = self.desk.find(code)
             if what == "board":

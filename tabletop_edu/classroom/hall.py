@@ -386,7 +386,7 @@ class Hall(HallCommits):
     def _bot_name(self, room: Room, seat: int, bot: str, names: Sequence[str | None] | None = None) -> str:
         """A bot's name after its seat, unlike the other seats' `names` (by default, the room's now)."""
         word = "Robot" if room.language == "fr" else "Bot"  # the room's language names its bots
-        name = f"{word} {seat} ({bot})"[:MAX_NAME]
+        name = f"{word} {seat + 1} ({bot})"[:MAX_NAME]  # seats are numbered from 1 for people
         names = room.names() if names is None else names
         taken = {name_key(other) for number, other in enumerate(names) if other and number != seat}
         while name_key(name) in taken:

@@ -42,7 +42,7 @@ _WORDS = {
         "seats filled", "class.your_move": "Your move", "class.waiting_for": "Waiting for",
         "class.paused": "The teacher paused the game", "class.over": "Game over", "class.back": "Back",
         "class.play": "Play", "class.you": "you", "class.online": "online", "class.offline":
-        "reconnecting…", "class.empty_seat": "empty seat", "class.bot": "bot", "class.seat": "Seat",
+        "reconnecting…", "class.offline_short": "offline", "class.empty_seat": "empty seat", "class.bot": "bot", "class.seat": "Seat",
         "class.join_at": "Join at", "class.with_code": "with the code", "class.projector": "Projector",
         "class.revealed": "The whole table, revealed", "class.sent": "Sent…", "class.error": "Sorry",
         "class.lobby": "Who is at the table", "class.your_seat": "Your seat", "class.start_over":
@@ -52,7 +52,12 @@ _WORDS = {
                                    "Ask your teacher for the new link (or its QR code) and open it: your seat and "
                                    "your game are waiting there.",
         "class.connection_lost": "Connection lost: reconnecting… The table comes back by itself.",
-        "class.time_up": "Time's up: a bot played for you.",
+        "class.time_up": "Time's up: a bot played for you",
+        "class.time_left": "Time left for your move", "class.seconds": "s",
+        "class.offline_now": "Offline: no network. You can play again as soon as it is back (the table comes back "
+                             "by itself); a belief you send meanwhile is kept and sent then.",
+        "class.not_sent": "Not sent: the connection was lost. Look at the table once it is back, and tap again.",
+        "class.belief_sent_later": "Sent now that the network is back.",
         "class.flood_closed": "Too many messages: reload the page.",
         "class.name_hint": "Back at a table you joined from this browser? Type its code: your seat opens again.",
     },
@@ -63,7 +68,8 @@ _WORDS = {
         "class.seats_filled": "places prises", "class.your_move": "À vous de jouer",
         "class.waiting_for": "En attente de", "class.paused": "L'enseignant a mis la partie en pause",
         "class.over": "Partie terminée", "class.back": "Retour", "class.play": "Jouer", "class.you": "vous",
-        "class.online": "en ligne", "class.offline": "reconnexion…", "class.empty_seat": "place libre",
+        "class.online": "en ligne", "class.offline": "reconnexion…",
+        "class.offline_short": "hors ligne", "class.empty_seat": "place libre",
         "class.bot": "robot", "class.seat": "Place", "class.join_at": "Rejoindre sur",
         "class.with_code": "avec le code", "class.projector": "Projecteur",
         "class.revealed": "Toute la table, révélée", "class.sent": "Envoyé…", "class.error": "Désolé",
@@ -75,7 +81,13 @@ _WORDS = {
                                    "plus rien. Demandez le nouveau lien (ou son code QR) à l'enseignant et "
                                    "ouvrez-le : votre place et votre partie vous y attendent.",
         "class.connection_lost": "Connexion perdue : reconnexion… La table revient toute seule.",
-        "class.time_up": "Temps écoulé : un robot a joué pour vous.",
+        "class.time_up": "Temps écoulé : un robot a joué pour vous",
+        "class.time_left": "Temps restant pour votre coup", "class.seconds": "s",
+        "class.offline_now": "Hors ligne : pas de réseau. Vous pourrez jouer dès son retour (la table revient toute "
+                             "seule) ; une croyance envoyée d'ici là est gardée et partira alors.",
+        "class.not_sent": "Non envoyé : la connexion a été perdue. Regardez la table à son retour, et touchez à "
+                          "nouveau.",
+        "class.belief_sent_later": "Envoyée : le réseau est revenu.",
         "class.flood_closed": "Trop de messages : rechargez la page.",
         "class.name_hint": "De retour à une table rejointe depuis ce navigateur ? Tapez son code : votre place "
                            "se rouvre.",
@@ -83,8 +95,9 @@ _WORDS = {
 }
 register(_WORDS)
 
-#: Refusals as the student reads them, by code: in English the server's message follows for the details; in
-#: French the text is whole (a refusal with details of its own carries them in French: `Refused.fr`), so no
+#: Refusals as the student reads them, by code: in English a known code's sentence alone (the server's own message,
+#: with its step numbers, is for programs: the socket's `message`) unless the refusal has details worded for people
+#: (then it carries them in French too: `Refused.fr`), else the server's message; in French the text is whole (a refusal with details of its own carries them in French: `Refused.fr`), so no
 #: English reaches a French page. Every code a student's page or the join page can meet has its French text.
 REFUSALS = {
     "en": {"stale": "The table changed: look again.", "not_your_turn": "It is not your turn.",
@@ -121,8 +134,9 @@ def refusal_text(refusal: Any, language: str) -> str:
     message = str(refusal)
     if language == "fr":
         return str(getattr(refusal, "fr", None) or REFUSALS["fr"].get(refusal.code, UNKNOWN_REFUSAL_FR))
-    short = REFUSALS["en"].get(refusal.code)
-    return f"{short} ({message})" if short and short != message else message
+    if getattr(refusal, "fr", None):  # details of its own, worded for people (an illegal move's reason)
+        return message
+    return REFUSALS["en"].get(refusal.code, message)
 
 
 @cache
@@ -194,7 +208,7 @@ def lobby_html(seats: Sequence[Mapping[str, Any]], me: int | None, language: str
             who += f" <small>({escape(tr('class.bot', language))})</small>"
         if me == seat["seat"]:
             who += f" <b>← {escape(tr('class.you', language))}</b>"
-        rows.append(f"<li>{escape(tr('class.seat', language))} {seat['seat']}{escape(tr('class.colon', language))} "
+        rows.append(f"<li>{escape(tr('class.seat', language))} {seat['seat'] + 1}{escape(tr('class.colon', language))} "
                     f"{who}</li>")
     return (f"<div class='classroom-lobby'><h2>{escape(tr('class.lobby', language))}</h2>"
             f"<ul>{''.join(rows)}</ul></div>")
@@ -253,6 +267,12 @@ def menu_message(view: View, legal_actions: Sequence[Action | str], chosen: Sequ
             "options": [{"word": option.word, "label": option.label, "action": option.action}
                         for option in choice.options],
             "complete": choice.complete}
+
+
+def move_words(view: View, action: str, language: str) -> str:
+    """A move as the seat's buttons word it ("Ask › Ben › hat"), for the page of a seat a bot played for."""
+    label, words = labeller(view, language), action.split()
+    return " ".join(label(tuple(words[:index + 1])) for index in range(len(words)))
 
 
 def reveal_html(state: Any, language: str) -> str:

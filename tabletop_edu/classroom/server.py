@@ -409,6 +409,7 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         assert self.hall is not None
         room = self.hall.rooms[connection.room]
         self.send_table(room, connection)
+        self.send_deadline(connection)
         self._tell_teachers(room)
 
     def disconnect(self, connection: Connection) -> None:

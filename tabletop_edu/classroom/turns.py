@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from ..i18n import tr
 from .commits import STORAGE_RETRY_DELAY
 from .connections import Connection
 from .hall import Hall
+from .pages import move_words
 from .rooms import Refused, Room, one_line
 from .store import StorageError
 
@@ -71,10 +73,17 @@ class ExtraTimes(Protocol):
 
 @dataclass
 class Deadline:
-    """When a student's move became due (the step) and the timer that lets a bot play it."""
+    """When a student's move became due (the step), the timer that lets a bot play it, and when it runs out
+    (`time.monotonic`: what the seat's page counts down from)."""
 
     step: int
     handle: Any
+    ends: float = 0.0
+
+    def message(self) -> str:
+        """What the seat's page hears: the seconds left for its move, due since `step`."""
+        left = max(0.0, self.ends - time.monotonic())
+        return json.dumps({"type": "deadline", "step": self.step, "seconds": round(left, 1)})
 
 
 class ServerTurns:
@@ -114,9 +123,23 @@ class ServerTurns:
         for seat in sorted(due):
             if (room.code, seat) not in self._deadlines:
                 assert limit is not None
-                handle = self._schedule(limit + self.extra_time(room, seat),
-                                        lambda seat=seat: self.time_up(room.code, seat))  # type: ignore[misc]
-                self._deadlines[(room.code, seat)] = Deadline(room.step, handle)
+                given = limit + self.extra_time(room, seat)
+                handle = self._schedule(given, lambda seat=seat: self.time_up(room.code, seat))  # type: ignore[misc]
+                deadline = self._deadlines[(room.code, seat)] = Deadline(room.step, handle, time.monotonic() + given)
+                self._tell_seat(room.code, seat, deadline.message())
+
+    def _tell_seat(self, code: str, seat: int, text: str | Callable[[str], str]) -> None:
+        """Send the pages of one seat `text` (or `text(language)`, worded in each page's language)."""
+        for connection in list(self.connections.get(code, set())):
+            if connection.kind == "seat" and connection.seat == seat:
+                connection.handler.send(text if isinstance(text, str) else text(connection.language))
+
+    def send_deadline(self, connection: Connection) -> None:
+        """A page opening at a seat whose move is due hears how long it has left."""
+        seat = connection.seat
+        deadline = None if connection.kind != "seat" or seat is None else self._deadlines.get((connection.room, seat))
+        if deadline is not None:
+            connection.handler.send(deadline.message())
 
     def extra_time(self, room: Room, seat: int) -> float:
         """The seconds added to this seat's time for each move (its student's, in a class)."""
@@ -141,6 +164,8 @@ class ServerTurns:
         pages say so. None if nothing was due any more (the student moved just in time)."""
         assert self.hall is not None and self.loop is not None
         loop, executor = self.loop, self._executor
+        room = self.hall.rooms.get(code)
+        view = None if room is None else room.view(seat)  # the table the bot's move answered, to word it
         try:
             action = await self.hall.time_up(code, seat, lambda choose: loop.run_in_executor(executor, choose))
         except Refused as refusal:
@@ -148,10 +173,13 @@ class ServerTurns:
                 self._deadlines[(code, seat)] = Deadline(self.hall.rooms[code].step, self._schedule(
                     STORAGE_RETRY_DELAY, lambda: self.time_up(code, seat)))
             return None
-        for connection in list(self.connections.get(code, set())):
-            if connection.kind == "seat" and connection.seat == seat:
-                connection.handler.send(json.dumps({"type": "notice", "code": "time_up",
-                                                    "text": tr("class.time_up", connection.language)}))
+
+        def notice(language: str) -> str:
+            played = "" if view is None else f"{tr('class.colon', language)} {move_words(view, action, language)}"
+            return json.dumps({"type": "notice", "code": "time_up", "text": f"{tr('class.time_up', language)}{played}.",
+                               "move": action})
+
+        self._tell_seat(code, seat, notice)
         return action
 
     # ---------------------------------------------------------------- bots

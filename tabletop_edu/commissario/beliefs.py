@@ -10,16 +10,18 @@ is only as good as its model of how the others play (`MODELS`), each exact under
   uniformly (`strategy.level_k`, exact expected points, reveals greedy as `strategy.play_out`, bonuses not
   counted);
 - level 2 (`LEVEL_2`): X best-responds in the same way to everyone else at level 1.
-Why level-k rather than the round's equilibrium: at 3 to 5 seats an equilibrium is not cheap to compute exactly
-(the debrief's regret matching only approximates one), and at 2 seats the round's equilibria usually form
-continua, so "the" equilibrium mix is not one distribution. Level-k is one distribution, exact, in milliseconds.
-These models read the board as it was when the picks were made (the arrests of this round's reveals put back).
+Why level-k rather than the round's equilibrium: at 3 to 5 seats an exact equilibrium is not cheap to compute
+(the debrief's is an epsilon-equilibrium), and at 2 seats the round's equilibria can form continua
+(`strategy.equilibrium_set`), so "the" equilibrium mix need not be one distribution. Level-k is one distribution,
+exact, in milliseconds. These models read the board as it was when the picks were made (the arrests of this
+round's reveals put back).
 
-The debrief (`debrief(state)`): every seat's pick of every round beside the round's equilibrium, approximated
-by `strategy.regret_matching` (its average play over seeded sampled iterations, from the public facts once the
-turn order is known): the probability it gives the pick made, and its own likeliest pick. And every release
-(bid) beside the best release of `strategy.best_release` (each turn position valued by seeded simulation, net of
-the card released; a myopic reading of the auction, as the "bidder" bot plays it).
+The debrief (`debrief(state)`): every seat's pick of every round beside the round's equilibrium
+(`strategy.solve_round`: exact at two seats over every complete plan, an epsilon-equilibrium of the picks with
+greedy reveals at three to five; the whole score at two and three seats, the round's points beyond), with what
+each seat could gain by deviating alone from it. And every release beside the best response to the others'
+releases as made (`strategy.release_values`: each release the seat held, the round then played at its
+equilibrium in the turn order that release gives).
 
 Moments: the key names the round (`pick:2@r3`), so a server asks it once; it stays on offer until X reveals.
 The teacher's ask (`questions_when_asked`) may come earlier: in the pick phase, about every other seat that has
@@ -29,16 +31,15 @@ no posterior from the view alone, only a guess at how X plays.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, on_options, replayed
 from ..core import GameState, View
 from .actions import Pick, picks_allowed
-from .strategy import level_k
+from .strategy import EXACT, PAYOFFS, RoundEquilibrium, level_k
 
 #: A colour's name in French (the notation's are English).
 COLOURS_FR: dict[str, str] = {"red": "rouge", "orange": "orange", "yellow": "jaune", "green": "vert",
@@ -132,66 +133,126 @@ class PickBeliefs:
     def truth(self, state: GameState[Any], question: BeliefQuestion) -> str | None:
         return _picks_of_round(state, _round(question)).get(_subject(question)) if state.is_over else None
 
-    def debrief(self, state: GameState[Any], iterations: int = 200) -> list[DebriefTable]:
-        """Each seat's picks beside the round's (approximate) equilibrium."""
-        from .strategy import regret_matching
-
+    def debrief(self, state: GameState[Any], iterations: int = 400) -> list[DebriefTable]:
+        """Each seat's picks beside the round's equilibrium (`strategy.solve_round`, on the whole score at two
+        and three seats), with what each seat could gain by deviating alone from it; each release beside the
+        best response to the others' releases (`strategy.release_values`)."""
+        solve = _round_solver(iterations)
         rows = []
         for replay in replayed(state):
             facts = replay.view(None).facts
             if facts["phase"] != "pick" or facts["picked"]:
                 continue
-            mixes = regret_matching(facts, iterations=iterations, rng=random.Random(f"debrief-{facts['round']}"))
+            solved = solve(facts)
             picks = _picks_of_round(state, facts["round"])
             for seat, pick in sorted(picks.items()):
-                mix = {pick_name(option.colours): p for option, p in mixes[seat].items()}
+                mix = {pick_name(option.colours): p for option, p in solved.mixes[seat].items()}
                 favourite = max(mix, key=lambda name: mix[name])
                 rows.append((facts["round"], state.players[seat], pick, round(100 * mix.get(pick, 0.0)), favourite,
-                             round(100 * mix[favourite])))
+                             round(100 * mix[favourite]), round(solved.gains[seat], 3)))
+        players = len(state.players)
+        sample = solve(_first_pick_facts(state)) if rows else None
         return [DebriefTable(
             "Picks beside the equilibrium", "Les choix face à l'équilibre",
-            ("round", "who", "picked", "equilibrium's chance of it (%)", "equilibrium's favourite", "its chance (%)"),
-            ("manche", "qui", "a choisi", "chance à l'équilibre (%)", "favori de l'équilibre", "sa chance (%)"),
-            tuple(rows),
-            f"The equilibrium of each round's secret pick, approximated by regret matching ({iterations} sampled "
-            "rounds, seeded) from the table and the turn order: how likely it makes each pick.",
-            f"L'équilibre du choix secret de chaque manche, approché par regret matching ({iterations} manches "
-            "tirées, graine fixe) à partir de la table et de l'ordre du tour : la chance qu'il donne à chaque choix.",
-            tuple((*row[:2], pick_words(row[2], True), row[3], pick_words(row[4], True), row[5]) for row in rows)),
-            _releases_table(state)]
+            ("round", "who", "picked", "equilibrium's chance of it (%)", "equilibrium's favourite", "its chance (%)",
+             "most the seat gains by deviating alone"),
+            ("manche", "qui", "a choisi", "chance à l'équilibre (%)", "favori de l'équilibre", "sa chance (%)",
+             "le plus que la place gagne en déviant seule"),
+            tuple(rows), _equilibrium_note(sample, players, "en"), _equilibrium_note(sample, players, "fr"),
+            tuple((*row[:2], pick_words(row[2], True), row[3], pick_words(row[4], True), *row[5:]) for row in rows)),
+            _releases_table(state, solve)]
 
 
-def _releases_table(state: GameState[Any], samples: int = 60) -> DebriefTable:
-    """Every release beside the best release of `strategy.best_release` from the releasing seat's view."""
-    from .strategy import best_release, position_values
+def _round_solver(iterations: int) -> Callable[[Mapping[str, Any]], RoundEquilibrium]:
+    """`strategy.solve_round` remembered by what it reads (a release table asks for the same round often, and
+    each page for the same game): the whole score at two and three seats, the round's points beyond."""
+    from .strategy import solve_round
+
+    def solve(facts: Mapping[str, Any]) -> RoundEquilibrium:
+        whole = len(facts["order"]) <= 3
+        key = repr((facts["order"], facts["table"], facts["colour_scores"] if whole else None,
+                    facts.get("doubles_spent"), facts.get("round"), facts.get("rules"), iterations))
+        if key not in _SOLVED:
+            if len(_SOLVED) >= 4096:
+                del _SOLVED[next(iter(_SOLVED))]
+            _SOLVED[key] = solve_round(facts, whole_score=whole, iterations=iterations)
+        return _SOLVED[key]
+    return solve
+
+
+#: The rounds `_round_solver` has solved, by what they read (the oldest dropped first): a debrief is asked for again
+#: by each page and table that shows it.
+_SOLVED: dict[str, RoundEquilibrium] = {}
+
+
+def _first_pick_facts(state: GameState[Any]) -> dict[str, Any]:
+    for replay in replayed(state):
+        facts = replay.view(None).facts
+        if facts["phase"] == "pick" and not facts["picked"]:
+            return dict(facts)
+    raise ValueError("The game has no pick phase.")
+
+
+def _equilibrium_note(sample: RoundEquilibrium | None, players: int, language: str) -> str:
+    """How the picks table's equilibria were computed and checked, in words (`language` "en" or "fr")."""
+    french = language == "fr"
+    if sample is None:
+        return "Aucune manche jouée." if french else "No round was played."
+    payoff = PAYOFFS[sample.whole_score][1 if french else 0]
+    strategies, method = (sample.strategies[1], sample.method[1]) if french else (sample.strategies[0], sample.method[0])
+    if players == 2:
+        kind = ("un équilibre de Nash exact de la manche (elle peut en avoir d'autres, aux chances différentes)"
+                if french else "one exact Nash equilibrium of the round (it may have others, with other chances)")
+    else:
+        kind = ("un epsilon-équilibre de la manche, epsilon le plus grand gain de la dernière colonne (elle peut en "
+                "avoir d'autres)" if french else "an epsilon-equilibrium of the round, epsilon the largest gain in "
+                "the last column (it may have others)")
+    if french:
+        return (f"Pour chaque manche, {kind} ; stratégies : {strategies} ; gain : {payoff} ; calcul : {method}. "
+                "La dernière colonne dit ce que la place gagnerait en changeant seule de stratégie (0 à un "
+                "équilibre exact).")
+    return (f"For each round, {kind}; strategies: {strategies}; payoff: {payoff}; computed by {method}. The last "
+            "column says what the seat would gain by changing its strategy alone (0 at an exact equilibrium).")
+
+
+def _releases_table(state: GameState[Any], solve: Callable[[Mapping[str, Any]], RoundEquilibrium]) -> DebriefTable:
+    """Every release beside the best response to the others' releases as they were made (`strategy.
+    release_values`), the round then played at its equilibrium (`solve`)."""
+    from .strategy import best_release_response, release_values
 
     rows = []
-    players = len(state.players)
-    for replay, (seat, action) in zip(replayed(state, start=True), state.history):
+    history = list(state.history)
+    for step, (replay, (seat, action)) in enumerate(zip(replayed(state, start=True), history)):
         if not action.startswith("release"):
             continue
-        view = replay.view(seat)
-        facts = view.facts
-        values = position_values(facts, players, samples=samples,
-                                 rng=random.Random(f"debrief-{facts['round']}-{seat}"))
-        earlier = [0 if card is None else _card_value(card) for card in facts["releases"].values()]
-        held = [str(move).removeprefix("release ") for move in replay.legal_actions(seat)
-                if str(move) != "release none"]
-        best, net = best_release(held, earlier, players - len(earlier) - 1, values)
-        released = action.removeprefix("release ")
-        rows.append((facts["round"], state.players[seat], released, best or "none", round(net, 1),
-                     released == (best or "none")))
+        later = []
+        for other, move in history[step + 1:]:
+            if not move.startswith("release"):
+                break
+            later.append((other, move))
+        whole = len(state.players) <= 3
+        values = release_values(replay, seat, later, whole_score=whole, solve=solve)
+        best, value = best_release_response(values)
+        made = values[action]
+        if made >= value - EXACT:  # the release made ties the best: it is a best response too
+            best = action
+        rows.append((replay.view(None).facts["round"], state.players[seat], action.removeprefix("release "),
+                     best.removeprefix("release "), round(value - made, 2), action == best))
+    payoff_en, payoff_fr = PAYOFFS[len(state.players) <= 3]
     return DebriefTable(
-        "Releases beside the best release", "Les libérations face à la meilleure libération",
-        ("round", "who", "released", "best release", "its net value", "followed"),
-        ("manche", "qui", "a libéré", "meilleure libération", "sa valeur nette", "suivie"),
+        "Releases beside the best response", "Les libérations face à la meilleure réponse",
+        ("round", "who", "released", "best response", "points it adds", "followed"),
+        ("manche", "qui", "a libéré", "meilleure réponse", "points qu'elle ajoute", "suivie"),
         tuple(rows),
-        f"The best release from the seat's view: each turn position valued by {samples} "
-        "seeded simulated rounds with uniform picks, minus the value of the card released, later seats assumed "
-        "to release nothing; a myopic reading of the auction.",
-        f"La meilleure libération du point de vue de la place : chaque position dans "
-        f"l'ordre du tour estimée par {samples} manches simulées (graine fixe, choix au hasard), moins la valeur "
-        "de la carte libérée, les places suivantes supposées ne rien libérer ; une lecture myope de l'enchère.",
+        "The best release against the releases the other seats made: each release valued by what the seat expects "
+        "once the round is played at its equilibrium (the picks table's) in the turn order it gives, and the points "
+        f"the best adds to the release made (0 when followed); payoff: {payoff_en}. The seats after it are held to "
+        "the releases they made, which the seat could not see.",
+        "La meilleure libération face aux libérations des autres places : chaque libération estimée par ce que la "
+        "place espère une fois la manche jouée à son équilibre (celui du tableau des choix) dans l'ordre du tour "
+        f"qu'elle donne, et les points que la meilleure ajoute à la libération faite (0 si suivie) ; gain : "
+        f"{payoff_fr}. Les "
+        "places suivantes gardent les libérations qu'elles ont faites, que la place ne pouvait pas voir.",
         tuple((*row[:2], card_words(row[2], True), card_words(row[3], True), *row[4:]) for row in rows))
 
 

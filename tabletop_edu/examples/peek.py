@@ -24,11 +24,12 @@ from typing import Any
 
 from ..core import (Action, GameRules, GameState, IllegalAction, RulesError, Seat, View, expect_arity, option,
                     parse_int, quote, words)
-from ..i18n import register_event_kinds
+from ..i18n import register_event_kinds, register_objects
 
 #: The event kinds as a French class reads them on top of the information-flow pictures' columns.
 register_event_kinds("tabletop_edu.examples.peek", {"fr": {"deal": "distribution", "peek": "regarde",
                                                            "guess": "devine", "pass": "passe"}})
+register_objects("tabletop_edu.examples.peek", {"fr": {"deck": "paquet"}})
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ register({
            "peek.guesses": "Every guess", "peek.right": "right", "peek.wrong": "wrong", "peek.no_guess":
            "Nobody guessed.", "peek.guess_of": "{name} guesses {target} holds the {value}",
            "peek.m_peek": "Peek at a card", "peek.m_guess": "Guess a card aloud", "peek.m_pass": "Pass",
-           "peek.m_value": "the {value}", "peek.wins": "wins"},
+           "peek.m_value": "the {value}", "peek.wins": "wins", "peek.face_down": "face down"},
     "fr": {"peek.title": "Peek", "peek.round": "Tour", "peek.round_of": "{round} sur {rounds}",
            "peek.cards": "Cartes", "peek.cards_range": "de 1 à {highest}", "peek.your_card": "Votre carte : {card}.",
            "peek.not": "pas {values}", "peek.point": "1 point", "peek.points": "{points} points",
@@ -36,7 +36,8 @@ register({
            "peek.right": "juste", "peek.wrong": "faux", "peek.no_guess": "Personne n'a deviné.",
            "peek.guess_of": "{name} devine {que_target} a le {value}",
            "peek.m_peek": "Regarder une carte", "peek.m_guess": "Deviner une carte à voix haute",
-           "peek.m_pass": "Passer", "peek.m_value": "le {value}", "peek.wins": "gagne"},
+           "peek.m_pass": "Passer", "peek.m_value": "le {value}", "peek.wins": "gagne",
+           "peek.face_down": "face cachée"},
 })
 
 
@@ -111,7 +112,8 @@ def _context(view: View, language: str, log: bool, *, teacher: bool = False,
             if ruled_out and seat not in known else ()
         if view.is_over and seat in _winners(facts["scores"]):
             tags += (Tag(tr("peek.wins", language), "good"),)
-        card = Card(str(known[seat]), "plain tt-card--big") if seat in known else Card("?", "hidden tt-card--big")
+        card = Card(str(known[seat]), "plain tt-card--big") if seat in known else \
+            Card("?", "hidden tt-card--big", tr("peek.face_down", language))  # a screen reader says what "?" is
         seats.append(seat_box(view.players, seat, view.seat, acting, tags=tags, cards=(card,),
                               lines=(_points(facts["scores"][seat], language),)))
     own = [tr("peek.your_card", language).format(card=facts["my_card"])] if view.seat is not None else []

@@ -54,7 +54,7 @@ from .actions import (AIMED_AT, ANSWERS, DISCARDS, GIVES, NOTATION, PASS, RESPON
 from .identities import worlds_for_view
 from .rules import ADLER, ADLER_RESPONSES, MAX_PLAYERS, MIN_PLAYERS, TRAIT_TABLE, Rules, cast_for, deck_for, has_trait
 from .worlds import build_world
-from ..i18n import register_event_kinds
+from ..i18n import register_event_kinds, register_objects
 
 #: The event kinds as a French class reads them on top of the information-flow pictures' columns.
 register_event_kinds("tabletop_edu.get_adler", {"fr": {
@@ -62,6 +62,7 @@ register_event_kinds("tabletop_edu.get_adler", {"fr": {
     "answer": "réponse", "respond": "riposte", "give": "donne", "magnify": "loupe", "binoculars": "jumelles",
     "arrest": "arrestation", "escape": "fuite", "shot": "tir", "reveal": "révèle", "reshuffle": "remélange",
     "pass": "passe", "skip": "passe son tour", "end": "fin"}})
+register_objects("tabletop_edu.get_adler", {"fr": {"deck": "pioche"}})
 
 #: Each seat alone, as the observers of a private event, and {"seat": k} as its redacted details: both are
 #: immutable, so built once and shared by every draw.

@@ -17,7 +17,6 @@ It is sized for a projector: 1280 pixels wide at its own resolution, every label
 from __future__ import annotations
 
 import io
-import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
@@ -29,10 +28,10 @@ from matplotlib.patches import Patch
 
 from ..core import GameState
 from ..i18n import check_language, tr
-from . import layout
+from . import circle, layout
 from .flow import information_flow
-from .layout import (FULL_COLOUR, JOURNEY_COLOUR, LANE_COLOUR, OBJECT_COLOUR, PUBLIC_COLOUR, REDACTED_COLOUR,
-                     SEAT_COLOUR, Column)
+from .layout import (FULL_COLOUR, JOURNEY_COLOUR, LANE_COLOUR, NOTEBOOK_COLUMN, OBJECT_COLOUR, PUBLIC_COLOUR,
+                     REDACTED_COLOUR, SEAT_COLOUR, Column)
 from .worlds import Worlds
 
 #: Width of the information-flow picture, in inches at `DPI`: 1280 pixels, a projector's width.
@@ -97,8 +96,8 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     kinds = [plain(layout.kind_label(column.kind, language, game, kind_names)) for column in columns]
     lanes = layout.lanes(graph.nodes)
     y = {node: -position for node, position in lanes.items()}
-    names = dict(object_names or {})
-    labels = [plain(names.get(node, graph.nodes[node].get("label", node))) for node in lanes]
+    names = {node: layout.lane_label(node, graph.nodes[node], language, game, object_names) for node in lanes}
+    labels = [plain(names[node]) for node in lanes]
     # Margins in inches, from the longest texts (no layout engine: it would triple the drawing time).
     left = 0.4 + 0.13 * max((len(label) for label in labels), default=4)
     top = 0.75 + 0.105 * max((len(kind) for kind in kinds), default=0)
@@ -121,7 +120,7 @@ def draw_information_flow(source: nx.MultiDiGraph | GameState, *, title: str | N
     seat_ys = [y[node] for node in lanes if graph.nodes[node].get("kind") == "seat"]
     for x, column in enumerate(columns):
         _draw_column(axes, x, column, y, seat_ys)
-    journey_handles = _draw_journeys(axes, journeys, y, graph, names, language)
+    journey_handles = _draw_journeys(axes, journeys, y, names, language)
     highest, lowest = max(y.values()), min(y.values())
     _label_columns(axes, columns, kinds, highest + 0.55, language)
     axes.set_ylim(lowest - 0.7, highest + 0.5)
@@ -167,14 +166,14 @@ def _draw_column(axes: Any, x: int, column: Column, y: Mapping[Any, float], seat
 
 
 def _draw_journeys(axes: Any, journeys: Mapping[Any, list[tuple[int, Any]]], y: Mapping[Any, float],
-                   graph: nx.MultiDiGraph, names: Mapping[Any, str], language: str) -> list[Line2D]:
+                   names: Mapping[Any, str], language: str) -> list[Line2D]:
     """The chain of seats that held each object in turn (the events it is the source of, by their actor)."""
     handles = []
     for node, stops in journeys.items():
         xs, ys = zip(*((x, y[actor]) for x, actor in stops))
         axes.plot(xs, ys, color=JOURNEY_COLOUR, linewidth=5, alpha=0.75, drawstyle="steps-post", zorder=1,
                   gid=f"journey-{node}")
-        label = tr("flow.journey", language).format(object=plain(names.get(node, graph.nodes[node].get("label", node))))
+        label = tr("flow.journey", language).format(object=plain(names[node]))
         handles.append(Line2D([], [], color=JOURNEY_COLOUR, linewidth=5, alpha=0.75, label=label))
     return handles
 
@@ -215,7 +214,7 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
         draw_worlds(model, label=lambda world: "".join(map(str, world)), actual=(1, 0, 1))
     """
     graph = worlds.to_networkx()
-    edges = [(first, second, plain(_agents_label(agents, language)))  # type: ignore[var-annotated]
+    edges = [(first, second, plain(circle.agents_label(agents, language)))  # type: ignore[var-annotated]
              for first, second, agents in graph.edges(data="agents")]
     figure = Figure(figsize=size, dpi=DPI)
     axes = figure.add_axes((0.02, 0.02, 0.96, 0.96 - 0.5 / size[1]))  # the title above, in 0.5 inch
@@ -226,7 +225,7 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
     axes.set_ylim(-half_height, half_height)
     axes.set_axis_off()
     points_per_unit = 72 * box_width / (2 * half_width)
-    positions = _on_a_circle(_fewest_crossings(list(graph.nodes), [(a, b) for a, b, _ in edges]))
+    positions = circle.on_a_circle(circle.fewest_crossings(list(graph.nodes), [(a, b) for a, b, _ in edges]))
     for index, (first, second, _) in enumerate(edges):
         on_actual = actual is not None and actual in (first, second)
         axes.plot(*zip(positions[first], positions[second]), color="#c1121f" if on_actual else "#999999",
@@ -247,7 +246,7 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
         pad = 0.25 * SMALLEST_TYPE
         sizes.append(((extent.width * 72 / DPI + 2 * pad) / points_per_unit,
                       (extent.height * 72 / DPI + 2 * pad) / points_per_unit))
-    places = _label_places(positions, edges, sizes, node_radius)
+    places = circle.label_places(positions, edges, sizes, node_radius)
     for index, ((_, _, text), (x, y)) in enumerate(zip(edges, places)):
         axes.text(x, y, text, ha="center", va="center", fontsize=SMALLEST_TYPE, zorder=4, gid=f"edge-label-{index}",
                   bbox={"boxstyle": "square,pad=0.25", "facecolor": "white", "edgecolor": "none"})
@@ -257,108 +256,6 @@ def draw_worlds(worlds: Worlds, *, label: Callable[[Any], str] = str, actual: An
 
 #: The area of a world's disc, in square points (matplotlib's marker size is its diameter: the root of it).
 WORLD_SIZE = 1500
-#: Up to this many worlds, every order round the circle is tried for the fewest crossing edges.
-ORDERED_WORLDS = 8
-#: Where a label may sit along its edge (a share of the way from its first world), best first.
-_ALONG = (0.5, 0.42, 0.58, 0.34, 0.66, 0.27, 0.73, 0.21, 0.79)
-
-Point = tuple[float, float]
-Box = tuple[float, float, float, float]
-
-
-def _on_a_circle(order: Sequence[Any]) -> dict[Any, Point]:
-    """The worlds round a circle of radius 1, the first at the top, then clockwise (two side by side)."""
-    if len(order) <= 2:
-        return {node: (-0.6 + 1.2 * k if len(order) == 2 else 0.0, 0.0) for k, node in enumerate(order)}
-    return {node: (math.sin(2 * math.pi * k / len(order)), math.cos(2 * math.pi * k / len(order)))
-            for k, node in enumerate(order)}
-
-
-def _fewest_crossings(nodes: list[Any], edges: list[tuple[Any, Any]]) -> list[Any]:
-    """The order of `nodes` round a circle whose chords `edges` cross least: two chords cross when exactly
-    one end of one lies between the ends of the other. Every order is tried (the first node fixed, mirror
-    images skipped) up to `ORDERED_WORLDS` nodes; beyond, two nodes swap places while a swap removes a
-    crossing. The first order found wins ties, so the picture is stable."""
-    fewest: float  # crossings counted, or infinity before the first order is tried
-    if len(nodes) < 4:
-        return nodes
-    if len(nodes) > ORDERED_WORLDS:
-        order, fewest = list(nodes), _crossings(nodes, edges)
-        improved = True
-        while improved:
-            improved = False
-            for i, j in itertools.combinations(range(len(order)), 2):
-                order[i], order[j] = order[j], order[i]
-                crossings = _crossings(order, edges)
-                if crossings < fewest:
-                    fewest, improved = crossings, True
-                else:
-                    order[i], order[j] = order[j], order[i]
-        return order
-    best, fewest = nodes, math.inf
-    for rest in itertools.permutations(nodes[1:]):
-        if rest and repr(rest[0]) > repr(rest[-1]):
-            continue  # the mirror image of an order already tried
-        crossings = _crossings((nodes[0], *rest), edges)
-        if crossings < fewest:
-            best, fewest = [nodes[0], *rest], crossings
-    return best
-
-
-def _crossings(order: Sequence[Any], edges: list[tuple[Any, Any]]) -> int:
-    """How many pairs of chords `edges` cross with the nodes round a circle in `order`."""
-    place = {node: k for k, node in enumerate(order)}
-    chords = [tuple(sorted((place[a], place[b]))) for a, b in edges]
-    return sum(1 for i, (a, b) in enumerate(chords) for c, d in chords[i + 1:]
-               if len({a, b, c, d}) == 4 and (a < c < b) != (a < d < b))
-
-
-def _label_places(positions: Mapping[Any, Point], edges: Sequence[tuple[Any, Any, str]],
-                  sizes: Sequence[Point], node_radius: float) -> list[Point]:
-    """A place for each edge's label on its own edge: the first of `_ALONG` where its box meets no other edge,
-    no world and no label placed before it; failing that, the place that meets fewest."""
-    segments = [(positions[a], positions[b]) for a, b, _ in edges]
-    placed: list[Box] = []
-    places = []
-    for index, ((start, end), (width, height)) in enumerate(zip(segments, sizes)):
-        def conflicts(t: float) -> int:
-            x, y = start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1])
-            box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
-            return (sum(1 for other, segment in enumerate(segments) if other != index and _meets(segment, box))
-                    + sum(1 for centre in positions.values() if _disc_meets(centre, node_radius, box))
-                    + sum(1 for taken in placed if _boxes_meet(taken, box)))
-
-        t = min(_ALONG, key=lambda share: (conflicts(share), _ALONG.index(share)))
-        x, y = start[0] + t * (end[0] - start[0]), start[1] + t * (end[1] - start[1])
-        placed.append((x - width / 2, y - height / 2, x + width / 2, y + height / 2))
-        places.append((x, y))
-    return places
-
-
-def _meets(segment: tuple[Point, Point], box: Box) -> bool:
-    """Whether a segment runs through a box (Liang-Barsky clipping)."""
-    (x0, y0), (x1, y1) = segment
-    low, high = 0.0, 1.0
-    for delta, start, lower, upper in ((x1 - x0, x0, box[0], box[2]), (y1 - y0, y0, box[1], box[3])):
-        if delta == 0:
-            if not lower <= start <= upper:
-                return False
-            continue
-        first, second = sorted(((lower - start) / delta, (upper - start) / delta))
-        low, high = max(low, first), min(high, second)
-        if low > high:
-            return False
-    return True
-
-
-def _disc_meets(centre: Point, radius: float, box: Box) -> bool:
-    nearest_x = min(max(centre[0], box[0]), box[2])
-    nearest_y = min(max(centre[1], box[1]), box[3])
-    return (centre[0] - nearest_x) ** 2 + (centre[1] - nearest_y) ** 2 < radius ** 2
-
-
-def _boxes_meet(first: Box, second: Box) -> bool:
-    return first[0] < second[2] and second[0] < first[2] and first[1] < second[3] and second[1] < first[3]
 
 
 def crossed_labels(figure: mpl_figure.Figure, width_pixels: int = 1280) -> list[tuple[str, int]]:
@@ -384,24 +281,22 @@ def crossed_labels(figure: mpl_figure.Figure, width_pixels: int = 1280) -> list[
             extent = (patch if patch is not None else text).get_window_extent(renderer)
             box = (extent.x0, extent.y0, extent.x1, extent.y1)
             crossed += [(text.get_text(), index) for index, ends in lines.items()
-                        if index != own and _meets((tuple(ends[0]), tuple(ends[1])), box)]
+                        if index != own and circle.meets((tuple(ends[0]), tuple(ends[1])), box)]
         return crossed
     finally:
         figure.set_dpi(original)
 
 
-def _agents_label(agents: Sequence[Any], language: str) -> str:
-    """The agents that cannot tell two worlds apart, as an edge's label: `0,2` in English; `0 et 2` in French,
-    where `0,2` would read as a decimal number."""
-    names = [str(agent) for agent in agents]
-    if language == "fr" and len(names) > 1:
-        return f"{', '.join(names[:-1])} et {names[-1]}"
-    return ",".join(names)
+def displayed_width(figure: mpl_figure.Figure, column: int | None = None) -> int:
+    """How many pixels wide JupyterLab shows a figure's PNG: its own width (inches times dpi), never stretched,
+    and scaled down to the notebook's column when wider (`NOTEBOOK_COLUMN`, measured in a 1280-pixel window)."""
+    return min(round(figure.get_figwidth() * figure.dpi), NOTEBOOK_COLUMN if column is None else column)
 
 
 def projected_type(figure: mpl_figure.Figure, width_pixels: int = 1280) -> tuple[float, list[str]]:
     """The smallest type of a figure in points when it is shown `width_pixels` wide, and the texts that
-    reach past its edges (cut off when shown): what a projector check needs."""
+    reach past its edges (cut off when shown). The default, 1280, is a projector showing the picture alone
+    across its width; in a notebook JupyterLab never stretches a picture: pass `displayed_width(figure)`."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.text import Text
 

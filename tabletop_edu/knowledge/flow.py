@@ -51,6 +51,13 @@ class FlowData:
     edges: list[tuple[Node, Node, dict[str, Any]]] = field(default_factory=list)
     perspective: Node | None = None
 
+    @classmethod
+    def from_networkx(cls, graph: nx.MultiDiGraph) -> FlowData:
+        """The plain-Python form of an information-flow graph (`information_flow`, `perspective_flow`), read
+        through the graph's own methods: networkx need not be importable by the caller."""
+        return cls(nodes=dict(graph.nodes(data=True)), edges=list(graph.edges(data=True)),
+                   perspective=graph.graph.get("perspective"))
+
     def to_networkx(self) -> nx.MultiDiGraph:
         """The same nodes and edges as a networkx multigraph (`graph.graph["perspective"]` when seen by one)."""
         graph = need("networkx", "An information-flow graph").MultiDiGraph()

@@ -12,11 +12,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import event_key, tr
+from ..i18n import event_key, object_key, tr
 
 Attributes = Mapping[str, Any]
 
 #: The colours of both pictures.
+#: The widest JupyterLab shows a picture in a notebook at a 1280 x 800 window with its file browser open (as a
+#: new workspace opens): the output area's width in pixels, measured in Chromium (1,100 with the side bar
+#: closed). A wider PNG is scaled down to it; a narrower one is shown at its own size, never stretched; an SVG
+#: is shown at its own width and a wider one scrolls sideways, its right part hidden.
+NOTEBOOK_COLUMN = 848
 SEAT_COLOUR = "#1d4ed8"
 OBJECT_COLOUR = "#d97706"
 FULL_COLOUR = "#1e3a8a"
@@ -37,6 +42,23 @@ def kind_label(kind: str, language: str, game: str | None = None, kind_names: Ma
         if word != key:
             return word
     return kind
+
+
+def lane_label(node: Any, attributes: Attributes, language: str, game: str | None = None,
+               object_names: Mapping[Any, str] | None = None) -> str:
+    """A lane's name: `object_names` first; a seat's is its player's name; an object's (the engine's "box",
+    "deck", "table") is the game's word for it in `language` (`i18n.register_objects`), else every game's
+    word, else the engine's own."""
+    if object_names and node in object_names:
+        return str(object_names[node])
+    name = str(attributes.get("label", node))
+    if attributes.get("kind") == "seat":
+        return name
+    for key in ((object_key(game, name),) if game is not None else ()) + (object_key(None, name),):
+        word = tr(key, language)
+        if word != key:
+            return word
+    return name
 
 
 @dataclass

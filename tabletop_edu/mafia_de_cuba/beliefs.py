@@ -31,6 +31,7 @@ from typing import Any
 
 from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, fell, on_options, replayed, settled
 from ..core import Event, GameState, View
+from ..i18n import elide
 from ._box import BOX_PHASES, RANDOM_CHOICES, Posterior, observation_from_view
 from .chain import PosteriorCache, view_posterior
 from .rules import TOKEN_ORDER, role_of, take_text
@@ -205,7 +206,7 @@ def _roles(view: View) -> tuple[str, ...]:
 
 def _role_question(view: View, seat: int, moment: int | str, roles: tuple[str, ...]) -> BeliefQuestion:
     name = view.players[seat]
-    return BeliefQuestion(f"role:{seat}@{moment}", f"What is {name}'s role?", f"Quel est le rôle de {name} ?",
+    return BeliefQuestion(f"role:{seat}@{moment}", f"What is {name}'s role?", f"Quel est le rôle {elide('de', name)} ?",
                           roles, tuple(ROLE_LABELS[role][0] for role in roles),
                           tuple(ROLE_LABELS[role][1] for role in roles))
 

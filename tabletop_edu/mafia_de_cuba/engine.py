@@ -55,7 +55,7 @@ from .menus import (_VOTES, _VOTES_OF_THE_CLEANER, Menu, _hide_menu, _question_m
                     _TableTalk, _take_menu)
 from .rules import AGENTS, TOKEN_ORDER, Rules, Take, role_of, starting_jokers, starting_tokens, take_text
 from .worlds import sample_world
-from ..i18n import register_event_kinds
+from ..i18n import register_event_kinds, register_objects
 
 #: The event kinds as a French class reads them on top of the information-flow pictures' columns (the words
 #: of the French notebooks: « poches » for the Godfather's « Videz vos poches ! »).
@@ -64,6 +64,7 @@ register_event_kinds("tabletop_edu.mafia_de_cuba", {"fr": {
     "return": "retour", "pass": "parole close", "question": "question", "testimony": "témoignage",
     "silent": "silence", "accuse": "accuse", "floor": "parole", "vote": "vote", "reveal": "poches",
     "caught": "démasqué", "joker": "joker", "shoot": "tir", "final-reveal": "révélation finale", "end": "fin"}})
+register_objects("tabletop_edu.mafia_de_cuba", {"fr": {"box": "boîte"}})
 
 
 class MafiaState(GameState[Rules]):

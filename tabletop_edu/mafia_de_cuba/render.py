@@ -302,7 +302,8 @@ def _secrets_drawn(hidden: int | None, box_seen: Mapping[str, Any] | None, aside
     opened, the token it set aside, its take and so its role."""
     lines = []
     if hidden is not None:
-        lines.append(tr("mdc_you_hid", language).format(diamonds=diamonds_text(int(hidden), language)))
+        lines.append(tr("mdc_you_hid_none", language) if hidden == 0
+                     else tr("mdc_you_hid", language).format(diamonds=diamonds_text(int(hidden), language)))
     if box_seen is not None:
         lines.append(tr("mdc_you_opened", language).format(box=box_text(box_seen, language)))
     if aside is not None:

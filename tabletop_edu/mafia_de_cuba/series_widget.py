@@ -55,7 +55,7 @@ class SeriesWidget(widgets.VBox):
         """The game's own widget for the current round; its fresh game stands for the round in the series."""
         current = self.series.current
         game = play(list(self.series.players), seed=current.seed, rules=current.rules,
-                    seat=self.seat, bots=self.series.bots, language=self.language)  # type: ignore[arg-type]
+                    seat=self.seat, bots=self.series.bots, language=self.language)
         self.series.adopt(cast(MafiaState, game.state))  # `play` deals a Mafia de Cuba game
         game.status.observe(lambda _: self.refresh(), names="value")  # every redraw of the round
         return game

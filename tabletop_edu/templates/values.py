@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from ..i18n import check_language, register, tr, word
+from ..i18n import check_language, elide, register, tr, word
 from .drawn import without_prefix
 
 #: Names longer than this are shown cut, with an ellipsis (the full name stays in the tooltip).
@@ -70,14 +70,6 @@ def _display_names(players: tuple[str, ...]) -> tuple[str, ...]:
 def colon(language: str) -> str:
     """': ' in English, ' : ' in French (French typography puts a space before a colon)."""
     return " : " if language == "fr" else ": "
-
-
-_VOWELS = frozenset("aeiouyàâäéèêëîïôöûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜŒÆ")
-
-
-def elide(word: str, name: str) -> str:
-    """French elision before a name: 'de' + 'Ann' is "d'Ann", 'que' + 'Eve' is "qu'Eve"; 'de Bob' stays."""
-    return f"{word[:-1]}'{name}" if name[:1] in _VOWELS else f"{word} {name}"
 
 
 def join_names(names: Iterable[str], language: str) -> str:

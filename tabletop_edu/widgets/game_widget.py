@@ -156,13 +156,15 @@ class GameWidget(widgets.VBox):
         self.bots_row = self._row(self.pace_picker, self.next_bot_button)
         self.notation = self._row(self.action_picker, self.action_text, self.play_button)
         log_column = widgets.VBox([self.log_title, self.log_panel])
-        knowledge_column = widgets.VBox([self.knowledge_title, self.knowledge_panel, self.flow_button, self.flow])
+        knowledge_column = widgets.VBox([self.knowledge_title, self.knowledge_panel, self.flow_button])
         for column in (log_column, knowledge_column):
             column.add_class("tabletop-column")
         self.panels = widgets.HBox([log_column, knowledge_column])
         self.panels.add_class("tabletop-panels")
+        # The information-flow picture under both columns, in the table's whole width: a projector shows a
+        # long game's columns and its title whole.
         super().__init__([self.style_sheet, self.header, self.timeline_bar, self.status, self.end_panel, self.table,
-                          self.moves, self.message, self.bots_row, self.notation, self.panels])
+                          self.moves, self.message, self.bots_row, self.notation, self.panels, self.flow])
         self.add_class("tabletop-widget")
         self.add_class(self._instance)
         self._relabel()
@@ -454,14 +456,15 @@ class GameWidget(widgets.VBox):
         self._redraw_moves()
 
     def _redraw_moves(self) -> None:
-        """The move buttons and the notation box of the seat on show: live and its turn, or a hint. Only
-        the live state is read: replaying an earlier step offers nothing to play."""
+        """The move buttons and the notation box of the seat on show: live and its turn, or a hint (none on a
+        locked spectator's screen, which has no seat to choose). Only the live state is read: replaying an
+        earlier step offers nothing to play."""
         seat, live, state = self.perspective, self.live, self.state
         acting = live and isinstance(seat, int) and not isinstance(seat, bool) and seat in state.acting_seats
         legal = list(self._legal(len(state.history), seat)) if acting else None
         if not live:
             hint = tr("replaying", self.language)
-        elif not isinstance(seat, int) and not state.is_over:
+        elif not isinstance(seat, int) and not state.is_over and not self.locked:
             hint = tr("no_view", self.language)
         else:
             hint = ""
@@ -531,12 +534,18 @@ class GameWidget(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The live widget, plus a static HTML picture of the table for pages that do not run widgets."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        bundle = dict(bundle[0]) if isinstance(bundle, tuple) else dict(bundle or {})
-        bundle["text/plain"] = repr(self)
-        bundle["text/html"] = (f"<div class='tabletop-static'><b>{self.status.value}</b>{self.end_panel.value}"
-                               f"{self.table.value}{self.log_panel.value}</div>")
-        return bundle
+        return with_static_picture(super()._repr_mimebundle_(**kwargs), repr(self),
+                                   f"<div class='tabletop-static'><b>{self.status.value}</b>{self.end_panel.value}"
+                                   f"{self.table.value}{self.log_panel.value}</div>")
 
 
-__all__ = ["GameWidget", "OMNISCIENT", "perspective_html"]
+def with_static_picture(bundle: Any, text: str, picture: str) -> dict[str, Any]:
+    """A widget's display bundle with a text and an HTML picture added, for pages that run no widgets (a
+    rendered notebook on a website, nbval's stored outputs)."""
+    found = dict(bundle[0]) if isinstance(bundle, tuple) else dict(bundle or {})
+    found["text/plain"] = text
+    found["text/html"] = picture
+    return found
+
+
+__all__ = ["GameWidget", "OMNISCIENT", "perspective_html", "with_static_picture"]

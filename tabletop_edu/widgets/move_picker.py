@@ -18,6 +18,9 @@ from ..moves import Labeller, MoveOption, MoveStep, move_step
 from ..i18n import tr
 
 HIDDEN = "none"
+#: A button's label when it must say nothing: a space, since ipywidgets' button view keeps its old text in the
+#: page when the label becomes "" (a seat's last move would stay there for the next seat to read).
+BLANK = " "
 
 
 def _never_failing(label: Labeller) -> Labeller:
@@ -112,6 +115,7 @@ class MovePicker(widgets.VBox):
             button.disabled = False
             button.layout.display = None
         for button in self._buttons[len(options):]:
+            button.description, button.tooltip = BLANK, ""  # a spare holds no word of the last seat's moves
             button.disabled = True
             button.layout.display = HIDDEN
 

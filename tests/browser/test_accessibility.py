@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,16 @@ def until_turn(page: Any) -> None:
                            "['turn', 'over'].includes(document.getElementById('app').dataset.state) && "
                            "(document.getElementById('app').dataset.state === 'over' || "
                            "document.querySelector('#moves button') !== null)")
+
+
+def seated(context: Any, seat_link: str) -> Any:
+    """A page on the seat's link, the student's name given ("Ana"): the seat's own page follows."""
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(seat_link)
+    page.locator("input[name=name]").fill("Ana")
+    page.locator("form button[type=submit]").click()
+    return page
 
 
 def played(name: str, players: int, moves: int) -> tuple[GameState[Any], GameState[Any]]:
@@ -244,6 +255,59 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(browser: Any, axe: str, 
         context.close()
 
 
+# ------------------------------------------------------------------------------------------ what a screen reader says
+
+
+#: A role and a name with a letter or digit in it, as an aria snapshot gives them: `- button "Peek 1"`,
+#: `- text: blue +5`; not `- button`, `- img ""`.
+NAMED = re.compile(r'^- [\w-]+(?: "[^"]*\w[^"]*"|: .*\w)')
+
+
+def unnamed_on(page: Any, where: str) -> list[str]:
+    """Each visible button and card that a screen reader would not name (Chromium's accessibility tree, read
+    through Playwright's aria snapshot of the element)."""
+    found = []
+    for kind, selector in (("button", "button, [role=button]"), ("card", ".tt-card")):
+        elements = page.locator(selector)
+        for index in range(elements.count()):
+            element = elements.nth(index)
+            if element.is_visible() and not NAMED.match(snapshot := element.aria_snapshot()):
+                found.append(f"{where}: {kind} {snapshot!r} ({element.evaluate('e => e.outerHTML')[:120]})")
+    return found
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_button_and_card_has_a_name_a_screen_reader_says(browser: Any, class_server: ServerProcess,
+                                                               name: str) -> None:
+    """On a seat's page at its turn, its menu one word deep, and on the widget's pieces, in English and French:
+    every button is named, and every card says what it is."""
+    teacher = TeacherClient(class_server.url, class_server.token)
+    players = GAMES[name]
+    room = teacher.create_room(name, players, seed=3, bot_delay=0,
+                               bots={seat: "random" for seat in range(1, players)})
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    unnamed: list[str] = []
+    try:
+        page = seated(context, room["seats"][0]["link"])
+        for language in LANGUAGES:
+            page.goto(f"{room['seats'][0]['link']}?lang={language}")
+            until_turn(page)
+            assert page.locator("#moves button").count(), "a seat's page at its turn without a move button"
+            unnamed += unnamed_on(page, f"seat {language}")
+            first = page.locator("#moves .options button:not(.final)").first
+            if first.count():
+                drawn = page.locator("#moves").get_attribute("data-drawn")
+                first.click()
+                page.wait_for_function("d => document.getElementById('moves').dataset.drawn !== d", arg=drawn)
+                unnamed += unnamed_on(page, f"seat-menu {language}")
+            page.set_content(widget_page(name, players, language))
+            assert page.locator(".tt-card").count() or name == "mafia_de_cuba"  # its box holds tokens, not cards
+            unnamed += unnamed_on(page, f"widget {language}")
+    finally:
+        context.close()
+    assert not unnamed, "\n".join(unnamed)
+
+
 # ------------------------------------------------------------------------------------------ motion off
 
 
@@ -257,12 +321,8 @@ def test_reduced_motion_turns_every_animation_and_transition_off(browser: Any, c
               " (style.animationName !== 'none' && style.animationDuration.split(',').some(d => parseFloat(d) > 0)))"
               ".map(([element]) => element.className || element.tagName)")
     try:
-        page = context.new_page()
-        page.set_default_timeout(30_000)
         # a transition the page might have gained would show here: every element asked, with its ::before/after
-        page.goto(room["seats"][0]["link"])
-        page.locator("input[name=name]").fill("Ana")
-        page.locator("form button[type=submit]").click()
+        page = seated(context, room["seats"][0]["link"])
         until_turn(page)
         assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
         assert page.evaluate(moving) == []

@@ -1,7 +1,7 @@
-"""Every classroom page in Voila, in a real browser, as a class uses it: it opens on the projector, the bots
-are slowed down, a pupil plays a whole game by clicking the move buttons only, the teacher scrubs the
-timeline, looks through every seat's eyes, switches to French, and the end of the game is revealed. No
-request leaves 127.0.0.1, and the page of seat k holds none of the other seats' secrets in any panel.
+"""Every classroom page in Voila, in a real browser, as a class uses it: it opens on the projector with the
+public table, the teacher moves the bots on one move per click, scrubs the timeline, switches to French and
+plays to the end, where the game is revealed. No request leaves 127.0.0.1, and no seat's secret is on the
+page at any step (the picker offers the spectator only).
 
 The page's game is rebuilt in Python from the notebook's own code cell (same seed, same bots) and the same
 buttons are clicked on both, so the test knows every label the page must show and every secret it must not.
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +34,8 @@ def classroom_pages() -> list[str]:
 
 
 def twin_widget(name: str) -> GameWidget:
-    """Run the notebook's code cell here: its last expression is the widget the page shows. Its timed bots
-    run on a manual clock (`twin.scheduler.advance`), where the page's run on the kernel's own."""
+    """Run the notebook's code cell here: its last expression is the widget the page shows. At the timed
+    pace its bots run on a manual clock (`twin.scheduler.advance`), where the page's run on the kernel's own."""
     cells = json.loads((CLASSROOM / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
     lines = "".join(next(cell["source"] for cell in cells if cell["cell_type"] == "code")).rstrip().splitlines()
     namespace: dict[str, Any] = {}
@@ -65,40 +64,11 @@ def wait_for_log(page: Any, widget: GameWidget) -> None:
         assert [line.strip() for line in page.locator(LOG).all_inner_texts()] == lines
 
 
-def wait_for_options(page: Any, widget: GameWidget) -> None:
-    """Wait until the page offers exactly the twin's move buttons, with the same labels."""
-    labels = [button.description for button in widget.moves.option_buttons]
-    try:
-        page.wait_for_function(f"labels => JSON.stringify({VISIBLE_OPTIONS}) === JSON.stringify(labels)",
-                               arg=labels, timeout=30_000)
-    finally:
-        assert page.evaluate(VISIBLE_OPTIONS) == labels
-
-
 def click_button(page: Any, name: str) -> None:
     page.locator(WIDGET).get_by_role("button", name=name, exact=True).click()
 
 
-def play_one_move(page: Any, twin: GameWidget, rng: random.Random) -> None:
-    """Choose a legal move at random and play it word by word on the page's buttons, and on the twin's."""
-    play_words(page, twin, rng.choice([str(action) for action in twin.state.legal_actions(twin.perspective)]))
-
-
-def play_words(page: Any, twin: GameWidget, move: str) -> None:
-    """Play `move` word by word on the page's buttons and on the twin's, checking the page at every click."""
-    for word in move.split():
-        index = [option.word for option in twin.moves._shown].index(word)
-        page.locator(f"{OPTIONS}:visible").nth(index).click()
-        twin.moves.click(word)
-        wait_for_options(page, twin)
-    if twin.moves.chosen:  # the words make a move that could also go on: "Play this move"
-        click_button(page, tr("play_this", twin.language))
-        twin.moves.play_this_button.click()
-    wait_for_log(page, twin)
-    wait_for_options(page, twin)
-
-
-def assert_no_secret_of_others(page: Any, twin: GameWidget, seat: int) -> None:
+def assert_no_secret_of_others(page: Any, twin: GameWidget, seat: int | None) -> None:
     dom, text = page.content(), page.inner_text("body")
     for event in twin.state.events:
         if not event.sees_all(seat) and event.text != event.redacted:
@@ -108,13 +78,13 @@ def assert_no_secret_of_others(page: Any, twin: GameWidget, seat: int) -> None:
 
 
 @pytest.mark.parametrize("name", classroom_pages())
-def test_a_class_plays_a_whole_game_by_clicking(page: Any, voila: str, screenshot: Any, name: str) -> None:
+def test_a_class_watches_a_whole_game_from_the_public_table(page: Any, voila: str, screenshot: Any,
+                                                            name: str) -> None:
     twin = twin_widget(name)
-    rng = random.Random(name)
     page.goto(f"{voila}/voila/render/classroom/{name}.ipynb")
     page.wait_for_selector(WIDGET, timeout=90_000)
 
-    # It opens on the projector: large type, only the table, the moves and the bots' pace.
+    # It opens on the projector: large type, only the table and the bots' pace, seen as a spectator sees it.
     page.wait_for_selector(f"{WIDGET}.tabletop-projector")
     assert not page.locator(f"{WIDGET} .tabletop-timeline").is_visible()
     assert not page.locator(f"{WIDGET} .tabletop-panels").is_visible()
@@ -123,16 +93,20 @@ def test_a_class_plays_a_whole_game_by_clicking(page: Any, voila: str, screensho
     assert status_size >= 22  # 14 px x 150 % x 1.15: readable from the back of the room
     page_text = page.inner_text("body")
     assert "make classroom" not in page_text and "Python" not in page_text
+    assert twin.perspective is None and page.evaluate(VISIBLE_OPTIONS) == []  # nobody's moves on the wall
+    assert_no_secret_of_others(page, twin, None)
     screenshot(f"voila-{name}-projector")
     screenshot(f"voila-{name}-projector-phone", viewport=PHONE)
 
-    # The bots answer at once from now on (the pace is tested on Peek below).
-    click_button(page, tr("pace_instant", "en"))
-    twin.set_bot_pace("instant")
-    wait_for_log(page, twin)
-    wait_for_options(page, twin)
+    # The teacher moves the bots on, one move per click on "Next move".
+    for _ in range(3):
+        click_button(page, tr("next_bot", "en"))
+        twin.next_bot_move()
+        wait_for_log(page, twin)
+    assert_no_secret_of_others(page, twin, None)
 
-    # Leave projector mode: the timeline, the log and the knowledge come back, side by side.
+    # Leave projector mode: the timeline, the log and the knowledge come back, side by side; the perspective
+    # picker offers the spectator only.
     click_button(page, tr("projector", "en"))
     twin.set_projector(False)
     page.locator(f"{WIDGET} .tabletop-timeline").wait_for(state="visible")
@@ -142,15 +116,15 @@ def test_a_class_plays_a_whole_game_by_clicking(page: Any, voila: str, screensho
     log_box, knowledge_box = columns.first.bounding_box(), columns.last.bounding_box()
     assert log_box is not None and knowledge_box is not None
     assert knowledge_box["x"] > log_box["x"] + log_box["width"] - 1  # beside, not below, at 1280 px
-    for _ in range(2):
-        play_one_move(page, twin, rng)
+    assert len(twin.perspective_picker.options) == 1 and twin.perspective_picker.layout.display == "none"
+    page.locator(f"{WIDGET} .tabletop-column-title").first.get_by_text(
+        html.unescape(twin.log_title.value)).wait_for()
+    assert_no_secret_of_others(page, twin, None)
 
-    # The timeline: start, next, back, the keyboard, live; replaying never offers a move.
+    # The timeline: start, next, the keyboard, live.
     click_button(page, tr("first", "en"))
     twin.timeline_bar.first_button.click()
     wait_for_log(page, twin)
-    wait_for_options(page, twin)
-    assert twin.moves.option_buttons == [] and page.evaluate(VISIBLE_OPTIONS) == []
     click_button(page, tr("next", "en"))
     twin.timeline_bar.next_button.click()
     wait_for_log(page, twin)
@@ -160,51 +134,29 @@ def test_a_class_plays_a_whole_game_by_clicking(page: Any, voila: str, screensho
     wait_for_log(page, twin)
     assert page.locator(f"{WIDGET} .tabletop-step-events b").inner_text() == f"Step {twin.timeline.value} of " \
         f"{len(twin.state.history)}"
-    click_button(page, tr("previous", "en"))
-    twin.timeline_bar.previous_button.click()
-    wait_for_log(page, twin)
-    page.locator(f"{WIDGET} .tabletop-timeline .noUi-handle").focus()
-    page.keyboard.press("Home")
-    twin.timeline_bar.first_button.click()
-    wait_for_log(page, twin)
     click_button(page, tr("live", "en"))
     twin.timeline_bar.live_button.click()
     wait_for_log(page, twin)
-    wait_for_options(page, twin)
 
-    # Through every seat's eyes: no other seat's secret anywhere in the page (new panels included).
-    picker = page.locator(f"{WIDGET} select").first
-    choices = [value for _, value in twin.perspective_picker.options]
-    for seat in range(len(twin.state.players)):
-        picker.select_option(index=choices.index(seat))
-        twin.perspective_picker.value = seat
-        wait_for_log(page, twin)
-        title = html.unescape(twin.log_title.value)
-        page.locator(f"{WIDGET} .tabletop-column-title").first.get_by_text(title).wait_for()
-        assert_no_secret_of_others(page, twin, seat)
-    picker.select_option(index=choices.index(0))
-    twin.perspective_picker.value = 0
-    wait_for_log(page, twin)
-
-    # In French, to the end, by clicking only.
+    # In French, to the end, by clicking "Coup suivant" only; no secret on the wall at any step.
     click_button(page, "fr")
     twin.language_picker.value = "fr"
-    page.get_by_text("Point de vue", exact=True).wait_for()
-    page.locator(WIDGET).get_by_text("Journal vu par Ana").wait_for()
+    page.locator(f"{WIDGET} .tabletop-column-title").first.get_by_text(
+        html.unescape(twin.log_title.value)).wait_for()
     wait_for_log(page, twin)
-    wait_for_options(page, twin)
     screenshot(f"voila-{name}-fr")
     for _ in range(twin.state.max_steps):
         if twin.state.is_over:
             break
-        play_one_move(page, twin, rng)
+        click_button(page, tr("next_bot", "fr"))
+        twin.next_bot_move()
+        wait_for_log(page, twin)
+        assert_no_secret_of_others(page, twin, None)
     assert twin.state.is_over
     end = page.locator(f"{WIDGET} .tabletop-end")
     end.wait_for(state="visible")
     for seat in twin.state.winners:
         assert twin.state.players[seat] in end.inner_text()
-    wait_for_options(page, twin)
-    assert page.evaluate(VISIBLE_OPTIONS) == []
     end.scroll_into_view_if_needed()
     screenshot(f"voila-{name}-end")
     click_button(page, tr("projector", "fr"))
@@ -215,28 +167,22 @@ def test_a_class_plays_a_whole_game_by_clicking(page: Any, voila: str, screensho
 
 
 def test_the_bots_pace_a_class_can_follow(page: Any, voila: str) -> None:
-    """One move a second through the kernel's own clock, then step by step with "Next move"."""
+    """Step by step with "Next move", then one move a second through the kernel's own clock to the end."""
     twin = twin_widget("peek")
     page.goto(f"{voila}/voila/render/classroom/peek.ipynb")
     page.wait_for_selector(WIDGET, timeout=90_000)
-    wait_for_options(page, twin)
-    assert page.locator(WIDGET).get_by_role("button", name=tr("pace_second", "en")).get_attribute(
+    assert page.locator(WIDGET).get_by_role("button", name=tr("pace_step", "en")).get_attribute(
         "class").count("mod-active") == 1
-    play_words(page, twin, "peek 1")  # Ana moves; the two bots follow, a second apart
-    assert twin.scheduler.advance(1.0) == 1
-    wait_for_log(page, twin)
-    assert twin.scheduler.advance(1.0) == 1
-    wait_for_log(page, twin)
-    assert twin.state.current_player == 0
-
-    click_button(page, tr("pace_step", "en"))
-    twin.set_bot_pace("step")
     next_move = page.locator(WIDGET).get_by_role("button", name=tr("next_bot", "en"))
-    next_move.wait_for(state="visible")
-    play_words(page, twin, "peek 2")
     for _ in range(2):  # the bots wait for the teacher
-        assert twin.state.current_player != 0
         next_move.click()
         twin.next_bot_move()
         wait_for_log(page, twin)
+
+    click_button(page, tr("pace_second", "en"))
+    twin.set_bot_pace("timed")
+    while not twin.state.is_over:
+        assert twin.scheduler.advance(1.0) == 1  # type: ignore[attr-defined]
+    wait_for_log(page, twin)  # the page's kernel played the same moves on its own clock
+    page.locator(f"{WIDGET} .tabletop-end").wait_for(state="visible")
     assert offline_requests(page) == []

@@ -38,7 +38,7 @@ def dashboard(tmp_path: Path) -> Iterator[Any]:
 
 def test_the_dashboard_follows_and_drives_a_room(dashboard: Any, tmp_path: Path) -> None:
     dashboard.wait_for(lambda d: d.info["seats"][4]["bot"] == "loyal")
-    assert "Bot 4 (loyal)" in dashboard.seats.value and dashboard.state is None
+    assert "Bot 5 (loyal)" in dashboard.seats.value and dashboard.state is None
     assert "<svg" in dashboard.seats.value  # QR codes of the links
     assert repr(dashboard) == "<Dashboard of a Mafia de Cuba room>"  # no token, no port: stable in notebooks
     server = classroom.start(tmp_path / "class.sqlite3")

@@ -23,6 +23,7 @@ from tabletop_edu import classroom
 from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, run, seat_feed, websocket_url
 from tabletop_edu.classroom.hall import Hall
+from tabletop_edu.classroom.pages import move_words
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.testing import FirstCommitHeld, ManualScheduler, ServerProcess, Student, wait_until
 from tabletop_edu.templates import stylesheet
@@ -205,13 +206,17 @@ def test_when_a_students_time_is_up_a_bot_plays_for_them_and_their_page_says_so(
     try:
         table = ana.wait_step(0)
         assert table["menu"] is not None  # the Godfather opens the game
+        due = ana.next(lambda message: message["type"] == "deadline")  # the page counts down from it
+        assert due["step"] == 0 and 0 < due["seconds"] <= 45
         wait_until(lambda: len(scheduler.pending(server)) == 1)
         [deadline] = scheduler.pending(server)
         assert deadline.delay == 45
+        view = server.call(lambda: server.hall.rooms[code].view(0))
         action = server.call(deadline.callback)
         notice = ana.next(lambda message: message["type"] == "notice")
-        expected = {"en": "Time's up: a bot played for you.", "fr": "Temps écoulé : un robot a joué pour vous."}[language]
-        assert notice == {"type": "notice", "code": "time_up", "text": expected}
+        expected = {"en": "Time's up: a bot played for you: ", "fr": "Temps écoulé : un robot a joué pour vous : "}
+        played = move_words(view, action, language)  # the move in the words of the seat's buttons
+        assert notice == {"type": "notice", "code": "time_up", "text": f"{expected[language]}{played}.", "move": action}
         moves = teacher.room(code)["moves"]
         assert moves[0][:3] == [0, 0, action] and moves[0][3] == "time_up"
         ana.feed.send({"type": "move", "step": 0, "action": table["menu"]["options"][0]["action"] or "hide 0"})

@@ -430,7 +430,7 @@ def test_the_teacher_places_students_before_the_start_and_each_link_follows_its_
     assert room.names()[:3] == [None, "Ana", "Ben"]
     assert [hall.seat_of(token)[1].number for token in (ana_token, ben_token)] == [1, 2]
     hall.swap_seats(room.code, 4, 3)  # a bot moves, and is named after its new seat
-    assert room.seats[4].bot == "random" and room.seats[4].name == "Bot 4 (random)" and not room.seats[3].filled
+    assert room.seats[4].bot == "random" and room.seats[4].name == "Bot 5 (random)" and not room.seats[3].filled
     assert room.seats[0].token not in (ana_token, ben_token)  # the empty seat keeps a link of its own
 
     again = Hall(Store(tmp_path / "placed.sqlite3"))  # the placing is on disk

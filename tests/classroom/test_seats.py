@@ -130,7 +130,7 @@ def test_a_french_student_meets_no_english(server: ClassServer, teacher: Teacher
     pages.append(Browser().get(f"{server.url}/s/unknown-token-123456?lang=fr")[2])
     for page in pages:
         assert 'lang="fr"' in page and not english_words(page_text(page)), english_words(page_text(page))
-    assert "Robot 2 (random)" in seat_page  # the room's bots are named in its language
+    assert "Robot 3 (random)" in seat_page  # the room's bots are named in its language
     léo = Student.join(server.url, room["code"], "Léo", language="fr")
     try:
         table = léo.wait_step(0)
@@ -155,7 +155,15 @@ STUDENT_CODES = ("bad_name", "name_taken", "room_full", "unknown_room", "closed"
 def test_every_refusal_a_student_meets_has_its_french_text(code: str) -> None:
     text = refusal_text(Refused(code, "An English message with details."), "fr")
     assert text == REFUSALS["fr"][code] and text != UNKNOWN_REFUSAL_FR and not english_words(text)
-    assert "An English message" in refusal_text(Refused(code, "An English message with details."), "en")
+    english = refusal_text(Refused(code, "An English message with details."), "en")
+    assert english == REFUSALS["en"].get(code, "An English message with details.")
+
+
+def test_an_english_refusal_is_the_students_sentence_not_the_servers_details() -> None:
+    stale = Refused("stale", "The table is at step 5, not 4: look again.", 409)
+    assert refusal_text(stale, "en") == "The table changed: look again."  # no step numbers
+    illegal = Refused("illegal", "Ben is not holding the box.", fr="Ben n'a pas la boîte.")
+    assert refusal_text(illegal, "en") == "Ben is not holding the box."  # the reason is the student's to read
 
 
 def test_refusals_with_details_carry_them_in_french(tmp_path: Path) -> None:
@@ -180,7 +188,7 @@ def test_french_status_lines_and_lobby_put_a_space_before_the_colon() -> None:
     kind, text = status_text(None, seats, "fr", paused=False)
     assert kind == "lobby" and text == "En attente des joueurs : 1/2 places prises"
     lobby = lobby_html(seats, 0, "fr")
-    assert "Place 0 : Ana" in lobby and "Place 1 : " in lobby and not english_words(page_text(lobby))
+    assert "Place 1 : Ana" in lobby and "Place 2 : " in lobby and not english_words(page_text(lobby))  # from 1
 
 
 # ------------------------------------------------------------------------------------------ names

@@ -215,6 +215,20 @@ def test_projected_type_scales_to_the_projector_and_finds_cut_text() -> None:
     assert cut == ["cut off at the right edge"]
 
 
+def test_jupyterlab_shows_a_picture_at_its_own_width_never_stretched() -> None:
+    """Measured in JupyterLab at 1280 x 800 (file browser open): PNGs of 600 and 800 pixels shown at 600 and
+    800, wider ones scaled down to the 848-pixel column. So a 1280-pixel picture's 14-point type is shown at
+    9.3 points, and an 800-pixel one's at its own size."""
+    from tabletop_edu.knowledge import NOTEBOOK_COLUMN, Figure, displayed_width, projected_type
+    assert NOTEBOOK_COLUMN == 848
+    shown = {inches: displayed_width(Figure(figsize=(inches, 2), dpi=100)) for inches in (6, 8, 10, 12.8, 16)}
+    assert shown == {6: 600, 8: 800, 10: 848, 12.8: 848, 16: 848}
+    wide = Figure(figsize=(12.8, 3), dpi=100)
+    wide.text(0.1, 0.5, "fourteen points", fontsize=14)
+    assert projected_type(wide, displayed_width(wide))[0] == pytest.approx(14 * 848 / 1280)
+    assert projected_type(wide)[0] == 14  # the projector's full-width stretch, not what a notebook shows
+
+
 def test_projected_type_ignores_ticks_outside_the_view() -> None:
     """Log axes make tick labels beyond their limits that matplotlib never draws: they are neither small type
     nor cut off."""
@@ -255,9 +269,9 @@ def test_no_edge_runs_through_an_edge_label_of_the_worlds_picture() -> None:
 
 def test_the_worlds_go_round_the_circle_in_the_order_that_crosses_fewest_edges() -> None:
     """The square 0-1-2-3 given in the order 0, 2, 1, 3 would cross its own diagonals; drawn, it does not."""
-    from tabletop_edu.knowledge.drawing import _fewest_crossings
+    from tabletop_edu.knowledge.circle import fewest_crossings
 
     square = [(0, 1), (1, 2), (2, 3), (3, 0)]
-    order = _fewest_crossings([0, 2, 1, 3], square)
+    order = fewest_crossings([0, 2, 1, 3], square)
     place = {node: k for k, node in enumerate(order)}
     assert all(abs(place[a] - place[b]) in (1, 3) for a, b in square)

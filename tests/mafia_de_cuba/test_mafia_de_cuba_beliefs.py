@@ -97,6 +97,14 @@ def test_every_model_is_named_in_english_and_french() -> None:
         assert model.under("en").startswith(f"under {model.name}: ") and model.under("fr").startswith("selon ")
 
 
+def test_a_french_question_elides_de_before_a_name_with_a_vowel() -> None:
+    state = new_game(["Gil", "Ana", "Bob", "Inès", "Cy", "Dan"], seed=4)
+    for action in ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver"]:
+        state.apply(action)
+    texts = [question.text_fr for question in MODEL.questions(state.view(state.godfather))]
+    assert texts[:3] == ["Quel est le rôle d'Ana ?", "Quel est le rôle de Bob ?", "Quel est le rôle d'Inès ?"]
+
+
 def test_the_godfather_is_asked_after_the_box_and_after_each_accusation() -> None:
     state = new_game(6, seed=4)
     for action in ["hide 2", "set-aside none", "take 3", "take loyal", "take 4", "take fbi", "take driver"]:

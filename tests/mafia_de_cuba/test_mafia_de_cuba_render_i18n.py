@@ -95,3 +95,9 @@ def _secret_lines(state: MafiaState, seat: int, language: str) -> str:
     own = view_html(state.view(seat), language=language)
     panel = own[own.index('class="tt-panel tt-secret"'):]
     return panel[panel.index("<ul>"):panel.index("</section>")]
+
+
+def test_a_godfather_who_hid_nothing_reads_a_whole_sentence_in_both_languages() -> None:
+    state = played(["hide 0"])
+    assert "Vous n&#39;avez caché aucun diamant." in view_html(state.view(0), language="fr")
+    assert "You hid no diamond." in view_html(state.view(0))

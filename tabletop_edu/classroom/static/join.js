@@ -24,5 +24,5 @@
 
   code.addEventListener("input", fill);
   form.addEventListener("submit", fill);
-  if (fill() && !form.dataset.error) { form.submit(); }  // /j/CODE in the browser that sat there: straight back
+  if (fill() && !form.dataset.error && !window.tabletopLanguageMoving) { form.submit(); }  // /j/CODE in the browser that sat there: straight back
 })();
