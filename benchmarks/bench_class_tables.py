@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from tabletop_edu.classroom import ClassServer  # noqa: E402
 from tabletop_edu.classroom.hall import Hall  # noqa: E402
 from tabletop_edu.classroom.store import Store  # noqa: E402
+from tabletop_edu.classroom.testing import run_now  # noqa: E402
 from tabletop_edu.rendering import render_view_html  # noqa: E402
 
 
@@ -42,15 +43,15 @@ def drawing_times(games: int, seats: int) -> list[tuple[str, float, float]]:
         server = ClassServer(Path(folder) / "server.sqlite3")
         for seed in range(games):
             hall = server.hall = Hall(Store(Path(folder) / f"game{seed}.sqlite3"))
-            room = hall.create_room("mafia_de_cuba", seats, seed=seed)
+            room = run_now(hall.create_room("mafia_de_cuba", seats, seed=seed))
             for seat in range(seats):
-                hall.claim(room.seats[seat].token, f"Student {seat}")
+                run_now(hall.claim(room.seats[seat].token, f"Student {seat}"))
             rng = random.Random(seed)
             perspectives = [*range(seats), None]
             while room.state is not None and not room.state.is_over:
                 state = room.state
                 seat = state.acting_seats[0]
-                hall.play(room, seat, room.step, str(rng.choice(state.legal_actions(seat))))
+                run_now(hall.play(room, seat, room.step, str(rng.choice(state.legal_actions(seat)))))
 
                 def by_the_server() -> None:
                     for perspective in perspectives:

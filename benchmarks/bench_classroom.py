@@ -49,6 +49,11 @@ memory (RSS) is printed after every hundred finished games. Goal: flat within 10
 
 A benchmark, not a test: it prints figures and exits non-zero only if something was lost or refused that should
 not be (`unexpected_refusals`: flat out, students tapping at machine speed are slowed down as `flood`).
+
+`--class GAME` measures a lecture hall instead (`bench_lecture_hall.py`, whose options follow): one class code,
+`--students 300` joining it through the join page within 30 s, seated at their tables, then playing.
+
+    .venv/bin/python benchmarks/bench_classroom.py --class get_adler --students 300
 """
 
 from __future__ import annotations
@@ -80,7 +85,7 @@ from tabletop_edu.classroom.client import join_room, websocket_url
 from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.throttles import FLOOD_RATE
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, simulated_policy
+from tabletop_edu.classroom.testing import BeliefPolicy, ServerProcess, run_now, simulated_policy
 from tabletop_edu.registry import game
 
 try:
@@ -382,6 +387,11 @@ async def run(url: str, rooms: list[RoomLoad], tokens: dict[str, list[str]], see
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if any(argument == "--class" or argument.startswith("--class=") for argument in given):
+        import bench_lecture_hall  # imported here: it builds on this module
+
+        return int(bench_lecture_hall.main(given))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=10)
     parser.add_argument("--students", type=room_sizes, default=(12, 12), metavar="N|LOW-HIGH",
@@ -671,13 +681,13 @@ def floor_draw_ms(seats: int = 12, seed: int = 1, moves: int = 20) -> list[float
         server = ClassServer(Path(folder) / "server.sqlite3")
         hall = server.hall = Hall(Store(Path(folder) / "floor.sqlite3"))
         try:
-            room = hall.create_room("mafia_de_cuba", seats, seed=seed)
+            room = run_now(hall.create_room("mafia_de_cuba", seats, seed=seed))
             for seat in range(seats):
-                hall.claim(room.seats[seat].token, f"Student {seat}")
+                run_now(hall.claim(room.seats[seat].token, f"Student {seat}"))
             rng = random.Random(seed)
             while len(times) < moves and room.state is not None and not room.state.is_over:
                 seat = room.state.acting_seats[0]
-                hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+                run_now(hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat)))))
                 if room.state.view(None).facts["phase"] != "floor":
                     continue
                 started = time.perf_counter()

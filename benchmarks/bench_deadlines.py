@@ -36,16 +36,16 @@ def at_the_picks(server: ClassServer, rooms: int, seats: int, seed: int) -> list
     assert hall is not None
     rng = random.Random(seed)
 
-    def open_them() -> list[str]:
+    async def open_them() -> list[str]:
         codes = []
         for number in range(rooms):
-            room = hall.create_room("commissario", seats, seed=seed + number, move_time_limit=20)
+            room = await hall.create_room("commissario", seats, seed=seed + number, move_time_limit=20)
             for seat in range(seats):
-                hall.claim(room.seats[seat].token, f"Student {seat}")
+                await hall.claim(room.seats[seat].token, f"Student {seat}")
             assert room.state is not None
             while set(room.state.acting_seats) != set(range(seats)):
                 seat = room.state.acting_seats[0]
-                hall.play(room, seat, room.step, str(rng.choice(room.legal_actions(seat))))
+                await hall.play(room, seat, room.step, str(rng.choice(room.legal_actions(seat))))
             codes.append(room.code)
         return codes
 

@@ -52,10 +52,10 @@ async def rooms_drawn_per_second(rooms: int, seats: int, steps: int, seed: int =
         try:
             for drawer in [drawer for drawers in workers.values() for drawer in drawers]:
                 await drawer.start()
-            played = [(seated_room(hall, seats, seed + number), random.Random(seed + number))
+            played = [(await seated_room(hall, seats, seed + number), random.Random(seed + number))
                       for number in range(rooms)]
             while not all(on_the_floor(room) or room.is_over for room, _ in played):
-                play_a_round(hall, played)
+                await play_a_round(hall, played)
             tables: tuple[TableKey, ...] = (*[(seat, "en") for seat in range(seats)], (None, "en"))
             for room, _ in played:  # each process gets its rooms' games once, before the timing
                 for ways in WAYS[1:]:
@@ -63,7 +63,7 @@ async def rooms_drawn_per_second(rooms: int, seats: int, steps: int, seed: int =
             seconds = dict.fromkeys(WAYS, 0.0)
             drawn = 0
             for round_number in range(steps):
-                play_a_round(hall, played)
+                await play_a_round(hall, played)
                 going = [room for room, _ in played if not room.is_over]
                 if not going:
                     break
@@ -80,10 +80,10 @@ async def rooms_drawn_per_second(rooms: int, seats: int, steps: int, seed: int =
             hall.store.close()
 
 
-def seated_room(hall: Hall, seats: int, seed: int) -> Room:
-    room = hall.create_room("mafia_de_cuba", seats, seed=seed)
+async def seated_room(hall: Hall, seats: int, seed: int) -> Room:
+    room = await hall.create_room("mafia_de_cuba", seats, seed=seed)
     for seat in range(seats):
-        hall.claim(room.seats[seat].token, f"Student {seat}")
+        await hall.claim(room.seats[seat].token, f"Student {seat}")
     return room
 
 
@@ -92,12 +92,12 @@ def on_the_floor(room: Room) -> bool:
     return view is not None and view.facts["phase"] == "floor"
 
 
-def play_a_round(hall: Hall, played: list[tuple[Room, random.Random]]) -> None:
+async def play_a_round(hall: Hall, played: list[tuple[Room, random.Random]]) -> None:
     """One random move in each room whose game is not over."""
     for room, rng in played:
         if room.state is not None and not room.state.is_over:
             seat = room.state.acting_seats[0]
-            hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+            await hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
 
 
 async def draw(server: ClassServer, rooms: list[Room], tables: tuple[TableKey, ...],

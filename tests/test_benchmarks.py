@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import importlib.util
 import json
+import math
 import os
 import random
 import subprocess
@@ -469,3 +470,27 @@ def test_the_deadlines_bench_plays_every_move_of_a_class_whose_time_ran_out(caps
     printed = capsys.readouterr().out
     assert "2 rooms x 3 students of Commissario at the picks, 6 deadlines passing at once" in printed
     assert "6 of their 6 moves played after" in printed and "a message's wait for the loop meanwhile: max" in printed
+
+
+def test_the_lecture_hall_bench_seats_a_small_class_by_its_join_page_and_every_screen_sees_every_move() -> None:
+    """The lecture-hall bench's own code path on twelve students of Get Adler and a one-hour game: all join one code
+    through the join page and sit, every table plays to its end, every screen is shown every move, and every
+    figure the bench prints is a number (no time asserted: the figures are the bench's to print)."""
+    bench = load("bench_lecture_hall")
+    think = (0.0, 0.05)
+    hall = bench.lecture_hall("get_adler", 12, arrive_within=0.5, think=think, seed=3,
+                              rules={"hours": 1, "first_arrest_hour": 1}, seconds=300)
+    assert hall.seated == 12 and sum(room.students for room in hall.rooms.values()) == 12
+    assert all(4 <= room.students <= 6 for room in hall.rooms.values())
+    assert bench.failures(hall, think) == []
+    for code, room in hall.rooms.items():
+        moves = hall.moves[code]
+        assert moves and room.over, f"table {code} played to its end"
+        assert len(room.shown) == room.students
+        for shown in room.shown.values():
+            assert shown[-1][0] == len(moves), "every screen was shown the table after the last move"
+    assert hall.unseen == 0 and len(hall.every_screen) == sum(len(moves) for moves in hall.moves.values())
+    values = bench.figures(hall)
+    assert all(math.isfinite(value) for value in values.values()), values
+    text = bench.table_text(values, "get_adler", think)
+    assert "seconds to seat everyone" in text and "move -> every screen" in text and "nan" not in text

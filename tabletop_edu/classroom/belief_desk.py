@@ -30,10 +30,11 @@ class BeliefDesk:
     def __init__(self, hall: HallCommits) -> None:
         self.hall = hall
 
-    def ask(self, code: str) -> Room:
-        return self.hall.run(self.asking(code))
+    async def ask(self, code: str) -> Room:
+        """The teacher asks what the class believes now (`ask_change`), committed."""
+        return await self.hall.commit(self.ask_change(code))
 
-    def asking(self, code: str) -> Change[Room]:
+    def ask_change(self, code: str) -> Change[Room]:
         """The teacher asks what the class believes now: every seat gets the questions of its view at this step."""
         room = self.hall.open_room(code)
         if room.scoring is None:

@@ -4,7 +4,7 @@ the teacher's JSON API opens, seats and follows every table of it.
 Addresses (a class code has `CLASS_CODE_LENGTH` letters, a room code one fewer, so one join form serves both):
 
 - `/`, `/j/CODE` and `POST /join`: the join page of `handlers.JoinPage`, which sends a class's code to the class
-  (`ClassDesk.join_async`) and a room's code on to the room as before. `/j/CLASSCODE` is in the class's language
+  (`ClassDesk.join`) and a room's code on to the room as before. `/j/CLASSCODE` is in the class's language
   before anything is typed.
 - `/c/TOKEN`: a student's personal class link, their own and nobody else's: the waiting page until their table is
   formed, then their seat's page. `POST /c/TOKEN/seat` (JSON) is the waiting page's long poll: it answers at
@@ -114,7 +114,7 @@ class ClassJoinPage(ClassBase, JoinPage):
         client = self.request.remote_ip or ""
         try:
             self.server.guesses.check(client)
-            student = await stored(lambda: self.desk.join_async(code, name))
+            student = await stored(lambda: self.desk.join(code, name))
         except Refused as refusal:
             if refusal.code == "unknown_class":
                 self.server.guesses.missed(client)
@@ -166,7 +166,7 @@ class ClassSeatApi(ClassBase, Api):
             if self.desk.seat_of(token) is None:
                 self.reply({"waiting": True})
                 return
-            _, seat = await stored(lambda: self.desk.sit_async(token))
+            _, seat = await stored(lambda: self.desk.sit(token))
         except Refused as refusal:
             self.refused(refusal)
             return
@@ -211,7 +211,7 @@ class ClassesApi(ClassApiBase):
                 raise Refused("bad_request", "students is a list of names.")
             options = {key: value for key, value in data.items() if key != "game"}
             try:
-                klass = await stored(lambda: self.desk.open_class_async(data.get("game", ""), **options))
+                klass = await stored(lambda: self.desk.open_class(data.get("game", ""), **options))
             except ValueError as error:
                 raise Refused("bad_request", str(error)[:300]) from None
         except Refused as refusal:
@@ -245,7 +245,7 @@ class ClassApi(ClassApiBase):
             data = self.body()
             klass = self.desk.find(code)
             if what == "start_round":
-                await stored(lambda: self.desk.start_round_async(klass.code, data.get("regroup")))
+                await stored(lambda: self.desk.start_round(klass.code, data.get("regroup")))
             elif what in ("pause", "resume"):
                 await self.pause_all(klass, what == "pause")
             else:
@@ -265,7 +265,7 @@ class ClassApi(ClassApiBase):
                     continue
                 if not paused:
                     self.server.errors.pop(room.code, None)
-                await stored(lambda code=room.code: hall.run_async(hall.pausing(code, paused)))  # type: ignore[misc]
+                await stored(lambda code=room.code: hall.set_paused(code, paused))  # type: ignore[misc]
 
     def overview(self, klass: SchoolClass) -> dict[str, Any]:
         """Every table of the round at a glance, and the students still waiting for one."""

@@ -109,7 +109,7 @@ class ClassTeacherApi(ClassApi):
             else:
                 async with self.server.controls:
                     if what == "start_now":
-                        await stored(lambda: self.desk.start_now_async(klass.code))
+                        await stored(lambda: self.desk.start_now(klass.code))
                     elif what == "reveal_all":
                         await self.reveal_all(klass)
                     elif what == "play_for":
@@ -127,7 +127,7 @@ class ClassTeacherApi(ClassApi):
         for table in klass.tables:
             room = hall.room(table.room)
             if room.is_over and not room.revealed and not room.closed:
-                await stored(lambda code=room.code: hall.run_async(hall.revealing(code)))  # type: ignore[misc]
+                await stored(lambda code=room.code: hall.reveal(code))  # type: ignore[misc]
 
     async def play_for(self, klass: SchoolClass, code: Any, seat: Any) -> None:
         """The game's time-up bot plays the move due at a student's seat of one of the class's tables, now."""
@@ -140,7 +140,7 @@ class ClassTeacherApi(ClassApi):
 
     async def extend(self, klass: SchoolClass, name: Any, seconds: Any) -> None:
         """A student's extra time; the move due at their seat now, if any, gets its time anew."""
-        student = await stored(lambda: self.desk.extend_async(klass.code, name, seconds))
+        student = await stored(lambda: self.desk.extend(klass.code, name, seconds))
         found = klass.table_of(student.name)
         if found is not None:
             self.server.restart_deadline(self.hall.room(found[0].room), found[1])  # type: ignore[attr-defined]

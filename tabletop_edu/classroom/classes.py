@@ -17,9 +17,9 @@ A class lives in the store's meta table (`class:CODE`, as JSON; `classes` lists 
 transaction after each change, so a restart keeps the class, its students, rounds and tables. A class code is one
 letter longer than a room code, so the two never collide.
 
-Each change of a class is one `Plan`, run by `ClassDesk`'s plain methods (which wait for each write: tests,
-scripts) or by their `_async` twins on the server's loop (which await each write: a class joining at once never
-holds the loop up), one change of a class at a time, each checked on the class as the one before left it.
+Each change of a class is one `Plan` (`join_plan`, ...) whose writes are awaited on the server's loop (a class
+joining at once never holds the loop up), run by its coroutine (`join`, ...) one change of a class at a time, each
+checked on the class as the one before left it.
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ import secrets
 import sqlite3
 from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ..core import rules_to_dict
 from ..core.errors import quote
 from . import games
 from .commits import storage_refusal
 from .hall import CODE_ALPHABET, CODE_LENGTH, Hall
-from .rooms import Change, Refused, Room, Seat, clean_name, name_key, new_token
+from .rooms import Change, Refused, Room, TableSeat, clean_name, name_key, new_token
 from .store import meta_job
 from .tables import (FILL_POLICIES, PLACEMENTS, ClassList, FillPolicy, Placement, TableNow, form_tables, late_join,
                      winners_first)
@@ -52,52 +52,35 @@ CLASSES_KEY = "classes"
 #: of the round before at the first seat of each table: Mafia de Cuba's Godfather, seeds/mafia_de_cuba.md R7.4).
 Regroup = Literal["shuffle", "same", "winners_first"]
 REGROUPS: tuple[Regroup, ...] = ("shuffle", "same", "winners_first")
-#: The most seconds a teacher may add to one student's time for each move (`ClassDesk.extending`).
+#: The most seconds a teacher may add to one student's time for each move (`ClassDesk.extend`).
 MAX_EXTRA_TIME = 3600.0
-#: The options a class passes to each of its rooms (`Hall.creating`), kept as JSON with the class.
+#: The options a class passes to each of its rooms (`Hall.create_room_change`), kept as JSON with the class.
 ROOM_OPTIONS = frozenset({"rules", "language", "bot_delay", "beliefs", "scoring", "move_time_limit"})
 
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Write(Generic[T]):
-    """One write a class's change waits for before it goes on: `now` waits for it (code without an event loop:
-    tests, scripts), `later` awaits it on the server's loop, which serves everyone else meanwhile."""
-
-    now: Callable[[], T]
-    later: Callable[[], Awaitable[T]]
-
-
-#: A class's change written once for both ways of running it: a generator that yields each `Write` it needs and
-#: is sent its result (a write that failed is thrown into it, for it to undo what it changed in memory).
+#: One write a class's change awaits before it goes on (the loop serves everyone else meanwhile).
+Write = Callable[[], Awaitable[T]]
+#: A class's change: a generator that yields each `Write` it needs and is sent its result (a write that failed is
+#: thrown into it, for it to undo what it changed in memory).
 Plan = Generator[Write[Any], Any, T]
 
 
-async def driven(plan: Plan[T], do: Callable[[Write[Any]], Awaitable[Any]]) -> T:
-    """`plan` run to its end, each of its writes done by `do`; a write that failed is thrown into the plan."""
+async def driven(plan: Plan[T]) -> T:
+    """`plan` run to its end, each of its writes awaited; a write that failed is thrown into the plan."""
     result: Any = None
     error: BaseException | None = None
     try:
         while True:
             write = plan.send(result) if error is None else plan.throw(error)
             try:
-                result, error = await do(write), None
+                result, error = await write(), None
             except BaseException as failure:  # noqa: BLE001 - the plan undoes what it changed, then raises it
                 result, error = None, failure
     except StopIteration as done:
         return done.value
-
-
-async def at_once(write: Write[T]) -> T:
-    """A write waited for here (no event loop: `driven` never suspends)."""
-    return write.now()
-
-
-async def awaited(write: Write[T]) -> T:
-    """A write awaited on the server's loop."""
-    return await write.later()
 
 
 def class_key(code: str) -> str:
@@ -199,7 +182,7 @@ class ClassDesk:
         for student in klass.students:
             self._tokens[student.token] = (klass, student)
 
-    def _saving(self, klass: SchoolClass) -> Write[None]:
+    def _save_write(self, klass: SchoolClass) -> Write[None]:
         """The class as it is now and the list of classes, in one transaction (a write that fails is refused in
         words a student reads: `storage_refusal`)."""
         entries = {class_key(klass.code): klass.to_json(), CLASSES_KEY: json.dumps(sorted(self.classes))}
@@ -209,45 +192,28 @@ class ClassDesk:
             for key, value in entries.items():
                 meta_job(key, value)(db)
 
-        def now() -> None:
+        async def write() -> None:
             try:
-                store.write(job)
+                await asyncio.wrap_future(store.submit(job))
             except Exception as error:  # noqa: BLE001 - a disk full, a file held: refused, never a crash
                 raise storage_refusal(error) from None
 
-        async def later() -> None:
-            try:
-                await asyncio.wrap_future(store.submit(job))
-            except Exception as error:  # noqa: BLE001 - as `now`
-                raise storage_refusal(error) from None
+        return write
 
-        return Write(now, later)
-
-    def _change(self, change: Change[T]) -> Write[T]:
+    def _commit_write(self, change: Change[T]) -> Write[T]:
         """A change of the hall (a room opened or closed), committed along its commit path."""
-        return Write(lambda: self.hall.run(change), lambda: self.hall.run_async(change))
+        return lambda: self.hall.commit(change)
 
-    def _claiming(self, token: str, name: str) -> Write[tuple[Room, Seat]]:
+    def _claim_write(self, token: str, name: str) -> Write[tuple[Room, TableSeat]]:
         """A seat of the hall taken under `name` (its game starts once every seat is taken)."""
-        return Write(lambda: self.hall.claim(token, name), lambda: self.hall.claim_async(token, name))
+        return lambda: self.hall.claim(token, name)
 
-    @staticmethod
-    def _done_now(plan: Plan[T]) -> T:
-        """`plan` run here, waiting for each of its writes (`driven` never suspends with `at_once`)."""
-        coroutine = driven(plan, at_once)
-        try:
-            coroutine.send(None)
-        except StopIteration as done:
-            return done.value
-        coroutine.close()
-        raise RuntimeError("a class's write waited for an event loop")
-
-    async def _done_later(self, code: Any, plan: Plan[T]) -> T:
+    async def _done(self, code: Any, plan: Plan[T]) -> T:
         """`plan` run on the server's loop, awaiting each of its writes, after the changes of class `code` before
         it (its checks run once they are done, on the class as they left it)."""
         key = code.strip().upper() if isinstance(code, str) else ""
         async with self._locks.setdefault(key, asyncio.Lock()):
-            return await driven(plan, awaited)
+            return await driven(plan)
 
     def _round_formed(self, code: str) -> None:
         """Wake the pages waiting for class `code`'s tables (`wait_for_round`)."""
@@ -265,20 +231,11 @@ class ClassDesk:
 
     # ---------------------------------------------------------------- the teacher's
 
-    def open_class(self, game: str, *, preferred: int | None = None, fill: FillPolicy = "bots",
-                   placement: Placement = "order", regroup: Regroup = "shuffle",
-                   students: ClassList | Sequence[str] | None = None, seed: int | None = None,
-                   bot: str | None = None, **room_options: Any) -> SchoolClass:
-        """A new class (`opening_class`), waited for here."""
-        return self._done_now(self.opening_class(game, preferred=preferred, fill=fill, placement=placement,
-                                                 regroup=regroup, students=students, seed=seed, bot=bot,
-                                                 **room_options))
+    async def open_class(self, game: str, **options: Any) -> SchoolClass:
+        """A new class (`open_class_plan`, which says its `options`)."""
+        return await self._done("", self.open_class_plan(game, **options))
 
-    async def open_class_async(self, game: str, **options: Any) -> SchoolClass:
-        """`open_class` on the server's loop."""
-        return await self._done_later("", self.opening_class(game, **options))
-
-    def opening_class(self, game: str, *, preferred: int | None = None, fill: FillPolicy = "bots",
+    def open_class_plan(self, game: str, *, preferred: int | None = None, fill: FillPolicy = "bots",
                       placement: Placement = "order", regroup: Regroup = "shuffle",
                       students: ClassList | Sequence[str] | None = None, seed: int | None = None,
                       bot: str | None = None, **room_options: Any) -> Plan[SchoolClass]:
@@ -286,7 +243,8 @@ class ClassDesk:
         the range cannot seat completed by `bot`s or left waiting (`fill`), students placed in arrival or list
         order, shuffled, or with their list's groups together (`placement`), a new round shuffled or the same
         (`regroup`). `students`: a class list (`tables.class_list`, or distinct names); its students have their
-        tokens at once and arrive when they join by name. `room_options` go to every room (`Hall.creating`)."""
+        tokens at once and arrive when they join by name. `room_options` go to every room
+        (`Hall.create_room_change`)."""
         package = games.game_package(game)
         low, high, default = games.player_range(package)
         if preferred is None:
@@ -308,7 +266,7 @@ class ClassDesk:
         bot = bot if bot is not None else "random" if "random" in names else names[0]
         if bot not in names:
             raise Refused("bad_request", f"The bot filling seats is one of {', '.join(names)}, not {quote(repr(bot))}.")
-        self.hall.creating(package, preferred, bots={0: bot}, **room_options)  # checks the options, writes nothing
+        self.hall.create_room_change(package, preferred, bots={0: bot}, **room_options)  # checked, not committed
         if seed is None:
             seed = secrets.randbelow(2**32)
         listed = students if isinstance(students, ClassList) else ClassList(tuple(students or ()), {})
@@ -321,7 +279,7 @@ class ClassDesk:
                             dict(room_options), roster)
         self._add(klass)
         try:
-            yield self._saving(klass)
+            yield self._save_write(klass)
         except BaseException:
             self._forget(klass)
             raise
@@ -347,17 +305,13 @@ class ClassDesk:
                           fr=f"Il n'y a pas de classe {quote(str(code))} : vérifiez le code.")
         return klass
 
-    def start_round(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
-        """A new round (`starting_round`), waited for here."""
-        return self._done_now(self.starting_round(code, regroup))
-
-    async def start_round_async(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
-        """`start_round` on the server's loop; the pages waiting for a table hear of it (`wait_for_round`)."""
-        tables = await self._done_later(code, self.starting_round(code, regroup))
+    async def start_round(self, code: str, regroup: Regroup | None = None) -> list[ClassTable]:
+        """A new round (`start_round_plan`); the pages waiting for a table hear of it (`wait_for_round`)."""
+        tables = await self._done(code, self.start_round_plan(code, regroup))
         self._round_formed(self.find(code).code)
         return tables
 
-    def starting_round(self, code: str, regroup: Regroup | None = None) -> Plan[list[ClassTable]]:
+    def start_round_plan(self, code: str, regroup: Regroup | None = None) -> Plan[list[ClassTable]]:
         """A new round: the students who arrived at new tables, each a new room (bots at its last seats), in the
         class's placement for the first round, then shuffled or the same (`regroup`, by default the class's).
         Refused while a table of the round before is still being played; its tables never started are closed."""
@@ -374,7 +328,7 @@ class ClassDesk:
                           "toutes les tables ont fini (ou sont fermées).")
         for room in rooms:
             if not room.started and not room.closed:
-                yield self._change(self.hall.closing(room.code))
+                yield self._commit_write(self.hall.close_change(room.code))
         present = [student for student in klass.students if student.arrived]
         placement: Placement = klass.placement
         groups = {student.name: student.group for student in present if student.group is not None}
@@ -393,31 +347,27 @@ class ClassDesk:
             formed = winners_first(formed, self.winners(klass, len(klass.rounds) - 1), rng)
         tables = []
         for table in formed:
-            room = yield self._opening_room(klass, len(table.students), table.bots, rng.randrange(2**63))
+            room = yield self._open_room_write(klass, len(table.students), table.bots, rng.randrange(2**63))
             tables.append(ClassTable(room.code, list(table.students), table.bots))
         klass.rounds.append(tables)
         try:
-            yield self._saving(klass)
+            yield self._save_write(klass)
         except BaseException:
             klass.rounds.pop()
             raise
         return tables
 
-    def _opening_room(self, klass: SchoolClass, students: int, bots: int, seed: int) -> Write[Room]:
+    def _open_room_write(self, klass: SchoolClass, students: int, bots: int, seed: int) -> Write[Room]:
         """A room of the class for `students` and then `bots` seats."""
-        return self._change(self.hall.creating(klass.package, students + bots, seed=seed,
+        return self._commit_write(self.hall.create_room_change(klass.package, students + bots, seed=seed,
                                                bots={seat: klass.bot for seat in range(students, students + bots)},
                                                **klass.room_options))
 
-    def start_now(self, code: str) -> list[str]:
-        """Every table started now (`starting_now`), waited for here."""
-        return self._done_now(self.starting_now(code))
+    async def start_now(self, code: str) -> list[str]:
+        """Every table started now (`start_now_plan`)."""
+        return await self._done(code, self.start_now_plan(code))
 
-    async def start_now_async(self, code: str) -> list[str]:
-        """`start_now` on the server's loop."""
-        return await self._done_later(code, self.starting_now(code))
-
-    def starting_now(self, code: str) -> Plan[list[str]]:
+    def start_now_plan(self, code: str) -> Plan[list[str]]:
         """Every table of the round that has not started starts now: the class's bot takes each seat whose student
         has not sat (a phone that never came), and that student waits for the next round (`seat_of`). Returns the
         students a bot replaced."""
@@ -429,7 +379,7 @@ class ClassDesk:
                 continue
             for seat, name in enumerate(table.students):
                 if not room.seats[seat].filled:
-                    yield self._change(self.hall.seating_bot(room.code, seat, klass.bot))
+                    yield self._commit_write(self.hall.seat_bot_change(room.code, seat, klass.bot))
                     replaced.append(name)
         return replaced
 
@@ -463,15 +413,11 @@ class ClassDesk:
 
     # ---------------------------------------------------------------- the students'
 
-    def join(self, code: Any, name: Any) -> Student:
-        """A student joins (`joining`), waited for here."""
-        return self._done_now(self.joining(code, name))
+    async def join(self, code: Any, name: Any) -> Student:
+        """A student joins (`join_plan`)."""
+        return await self._done(code, self.join_plan(code, name))
 
-    async def join_async(self, code: Any, name: Any) -> Student:
-        """`join` on the server's loop."""
-        return await self._done_later(code, self.joining(code, name))
-
-    def joining(self, code: Any, name: Any) -> Plan[Student]:
+    def join_plan(self, code: Any, name: Any) -> Plan[Student]:
         """A student typed the class code and a name: a student of its class list arrives (the first to give a
         listed name), anyone else joins a class that has no list. Once a round has tables, the newcomer joins one
         that has not started and has a seat to spare (`late_join`), else waits for the next round."""
@@ -498,9 +444,9 @@ class ClassDesk:
             self._tokens[student.token] = (klass, student)
             undo = lambda: self._leave(klass, student)  # noqa: E731
         if klass.rounds and klass.table_of(student.name) is None:
-            yield from self._joining_late(klass, student)
+            yield from self._join_late_plan(klass, student)
         try:
-            yield self._saving(klass)
+            yield self._save_write(klass)
         except BaseException:
             if klass.table_of(student.name) is None:  # seated late, the student keeps the seat its room holds
                 undo()
@@ -512,7 +458,7 @@ class ClassDesk:
         klass.students.remove(student)
         self._tokens.pop(student.token, None)
 
-    def _joining_late(self, klass: SchoolClass, student: Student) -> Plan[None]:
+    def _join_late_plan(self, klass: SchoolClass, student: Student) -> Plan[None]:
         """The late `student` at the table `late_join` picks: its room opened anew one seat larger (a room's
         seats are fixed), the students who sat there seated again, the old room closed; else they wait."""
         _, high, _ = games.player_range(klass.package)
@@ -521,14 +467,14 @@ class ClassDesk:
         if index is None:
             return None
         table, old = klass.tables[index], rooms[index]
-        new = yield self._opening_room(klass, len(table.students) + 1, table.bots, old.seed)
+        new = yield self._open_room_write(klass, len(table.students) + 1, table.bots, old.seed)
         for seat, name in enumerate(table.students):
             if old.seats[seat].filled:
-                yield self._claiming(new.seats[seat].token, name)
+                yield self._claim_write(new.seats[seat].token, name)
                 klass.moved[old.seats[seat].token] = name
         for listener in self.moved_listeners:
             listener(klass, old)
-        yield self._change(self.hall.closing(old.code))
+        yield self._commit_write(self.hall.close_change(old.code))
         table.room = new.code
         table.students.append(student.name)
 
@@ -556,15 +502,11 @@ class ClassDesk:
         found = self.seat_student(room_code, seat)
         return 0.0 if found is None else found[1].extra_time
 
-    def extend(self, code: str, name: str, seconds: float) -> Student:
-        """A student's extra time (`extending`), waited for here."""
-        return self._done_now(self.extending(code, name, seconds))
+    async def extend(self, code: str, name: Any, seconds: Any) -> Student:
+        """A student's extra time (`extend_plan`)."""
+        return await self._done(code, self.extend_plan(code, name, seconds))
 
-    async def extend_async(self, code: str, name: Any, seconds: Any) -> Student:
-        """`extend` on the server's loop."""
-        return await self._done_later(code, self.extending(code, name, seconds))
-
-    def extending(self, code: str, name: Any, seconds: Any) -> Plan[Student]:
+    def extend_plan(self, code: str, name: Any, seconds: Any) -> Plan[Student]:
         """The student `name` of class `code` gets `seconds` more for each move from now on, in this round and
         the next ones (0 takes it back), up to `MAX_EXTRA_TIME`."""
         klass = self.find(code)
@@ -578,7 +520,7 @@ class ClassDesk:
                           f"{quote(repr(seconds))}.")
         before, student.extra_time = student.extra_time, float(seconds)
         try:
-            yield self._saving(klass)
+            yield self._save_write(klass)
         except BaseException:
             student.extra_time = before
             raise
@@ -592,9 +534,9 @@ class ClassDesk:
                           fr="Aucun élève d'une classe n'a ce lien : vérifiez-le, ou demandez-le à l'enseignant.")
         return found
 
-    def seat_of(self, token: Any) -> tuple[Room, Seat] | None:
+    def seat_of(self, token: Any) -> tuple[Room, TableSeat] | None:
         """The room and seat of this round the student of a personal token has (their own, never another's), or
-        None while they wait for a table (or a bot took their seat: `starting_now`)."""
+        None while they wait for a table (or a bot took their seat: `start_now_plan`)."""
         klass, student = self.student_of(token)
         found = klass.table_of(student.name)
         if found is None:
@@ -603,15 +545,11 @@ class ClassDesk:
         room = self.hall.room(table.room)
         return None if room.seats[seat].bot is not None else (room, room.seats[seat])
 
-    def sit(self, token: Any) -> tuple[Room, Seat]:
-        """A student sits (`sitting`), waited for here."""
-        return self._done_now(self.sitting(token))
+    async def sit(self, token: Any) -> tuple[Room, TableSeat]:
+        """A student sits (`sit_plan`)."""
+        return await self._done(self.student_of(token)[0].code, self.sit_plan(token))
 
-    async def sit_async(self, token: Any) -> tuple[Room, Seat]:
-        """`sit` on the server's loop."""
-        return await self._done_later(self.student_of(token)[0].code, self.sitting(token))
-
-    def sitting(self, token: Any) -> Plan[tuple[Room, Seat]]:
+    def sit_plan(self, token: Any) -> Plan[tuple[Room, TableSeat]]:
         """The student of a personal token sits at their seat under their class name (the table's game starts
         once every seat is filled); sitting again where they already sit changes nothing. `Refused` while they
         wait for a table."""
@@ -623,4 +561,4 @@ class ClassDesk:
         room, seat = found
         if seat.name == student.name:
             return room, seat
-        return (yield self._claiming(seat.token, student.name))
+        return (yield self._claim_write(seat.token, student.name))

@@ -3,10 +3,10 @@
 Every change follows one order: check everything (a `Refused` error says what is wrong and changes nothing),
 write the change to the `Store` in one transaction, change the room in memory, then tell the listeners (the
 server, which tells the clients). So nobody hears of a change that is not on disk. The teacher's controls are
-`Change`s, checked before any write: `run` waits for the write (code without an event loop), `run_async` awaits
-it while the server's loop serves everyone else. A move names the step it answers (`step`, the number of moves
-played when the seat saw the table): a resent or stale move is refused, never applied twice. Moves that arrive
-while their room's last ones are being committed wait (`rooms.WaitingMove`) and are committed together.
+`Change`s, checked before any write: `commit` awaits the write while the server's loop serves everyone else.
+A move names the step it answers (`step`, the number of moves played when the seat saw the table): a resent or
+stale move is refused, never applied twice. Moves that arrive while their room's last ones are being committed
+wait (`rooms.WaitingMove`) and are committed together.
 
 A bot's move and the move of a seat whose time ran out (`time_up`: the game's `TIME_UP_BOT` plays it) go the same
 way. A write that fails is refused with a reason a student understands (`storage_refusal`); a page that waits
@@ -89,17 +89,11 @@ class HallCommits:
 
     # ---------------------------------------------------------------- changes, committed then made
 
-    def run(self, change: Change[T]) -> T:
-        """`change` committed, waited for here (code without an event loop: tests, scripts), then made in memory
-        and told. A change that could not be stored changes nothing and is refused (`storage_refusal`)."""
-        result = self._save(lambda: change.write().result())
-        return self._made(change, result)
-
-    async def run_async(self, change: Change[T]) -> T:
-        """`run` on an event loop: the loop serves everyone else while the writer commits the change, grouped with
-        the other writes of the moment; its seats are held meanwhile (`Change.held`). It is made in memory and
-        told by the loop's first callback after its commit, in the order of the commits, even if its caller is
-        gone. A change that could not be stored changes nothing and is refused."""
+    async def commit(self, change: Change[T]) -> T:
+        """`change` committed, then made in memory and told: the loop serves everyone else while the writer commits
+        it, grouped with the other writes of the moment; its seats are held meanwhile (`Change.held`). It is made
+        in memory and told by the loop's first callback after its commit, in the order of the commits, even if its
+        caller is gone. A change that could not be stored changes nothing and is refused (`storage_refusal`)."""
         loop = asyncio.get_running_loop()
         made: asyncio.Future[T] = loop.create_future()
         made.add_done_callback(lambda done: done.cancelled() or done.exception())  # none waits: no warning
@@ -150,22 +144,13 @@ class HallCommits:
         return value
     # ---------------------------------------------------------------- moves
 
-    def play(self, room: Room, seat: int, step: Any, action: Any, actor: str = "seat",
-             even_paused: bool = False) -> None:
+    async def play(self, room: Room, seat: int, step: Any, action: Any, actor: str = "seat",
+                   even_paused: bool = False) -> float:
         """Play `action` (its text) for `seat`, answering `step`; refused unless it is that seat's move now.
-        `actor` is stored with the move ("seat", "bot"); `even_paused` is for the teacher's step.
-
-        The move is checked (`GameState.check`, which changes nothing), committed, and only then played in
-        memory and told: a move that could not be stored changes nothing. This waits for the commit; the
-        server, on its event loop, uses `play_async` instead."""
-        checked = self._checked_move(room, seat, step, action, even_paused)
-        at = self._save(lambda: self.store.add_action(room.code, checked.at, seat, checked.text, actor))
-        self._played(room, [ActionRow(room.code, checked.at, seat, checked.text, actor, at)], checked.state,
-                     [checked.move])
-
-    async def play_async(self, room: Room, seat: int, step: Any, action: Any, actor: str = "seat",
-                         even_paused: bool = False) -> float:
-        """`play` on an event loop: the loop serves everyone else while the writer commits the move.
+        `actor` is stored with the move ("seat", "bot"); `even_paused` is for the teacher's step. The move is
+        read and checked once (`GameState.checked_action`, which changes nothing), committed, and only then played
+        in memory and told: a move that could not be stored changes nothing. The loop serves everyone else while the
+        writer commits the move.
 
         A move is checked when it arrives (a move out of date is refused at once). The good ones that arrive
         while a move of their room is being committed (students testifying at once on Mafia's floor, a
@@ -288,14 +273,6 @@ class HallCommits:
         self._tell(room)
 
     @staticmethod
-    def _save(write: Callable[[], T]) -> T:
-        """Run one write of the store; a write that fails changes nothing and is refused (`storage_refusal`)."""
-        try:
-            return write()
-        except Exception as error:  # noqa: BLE001 - a disk full, a file gone: refused, never a crash
-            raise storage_refusal(error) from None
-
-    @staticmethod
     def same_choice_still_open(state: GameState[Any], seat: int, step: int,
                                acting_at: Callable[[int], frozenset[int] | None] | None = None) -> bool:
         """Whether a move answering the earlier `step` still answers the seat's decision now in `state`: since
@@ -329,7 +306,7 @@ class HallCommits:
         the move for it, from the seat's view and legal moves alone, stored with the actor "time_up". Refused
         (and nothing played) unless a student's move is due at that seat now, the game neither paused nor over.
 
-        On an event loop, as `play_async`: a class whose time runs out at once (a simultaneous choice nobody made)
+        On an event loop, as `play`: a class whose time runs out at once (a simultaneous choice nobody made)
         has its moves committed together, off the loop, each checked after the moves still being committed (the
         student's own, tapped just in time: then this one is refused). `think(choose)` runs the bot's choice (the
         server's: in a worker thread, so that the loop serves on); by default here."""
@@ -340,16 +317,16 @@ class HallCommits:
             raise Refused("not_your_turn", f"No student's move is due at seat {seat} now.", 409)
         step, choose = room.step, room.choice_of(games.make_bot(room.package, TIME_UP_BOT), seat)
         action = choose() if think is None else await think(choose)
-        await self.play_async(room, seat, step, action, actor="time_up")
+        await self.play(room, seat, step, action, actor="time_up")
         log.info("room %s: time's up at seat %d: a bot played %s", room.code, seat, one_line(action, 200))
         return action
 
-    def step_bot(self, code: str) -> tuple[int, str]:
+    async def step_bot(self, code: str) -> tuple[int, str]:
         """The teacher's "step": the bot to move plays one move now, even while the game is paused."""
         room = self.open_room(code)
         choice = self.bot_choice(room)
         if choice is None:
             raise Refused("no_bot", "No bot is to play now.", 409)
         seat, step, action = choice
-        self.play(room, seat, step, action, actor="bot", even_paused=True)
+        await self.play(room, seat, step, action, actor="bot", even_paused=True)
         return seat, action

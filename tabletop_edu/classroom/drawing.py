@@ -36,7 +36,7 @@ from ..core import GameState
 from ..core.view import view_to_json
 from . import games
 from .pages import reveal_html, table_message
-from .rooms import Room, Seat, one_line
+from .rooms import Room, TableSeat, one_line
 from ..templates.drawn import message_json
 from .store import ActionRow
 
@@ -139,7 +139,7 @@ def _replica(request: DrawRequest) -> Room:
     if request.new is not None:
         new = request.new
         module = games.game_module(new.package)
-        seats = [Seat(number, "", None, None) for number in range(len(new.players))]
+        seats = [TableSeat(number, "", None, None) for number in range(len(new.players))]
         room = Room(request.code, 0, new.package, new.seed, new.rules, new.language, 0.0, "", seats, started=True)
         room.state = module.new_game(list(new.players), seed=new.seed, rules=new.rules)
         _replicas[request.code] = room

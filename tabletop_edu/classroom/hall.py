@@ -1,14 +1,15 @@
 """The hall: every room of a server, found by code or token, put to sleep when done, joined, and the teacher's controls.
 
 A `Hall` holds every room of a server. People reach a seat through its token only; the teacher's controls need
-the teacher's token, checked by the server before it calls the `Hall`. Each control is a `Change`, checked before
-any write and committed along `commits` (`run`, `run_async`).
+the teacher's token, checked by the server before it calls the `Hall`. Each control is a coroutine (`set_paused`,
+`reveal`, `close`, ...) that builds its pending `Change` (`set_paused_change`, ...), checked before any write, and
+commits it along `commits` (`commit`).
 
 A room starts its game when every seat is filled, by a student who picked a name or by a bot the teacher
 seated; the game's players are those names. Students who join by code take the first empty seat, or, in a room
 opened with `draw_seats`, an empty seat drawn at random from the room's seed (the first to type the code is not
 always the Godfather); before the start the teacher may place them anew (`swap_seats`: each link follows its
-student). On the server's loop a class sits down without waiting for the disk (`join_async`, `claim_async`): each
+student). On the server's loop a class sits down without waiting for the disk (`join`, `claim`): each
 student holds a seat and a name (`Room.joining`) while the writer commits them, so no two students get one seat;
 the file says which fill started the game, and it starts in memory once every held seat is filled there too.
 A room may limit the time of each move (`move_time_limit`): when it runs out, `time_up` (`commits`) lets the
@@ -34,7 +35,7 @@ from ..core.errors import quote, quote_repr
 from . import games
 from .belief_desk import BeliefDesk, asked_key, beliefs_key
 from .commits import HallCommits
-from .rooms import MAX_NAME, Change, Refused, Room, Seat, clean_name, name_key, new_token, one_line
+from .rooms import MAX_NAME, Change, Refused, Room, TableSeat, clean_name, name_key, new_token, one_line
 from .store import (BrokenRoom, RoomRow, SeatRow, Store, asked_steps_of, check_seats, close_job, flag_job, room_job,
                     seat_job, seats_job, time_limit_of, token_job)
 
@@ -71,7 +72,7 @@ class Hall(HallCommits):
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
         self._broken_numbers: set[int] = set()
-        self._seat_tokens: dict[str, tuple[Room, Seat]] = {}
+        self._seat_tokens: dict[str, tuple[Room, TableSeat]] = {}
         self._watch_tokens: dict[str, Room] = {}
         token = store.meta("teacher_token")
         if token is None:
@@ -109,7 +110,7 @@ class Hall(HallCommits):
         rules = rules_from_dict(module.Rules, row.rules)
         rows = self.store.seats(row.code)
         check_seats(row.code, rows, row.seat_count, games.bot_names(row.game))
-        seats = [Seat(seat.seat, seat.token, seat.name, seat.bot) for seat in rows]
+        seats = [TableSeat(seat.seat, seat.token, seat.name, seat.bot) for seat in rows]
         limit = time_limit_of(row.code, self.store.meta(time_limit_key(row.code)), low=MIN_MOVE_TIME_LIMIT,
                               high=MAX_MOVE_TIME_LIMIT)
         room = Room(row.code, row.number, row.game, row.seed, rules, row.language, row.bot_delay, row.watch_token,
@@ -219,7 +220,7 @@ class Hall(HallCommits):
             raise Refused("closed", "This room is closed.", 410)
         return room
 
-    def seat_of(self, token: Any) -> tuple[Room, Seat]:
+    def seat_of(self, token: Any) -> tuple[Room, TableSeat]:
         """The room and seat a token opens, or `Refused` (unknown, or expired: a replaced link, a closed room)."""
         found = self._seat_tokens.get(token) if isinstance(token, str) else None
         if found is None and self.asleep and isinstance(token, str) and self._wake_by_token(token):
@@ -252,11 +253,11 @@ class Hall(HallCommits):
 
     # ---------------------------------------------------------------- the teacher's controls
 
-    def create_room(self, game: str | ModuleType, players: int, **options: Any) -> Room:
-        """A new room (`creating`)."""
-        return self.run(self.creating(game, players, **options))
+    async def create_room(self, game: str | ModuleType, players: int, **options: Any) -> Room:
+        """A new room (`create_room_change`), committed."""
+        return await self.commit(self.create_room_change(game, players, **options))
 
-    def creating(self, game: str | ModuleType, players: int, *, seed: int | None = None,
+    def create_room_change(self, game: str | ModuleType, players: int, *, seed: int | None = None,
                  rules: Any = None, language: str = "en", bots: Mapping[int, str] | None = None,
                  bot_delay: float = DEFAULT_BOT_DELAY, draw_seats: bool = False, beliefs: bool = False,
                  scoring: str = SCORING_RULES[0], move_time_limit: float | None = None) -> Change[Room]:
@@ -301,7 +302,7 @@ class Hall(HallCommits):
         code = self._new_code()
         number = 1 + max([room.number for room in self.rooms.values()] + list(self._broken_numbers)
                          + list(self.asleep.values()), default=0)
-        seats = [Seat(seat, new_token()) for seat in range(players)]
+        seats = [TableSeat(seat, new_token()) for seat in range(players)]
         room = Room(code, number, package, seed, rules, language, float(bot_delay), new_token(), seats,
                     draw_seats=draw_seats, scoring=scoring if beliefs else None,
                     move_time_limit=None if move_time_limit is None else float(move_time_limit))
@@ -351,16 +352,16 @@ class Hall(HallCommits):
             raise Refused("bad_request", str(error)) from None
         return str(bot)
 
-    def _seat(self, room: Room, seat: Any) -> Seat:
+    def _seat(self, room: Room, seat: Any) -> TableSeat:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(room.seats):
             raise Refused("bad_request", f"There is no seat {quote_repr(seat)} in room {room.code}.")
         return room.seats[seat]
 
-    def seat_bot(self, code: str, seat_number: int, bot: str) -> Seat:
-        """Seat a bot of the game at a seat (`seating_bot`)."""
-        return self.run(self.seating_bot(code, seat_number, bot))
+    async def seat_bot(self, code: str, seat_number: int, bot: str) -> TableSeat:
+        """Seat a bot of the game at a seat (`seat_bot_change`), committed."""
+        return await self.commit(self.seat_bot_change(code, seat_number, bot))
 
-    def seating_bot(self, code: str, seat_number: int, bot: str) -> Change[Seat]:
+    def seat_bot_change(self, code: str, seat_number: int, bot: str) -> Change[TableSeat]:
         """A bot of the game at a seat: an empty one before the start, any seat after (a student left)."""
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
@@ -369,11 +370,11 @@ class Hall(HallCommits):
             raise Refused("seat_taken", f"{seat.name} sits at seat {seat.number}: a bot takes an empty seat.")
         self._check_not_joining(room, seat)
         name = seat.name if room.started and seat.name is not None else self._bot_name(room, seat.number, bot)
-        return self._filling(room, seat, name, bot)
+        return self._fill_change(room, seat, name, bot)
 
     @staticmethod
-    def _check_not_joining(room: Room, *seats: Seat) -> None:
-        """`Refused` while a student sits down at one of `seats` (a moment: `join_async`), or, before the start,
+    def _check_not_joining(room: Room, *seats: TableSeat) -> None:
+        """`Refused` while a student sits down at one of `seats` (a moment: `join`), or, before the start,
         with no seat named, at any seat of the room (a seat emptied or moved meanwhile could leave the game
         started by a student's seat with a seat empty)."""
         busy = [seat.number for seat in seats if seat.number in room.joining] if seats else \
@@ -393,11 +394,11 @@ class Hall(HallCommits):
             name = (name[:MAX_NAME - 1] + "'")
         return name
 
-    def remove_bot(self, code: str, seat_number: int) -> Seat:
-        """Take a bot off a seat (`unseating_bot`)."""
-        return self.run(self.unseating_bot(code, seat_number))
+    async def remove_bot(self, code: str, seat_number: int) -> TableSeat:
+        """Take a bot off a seat (`remove_bot_change`), committed."""
+        return await self.commit(self.remove_bot_change(code, seat_number))
 
-    def unseating_bot(self, code: str, seat_number: int) -> Change[Seat]:
+    def remove_bot_change(self, code: str, seat_number: int) -> Change[TableSeat]:
         """A bot taken off a seat: before the start the seat is empty again; after, a person plays it."""
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
@@ -406,7 +407,7 @@ class Hall(HallCommits):
         self._check_not_joining(room)
         name = seat.name if room.started else None
 
-        def apply(_: None) -> Seat:
+        def apply(_: None) -> TableSeat:
             seat.name, seat.bot = name, None
             room.bots.pop(seat.number, None)
             return seat
@@ -414,18 +415,18 @@ class Hall(HallCommits):
         return Change(room, lambda: self.store.submit(seat_job(room.code, seat.number, name, None)), apply,
                       held={seat.number: ""})
 
-    def new_link(self, code: str, seat_number: int) -> Seat:
-        """Give a seat a new token (`relinking`)."""
-        return self.run(self.relinking(code, seat_number))
+    async def new_link(self, code: str, seat_number: int) -> TableSeat:
+        """Give a seat a new token (`new_link_change`), committed."""
+        return await self.commit(self.new_link_change(code, seat_number))
 
-    def relinking(self, code: str, seat_number: int) -> Change[Seat]:
+    def new_link_change(self, code: str, seat_number: int) -> Change[TableSeat]:
         """A seat's new token (a lost phone, a link shared by mistake): the old link expires at once."""
         room = self.open_room(code)
         seat = self._seat(room, seat_number)
         self._check_not_joining(room, seat)
         old, new = seat.token, new_token()
 
-        def apply(_: None) -> Seat:
+        def apply(_: None) -> TableSeat:
             self._seat_tokens.pop(old, None)
             seat.token = new
             if not room.closed:
@@ -435,11 +436,11 @@ class Hall(HallCommits):
         return Change(room, lambda: self.store.submit(token_job(room.code, seat.number, old, new)), apply,
                       held={seat.number: seat.name or ""})
 
-    def swap_seats(self, code: str, first: int, second: int) -> Room:
-        """Two seats exchange who sits there (`swapping`)."""
-        return self.run(self.swapping(code, first, second))
+    async def swap_seats(self, code: str, first: int, second: int) -> Room:
+        """Two seats exchange who sits there (`swap_seats_change`), committed."""
+        return await self.commit(self.swap_seats_change(code, first, second))
 
-    def swapping(self, code: str, first: int, second: int) -> Change[Room]:
+    def swap_seats_change(self, code: str, first: int, second: int) -> Change[Room]:
         """The teacher places students before the game starts (who is the Godfather): seats `first` and `second`
         exchange who sits there, a student, a bot or nobody. A student's link follows them (their page now shows
         their new seat); a bot is named after its new seat. Refused once the game started."""
@@ -475,10 +476,11 @@ class Hall(HallCommits):
         return Change(room, lambda: self.store.submit(seats_job(room.code, moved)), apply,
                       held={row.seat: row.name or "" for row in moved})
 
-    def set_paused(self, code: str, paused: bool) -> Room:
-        return self.run(self.pausing(code, paused))
+    async def set_paused(self, code: str, paused: bool) -> Room:
+        """The room paused or resumed (`set_paused_change`), committed."""
+        return await self.commit(self.set_paused_change(code, paused))
 
-    def pausing(self, code: str, paused: bool) -> Change[Room]:
+    def set_paused_change(self, code: str, paused: bool) -> Change[Room]:
         """The room paused (`paused`) or resumed: students and bots wait, the teacher may still step."""
         room = self.open_room(code)
 
@@ -497,11 +499,12 @@ class Hall(HallCommits):
         self._tell(room)
         return room
 
-    def reveal(self, code: str) -> Room:
-        return self.run(self.revealing(code))
+    async def reveal(self, code: str) -> Room:
+        """The whole table shown to every page (`reveal_change`), committed."""
+        return await self.commit(self.reveal_change(code))
 
-    def revealing(self, code: str) -> Change[Room]:
-        """Show every page the whole table: only once the game is over."""
+    def reveal_change(self, code: str) -> Change[Room]:
+        """Every page shown the whole table: only once the game is over."""
         room = self.open_room(code)
         if not room.is_over:
             raise Refused("not_over", "The table is revealed at the end of the game only.")
@@ -512,11 +515,12 @@ class Hall(HallCommits):
 
         return Change(room, lambda: self.store.submit(flag_job(room.code, "revealed", True)), apply)
 
-    def close(self, code: str) -> Room:
-        return self.run(self.closing(code))
+    async def close(self, code: str) -> Room:
+        """The room closed (`close_change`), committed."""
+        return await self.commit(self.close_change(code))
 
-    def closing(self, code: str) -> Change[Room]:
-        """Close a room: every link of it expires; its record stays for the analysis."""
+    def close_change(self, code: str) -> Change[Room]:
+        """The room closed: every link of it expires; its record stays for the analysis."""
         room = self.open_room(code)
         tokens = [seat.token for seat in room.seats] + [room.watch_token]
 
@@ -531,40 +535,30 @@ class Hall(HallCommits):
 
     # ---------------------------------------------------------------- students
 
-    def claim(self, token: str, name: Any) -> tuple[Room, Seat]:
-        """A student opened a seat's link and picked a name."""
+    async def claim(self, token: str, name: Any) -> tuple[Room, TableSeat]:
+        """A student opened a seat's link and picked a name: the loop serves everyone else while the writer
+        commits the seat."""
         room, seat, name = self._claimed(token, name)
-        self.run(self._filling(room, seat, name, None))
+        await self.commit(self._fill_change(room, seat, name, None))
         return room, seat
 
-    async def claim_async(self, token: str, name: Any) -> tuple[Room, Seat]:
-        """`claim` on an event loop: the loop serves everyone else while the writer commits the seat."""
-        room, seat, name = self._claimed(token, name)
-        await self.run_async(self._filling(room, seat, name, None))
-        return room, seat
-
-    def join(self, code: Any, name: Any) -> tuple[Room, Seat]:
+    async def join(self, code: Any, name: Any) -> tuple[Room, TableSeat]:
         """A student typed the room code and a name: the first empty seat is theirs (in a `draw_seats` room, an
-        empty seat drawn from the room's seed and the number of empty seats)."""
+        empty seat drawn from the room's seed and the number of empty seats). A class typing the code at once is
+        seated while the loop serves everyone else, each student at a seat of their own (`commit` holds it while
+        the writer commits it)."""
         room, seat, name = self._joined(code, name)
-        self.run(self._filling(room, seat, name, None))
+        await self.commit(self._fill_change(room, seat, name, None))
         return room, seat
 
-    async def join_async(self, code: Any, name: Any) -> tuple[Room, Seat]:
-        """`join` on an event loop: a class typing the code at once is seated while the loop serves everyone
-        else, each student at a seat of their own (`run_async` holds it while the writer commits it)."""
-        room, seat, name = self._joined(code, name)
-        await self.run_async(self._filling(room, seat, name, None))
-        return room, seat
-
-    def _claimed(self, token: str, name: Any) -> tuple[Room, Seat, str]:
+    def _claimed(self, token: str, name: Any) -> tuple[Room, TableSeat, str]:
         """The room, seat and name of a claim, or `Refused`."""
         room, seat = self.seat_of(token)
         if seat.filled or seat.number in room.joining:
             raise Refused("seat_taken", "This seat already has a player: open your own link.", 409)
         return room, seat, self._free_name(room, name)
 
-    def _joined(self, code: Any, name: Any) -> tuple[Room, Seat, str]:
+    def _joined(self, code: Any, name: Any) -> tuple[Room, TableSeat, str]:
         """The room, seat and name of a join by code, or `Refused`."""
         room = self.open_room(code)
         name = self._free_name(room, name)
@@ -591,10 +585,10 @@ class Hall(HallCommits):
                           "demandez votre lien à l'enseignant.")
         return text
 
-    def _filling(self, room: Room, seat: Seat, name: str, bot: str | None) -> Change[Seat]:
+    def _fill_change(self, room: Room, seat: TableSeat, name: str, bot: str | None) -> Change[TableSeat]:
         """A seat given its name and bot, starting the game when the file says this filled its last empty seat
         (and every seat held meanwhile is filled here too: `_start_if_due`)."""
-        def apply(started: bool) -> Seat:
+        def apply(started: bool) -> TableSeat:
             seat.name, seat.bot = name, bot
             room.bots.pop(seat.number, None)
             room.start_due = room.start_due or started

@@ -58,7 +58,7 @@ from .hall import Hall
 from .outbox import Outbox
 from .pages import MAX_WORD, MAX_WORDS, language_of, menu_message, page, qr_svg, refusal_text, style_version
 from .records import record_texts
-from .rooms import MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Change, Refused, Room, Seat, name_key
+from .rooms import MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Change, Refused, Room, TableSeat, name_key
 from .throttles import GuessThrottle, TokenBucket
 from .turns import RoomErrors
 from .waits import MoveWaits
@@ -104,7 +104,7 @@ class Server(Protocol):
     @property
     def public_url(self) -> str: ...
 
-    def seat_link(self, seat: Seat) -> str: ...
+    def seat_link(self, seat: TableSeat) -> str: ...
 
     def join_link(self, room: Room) -> str: ...
 
@@ -293,7 +293,7 @@ class JoinPage(Base):
         room = self.hall.rooms.get(code.strip().upper())
         return self.language if room is None else self.language_in(room)
 
-    def returning(self, code: str, token: str, name: str) -> Seat | None:
+    def returning(self, code: str, token: str, name: str) -> TableSeat | None:
         """The seat `token` opens, if it is a filled seat of the room `code` (a browser coming back) and `name`
         is empty or that seat's (another student on a shared computer types their own name and joins)."""
         try:
@@ -345,7 +345,7 @@ class SeatPage(Base):
         room = self.hall.rooms.get(code) if isinstance(code, str) else None
         return self.language if room is None else self.language_in(room)
 
-    def name_form(self, room: Room, seat: Seat, name: str = "", error: str = "") -> str:
+    def name_form(self, room: Room, seat: TableSeat, name: str = "", error: str = "") -> str:
         return page("name.html", self.language_in(room), page_title=room.title, code=room.code, token=seat.token,
                     seat=seat.number, name=name, error=error, xsrf=self.xsrf_token.decode("ascii"),
                     max_name=MAX_NAME_UTF16)
@@ -353,7 +353,7 @@ class SeatPage(Base):
     async def post(self, token: str) -> None:
         name = self.get_body_argument("name", "")[:200]
         try:
-            room, seat = await stored(lambda: self.hall.claim_async(token, name))
+            room, seat = await stored(lambda: self.hall.claim(token, name))
         except Refused as refusal:
             if refusal.code in ("bad_name", "name_taken"):
                 room, seat = self.hall.seat_of(token)
@@ -508,7 +508,7 @@ class TableSocket(LiveSocket):
             raise Refused("expired_token", "This link has expired: ask your teacher for a new one.", 410)
         step = data.get("step")
         if data["type"] == "move":
-            committed = await self.hall.play_async(room, connection.seat, step, data.get("action"))
+            committed = await self.hall.play(room, connection.seat, step, data.get("action"))
             await self.server.tables_sent(room)
             if arrived is not None:  # (a move retried after a busy database is not timed)
                 self.server.move_waits.note(arrived, committed, time.perf_counter())
@@ -639,7 +639,7 @@ class RoomsApi(Api):
             except ValueError as error:
                 raise Refused("bad_request", str(error)) from None
             async with self.server.controls:
-                room = await stored(lambda: self.hall.run_async(self.hall.creating(
+                room = await stored(lambda: self.hall.commit(self.hall.create_room_change(
                     package, data.get("players"),  # type: ignore[arg-type]  # the JSON as sent: checked there
                     seed=data.get("seed"), rules=data.get("rules"),
                     language=data.get("language", "en"), bots={int(seat): bot for seat, bot in bots.items()},
@@ -677,7 +677,7 @@ class RoomApi(Api):
         self.reply(self.server.teacher_message(room))
 
     async def command(self, room: Room, what: str | None, data: dict[str, Any]) -> None:
-        """The teacher's command `what`, committed off the loop (`Hall.run_async`), or `Refused`."""
+        """The teacher's command `what`, committed off the loop (`Hall.commit`), or `Refused`."""
         seat: Any  # the JSON as sent, checked by the hall (Refused: a seat missing or of no number)
         hall, seat = self.hall, data.get("seat")
         if what == "step":
@@ -686,19 +686,19 @@ class RoomApi(Api):
         if what == "resume":
             self.server.errors.pop(room.code, None)
         changes: dict[str | None, Callable[[], Change[Any]]] = {
-            "pause": lambda: hall.pausing(room.code, True),
-            "resume": lambda: hall.pausing(room.code, False),
-            "reveal": lambda: hall.revealing(room.code),
-            "close": lambda: hall.closing(room.code),
-            "bot": lambda: hall.seating_bot(room.code, seat, data.get("bot")),  # type: ignore[arg-type]
-            "unbot": lambda: hall.unseating_bot(room.code, seat),
-            "new_link": lambda: hall.relinking(room.code, seat),
-            "ask": lambda: hall.belief_desk.asking(room.code),
-            "swap": lambda: hall.swapping(room.code, seat, data.get("to")),  # type: ignore[arg-type]
+            "pause": lambda: hall.set_paused_change(room.code, True),
+            "resume": lambda: hall.set_paused_change(room.code, False),
+            "reveal": lambda: hall.reveal_change(room.code),
+            "close": lambda: hall.close_change(room.code),
+            "bot": lambda: hall.seat_bot_change(room.code, seat, data.get("bot")),  # type: ignore[arg-type]
+            "unbot": lambda: hall.remove_bot_change(room.code, seat),
+            "new_link": lambda: hall.new_link_change(room.code, seat),
+            "ask": lambda: hall.belief_desk.ask_change(room.code),
+            "swap": lambda: hall.swap_seats_change(room.code, seat, data.get("to")),  # type: ignore[arg-type]
         }
         if what not in changes:
             raise Refused("bad_request", "Unknown command.", 404)
-        await stored(lambda: hall.run_async(changes[what]()))  # checked again at each try
+        await stored(lambda: hall.commit(changes[what]()))  # checked again at each try
 
 
 class RecordsApi(Api):

@@ -134,7 +134,7 @@ def name_key(text: str) -> str:
 
 
 @dataclass
-class Seat:
+class TableSeat:
     """One seat of a room: its token, the name it plays under (None until claimed) and its bot, if any."""
 
     number: int
@@ -162,7 +162,7 @@ class CheckedMove:
 @dataclass
 class WaitingMove:
     """A move checked when it arrived, waiting to be checked again and committed with its room's next group
-    (`Hall.play_async`); `played` is done once it is played, or refused."""
+    (`Hall.play`); `played` is done once it is played, or refused."""
 
     seat: int
     answered: Any  # the step the move answers, as the page sent it
@@ -189,8 +189,8 @@ class Change(Generic[T]):
     """A change of a room, checked (a `Refused` is raised before one is made): `write` queues its one write of the
     store and returns its future; `apply` makes it in memory from the write's result once committed, and returns
     what the change returns; `held`: the seats it holds while it is committed, with the names sitting down there
-    (`Room.joining`: no student gets those seats or names meanwhile). `Hall.run` waits for it, `Hall.run_async`
-    awaits it on an event loop."""
+    (`Room.joining`: no student gets those seats or names meanwhile). `Hall.commit` awaits it on an event
+    loop."""
 
     room: Room
     write: Callable[[], Future[Any]]
@@ -210,7 +210,7 @@ class Room:
     language: str
     bot_delay: float
     watch_token: str
-    seats: list[Seat]
+    seats: list[TableSeat]
     state: GameState[Any] | None = None
     started: bool = False
     paused: bool = False
@@ -235,7 +235,7 @@ class Room:
     committing: list[WaitingMove] | None = field(default=None, repr=False)  # the moves being committed now
     waiting: list[WaitingMove] = field(default_factory=list, repr=False)  # moves that wait for that commit
     joining: dict[int, str] = field(default_factory=dict, repr=False)  # seats held while a change of them is being
-    # committed (a student sitting down, `Hall.join_async`; the teacher's `Change`), with the names sitting down
+    # committed (a student sitting down, `Hall.join`; the teacher's `Change`), with the names sitting down
     # there: no one else gets the seat or the name meanwhile
     start_due: bool = False  # the file says the game started; it starts here once no seat is being joined
     plugin: GamePlugin = field(init=False, repr=False)  # the game's, looked up once (`games.plugin`)

@@ -61,7 +61,7 @@ from .hall import FINISHED_IDLE, Hall
 from .handlers import MAX_BODY, MAX_FRAME, STATIC, Static, _quiet_log, routes
 from .listening import MAX_CONNECTIONS_PER_ADDRESS, THIS_MACHINE, ClassHTTPServer
 from .moved_seats import forwarding, moved_routes
-from .rooms import Room, Seat
+from .rooms import Room, TableSeat
 from .store import BUSY_TIMEOUT, Store, WriterLock
 from .throttles import FLOOD_BURST, FLOOD_RATE, GuessThrottle
 from .turns import Deadline, RoomErrors, Scheduler, ServerTurns
@@ -358,7 +358,7 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
 
     # ---------------------------------------------------------------- links
 
-    def seat_link(self, seat: Seat) -> str:
+    def seat_link(self, seat: TableSeat) -> str:
         return f"{self.public_url}/s/{seat.token}"
 
     def watch_link(self, room: Room) -> str:
@@ -378,7 +378,7 @@ class ClassServer(ServerDrawing, ServerTurns, ServerBeliefs):
         if drawer is not None and not drawer.draws(room):
             drawer.forget(room)
             self._last_drawn.pop(room.code, None)
-        if room.committing is not None:  # the moves `Hall.play_async` has just committed
+        if room.committing is not None:  # the moves `Hall.play` has just committed
             self._draw_soon(room)
         else:
             self._draw_now(room)

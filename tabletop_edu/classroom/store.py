@@ -322,18 +322,23 @@ class Writer:
         self.connection.close()
 
     def _run(self) -> None:
-        while True:
-            first = self._queue.get()
-            group = [first]
-            while first is not None and not self._queue.empty():  # everything queued meanwhile joins the group
-                group.append(self._queue.get())
-            jobs = [item for item in group if item is not None]
-            if jobs:
-                self.writing = len(jobs)
-                self._commit(jobs)
-                self.writing = 0
-            if len(jobs) < len(group):
-                return
+        while self._write_group():
+            pass
+
+    def _write_group(self) -> bool:
+        """Commit the next job and everything queued meanwhile as one group; False once told to stop. Nothing of
+        the group is kept while the writer waits for the next (a job's future holds its waiters' callbacks, and
+        they the rooms they change)."""
+        first = self._queue.get()
+        group = [first]
+        while first is not None and not self._queue.empty():  # everything queued meanwhile joins the group
+            group.append(self._queue.get())
+        jobs = [item for item in group if item is not None]
+        if jobs:
+            self.writing = len(jobs)
+            self._commit(jobs)
+            self.writing = 0
+        return len(jobs) == len(group)
 
     def _refused(self, jobs: list[tuple[Callable[[sqlite3.Connection], Any], Future[Any]]]) -> bool:
         """Fail the group with `StorageError` if the file must not be written now (`FileWatch.problem`); say so

@@ -3,7 +3,8 @@ a server process to start, kill and restart, and students who play by tapping th
 ask the menu one word at a time, as the page does, and keep every message their connection receives).
 
 `ManualScheduler`: deadlines a test fires by hand; `wait_until`: a condition reached in the server's thread;
-`altered`: a token one character away from a real one.
+`altered`: a token one character away from a real one; `run_now`: a coroutine of the `Hall` run to its end
+from code without an event loop.
 
 `leaked(text, state, seat)` lists the secrets of the other seats that a page's text or a message holds:
 the full text (in English and French) of every event `seat` does not see in full, unless the seat sees that
@@ -13,6 +14,7 @@ behind `<b>` or `&#x27;`.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import os
@@ -24,11 +26,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core import GameState
 from ..rendering import game_renderer
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from .hall import Hall
     from .server import ClassServer
 
+T = TypeVar("T")
 _TAG = re.compile(r"<[^>]*>")
 
 
@@ -426,3 +429,10 @@ def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: 
             students[0].next(lambda m: m["type"] == "table")
             step = current
     raise AssertionError(f"the game did not end within {limit} moves")
+
+
+def run_now(work: Coroutine[Any, Any, T]) -> T:
+    """`work` (a coroutine of the `Hall`: a room opened, a seat taken, a move played) run to its end here, on an
+    event loop of its own, for code that has none (tests, benchmarks). A server's rooms are the server loop's:
+    there, pass the coroutine to `ClassServer.call` instead."""
+    return asyncio.run(work)

@@ -12,7 +12,7 @@ from typing import Any
 
 from .commits import stored
 from .hall import Hall
-from .rooms import Refused, Room, Seat
+from .rooms import Refused, Room, TableSeat
 
 FLOOD_BURST = 40
 FLOOD_RATE = 20.0
@@ -72,12 +72,12 @@ class GuessThrottle:
         bucket = self.guessers.setdefault(client, TokenBucket(self.burst, self.rate, self.clock))
         bucket.take()
 
-    async def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, Seat]:
-        """`hall.join_async(code, name)` for `client`, counting its wrong codes (tried again while the database
+    async def join(self, hall: Hall, client: str, code: Any, name: Any) -> tuple[Room, TableSeat]:
+        """`hall.join(code, name)` for `client`, counting its wrong codes (tried again while the database
         is held elsewhere: `stored`)."""
         self.check(client)
         try:
-            return await stored(lambda: hall.join_async(code, name))
+            return await stored(lambda: hall.join(code, name))
         except Refused as refusal:
             if refusal.code == "unknown_room":
                 self.missed(client)

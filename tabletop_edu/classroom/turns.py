@@ -165,7 +165,8 @@ class ServerTurns:
         assert self.hall is not None and self.loop is not None
         loop, executor = self.loop, self._executor
         room = self.hall.rooms.get(code)
-        view = None if room is None else room.view(seat)  # the table the bot's move answered, to word it
+        # the table the bot's move answered, to word it (a seat the room does not have: `time_up` refuses it)
+        view = None if room is None or not 0 <= seat < len(room.seats) else room.view(seat)
         try:
             action = await self.hall.time_up(code, seat, lambda choose: loop.run_in_executor(executor, choose))
         except Refused as refusal:
@@ -212,7 +213,7 @@ class ServerTurns:
                 return None  # the table moved while the bot thought: it will think again
             assert self.hall is not None
             try:
-                await self.hall.play_async(room, seat, step, action, actor="bot", even_paused=even_paused)
+                await self.hall.play(room, seat, step, action, actor="bot", even_paused=even_paused)
             except Refused as refusal:
                 if even_paused and (refusal.code in BOT_OVERTAKEN or refusal.code.startswith("storage")):
                     raise  # the teacher's step: told why, as any command refused (`stored` retries a busy one)
@@ -252,7 +253,7 @@ class ServerTurns:
         self._note_error(room, f"{why}; the room is paused.")  # before the pause is told: its message says it
         assert self.hall is not None
         try:
-            await self.hall.run_async(self.hall.pausing(room.code, True))
+            await self.hall.set_paused(room.code, True)
         except Refused as refusal:
             if not refusal.code.startswith("storage"):
                 raise

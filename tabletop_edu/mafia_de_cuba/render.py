@@ -42,11 +42,8 @@ from .words import (_token_order, box_text, claim_text, diamonds_text, question_
 def event_text(event: Event, players: Sequence[str], language: str = "en") -> str:
     """One log line in `language`, from the event as it was seen (its data is redacted when the event is).
 
-    An event kind (or shape) this function does not know keeps the engine's English text."""
-    try:
-        return _event_text(event, players, language)
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-        return event.text
+    An event kind this function does not know keeps the engine's English text."""
+    return _event_text(event, players, language)
 
 
 def _event_text(event: Event, players: Sequence[str], language: str) -> str:  # noqa: C901 - one case per kind

@@ -36,9 +36,9 @@ def seeded(tmp_path: Path) -> Iterator[tuple[ClassServer, TeacherClient, dict[st
                                      move_time_limit=120)
         assert server.classes is not None and server.hall is not None
         desk, hall = server.classes, server.hall
-        tokens = {name: server.call(lambda name=name: desk.join_async(klass["code"], name)).token for name in NAMES}
+        tokens = {name: server.call(lambda name=name: desk.join(klass["code"], name)).token for name in NAMES}
         teacher.class_command(klass["code"], "start_round")
-        seats = {name: server.call(lambda token=token: desk.sit_async(token))[1].token
+        seats = {name: server.call(lambda token=token: desk.sit(token))[1].token
                  for name, token in tokens.items()}
         tables = desk.find(klass["code"]).tables
         rng = random.Random(5)
@@ -60,7 +60,7 @@ def seeded(tmp_path: Path) -> Iterator[tuple[ClassServer, TeacherClient, dict[st
         for feed in feeds:
             feed.connected.wait(30)
         teacher.class_command(klass["code"], "extend", student=tables[2].students[1], seconds=60)
-        tokens["Zoé"] = server.call(lambda: desk.join_async(klass["code"], "Zoé")).token
+        tokens["Zoé"] = server.call(lambda: desk.join(klass["code"], "Zoé")).token
         yield server, teacher, klass, {**tokens, **{f"seat:{name}": seat for name, seat in seats.items()}}
     finally:
         for feed in feeds:
@@ -126,14 +126,14 @@ def test_a_late_join_sends_a_sitting_students_page_on_to_the_new_seat(browser: A
         klass = teacher.create_class("get_adler", preferred=4, seed=3, bot_delay=0, language="fr")
         assert server.classes is not None
         desk = server.classes
-        tokens = [server.call(lambda name=name: desk.join_async(klass["code"], name)).token for name in NAMES[:4]]
+        tokens = [server.call(lambda name=name: desk.join(klass["code"], name)).token for name in NAMES[:4]]
         teacher.class_command(klass["code"], "start_round")
         page = context.new_page()
         page.set_default_timeout(60_000)
         page.goto(f"{server.url}/c/{tokens[0]}")  # the waiting page sits Ana down and opens her seat
         page.wait_for_selector("#online[data-online='1']")
         old = page.url
-        server.call(lambda: desk.join_async(klass["code"], "Zoé"))
+        server.call(lambda: desk.join(klass["code"], "Zoé"))
         page.wait_for_url(lambda address: "/s/" in address and address.split("?")[0] != old.split("?")[0])
         page.wait_for_selector("#online[data-online='1']")
         assert page.locator("#connection").is_hidden(), "no 'the teacher closed this room' on Ana's page"

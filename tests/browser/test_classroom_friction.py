@@ -27,7 +27,7 @@ from tabletop_edu.classroom.client import join_room
 from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.handlers import menu_for
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import (ManualScheduler, ServerProcess, Student, leaked, play_to_the_end,
+from tabletop_edu.classroom.testing import (ManualScheduler, ServerProcess, Student, leaked, play_to_the_end, run_now,
                                             wait_until)
 from tabletop_edu.core import load
 
@@ -125,7 +125,7 @@ def test_times_up_a_lost_connection_and_an_expired_link_on_a_students_page(
         server.stop()
         wait_connection(page, "lost")
         hall = Hall(Store(server.db))
-        new_link = hall.new_link(code, 0).token
+        new_link = run_now(hall.new_link(code, 0)).token
         hall.store.close()
         server = restart()
         wait_connection(page, "expired")
@@ -191,9 +191,9 @@ def test_the_words_a_student_tapped_stay_when_another_testimony_redraws_the_tabl
         for seat in range(6):
             server.call(lambda seat=seat: hall.claim(room.seats[seat].token, f"Élève {seat}"))
 
-        def play_first(seat: int, action: str | None = None) -> None:
+        async def play_first(seat: int, action: str | None = None) -> None:
             assert room.state is not None
-            hall.play(room, seat, room.step, action or str(room.state.legal_actions(seat)[0]))
+            await hall.play(room, seat, room.step, action or str(room.state.legal_actions(seat)[0]))
 
         while server.call(lambda: room.state.view(None).facts["phase"]) != "floor":  # to the floor
             server.call(lambda: play_first(room.state.acting_seats[0]))

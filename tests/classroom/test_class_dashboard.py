@@ -19,7 +19,7 @@ from tabletop_edu.classroom import ClassServer, TeacherClient
 from tabletop_edu.classroom.class_board import ClassBoard
 from tabletop_edu.classroom.client import ClassroomError, request, seat_feed
 from tabletop_edu.classroom.moved_seats import CLOSE_MOVED
-from tabletop_edu.classroom.testing import ManualScheduler, wait_until
+from tabletop_edu.classroom.testing import ManualScheduler, run_now, wait_until
 
 from .test_class_server import Browser, personal_token, poll
 
@@ -46,7 +46,7 @@ def play_tables(server: ClassServer, code: str, seed: int = 1) -> None:
     assert server.classes is not None and server.hall is not None
     hall, rng = server.hall, random.Random(seed)
 
-    def one_move() -> bool:
+    async def one_move() -> bool:
         """One student's move at the first table not over; True once every table is over."""
         for table in server.classes.find(code).tables:  # type: ignore[union-attr]
             room = hall.room(table.room)
@@ -55,7 +55,7 @@ def play_tables(server: ClassServer, code: str, seed: int = 1) -> None:
                 continue
             seats = [seat for seat in state.acting_seats if room.seats[seat].bot is None]
             if seats:
-                hall.play(room, seats[0], room.step, str(rng.choice(room.state.legal_actions(seats[0]))))
+                await hall.play(room, seats[0], room.step, str(rng.choice(room.state.legal_actions(seats[0]))))
             return False
         return True
 

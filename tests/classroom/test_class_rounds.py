@@ -17,6 +17,7 @@ from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.rooms import Refused
 from tabletop_edu.classroom.store import Store
 from tabletop_edu.classroom.tables import Table, winners_first
+from tabletop_edu.classroom.testing import run_now
 
 
 @pytest.fixture()
@@ -26,11 +27,11 @@ def desk(tmp_path: Path) -> ClassDesk:
 
 def played_class(desk: ClassDesk, game: str, preferred: int, students: int, seed: int) -> SchoolClass:
     """A class of `students` who joined, sat at the first round's tables and played them to their end."""
-    klass = desk.open_class(game, preferred=preferred, seed=seed, bot_delay=0)
-    joined = [desk.join(klass.code, f"S{number}") for number in range(students)]
-    desk.start_round(klass.code)
+    klass = run_now(desk.open_class(game, preferred=preferred, seed=seed, bot_delay=0))
+    joined = [run_now(desk.join(klass.code, f"S{number}")) for number in range(students)]
+    run_now(desk.start_round(klass.code))
     for student in joined:
-        desk.sit(student.token)
+        run_now(desk.sit(student.token))
     play_round(desk, klass.code)
     return klass
 
@@ -42,7 +43,7 @@ def play_round(desk: ClassDesk, code: str, seed: int = 3) -> None:
         room = desk.hall.room(table.room)
         while room.state is not None and not room.state.is_over:
             seat = room.state.acting_seats[0]
-            desk.hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+            run_now(desk.hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat)))))
 
 
 def test_the_winners_of_a_mafia_round_sit_at_the_godfathers_seat_of_the_next_tables(desk: ClassDesk) -> None:
@@ -51,7 +52,7 @@ def test_the_winners_of_a_mafia_round_sit_at_the_godfathers_seat_of_the_next_tab
     scores = desk.scores(klass.code)
     assert winners and all(scores[name] > 0 for name in winners)
     tokens = {student.name: student.token for student in klass.students}
-    second = desk.start_round(klass.code, regroup="winners_first")
+    second = run_now(desk.start_round(klass.code, regroup="winners_first"))
     firsts = [table.students[0] for table in second]
     assert all(name in winners for name in firsts[:len(winners)]), "a winner at seat 0 of each table: the Godfather"
     assert len(set(firsts)) == len(firsts)
@@ -59,7 +60,7 @@ def test_the_winners_of_a_mafia_round_sit_at_the_godfathers_seat_of_the_next_tab
     assert {student.name: student.token for student in klass.students} == tokens and desk.scores(klass.code) == scores
     assert all(desk.hall.room(table.room).rules.godfather_seat == 0 for table in second)  # type: ignore[attr-defined]
     with pytest.raises(Refused) as bad:
-        desk.start_round(klass.code, regroup="loudest")  # type: ignore[arg-type]
+        run_now(desk.start_round(klass.code, regroup="loudest"))  # type: ignore[arg-type]
     assert bad.value.code == "bad_request"
 
 
@@ -82,44 +83,44 @@ def test_running_scores_read_each_finished_game_once_and_wake_no_sleeping_room(d
     klass = played_class(desk, "get_adler", 4, 8, seed=9)
     scores = desk.scores(klass.code)
     for table in klass.tables:
-        desk.hall.reveal(table.room)
+        run_now(desk.hall.reveal(table.room))
     asleep = desk.hall.sweep(idle=0)
     assert sorted(asleep) == sorted(table.room for table in klass.tables)
     assert desk.scores(klass.code) == scores and not set(asleep) & set(desk.hall.rooms), "still asleep"
 
 
 def test_start_now_seats_bots_for_absent_students_who_then_wait_for_the_next_round(desk: ClassDesk) -> None:
-    klass = desk.open_class("get_adler", preferred=4, seed=10, bot_delay=0)
-    students = [desk.join(klass.code, f"S{number}") for number in range(8)]
-    desk.start_round(klass.code)
+    klass = run_now(desk.open_class("get_adler", preferred=4, seed=10, bot_delay=0))
+    students = [run_now(desk.join(klass.code, f"S{number}")) for number in range(8)]
+    run_now(desk.start_round(klass.code))
     absent = {students[1].name, students[6].name}
     for student in students:
         if student.name not in absent:
-            desk.sit(student.token)
+            run_now(desk.sit(student.token))
     assert not all(desk.hall.room(table.room).started for table in klass.tables)
-    assert sorted(desk.start_now(klass.code)) == sorted(absent)
+    assert sorted(run_now(desk.start_now(klass.code))) == sorted(absent)
     assert all(desk.hall.room(table.room).started for table in klass.tables), "every table plays"
     assert all(desk.seat_of(student.token) is None for student in students if student.name in absent)
     with pytest.raises(Refused) as waiting:
-        desk.sit(students[1].token)
+        run_now(desk.sit(students[1].token))
     assert waiting.value.code == "waiting"
-    assert desk.start_now(klass.code) == [], "nothing left to start"
+    assert run_now(desk.start_now(klass.code)) == [], "nothing left to start"
     play_round(desk, klass.code)
     scores = desk.scores(klass.code)
     assert all(scores[name] == 0 for name in absent), "a bot's returns are never a student's"
-    desk.start_round(klass.code)
+    run_now(desk.start_round(klass.code))
     assert all(desk.seat_of(student.token) is not None for student in students), "back at a table next round"
 
 
 def test_the_seats_a_late_join_replaced_lead_to_their_students_after_a_restart(desk: ClassDesk) -> None:
-    klass = desk.open_class("get_adler", preferred=4, seed=12, bot_delay=0)
-    students = [desk.join(klass.code, f"S{number}") for number in range(4)]
-    desk.start_round(klass.code)
-    old = {student.name: desk.sit(student.token)[1].token for student in students[:2]}
+    klass = run_now(desk.open_class("get_adler", preferred=4, seed=12, bot_delay=0))
+    students = [run_now(desk.join(klass.code, f"S{number}")) for number in range(4)]
+    run_now(desk.start_round(klass.code))
+    old = {student.name: run_now(desk.sit(student.token))[1].token for student in students[:2]}
     told: list[str] = []
     desk.moved_listeners.append(lambda _, room: told.append(room.code))
     old_room = klass.tables[0].room
-    desk.join(klass.code, "Late")
+    run_now(desk.join(klass.code, "Late"))
     assert told == [old_room], "told before the old room closed"
     path = desk.hall.store.path
     desk.hall.store.close()

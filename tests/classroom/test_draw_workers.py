@@ -23,7 +23,7 @@ from tabletop_edu.classroom.draw_queue import MAX_DRAW_WORKERS
 from tabletop_edu.classroom.drawing import DrawWorker, Forget, TableKey, draw_tables
 from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import play_to_the_end, seat_students, wait_until
+from tabletop_edu.classroom.testing import play_to_the_end, run_now, seat_students, wait_until
 from tabletop_edu.classroom.throttles import TokenBucket
 from tabletop_edu.templates.drawn import message_json
 
@@ -59,9 +59,9 @@ def floor_room(tmp_path: Path, game: str, players: int) -> tuple[ClassServer, Ha
     """A server that is not started (its `table_for` draws as the loop does) beside a started room of `game`."""
     server = ClassServer(tmp_path / "loop.sqlite3")
     hall = server.hall = Hall(Store(tmp_path / "floor.sqlite3"))
-    room = hall.create_room(game, players, seed=7)
+    room = run_now(hall.create_room(game, players, seed=7))
     for seat in range(players):
-        hall.claim(room.seats[seat].token, f"Élève <b>{seat}</b>")
+        run_now(hall.claim(room.seats[seat].token, f"Élève <b>{seat}</b>"))
     return server, hall, room
 
 
@@ -84,7 +84,7 @@ def test_a_worker_draws_to_the_byte_what_the_loop_draws_step_by_step(tmp_path: P
                     assert drawn[(seat, language)] == message_json(server.table_for(room, seat, language)), \
                         f"seat {seat} ({language}) at step {room.step}"
                 seat = room.state.acting_seats[0]
-                hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+                await hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
                 steps += 1
             return steps
         finally:
@@ -102,7 +102,7 @@ def test_a_worker_is_sent_no_token_and_only_the_new_moves(tmp_path: Path) -> Non
     try:
         first = worker.request(room, ((0, "en"),))
         seat = room.state.acting_seats[0]
-        hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]))
+        run_now(hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0])))
         second = worker.request(room, ((0, "en"),))
         assert first.new is not None and second.new is None  # the game once, then the moves since
         assert [move.step for move in second.moves] == [0]
@@ -121,7 +121,7 @@ def test_a_replica_out_of_step_is_refused_and_sent_whole_again(tmp_path: Path) -
     try:
         draw_tables(worker.request(room, ((0, "en"),)))
         seat = room.state.acting_seats[0]
-        hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]))
+        run_now(hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0])))
         skipped = worker.request(room, ((0, "en"),))
         with pytest.raises(LookupError, match="step"):
             draw_tables(replace(skipped, moves=()))

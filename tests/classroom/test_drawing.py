@@ -23,7 +23,7 @@ class DrawingServer:
         self.server._schedule_bots = self.server._schedule_deadlines = lambda room: None  # type: ignore[method-assign]
 
     def room(self, code: str, committing: bool = False) -> Any:
-        """A room as `_changed` sees it: `committing` while `Hall.play_async` plays the moves it committed."""
+        """A room as `_changed` sees it: `committing` while `Hall.play` plays the moves it committed."""
         return SimpleNamespace(code=code, committing=[object()] if committing else None)
 
 

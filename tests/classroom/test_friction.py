@@ -25,7 +25,7 @@ from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, run, 
 from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.pages import move_words
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import FirstCommitHeld, ManualScheduler, ServerProcess, Student, wait_until
+from tabletop_edu.classroom.testing import FirstCommitHeld, ManualScheduler, ServerProcess, Student, run_now, wait_until
 from tabletop_edu.templates import stylesheet
 
 
@@ -243,9 +243,9 @@ def test_a_simultaneous_choice_keeps_its_deadlines_and_a_pause_stops_them(
         return tuple(server.call(lambda: room.state.acting_seats))
 
     def play_one() -> None:
-        def move() -> None:
+        async def move() -> None:
             seat = room.state.acting_seats[0]
-            server.hall.play(room, seat, room.step, str(rng.choice(room.legal_actions(seat))))
+            await server.hall.play(room, seat, room.step, str(rng.choice(room.legal_actions(seat))))
         server.call(move)
 
     for _ in range(100):  # students play until several choose at once (Commissario's picks)
@@ -283,18 +283,18 @@ def test_a_class_whose_time_runs_out_at_once_is_played_off_the_loop(
     codes = [teacher.create_room("commissario", 3, seed=7, move_time_limit=20)["code"] for _ in range(2)]
     rng = random.Random(3)
 
-    def at_the_picks(code: str) -> None:
+    async def at_the_picks(code: str) -> None:
         room = hall.rooms[code]
         while room.state is None or set(room.state.acting_seats) != {0, 1, 2}:
             if room.state is None:
-                hall.claim(next(seat for seat in room.seats if not seat.filled).token, f"S{rng.random():.6f}")
+                await hall.claim(next(seat for seat in room.seats if not seat.filled).token, f"S{rng.random():.6f}")
                 continue
             seat = room.state.acting_seats[0]
-            hall.play(room, seat, room.step, str(rng.choice(room.legal_actions(seat))))
+            await hall.play(room, seat, room.step, str(rng.choice(room.legal_actions(seat))))
 
-    def everyone_at_the_picks() -> list[int]:
+    async def everyone_at_the_picks() -> list[int]:
         for code in codes:
-            at_the_picks(code)
+            await at_the_picks(code)
         return [hall.rooms[code].step for code in codes]
 
     steps = server.call(everyone_at_the_picks)
@@ -344,7 +344,7 @@ def test_a_move_tapped_as_the_time_runs_out_wins_over_the_bots(timed: tuple[Clas
         room = hall.rooms[code]
         held = FirstCommitHeld(hall)
         mine = table["menu"]["options"][0]["action"] or "hide 0"
-        server.call(lambda: [asyncio.ensure_future(hall.play_async(room, 0, 0, mine))])
+        server.call(lambda: [asyncio.ensure_future(hall.play(room, 0, 0, mine))])
         [late_bot] = server.call(lambda: [deadline.callback()])  # while Ana's move is being committed
         held.release()
         wait_until(lambda: server.call(late_bot.done))
@@ -370,8 +370,8 @@ def test_a_time_limit_out_of_range_is_refused_and_opens_no_room(server: ClassSer
 
 def test_a_rooms_time_limit_is_kept_on_disk(tmp_path: Path) -> None:
     hall = Hall(Store(tmp_path / "limit.sqlite3"))
-    limited = hall.create_room("get_adler", 4, move_time_limit=90.5)
-    free = hall.create_room("get_adler", 4)
+    limited = run_now(hall.create_room("get_adler", 4, move_time_limit=90.5))
+    free = run_now(hall.create_room("get_adler", 4))
     again = Hall(Store(tmp_path / "limit.sqlite3"))
     assert again.rooms[limited.code].move_time_limit == 90.5 and again.rooms[free.code].move_time_limit is None
 

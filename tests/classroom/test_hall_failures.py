@@ -37,7 +37,7 @@ from tabletop_edu.classroom.export import ClassGames, seat_label
 from tabletop_edu.classroom.hall import Hall, time_limit_key
 from tabletop_edu.classroom.rooms import Refused, Room, clean_name
 from tabletop_edu.classroom.store import StorageError, Store
-from tabletop_edu.classroom.testing import seat_students, wait_until
+from tabletop_edu.classroom.testing import run_now, seat_students, wait_until
 from tabletop_edu.classroom.turns import BOT_STORAGE_TRIES, MAX_ROOM_ERRORS, RoomErrors
 
 
@@ -127,15 +127,15 @@ def bot_to_move(server: ClassServer) -> Room:
     hall = server.hall
     assert hall is not None
 
-    def seated() -> Room:
-        room = hall.create_room("commissario", 3, seed=4, bots={2: "random"}, bot_delay=0)
+    async def seated() -> Room:
+        room = await hall.create_room("commissario", 3, seed=4, bots={2: "random"}, bot_delay=0)
         server._bots_pending.add(room.code)
         for seat, name in enumerate(["Ann", "Bob"]):
-            hall.claim(room.seats[seat].token, name)
+            await hall.claim(room.seats[seat].token, name)
         assert room.state is not None
         while room.bot_to_move() is None:
             seat = room.state.acting_seats[0]
-            hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]))
+            await hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]))
         return room
 
     room: Room = server.call(seated)
@@ -249,14 +249,14 @@ def test_a_student_named_like_a_bot_is_never_merged_with_it(tmp_path: Path) -> N
     try:
         shown = []
         for seed in range(2):
-            room = hall.create_room("commissario", 3, seed=seed, bots={2: "random"})
+            room = run_now(hall.create_room("commissario", 3, seed=seed, bots={2: "random"}))
             for seat, name in enumerate(["bot random", "Ann"]):
-                hall.claim(room.seats[seat].token, name)
+                run_now(hall.claim(room.seats[seat].token, name))
             assert room.state is not None
             while not room.is_over:
                 seat = room.state.acting_seats[0]
-                hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]),
-                          actor="bot" if room.seats[seat].bot else "seat")
+                run_now(hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]),
+                          actor="bot" if room.seats[seat].bot else "seat"))
             shown.append(records.room_record(room))
     finally:
         hall.store.close()

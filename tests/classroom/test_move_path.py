@@ -15,20 +15,21 @@ from tabletop_edu.classroom import ClassServer
 from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.rooms import Room
 from tabletop_edu.classroom.store import Store
+from tabletop_edu.classroom.testing import run_now
 
 
 def mafia_room_on_its_floor(tmp_path: Path) -> tuple[Hall, Room]:
     """A seeded 12-seat Mafia room whose seats all sat down, played by random moves until the floor (where
     several students are to act at once)."""
     hall = Hall(Store(tmp_path / "path.sqlite3"))
-    room = hall.create_room("mafia_de_cuba", 12, seed=3)
+    room = run_now(hall.create_room("mafia_de_cuba", 12, seed=3))
     for seat in range(12):
-        hall.claim(room.seats[seat].token, f"Student {seat}")
+        run_now(hall.claim(room.seats[seat].token, f"Student {seat}"))
     rng = random.Random(3)
     assert room.state is not None
     while len(room.state.acting_seats) < 2:
         seat = room.state.acting_seats[0]
-        hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat))))
+        run_now(hall.play(room, seat, room.step, str(rng.choice(room.state.legal_actions(seat)))))
     return hall, room
 
 
@@ -46,7 +47,7 @@ def counted(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, counts: Coun
 
 def test_a_move_is_read_and_checked_once_on_its_way_from_the_page_to_the_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """From `play_async` (what the websocket handler calls) to the move played in the room's game: its text is
+    """From `Hall.play` (what the websocket handler calls) to the move played in the room's game: its text is
     read into an action once and validated once (it was three times: on arrival, before its commit, when
     played), and the game is as `apply` would have left it."""
     hall, room = mafia_room_on_its_floor(tmp_path)
@@ -60,7 +61,7 @@ def test_a_move_is_read_and_checked_once_on_its_way_from_the_page_to_the_game(
     counted(monkeypatch, state_class, "_validate", counts)
     counted(monkeypatch, state_class, "parse_action", counts)
 
-    asyncio.run(hall.play_async(room, seat, room.step, text))
+    run_now(hall.play(room, seat, room.step, text))
 
     assert counts == {"_validate": 1, "parse_action": 1}
     assert room.state.fingerprint() == expected.fingerprint()
@@ -77,7 +78,7 @@ def test_moves_that_waited_behind_a_commit_are_checked_again_on_the_game_as_it_t
     moves = {seat: str(room.state.legal_actions(seat)[0]) for seat in (first, second)}
 
     async def together() -> None:
-        await asyncio.gather(*(hall.play_async(room, seat, step, moves[seat]) for seat in (first, second)))
+        await asyncio.gather(*(hall.play(room, seat, step, moves[seat]) for seat in (first, second)))
 
     asyncio.run(together())
     assert room.state.history[step:] == [(first, moves[first]), (second, moves[second])]
@@ -104,7 +105,7 @@ def test_a_move_asks_the_registry_at_most_once(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(registry, "find_game", counting)
     monkeypatch.setattr(rendering, "find_game", counting)  # imported there by name
 
-    asyncio.run(hall.play_async(room, seat, room.step, text))
+    run_now(hall.play(room, seat, room.step, text))
     for perspective in [*range(12), None]:
         server.table_for(room, perspective, "en")
 
@@ -132,7 +133,7 @@ def test_a_room_keeps_one_snapshot_a_step_and_drops_it_once_when_its_game_moves(
     assert room.menu_tree(seat) is room.menu_tree(seat) and room.legal_actions(seat) == room.legal_actions(seat)
     assert room.snapshot is snapshot and drawn[0] is room.view(0) and set(views.values()) == {1}
 
-    hall.play(room, seat, room.step, str(room.legal_actions(seat)[0]))
+    run_now(hall.play(room, seat, room.step, str(room.legal_actions(seat)[0])))
     assert room.snapshot is not snapshot and room.snapshot.is_of(room.state, room.step)
     assert room.view(0) is not drawn[0] and views[0] == 2
 

@@ -43,7 +43,7 @@ from tabletop_edu.classroom.rooms import Refused, Room
 from tabletop_edu.classroom.client import ClassroomError, Feed, join_room, websocket_url
 from tabletop_edu.classroom.handlers import MAX_CONNECTIONS_PER_PROJECTOR, MAX_CONNECTIONS_PER_SEAT, redacted
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import FirstCommitHeld, ServerProcess, seat_students, wait_until
+from tabletop_edu.classroom.testing import FirstCommitHeld, ServerProcess, run_now, seat_students, wait_until
 from tabletop_edu.classroom.throttles import GUESS_BURST, GUESS_RATE, GuessThrottle
 
 
@@ -341,10 +341,10 @@ def test_a_file_that_is_no_class_database_is_one_clear_sentence(tmp_path: Path) 
 
 def finished_game(hall: Hall, seed: int) -> Room:
     """A game of Peek played to its end by two bots, then revealed."""
-    room = hall.create_room("peek", 2, seed=seed, bots={0: "random", 1: "random"}, bot_delay=0)
+    room = run_now(hall.create_room("peek", 2, seed=seed, bots={0: "random", 1: "random"}, bot_delay=0))
     while not room.is_over:
-        hall.step_bot(room.code)
-    return hall.reveal(room.code)
+        run_now(hall.step_bot(room.code))
+    return run_now(hall.reveal(room.code))
 
 
 def held_by(root: object) -> int:
@@ -400,15 +400,15 @@ def test_finished_rooms_leave_memory_after_an_idle_time_and_come_back_when_opene
 def test_closed_rooms_never_revealed_leave_memory_too_and_come_back_when_opened(tmp_path: Path) -> None:
     clock = FakeClock()
     hall = Hall(Store(tmp_path / "closed.sqlite3"), clock=clock)
-    midway = hall.create_room("peek", 2, seed=4, bots={0: "random", 1: "random"}, bot_delay=0)
-    hall.step_bot(midway.code)  # one move, then the teacher closes it: never over, never revealed
-    unseated = hall.create_room("peek", 3, seed=5)
-    playing = hall.create_room("peek", 2, seed=6, bots={0: "random", 1: "random"}, bot_delay=0)
+    midway = run_now(hall.create_room("peek", 2, seed=4, bots={0: "random", 1: "random"}, bot_delay=0))
+    run_now(hall.step_bot(midway.code))  # one move, then the teacher closes it: never over, never revealed
+    unseated = run_now(hall.create_room("peek", 3, seed=5))
+    playing = run_now(hall.create_room("peek", 2, seed=6, bots={0: "random", 1: "random"}, bot_delay=0))
     assert midway.state is not None
     fingerprint = hash(midway.state.fingerprint())
     tokens = [seat.token for seat in midway.seats]
     for room in (midway, unseated):
-        hall.close(room.code)
+        run_now(hall.close(room.code))
     clock.advance(FINISHED_IDLE - 1)
     assert hall.sweep() == []  # not idle long enough yet
     clock.advance(1)
@@ -491,16 +491,16 @@ def bot_at_the_picks(server: ClassServer) -> Room:
     hall = server.hall
     assert hall is not None
 
-    def seated() -> Room:
-        room = hall.create_room("commissario", 3, seed=4, bots={2: "random"})
+    async def seated() -> Room:
+        room = await hall.create_room("commissario", 3, seed=4, bots={2: "random"})
         server._bots_pending.add(room.code)
         for seat, name in enumerate(["Ann", "Bob"]):
-            hall.claim(room.seats[seat].token, name)
+            await hall.claim(room.seats[seat].token, name)
         assert room.state is not None
         while set(room.state.acting_seats) != {0, 1, 2}:
             seat = room.state.acting_seats[0]
             actor = "bot" if seat == 2 else "seat"
-            hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]), actor=actor)
+            await hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]), actor=actor)
         return room
 
     room: Room = server.call(seated)
@@ -525,7 +525,7 @@ def test_a_bot_whose_move_the_table_overtook_before_its_commit_thinks_again_and_
 
     def taps() -> None:
         assert room.state is not None
-        asyncio.ensure_future(hall.play_async(room, 0, step, str(room.state.legal_actions(0)[0])))
+        asyncio.ensure_future(hall.play(room, 0, step, str(room.state.legal_actions(0)[0])))
         asyncio.ensure_future(server._bot_move(room))
 
     server.call(taps)

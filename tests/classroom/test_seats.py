@@ -21,7 +21,7 @@ from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.rooms import (MAX_NAME, MAX_NAME_CODE_POINTS, MAX_NAME_UTF16, Refused, clean_name,
                                           name_length)
 from tabletop_edu.classroom.store import Store
-from tabletop_edu.classroom.testing import Student, altered
+from tabletop_edu.classroom.testing import Student, altered, run_now
 
 #: English words no French page or refusal may hold.
 ENGLISH = re.compile(r"\b(the|is|your|you|please|seat|room|ask|teacher|waiting|join|taken|full|link|expired|"
@@ -168,17 +168,18 @@ def test_an_english_refusal_is_the_students_sentence_not_the_servers_details() -
 
 def test_refusals_with_details_carry_them_in_french(tmp_path: Path) -> None:
     hall = Hall(Store(tmp_path / "class.sqlite3"))
-    room = hall.create_room("peek", 2, seed=1, language="fr")
-    hall.join(room.code, "Ana")
-    for call, detail in ((lambda: hall.join(room.code, "ANA"), "ANA"), (lambda: hall.join("QQQQ", "Bo"), "QQQQ"),
-                         (lambda: hall.join(room.code, "y" * 30), "30")):
+    room = run_now(hall.create_room("peek", 2, seed=1, language="fr"))
+    run_now(hall.join(room.code, "Ana"))
+    for call, detail in ((lambda: run_now(hall.join(room.code, "ANA")), "ANA"),
+                         (lambda: run_now(hall.join("QQQQ", "Bo")), "QQQQ"),
+                         (lambda: run_now(hall.join(room.code, "y" * 30)), "30")):
         with pytest.raises(Refused) as caught:
             call()
         text = refusal_text(caught.value, "fr")
         assert detail in text and text != REFUSALS["fr"][caught.value.code] and not english_words(text), text
-    hall.join(room.code, "Bo")
+    run_now(hall.join(room.code, "Bo"))
     with pytest.raises(Refused) as full:
-        hall.join(room.code, "Cy")
+        run_now(hall.join(room.code, "Cy"))
     assert "demandez votre lien à l'enseignant" in refusal_text(full.value, "fr")
     assert "ask your teacher for your link" in str(full.value)
 
@@ -202,8 +203,8 @@ SCOTLAND = "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E00
                                   "می\u200cخواهم", "<b>Ana</b>", ASTRONAUT * MAX_NAME])
 def test_printable_names_are_welcome_emoji_included(tmp_path: Path, name: str) -> None:
     hall = Hall(Store(tmp_path / "class.sqlite3"))
-    room = hall.create_room("peek", 2, seed=1)
-    _, seat = hall.join(room.code, name)
+    room = run_now(hall.create_room("peek", 2, seed=1))
+    _, seat = run_now(hall.join(room.code, name))
     assert seat.name == clean_name(name) and Hall(Store(hall.store.path)).rooms[room.code].seats[0].name == seat.name
 
 
@@ -224,10 +225,10 @@ def test_names_are_counted_as_people_count_them_and_a_joiner_hides_no_double() -
 
 def test_a_name_with_a_joiner_between_letters_is_the_same_name(tmp_path: Path) -> None:
     hall = Hall(Store(tmp_path / "class.sqlite3"))
-    room = hall.create_room("peek", 3, seed=1)
-    hall.join(room.code, "Ana")
+    room = run_now(hall.create_room("peek", 3, seed=1))
+    run_now(hall.join(room.code, "Ana"))
     with pytest.raises(Refused) as caught:
-        hall.join(room.code, "A\u200dna")
+        run_now(hall.join(room.code, "A\u200dna"))
     assert caught.value.code == "name_taken"
 
 
@@ -270,19 +271,20 @@ def test_the_dashboard_of_an_empty_room_waits_for_students(tmp_path: Path, langu
 def test_a_room_can_seat_students_at_random_the_same_way_after_a_restart(tmp_path: Path) -> None:
     hall = Hall(Store(tmp_path / "class.sqlite3"))
     names = ["Ana", "Bo", "Cy", "Dee", "Eve", "Fay"]
-    drawn = hall.create_room("mafia_de_cuba", 6, seed=11, draw_seats=True)
-    in_order = hall.create_room("mafia_de_cuba", 6, seed=11)
-    seats = [hall.join(drawn.code, name)[1].number for name in names[:3]]
+    drawn = run_now(hall.create_room("mafia_de_cuba", 6, seed=11, draw_seats=True))
+    in_order = run_now(hall.create_room("mafia_de_cuba", 6, seed=11))
+    seats = [run_now(hall.join(drawn.code, name))[1].number for name in names[:3]]
     reopened = Hall(Store(hall.store.path))  # the server restarts in the middle of the arrivals
-    seats += [reopened.join(drawn.code, name)[1].number for name in names[3:]]
+    seats += [run_now(reopened.join(drawn.code, name))[1].number for name in names[3:]]
     assert sorted(seats) == list(range(6)) and seats != list(range(6)), "every seat once, not in arrival order"
-    assert [hall.join(in_order.code, name)[1].number for name in names] == list(range(6))
-    again = Hall(Store(tmp_path / "again.sqlite3")).create_room("mafia_de_cuba", 6, seed=11, draw_seats=True)
+    assert [run_now(hall.join(in_order.code, name))[1].number for name in names] == list(range(6))
+    again = run_now(Hall(Store(tmp_path / "again.sqlite3")).create_room("mafia_de_cuba", 6, seed=11, draw_seats=True))
     hall_again = Hall(Store(tmp_path / "again.sqlite3"))
-    assert [hall_again.join(again.code, name)[1].number for name in names] == seats, "drawn from the room's seed"
+    drawn_again = [run_now(hall_again.join(again.code, name))[1].number for name in names]
+    assert drawn_again == seats, "drawn from the room's seed"
     assert reopened.rooms[drawn.code].state is not None and reopened.rooms[drawn.code].state.players[seats[0]] == "Ana"
     with pytest.raises(Refused, match="draw_seats") as caught:
-        hall.create_room("peek", 2, draw_seats="yes")  # type: ignore[arg-type]
+        run_now(hall.create_room("peek", 2, draw_seats="yes"))  # type: ignore[arg-type]
     assert caught.value.code == "bad_request" and len(hall.store.rooms()) == 2
 
 

@@ -34,7 +34,7 @@ from tabletop_edu.classroom.errors import ClassroomError
 from tabletop_edu.classroom.hall import Hall
 from tabletop_edu.classroom.rooms import Refused, Room
 from tabletop_edu.classroom.store import PAGE_CACHE_KIB, StorageBusy, Store
-from tabletop_edu.classroom.testing import play_to_the_end, seat_students
+from tabletop_edu.classroom.testing import play_to_the_end, run_now, seat_students
 
 
 
@@ -49,10 +49,10 @@ def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
 
 def test_moves_queued_while_the_writer_is_busy_commit_in_one_transaction(tmp_path: Path) -> None:
     hall = Hall(Store(tmp_path / "group.sqlite3"))
-    rooms = [hall.create_room("peek", 2, seed=seed) for seed in range(8)]
+    rooms = [run_now(hall.create_room("peek", 2, seed=seed)) for seed in range(8)]
     for room in rooms:
         for seat, name in enumerate(["Ann", "Bob"]):
-            hall.claim(room.seats[seat].token, name)
+            run_now(hall.claim(room.seats[seat].token, name))
     statements: list[str] = []
     hall.store.write(lambda db: db.set_trace_callback(statements.append))
     started, gate = threading.Event(), threading.Event()
@@ -181,13 +181,13 @@ class HeldCommits:
 
     def __init__(self, tmp_path: Path) -> None:
         self.hall = Hall(Store(tmp_path / "together.sqlite3"))
-        self.room = room = self.hall.create_room("commissario", 3, seed=4)
+        self.room = room = run_now(self.hall.create_room("commissario", 3, seed=4))
         for seat, name in enumerate(["Ann", "Bob", "Cyd"]):
-            self.hall.claim(room.seats[seat].token, name)
+            run_now(self.hall.claim(room.seats[seat].token, name))
         assert room.state is not None
         while set(room.state.acting_seats) != {0, 1, 2}:  # on to the first simultaneous choice (the picks)
             seat = room.state.acting_seats[0]
-            self.hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0]))
+            run_now(self.hall.play(room, seat, room.step, str(room.state.legal_actions(seat)[0])))
         self.step = room.step
         self.picks = {seat: [str(pick) for pick in room.state.legal_actions(seat)] for seat in range(3)}
         self.commits: list[tuple[list[int], Future[float]]] = []
@@ -203,7 +203,7 @@ class HeldCommits:
         self.tables += 1
 
     def tap(self, seat: int, pick: int = 0) -> asyncio.Future[None]:
-        return asyncio.ensure_future(self.hall.play_async(self.room, seat, self.step, self.picks[seat][pick]))
+        return asyncio.ensure_future(self.hall.play(self.room, seat, self.step, self.picks[seat][pick]))
 
     async def until(self, condition: Callable[[], bool]) -> None:
         for _ in range(10000):
