@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .core import Action, View
+from .registry import GamePlugin
 from .rendering import game_renderer
 
 #: Labels a path of words: the label of its last word.
@@ -118,9 +119,10 @@ def move_step(legal_actions: Sequence[Action | str], chosen: Sequence[str] = (),
     return tree.step(chosen, label)
 
 
-def labeller(view: View, language: str = "en") -> Labeller:
-    """The game's labels for notation words (its `render.move_label`), or the words themselves."""
-    function: Any = game_renderer(view.game, "move_label")
+def labeller(view: View, language: str = "en", plugin: GamePlugin | None = None) -> Labeller:
+    """The game's labels for notation words (its `render.move_label`), or the words themselves. `plugin`: the
+    view's game, when the caller holds it, instead of asking the registry."""
+    function: Any = game_renderer(view.game, "move_label") if plugin is None else plugin.renderer("move_label")
     if function is None:
         return lambda path: path[-1]
     return lambda path: str(function(view, path, language))

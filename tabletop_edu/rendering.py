@@ -16,7 +16,7 @@ from markupsafe import escape
 
 from .core import Event, GameState, View
 from .i18n import tr
-from .registry import find_game
+from .registry import GamePlugin, find_game
 from .templates import Row, display_names, log_lines, page, remembered_wording, render, without_style
 from .templates.drawn import Drawn, Piece, pieces_without_suffix
 
@@ -64,13 +64,15 @@ def _parameters(function: Callable[..., str]) -> frozenset[str]:
 
 
 def render_view_html(view: View, language: str = "en", log: bool = True,
-                     worded: Sequence[str] | None = None, style: bool = True, public: View | None = None) -> str:
+                     worded: Sequence[str] | None = None, style: bool = True, public: View | None = None,
+                     plugin: GamePlugin | None = None) -> str:
     """The game's own HTML for a view (its `render.view_html`), else a generic table; `log=False` leaves the
     log out (a widget shows it in its own tab). `worded`: the text of each event of the view's log, as a running
     log worded it (`RunningLog`), for a renderer that lists some of them again. `style=False`: without the
     stylesheet (a page that links it; `call_renderer`). `public`: the spectator's view of the same step, for a
-    renderer that draws what its tables share once a step (the class server's)."""
-    function = game_renderer(view.game, "view_html")
+    renderer that draws what its tables share once a step (the class server's). `plugin`: the view's game, when
+    the caller holds it (a class server's room), instead of asking the registry."""
+    function = game_renderer(view.game, "view_html") if plugin is None else plugin.renderer("view_html")
     if function is None:
         return generic_view_html(view, log, language, style)
     return call_renderer(function, view, language, log, worded, style, public)
@@ -108,9 +110,10 @@ class RunningLog:
     the view's log as worded here ("" for an event that says nothing), so that a list of what was said (Mafia de
     Cuba's, on every table of its floor) need not word its events again."""
 
-    def __init__(self, language: str = "en", style: bool = True) -> None:
+    def __init__(self, language: str = "en", style: bool = True, plugin: GamePlugin | None = None) -> None:
         self.language = language
         self.style = style  # False: for a page that links the stylesheet (`render_view_html`'s `style`)
+        self.plugin = plugin  # the game of the views drawn, when the caller holds it (else asked of the registry)
         self._items: list[str] = []  # one `<li>` per worded line, as the log template writes it
         self._lines = Piece("")  # the items joined, their JSON kept (`templates.drawn`)
         self._texts: list[str] = []  # the text of each event worded so far ("" when it makes no line)
@@ -126,7 +129,9 @@ class RunningLog:
                 (known and log[known - 1] is not self._last and log[known - 1] != self._last):
             self._items, self._texts, known, self._players = [], [], 0, tuple(view.players)
             self._lines = Piece("")
-        wording = _remembered(game_renderer(view.game, "event_text") or _engine_text)
+        plugin = self.plugin
+        wording = _remembered((game_renderer(view.game, "event_text") if plugin is None or plugin.module != view.game
+                               else plugin.renderer("event_text")) or _engine_text)
         names = display_names(view.players)
         lines = len(self._items)
         for event in log[known:]:
@@ -144,10 +149,11 @@ class RunningLog:
         (`templates.drawn.Drawn`), the log's lines one piece that keeps its JSON from one table to the next.
         `public`: the spectator's view of the same step (see `render_view_html`)."""
         self.items(view)
+        plugin = self.plugin if self.plugin is not None and self.plugin.module == view.game else None
         body = render_view_html(view, self.language, log=False, worded=tuple(self._texts), style=self.style,
-                                public=public)
+                                public=public, plugin=plugin)
         if not body.endswith(_TABLE_END):  # a table not laid out by the shared template: drawn whole
-            return render_view_html(view, self.language, log=True, style=self.style)
+            return render_view_html(view, self.language, log=True, style=self.style, plugin=plugin)
         return Drawn([*pieces_without_suffix(body, _TABLE_END), _log_head(self.language), self._lines, _LOG_END])
 
 

@@ -23,9 +23,10 @@ from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from ..core import GameState, IllegalAction
+from ..core import Action, GameState, IllegalAction
+from ..core.state import action_text
 from . import games
-from .rooms import Change, Refused, Room, WaitingMove, acting_seats_at, one_line
+from .rooms import Change, CheckedMove, Refused, Room, WaitingMove, acting_seats_at, one_line
 from .store import ActionRow, StorageBusy, StorageError, Store
 
 log = logging.getLogger("tabletop_edu.classroom")
@@ -147,9 +148,9 @@ class HallCommits:
                    even_paused: bool = False) -> float:
         """Play `action` (its text) for `seat`, answering `step`; refused unless it is that seat's move now.
         `actor` is stored with the move ("seat", "bot"); `even_paused` is for the teacher's step. The move is
-        checked (`GameState.check`, which changes nothing), committed, and only then played in memory and told:
-        a move that could not be stored changes nothing. The loop serves everyone else while the writer commits
-        the move.
+        read and checked once (`GameState.checked_action`, which changes nothing), committed, and only then played
+        in memory and told: a move that could not be stored changes nothing. The loop serves everyone else while the
+        writer commits the move.
 
         A move is checked when it arrives (a move out of date is refused at once). The good ones that arrive
         while a move of their room is being committed (students testifying at once on Mafia's floor, a
@@ -158,8 +159,9 @@ class HallCommits:
         for the lot, not one after another. The committed moves are played and told by the loop's first
         callback after their commit, even if their waiters are gone. Returns when that callback ran
         (`time.perf_counter`): the move's table was due from then (`classroom.waits`)."""
-        self._checked_move(room, seat, step, action, even_paused)  # out of date: refused now
-        move = WaitingMove(seat, step, action, actor, even_paused, asyncio.get_running_loop().create_future())
+        checked = self._checked_move(room, seat, step, action, even_paused)  # out of date: refused now
+        move = WaitingMove(seat, step, action, actor, even_paused, asyncio.get_running_loop().create_future(),
+                           checked=checked)
         room.waiting.append(move)
         if room.committing is None:
             self._commit_waiting(room)
@@ -168,23 +170,27 @@ class HallCommits:
 
     def _commit_waiting(self, room: Room) -> None:
         """Check the room's waiting moves in their order, each on the game as the moves before it leave it (a
-        copy), refuse the ones that no longer fit and hand the others to the writer in one job."""
+        copy), refuse the ones that no longer fit and hand the others to the writer in one job. A move's check
+        when it arrived stands while the game it was checked on has not moved (the usual move: nothing waited)."""
         loop = asyncio.get_running_loop()
         waiting, room.waiting = room.waiting, []
         rows: list[ActionRow]
-        game, rows, movers = room.state, [], []
+        origin = game = room.state
+        rows, movers, moves = [], [], []
         for move in waiting:
             try:
-                step, text = self._checked_move(room, move.seat, move.answered, move.action, move.even_paused, game)
+                checked = self._checked_move(room, move.seat, move.answered, move.action, move.even_paused, game,
+                                             move.checked)
                 if len(rows) + 1 < len(waiting):  # a move after it is checked on the game with this one played
                     assert game is not None  # `_checked_move` refused a room without a game
                     game = game.clone() if game is room.state else game
-                    game.apply(text, player=move.seat)
+                    game.apply_checked(checked.move, player=move.seat)
             except Exception as refusal:  # noqa: BLE001 - `Refused`, or raised to its waiter as if played there
                 move.settle(refusal)
                 continue
-            rows.append(ActionRow(room.code, step, move.seat, text, move.actor, 0.0))
+            rows.append(ActionRow(room.code, checked.at, move.seat, checked.text, move.actor, 0.0))
             movers.append(move)
+            moves.append(checked.move)
         if not rows:
             return
         room.committing = movers
@@ -200,7 +206,7 @@ class HallCommits:
                 outcome = storage_refusal(error)
             else:
                 try:
-                    self._played(room, [replace(row, at=at) for row in rows])
+                    self._played(room, [replace(row, at=at) for row in rows], origin, moves)
                 except Exception as error:  # noqa: BLE001 - raised to the waiters, as if played there
                     outcome = error
             room.committing = None
@@ -223,9 +229,10 @@ class HallCommits:
             raise
 
     def _checked_move(self, room: Room, seat: int, step: Any, action: Any, even_paused: bool,
-                      game: GameState[Any] | None = None) -> tuple[int, str]:
-        """(the step, the text to store) of a move `seat` may make now on `game` (default: the room's), or
-        `Refused` saying why."""
+                      game: GameState[Any] | None = None, known: CheckedMove | None = None) -> CheckedMove:
+        """A move `seat` may make now on `game` (default: the room's), read and validated, or `Refused` saying
+        why. `known`: the same move's check of before, which stands if it was of this game at this step (the
+        room's gates, paused or closed, are asked again: they change without a move)."""
         if room.closed:
             raise Refused("closed", "This room is closed.", 410)
         state = room.state if game is None else game
@@ -245,16 +252,24 @@ class HallCommits:
             raise Refused("paused", "The teacher paused the game.", 409)
         if seat not in state.acting_seats:
             raise Refused("not_your_turn", "It is not your turn.", 409)
+        if known is not None and known.state is state and known.at == now and known.seat == seat:
+            return known
         try:
-            return now, state.check(action, player=seat)
+            move = state.checked_action(action, player=seat)
         except IllegalAction as reason:
             raise Refused("illegal", str(reason), fr=reason.words("fr")) from None
+        return CheckedMove(state, now, seat, move, action_text(move))
 
-    def _played(self, room: Room, rows: Sequence[ActionRow]) -> None:
-        """Committed moves, played in memory in their order and told once."""
-        assert room.state is not None
-        for row in rows:
-            room.apply(row)
+    def _played(self, room: Room, rows: Sequence[ActionRow], origin: GameState[Any] | None = None,
+                moves: Sequence[Action] = ()) -> None:
+        """Committed moves, played in memory in their order and told once. `moves`: their action values, checked
+        one after the other from the game `origin` at the first row's step: played without a second check if the
+        room's game is still that one there (else each is read and checked again)."""
+        state = room.state
+        assert state is not None
+        trusted = state is origin and bool(rows) and rows[0].step == len(state.history) and len(moves) == len(rows)
+        for index, row in enumerate(rows):
+            room.apply(row, moves[index] if trusted else None)
         self._tell(room)
 
     @staticmethod

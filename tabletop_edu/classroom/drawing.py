@@ -67,7 +67,8 @@ def render_table(room: Room, seat: int | None, language: str, with_view: bool = 
                             style=False,  # the page links the stylesheet once (`TableStyle`)
                             words=room.menu_tree(cast(int, seat)) if legal else None,  # legal moves: a seat's only
                             log=room.running_log(seat, language),  # its new lines only are worded
-                            public=room.view(None))  # what the step's tables share, drawn once
+                            public=room.view(None),  # what the step's tables share, drawn once
+                            plugin=room.plugin)
     if with_view and seat is not None:
         message["view"] = None if view is None else room.remember(("view_json", seat), lambda: view_to_json(view))
         message["legal"] = [str(action) for action in legal]

@@ -19,7 +19,8 @@ from ..beliefs import BeliefQuestion
 from ..core import Bot, GameState
 
 
-def _plugin(game: str | ModuleType) -> registry.GamePlugin:
+def plugin(game: str | ModuleType) -> registry.GamePlugin:
+    """The game's plugin, by short name, package name or module; a clear error for any other (a room asks it once)."""
     name = game.__name__ if isinstance(game, ModuleType) else game
     found = registry.find_game(name) if isinstance(name, str) else None
     if found is None:
@@ -29,33 +30,33 @@ def _plugin(game: str | ModuleType) -> registry.GamePlugin:
 
 def game_package(game: str | ModuleType) -> str:
     """The package of a game given by short name, package name or module; a clear error for any other."""
-    return _plugin(game).module
+    return plugin(game).module
 
 
 def game_module(game: str | ModuleType) -> ModuleType:
     """The game's module (with `new_game`, `State`, `Rules`)."""
-    return _plugin(game).load_module()
+    return plugin(game).load_module()
 
 
 def short_name(package: str) -> str:
     """"mafia_de_cuba" for "tabletop_edu.mafia_de_cuba"."""
-    return _plugin(package).name
+    return plugin(package).name
 
 
 def title(package: str) -> str:
     """The game's name for people ("Mafia de Cuba")."""
-    return _plugin(package).title
+    return plugin(package).title
 
 
 def player_range(package: str) -> tuple[int, int, int]:
     """The fewest and most players of a table of this game, and its usual number (`GamePlugin.default_players`)."""
-    plugin = _plugin(package)
-    return plugin.min_players, plugin.max_players, plugin.default_players or plugin.min_players
+    found = plugin(package)
+    return found.min_players, found.max_players, found.default_players or found.min_players
 
 
 def bot_names(package: str) -> list[str]:
     """The names of the bots a teacher may seat at a table of this game."""
-    return sorted(_plugin(package).bot_names())
+    return sorted(plugin(package).bot_names())
 
 
 def make_bot(package: str, name: str) -> Bot:
@@ -68,19 +69,19 @@ def make_bot(package: str, name: str) -> Bot:
 
 def knowledge_function(package: str) -> Callable[..., str] | None:
     """The game's knowledge panel, `knowledge_html(view_or_state, language)`, as its plugin declares it."""
-    return _plugin(package).knowledge_panel()
+    return plugin(package).knowledge_panel()
 
 
 def posteriors(state: GameState[Any]) -> dict[int, dict[str, float]]:
     """What the table can infer at `state`, as the game's plugin computes it; a ValueError for a game that
     declares no posteriors."""
-    return _plugin(state.game).posteriors_at(state)
+    return plugin(state.game).posteriors_at(state)
 
 
 def belief_model(package: str) -> Any | None:
     """The game's belief model (`beliefs.BeliefModel`), as its plugin declares it; None for a game that asks
     no belief questions."""
-    return _plugin(package).belief_model()
+    return plugin(package).belief_model()
 
 
 #: What a question's key gets when the teacher asks it (`asked_question`): "adler@h3#asked@12".

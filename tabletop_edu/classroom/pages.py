@@ -25,6 +25,7 @@ from ..core import Action, View
 from ..extras import need
 from ..i18n import register, tr
 from ..moves import MoveTree, labeller, move_step
+from ..registry import GamePlugin
 from ..rendering import RunningLog, game_renderer, render_state_html, render_view_html
 from ..templates import stylesheet, without_style
 from ..templates.drawn import Drawn
@@ -224,12 +225,12 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
                   legal_actions: Sequence[Action | str] = (), paused: bool = False, revealed: str | None = None,
                   title: str = "", seat: int | None = None, style: bool = True,
                   words: MoveTree | None = None, log: RunningLog | None = None,
-                  public: View | None = None) -> dict[str, Any]:
+                  public: View | None = None, plugin: GamePlugin | None = None) -> dict[str, Any]:
     """Everything a seat's page (or the projector, `view.seat` None) shows now, from its view alone
     (`words`: the legal actions' tree of notation words, when the caller keeps it: `moves.MoveTree`; `log`: the
     seat's log kept from its last table, when the caller keeps it, so that only its new lines are worded;
     `public`: the spectator's view of the same step, when the caller keeps it, for the tables of a step to share
-    what they show of it: `rendering.render_view_html`).
+    what they show of it: `rendering.render_view_html`; `plugin`: the view's game, when the caller holds it).
 
     `step` is the number of moves played (the step a move must answer); `legal_actions` are the seat's own
     (empty when it is not to act); `revealed` is the reveal HTML once the teacher showed the whole table at
@@ -238,7 +239,8 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
     kind, status = status_text(view, seats, language, paused=paused)
     me = seat if view is None else view.seat
     html = lobby_html(seats, me, language) if view is None else \
-        log.table_html(view, public) if log is not None else render_view_html(view, language, True, style=style)
+        log.table_html(view, public) if log is not None else \
+        render_view_html(view, language, True, style=style, plugin=plugin)
     if revealed is not None:
         html = Drawn([f"<section class='classroom-reveal'><h2>{escape(tr('class.revealed', language))}</h2>"
                       f"{revealed}</section>", html])
@@ -247,17 +249,18 @@ def table_message(view: View | None, language: str, *, seats: Sequence[Mapping[s
         html = without_style(html)
     menu = None
     if view is not None and kind == "turn" and legal_actions:
-        menu = menu_message(view, legal_actions, (), language, step, words)
+        menu = menu_message(view, legal_actions, (), language, step, words, plugin)
     return {"type": "table", "step": step, "kind": kind, "status": status, "title": title, "html": html,
             "menu": menu, "seat": me, "started": view is not None, "over": kind == "over", "paused": paused,
             "revealed": revealed is not None}
 
 
 def menu_message(view: View, legal_actions: Sequence[Action | str], chosen: Sequence[str],
-                 language: str, step: int, words: MoveTree | None = None) -> dict[str, Any]:
+                 language: str, step: int, words: MoveTree | None = None,
+                 plugin: GamePlugin | None = None) -> dict[str, Any]:
     """The next choice of a move after the words `chosen`: buttons labelled by the game (ValueError if
-    `chosen` starts no legal move: the menu changed, start again)."""
-    label = labeller(view, language)
+    `chosen` starts no legal move: the menu changed, start again; `plugin`: the view's game, when held)."""
+    label = labeller(view, language, plugin)
     choice = move_step(legal_actions, tuple(chosen), label, words)
     return {"type": "menu", "step": step, "chosen": list(choice.chosen),
             "labels": [label(tuple(choice.chosen[:index + 1])) for index in range(len(choice.chosen))],

@@ -24,10 +24,12 @@ from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from ..beliefs import BeliefQuestion
-from ..core import Bot, GameState, SeatLog, View
+from ..core import Action, Bot, GameState, SeatLog, View
 from ..moves import MoveTree
+from ..registry import GamePlugin
 from ..rendering import RunningLog
 from . import games
+from .snapshot import Snapshot
 from .store import ActionRow, BeliefRow
 
 T = TypeVar("T")
@@ -44,8 +46,7 @@ NAME_JOINERS = frozenset({"\u200c", "\u200d"})
 EMOJI_TAGS = range(0xE0020, 0xE0080)
 #: Bytes of randomness in a seat's or projector's token (128 bits).
 TOKEN_BYTES = 16
-#: What `Room.remember` finds for a key not computed yet at this step (None may be a value it keeps).
-_NOT_YET = object()
+
 
 class Refused(ValueError):
     """A request the server refuses: `code` for programs, the message for people, `status` for HTTP.
@@ -145,6 +146,19 @@ class TableSeat:
     def filled(self) -> bool:
         return self.name is not None
 
+@dataclass(frozen=True)
+class CheckedMove:
+    """A move read and validated once (`GameState.checked_action`): `seat`'s action value `move` on `state` when
+    it had played `at` moves, and the text the store keeps of it. It is played at that step without a second
+    check (`GameState.apply_checked`)."""
+
+    state: GameState[Any]
+    at: int
+    seat: int
+    move: Action
+    text: str
+
+
 @dataclass
 class WaitingMove:
     """A move checked when it arrived, waiting to be checked again and committed with its room's next group
@@ -157,6 +171,7 @@ class WaitingMove:
     even_paused: bool
     played: asyncio.Future[None]
     committed_at: float = 0.0  # when its commit was known on the loop (`time.perf_counter`), once played
+    checked: CheckedMove | None = None  # its check when it arrived: it stands while the game has not moved
 
     def settle(self, outcome: BaseException | None) -> None:
         """Played (`outcome` None) or refused with `outcome`; told to its waiter, if it still waits."""
@@ -209,8 +224,7 @@ class Room:
     beliefs: list[BeliefRow] = field(default_factory=list)
     pending_beliefs: dict[int, set[str]] = field(default_factory=dict)  # keys being stored now, by seat
     asked_steps: set[int] = field(default_factory=set)  # the steps at which the teacher asked for beliefs
-    _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
-    _memo_key: tuple[int, int] = (-1, -1)
+    _snapshot: Snapshot = field(default_factory=lambda: Snapshot(None, 0), repr=False)
     _logs: dict[tuple[int | None, str], RunningLog] = field(default_factory=dict, repr=False)
     _logs_state: GameState[Any] | None = field(default=None, repr=False)  # the game `_logs` are of
     _seat_logs: dict[int | None, SeatLog] = field(default_factory=dict, repr=False)  # each seat's log, kept
@@ -224,17 +238,24 @@ class Room:
     # committed (a student sitting down, `Hall.join`; the teacher's `Change`), with the names sitting down
     # there: no one else gets the seat or the name meanwhile
     start_due: bool = False  # the file says the game started; it starts here once no seat is being joined
+    plugin: GamePlugin = field(init=False, repr=False)  # the game's, looked up once (`games.plugin`)
+
+    def __post_init__(self) -> None:
+        self.plugin = games.plugin(self.package)
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """What the room knows of its game's current step, made afresh once when the step or the game changes."""
+        state = self.state
+        snapshot = self._snapshot
+        if snapshot.state is not state or snapshot.step != (0 if state is None else len(state.history)):
+            snapshot = self._snapshot = Snapshot(state, 0 if state is None else len(state.history))
+        return snapshot
 
     def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
-        """`compute()` once per step of the game (views, legal actions and menus are asked for again and
-        again by every page of a room between two moves)."""
-        current = (id(self.state), self.step)
-        if self._memo_key != current:
-            self._memo, self._memo_key = {}, current
-        value = self._memo.get(key, _NOT_YET)  # one look-up: a table's key holds what it shows, hashed each time
-        if value is _NOT_YET:
-            value = self._memo[key] = compute()
-        return value
+        """`compute()` once per step of the game (tables and menus are asked for again and again by every page
+        of a room between two moves): kept in the step's `snapshot`."""
+        return self.snapshot.remember(key, compute)
 
     def running_log(self, seat: int | None, language: str) -> RunningLog:
         """`seat`'s log in `language`, kept from one table to the next: each step words its new lines only."""
@@ -242,16 +263,17 @@ class Room:
             self._logs, self._logs_state = {}, self.state
         log = self._logs.get((seat, language))
         if log is None:
-            log = self._logs[(seat, language)] = RunningLog(language, style=False)  # the pages link the stylesheet
+            log = self._logs[(seat, language)] = RunningLog(language, style=False,  # the pages link the stylesheet
+                                                            plugin=self.plugin)
         return log
 
     @property
     def module(self) -> ModuleType:
-        return games.game_module(self.package)
+        return self.plugin.load_module()
 
     @property
     def title(self) -> str:
-        return games.title(self.package)
+        return self.plugin.title
 
     @property
     def step(self) -> int:
@@ -273,7 +295,11 @@ class Room:
         log = self._seat_logs.get(seat)
         if log is None:
             log = self._seat_logs[seat] = SeatLog(seat)
-        return self.remember(("view", seat), lambda: state.view(seat, log))
+        views = self.snapshot.views
+        view = views.get(seat)
+        if view is None:
+            view = views[seat] = state.view(seat, log)
+        return view
 
     def acting_at(self, step: int) -> frozenset[int] | None:
         """The seats that were to act at `step` of the room's game (a move or a menu that answers an earlier step
@@ -290,15 +316,19 @@ class Room:
             self._acting[step] = acting_seats_at(state, step)
         return self._acting[step]
 
-    def apply(self, row: ActionRow) -> None:
+    def apply(self, row: ActionRow, checked: Action | None = None) -> None:
         """Play a stored move on the room's game, noting first who was to act at its step (`acting_at`): a
-        replay of the game from its start for each step asked was 6 % of the class server's time flat out."""
+        replay of the game from its start for each step asked was 6 % of the class server's time flat out.
+        `checked`: the move's action value, validated at this step already (`CheckedMove`): played unchecked."""
         state = self.state
         assert state is not None
         if self._acting_state is not state:
             self._acting, self._acting_state = {}, state
         self._acting[len(state.history)] = frozenset(state.acting_seats)
-        state.apply(row.action, player=row.seat)
+        if checked is None:
+            state.apply(row.action, player=row.seat)
+        else:
+            state.apply_checked(checked, player=row.seat)
         self.actions.append(row)
 
     def legal_actions(self, seat: int) -> list[Any]:
@@ -306,7 +336,15 @@ class Room:
         state = self.state
         if state is None or seat not in state.acting_seats:
             return []
-        return list(self.remember(("legal", seat), lambda: state.legal_actions(seat)))
+        return list(self._menu(state, seat))
+
+    def _menu(self, state: GameState[Any], seat: int) -> list[Any]:
+        """`seat`'s legal actions as the game handed them out at this step (the very list: `MoveTree.of`)."""
+        legal = self.snapshot.legal
+        menu = legal.get(seat)
+        if menu is None:
+            menu = legal[seat] = state.legal_actions(seat)
+        return menu
 
     def menu_tree(self, seat: int) -> MoveTree:
         """`seat`'s legal actions as a tree of notation words, built once per menu (`MoveTree.of`): games hand
@@ -315,7 +353,7 @@ class Room:
         state = self.state
         if state is None or seat not in state.acting_seats:
             return MoveTree([])
-        return MoveTree.of(self.remember(("legal", seat), lambda: state.legal_actions(seat)))
+        return MoveTree.of(self._menu(state, seat))
 
     def bot_for(self, seat: int) -> Bot | None:
         """The bot playing `seat` (built once per room and seat), or None for a person."""

@@ -273,20 +273,29 @@ class GameState(ABC, Generic[RulesT]):
             seat = player  # the usual case, checked here: this runs at every step of every game
         else:
             seat = self._acting_seat(player)
-        move = self._checked(seat, action)
+        return self.apply_checked(self._checked(seat, action), player=seat)
+
+    def apply_checked(self, move: Action, *, player: Seat) -> list[Event]:
+        """Play `move`, an action value `checked_action` returned for `player` at this very step of this state,
+        without reading or validating it again, and return the new events. For a server that checks a move
+        when it arrives and plays it once stored: anything else calls `apply`, which checks."""
         events, history = self.events, self.history
         first_new = len(events)
         self._step = len(history) + 1
-        self._play(seat, move)
+        self._play(player, move)
         self._update_turn()
-        history.append((seat, move.__dict__.get("_notation") or str(move)))  # the text `str` keeps on the value
+        history.append((player, move.__dict__.get("_notation") or str(move)))  # the text `str` keeps on the value
         return events[first_new:]
 
     def check(self, action: Action | str, *, player: Seat | None = None) -> str:
         """The text `apply` would record for `action` now, or `IllegalAction` saying why: nothing changes.
         For a server that stores a move before it plays it (and tells anyone of it)."""
-        move = self._checked(self._acting_seat(player), action)
-        return str(move.__dict__.get("_notation") or str(move))
+        return action_text(self.checked_action(action, player=player))
+
+    def checked_action(self, action: Action | str, *, player: Seat | None = None) -> Action:
+        """The action value `apply` would play for `action` (or its text) now, read and validated once, or
+        `IllegalAction` saying why: nothing changes. `apply_checked` plays it at this step without a second check."""
+        return self._checked(self._acting_seat(player), action)
 
     def _checked(self, seat: Seat, action: Action | str) -> Action:
         """The action value `seat` plays for `action`, read and validated, or `IllegalAction`."""
@@ -503,6 +512,11 @@ class GameState(ABC, Generic[RulesT]):
         for seat in range(len(self.players)):
             facts[f"seat {seat}"] = self._facts(seat)
         return facts
+
+
+def action_text(move: Action) -> str:
+    """The text a record keeps for an action value (its notation, as `str` wrote it)."""
+    return str(move.__dict__.get("_notation") or str(move))
 
 
 def _text_of(value: Any) -> str:
