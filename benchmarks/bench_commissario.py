@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference import compare, report  # noqa: E402
 
 from tabletop_edu import commissario  # noqa: E402
-from tabletop_edu.commissario import strategy  # noqa: E402
+from tabletop_edu.commissario import normal_form  # noqa: E402
 
 
 def round_solve_seconds(seed: int = 3, repeats: int = 3) -> tuple[float, float, str]:
@@ -29,12 +29,12 @@ def round_solve_seconds(seed: int = 3, repeats: int = 3) -> tuple[float, float, 
     build = solve = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
-        game = strategy.payoff_table(facts)
+        game = normal_form.payoff_table(facts)
         middle = time.perf_counter()
-        strategy.equilibrium(game)
+        normal_form.equilibrium(game)
         end = time.perf_counter()
         build, solve = min(build, middle - start), min(solve, end - middle)
-    small = strategy.reduce_game(game)
+    small = normal_form.reduce_game(game)
     return build, solve, f"{len(game.row_picks)}x{len(game.col_picks)} -> {len(small.row_picks)}x{len(small.col_picks)}"
 
 

@@ -283,7 +283,7 @@ def test_gambits_solvers_agree_when_pygambit_is_installed(kuhn) -> None:
 
 def commissario_tree():
     from tabletop_edu.commissario.actions import Pick
-    from tabletop_edu.commissario.strategy import round_tree, small_round
+    from tabletop_edu.commissario.game_tree import round_tree, small_round
 
     return round_tree(small_round(0), [Pick(("red", "yellow")), Pick(("red", "blue")), Pick(("yellow", "blue"))])
 
@@ -324,7 +324,8 @@ def test_commissarios_round_from_the_protocol_is_solved_and_agrees_with_the_plan
     import numpy as np
     from scipy.optimize import linprog
 
-    from tabletop_edu.commissario.strategy import plan_game, round_tree, small_round
+    from tabletop_edu.commissario.game_tree import round_tree, small_round
+    from tabletop_edu.commissario.normal_form import plan_game
 
     drawn = commissario_tree()
     solution = solve_zero_sum(drawn)
@@ -367,7 +368,7 @@ def test_openspiels_efg_game_reads_our_file_and_cfr_plus_solves_the_whole_round(
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import expected_game_score
 
-    from tabletop_edu.commissario.strategy import round_tree, small_round
+    from tabletop_edu.commissario.game_tree import round_tree, small_round
 
     whole = round_tree(small_round(0))
     game = pyspiel.load_efg_game(whole.to_efg())

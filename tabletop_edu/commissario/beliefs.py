@@ -7,7 +7,7 @@ is only as good as its model of how the others play (`MODELS`), each exact under
   among the picks the rules allow it (21, or the 15 pairs once its 2x card is used up with
   `double_card_each_round` off);
 - level 1 (`LEVEL_1`): X picks uniformly among the picks that score most this round if everyone else picked
-  uniformly (`strategy.level_k`, exact expected points, reveals greedy as `strategy.play_out`, bonuses not
+  uniformly (`level_k.level_k`, exact expected points, reveals greedy as `normal_form.play_out`, bonuses not
   counted);
 - level 2 (`LEVEL_2`): X best-responds in the same way to everyone else at level 1.
 Why level-k rather than the round's equilibrium: at 3 to 5 seats an exact equilibrium is not cheap to compute
@@ -20,7 +20,7 @@ The debrief (`debrief(state)`): every seat's pick of every round beside the roun
 (`strategy.solve_round`: exact at two seats over every complete plan, an epsilon-equilibrium of the picks with
 greedy reveals at three to five; the whole score at two and three seats, the round's points beyond), with what
 each seat could gain by deviating alone from it. And every release beside the best response to the others'
-releases as made (`strategy.release_values`: each release the seat held, the round then played at its
+releases as made (`auction.release_values`: each release the seat held, the round then played at its
 equilibrium in the turn order that release gives).
 
 Moments: the key names the round (`pick:2@r3`), so a server asks it once; it stays on offer until X reveals.
@@ -39,7 +39,8 @@ from collections.abc import Callable, Mapping
 from ..beliefs import BeliefQuestion, DebriefTable, PlayModel, on_options, replayed
 from ..core import GameState, View
 from .actions import Pick, picks_allowed
-from .strategy import EXACT, PAYOFFS, RoundEquilibrium, level_k
+from .level_k import level_k
+from .strategy import EXACT, PAYOFFS, RoundEquilibrium
 
 #: A colour's name in French (the notation's are English).
 COLOURS_FR: dict[str, str] = {"red": "rouge", "orange": "orange", "yellow": "jaune", "green": "vert",
@@ -52,7 +53,7 @@ def _uniform(view: View, question: BeliefQuestion) -> dict[str, float]:
 
 
 def _level(k: int) -> Callable[[View, BeliefQuestion], dict[str, float]]:
-    """The posterior of "what did X pick?" when X plays at level `k` (`strategy.level_k`)."""
+    """The posterior of "what did X pick?" when X plays at level `k` (`level_k.level_k`)."""
     def posterior(view: View, question: BeliefQuestion) -> dict[str, float]:
         table, order = board_at_pick(view), tuple(view.facts["order"])
         doubles = tuple(_may_double(view, seat) for seat in range(len(view.players)))
@@ -64,7 +65,7 @@ def _level(k: int) -> Callable[[View, BeliefQuestion], dict[str, float]]:
 @functools.lru_cache(maxsize=64)
 def _level_mixes(table: tuple[tuple[str, tuple[int, ...]], ...], order: tuple[int, ...], doubles: tuple[bool, ...],
                  k: int) -> dict[int, dict[Pick, float]]:
-    """`strategy.level_k` of a round, remembered: every seat's question of a round reads the same mixes."""
+    """`level_k.level_k` of a round, remembered: every seat's question of a round reads the same mixes."""
     allowed = {seat: picks_allowed(doubles[seat]) for seat in order}
     return level_k(dict(table), order, allowed, k)
 
@@ -136,7 +137,7 @@ class PickBeliefs:
     def debrief(self, state: GameState[Any], iterations: int = 400) -> list[DebriefTable]:
         """Each seat's picks beside the round's equilibrium (`strategy.solve_round`, on the whole score at two
         and three seats), with what each seat could gain by deviating alone from it; each release beside the
-        best response to the others' releases (`strategy.release_values`)."""
+        best response to the others' releases (`auction.release_values`)."""
         solve = _round_solver(iterations)
         rows = []
         for replay in replayed(state):
@@ -216,9 +217,9 @@ def _equilibrium_note(sample: RoundEquilibrium | None, players: int, language: s
 
 
 def _releases_table(state: GameState[Any], solve: Callable[[Mapping[str, Any]], RoundEquilibrium]) -> DebriefTable:
-    """Every release beside the best response to the others' releases as they were made (`strategy.
+    """Every release beside the best response to the others' releases as they were made (`auction.
     release_values`), the round then played at its equilibrium (`solve`)."""
-    from .strategy import best_release_response, release_values
+    from .auction import best_release_response, release_values
 
     rows = []
     history = list(state.history)

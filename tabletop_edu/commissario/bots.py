@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from ..core import Action, View
 from ..core import RandomBot as _CoreRandom
-from . import strategy
+from . import auction, normal_form
 from .actions import Pick, Release, Reveal, parse_action
 from .engine import world_from_view
 from .rules import COLOURS
@@ -48,9 +48,9 @@ def _greedy_pick(facts: Mapping[str, Any], legal: Sequence[Action]) -> Pick:
 
 
 def _legal_picks(facts: Mapping[str, Any], legal: Sequence[Action]) -> list[Pick]:
-    """The picks the rules allow (`strategy.picks_of`, in its order) that are legal for this seat now: without
+    """The picks the rules allow (`normal_form.picks_of`, in its order) that are legal for this seat now: without
     its 2x card once played, with the option `double_card_each_round` off."""
-    return [pick for pick in strategy.picks_of(facts) if pick in legal]
+    return [pick for pick in normal_form.picks_of(facts) if pick in legal]
 
 
 class RandomBot(_CoreRandom):
@@ -86,13 +86,13 @@ class BidderBot(GreedyBot):
         if facts["phase"] != "release":
             return super().choose(view, legal_actions, rng)
         players = len(view.players)
-        values = strategy.position_values(facts, players, samples=60, rng=rng)
+        values = auction.position_values(facts, players, samples=60, rng=rng)
         earlier = [0 if card is None else int(card[len(card.rstrip("+-0123456789")):])
                    for card in facts["releases"].values()]
         later = players - len(earlier) - 1
         held = [str(a).removeprefix("release ") for a in legal_actions
                 if isinstance(a, Release) and a.card is not None]
-        card, _ = strategy.best_release(held, earlier, later, values)
+        card, _ = auction.best_release(held, earlier, later, values)
         return parse_action("release none" if card is None else f"release {card}")
 
 
@@ -110,12 +110,12 @@ class EquilibriumBot(BidderBot):
             return super().choose(view, legal_actions, rng)
         order = facts["order"]
         if len(order) == 2:
-            game = strategy.payoff_table(facts, (order[0], order[1]))
-            mixes = dict(zip(game.seats, strategy.equilibrium(game, rng=rng)))
+            game = normal_form.payoff_table(facts, (order[0], order[1]))
+            mixes = dict(zip(game.seats, normal_form.equilibrium(game, rng=rng)))
             mix = mixes[view.seat]
         else:
-            mix = strategy.regret_matching(facts, iterations=60, rng=rng)[view.seat]
-        allowed = strategy.picks_of(facts, view.seat)
+            mix = normal_form.regret_matching(facts, iterations=60, rng=rng)[view.seat]
+        allowed = normal_form.picks_of(facts, view.seat)
         picks = sorted(mix, key=allowed.index)
         choice = rng.choices(picks, weights=[mix[p] for p in picks])[0]
         return choice if choice in legal_actions else _greedy_pick(facts, legal_actions)
@@ -154,11 +154,11 @@ class LookaheadBot(BidderBot):
         for _ in range(self.worlds):
             world = world_from_view(view, rng)
             samples.append({s: Pick(world.picks[s]) if s in world.picks
-                            else (greedy if rng.random() < 0.5 else rng.choice(strategy.picks_of(facts, s)))
+                            else (greedy if rng.random() < 0.5 else rng.choice(normal_form.picks_of(facts, s)))
                             for s in order if s != me})
 
         def average(pick: Pick) -> float:
-            return sum(strategy.round_gains(facts, order, {**others, me: pick}, True)[me]
+            return sum(normal_form.round_gains(facts, order, {**others, me: pick}, True)[me]
                        for others in samples) / len(samples)
         mine = _legal_picks(facts, legal_actions)
         return max(mine, key=lambda p: (average(p), -mine.index(p)))

@@ -13,7 +13,7 @@ import pytest
 from tabletop_edu.commissario import new_game
 from tabletop_edu.commissario.actions import picks_allowed
 from tabletop_edu.commissario.beliefs import MODEL, MODELS, _may_double, board_at_pick, pick_name
-from tabletop_edu.commissario.strategy import round_gains
+from tabletop_edu.commissario.normal_form import round_gains
 from tabletop_edu.commissario.engine import world_from_view
 from tabletop_edu.commissario.rules import Rules
 from tabletop_edu.registry import game

@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop_edu.commissario import new_game, strategy as S
+from tabletop_edu.commissario import auction, new_game, normal_form, strategy as S
 from tabletop_edu.commissario.bots import BidderBot
 from tabletop_edu.commissario.engine import CommissarioState
 from tabletop_edu.commissario.rules import COLOURS, Rules
@@ -34,7 +34,7 @@ def played(state: CommissarioState, picks: dict[int, Any], firsts: dict[int, str
     """Each seat's whole-score change when the engine plays the round: these picks, each seat showing its
     `firsts` colour first (None: the one the rules leave), its other commissaire second."""
     after = state.clone()
-    before = {seat: S.standing(after.view(None).facts, seat, True) for seat in picks}
+    before = {seat: auction.standing(after.view(None).facts, seat, True) for seat in picks}
     for seat, pick in picks.items():
         after.apply(str(pick), player=seat)
     while after.phase in ("first_reveal", "second_reveal"):
@@ -43,7 +43,7 @@ def played(state: CommissarioState, picks: dict[int, Any], firsts: dict[int, str
         wanted = [a for a in options if after.phase == "first_reveal" and a.colour == firsts.get(seat)]
         after.apply(wanted[0] if wanted else options[0], player=seat)
     facts = after.view(None).facts
-    return {seat: S.standing(facts, seat, True) - before[seat] for seat in picks}
+    return {seat: auction.standing(facts, seat, True) - before[seat] for seat in picks}
 
 
 def test_a_two_seat_round_leaves_no_seat_anything_to_gain_on_the_whole_score() -> None:
@@ -55,7 +55,7 @@ def test_a_two_seat_round_leaves_no_seat_anything_to_gain_on_the_whole_score() -
     print("gains by deviating alone:", solved.gains)
     assert solved.exact and max(solved.gains.values()) < S.EXACT
     first, second = facts["order"]
-    plans = S.plan_game(facts, majority=True)
+    plans = normal_form.plan_game(facts, majority=True)
     mixes = solved.strategy_mixes
     for row_plan, p in mixes[first].items():
         for col_plan, q in mixes[second].items():
@@ -64,8 +64,8 @@ def test_a_two_seat_round_leaves_no_seat_anything_to_gain_on_the_whole_score() -
             engine = played(state, {first: row_plan.pick, second: col_plan.pick},
                             {first: seen, second: col_plan.show_first((seen,))})
             assert (plans.row_payoffs[i, j], plans.col_payoffs[i, j]) == (engine[first], engine[second])
-    x = S.mix_vector(plans, mixes[first], rows=True)
-    y = S.mix_vector(plans, mixes[second], rows=False)
+    x = normal_form.mix_vector(plans, mixes[first], rows=True)
+    y = normal_form.mix_vector(plans, mixes[second], rows=False)
     assert (plans.row_payoffs @ y).max() <= x @ plans.row_payoffs @ y + S.EXACT
     assert (x @ plans.col_payoffs).max() <= x @ plans.col_payoffs @ y + S.EXACT
 
@@ -110,13 +110,13 @@ def test_the_whole_score_moves_round_seven_s_mix_from_nine_elevenths_to_three_qu
     state = at_pick(2, 7, 7)
     facts = state.view(None).facts
     ben, ana = facts["order"]
-    red_orange, green_2x, red_green = (next(p for p in S.picks_of(facts) if str(p) == f"pick {name}")
+    red_orange, green_2x, red_green = (next(p for p in normal_form.picks_of(facts) if str(p) == f"pick {name}")
                                        for name in ("red orange", "green 2x", "red green"))
     solved = {}
     for whole in (False, True):
-        game = S.payoff_table(facts, majority=whole)
-        rows, cols = S.equilibrium(game)
-        assert max(S.deviation_gains(game, rows, cols)) < S.EXACT
+        game = normal_form.payoff_table(facts, majority=whole)
+        rows, cols = normal_form.equilibrium(game)
+        assert max(normal_form.deviation_gains(game, rows, cols)) < S.EXACT
         assert set(rows) == {red_orange, green_2x} and set(cols) == {red_green, green_2x}
         cell = {}
         for b, a in itertools.product((red_orange, green_2x), (red_green, green_2x)):
@@ -124,7 +124,7 @@ def test_the_whole_score_moves_round_seven_s_mix_from_nine_elevenths_to_three_qu
                 gains = played(state, {ben: b, ana: a}, {})
             else:
                 gains = {s: float(sum(v for _, v in cards)) for s, cards in
-                         S.play_out(facts["table"], facts["order"], {ben: b, ana: a}).items()}
+                         normal_form.play_out(facts["table"], facts["order"], {ben: b, ana: a}).items()}
             cell[b, a] = (Fraction(gains[ben]), Fraction(gains[ana]))
         # Ben's p makes Ana indifferent between her two picks; Ana's q makes Ben indifferent between his.
         d = [cell[red_orange, red_green][1] - cell[red_orange, green_2x][1],
@@ -154,16 +154,16 @@ def test_the_best_release_is_the_best_of_every_release_played_out(seed: int) -> 
     probe.apply(bots[seat].choose(probe.view(seat), probe.legal_actions(seat), rng), player=seat)
     other = probe.current_player
     later_move = str(bots[other].choose(probe.view(other), probe.legal_actions(other), rng))
-    values = S.release_values(state, seat, [(other, later_move)])
+    values = auction.release_values(state, seat, [(other, later_move)])
     brute = {}
     for action in state.legal_actions(seat):
         after = state.clone()
         after.apply(action, player=seat)
         after.apply(later_move, player=other)
         facts = after.view(None).facts
-        brute[str(action)] = S.standing(facts, seat, True) + S.solve_round(facts).values[seat]
+        brute[str(action)] = auction.standing(facts, seat, True) + S.solve_round(facts).values[seat]
     assert values.keys() == brute.keys() and all(abs(values[a] - brute[a]) < 1e-9 for a in brute)
-    best, value = S.best_release_response(values)
+    best, value = auction.best_release_response(values)
     assert value == max(brute.values()) and brute[best] == value
 
 

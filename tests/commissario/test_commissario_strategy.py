@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tabletop_edu.commissario import new_game
-from tabletop_edu.commissario import strategy as S
+from tabletop_edu.commissario import auction, normal_form
 from tabletop_edu.commissario.actions import ALL_PICKS, make_pick
 from tabletop_edu.commissario.engine import CommissarioState
 
@@ -29,7 +29,7 @@ def test_play_out_matches_the_engine() -> None:
         state, facts = pick_facts(3, seed)
         rng = random.Random(seed)
         picks = {s: rng.choice(ALL_PICKS) for s in range(3)}
-        caught = S.play_out(facts["table"], facts["order"], picks)
+        caught = normal_form.play_out(facts["table"], facts["order"], picks)
         before = [len(cards) for cards in state.arrested]
         for seat, pick in picks.items():
             state.apply(str(pick), player=seat)
@@ -46,9 +46,9 @@ def test_play_out_matches_the_engine() -> None:
 
 def test_payoff_table_and_best_responses() -> None:
     _, facts = pick_facts(2, 1)
-    game = S.payoff_table(facts)
+    game = normal_form.payoff_table(facts)
     assert game.row_payoffs.shape == (21, 21)
-    rows, cols = S.best_responses(game)
+    rows, cols = normal_form.best_responses(game)
     for j, best in enumerate(rows):
         assert all(game.row_payoffs[i, j] == game.row_payoffs[:, j].max() for i in best)
     for i, best in enumerate(cols):
@@ -57,14 +57,14 @@ def test_payoff_table_and_best_responses() -> None:
 
 def test_dominated_strategies() -> None:
     payoffs = np.array([[1.0, 2.0], [0.0, 1.0], [3.0, 0.0]])
-    assert S.dominated_strategies(payoffs) == [1]
+    assert normal_form.dominated_strategies(payoffs) == [1]
 
 
 def test_equilibrium_is_a_nash_equilibrium() -> None:
     for seed in range(4):
         _, facts = pick_facts(2, seed)
-        game = S.payoff_table(facts)
-        row_mix, col_mix = S.equilibrium(game)
+        game = normal_form.payoff_table(facts)
+        row_mix, col_mix = normal_form.equilibrium(game)
         assert np.isclose(sum(row_mix.values()), 1) and np.isclose(sum(col_mix.values()), 1)
         x = np.array([row_mix.get(p, 0.0) for p in ALL_PICKS])
         y = np.array([col_mix.get(p, 0.0) for p in ALL_PICKS])
@@ -75,35 +75,35 @@ def test_equilibrium_is_a_nash_equilibrium() -> None:
 
 def test_matching_pennies_like_game_has_a_mixed_equilibrium() -> None:
     """A hand-built round: two seats, one big bandit each in red and blue; the first mover takes the best."""
-    game = S.RoundGame((0, 1), (make_pick("red", "green"), make_pick("blue", "green")),
+    game = normal_form.RoundGame((0, 1), (make_pick("red", "green"), make_pick("blue", "green")),
                        (make_pick("red", "green"), make_pick("blue", "green")),
                        np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]))
-    row_mix, col_mix = S.equilibrium(game)
+    row_mix, col_mix = normal_form.equilibrium(game)
     assert all(np.isclose(p, 0.5) for p in [*row_mix.values(), *col_mix.values()])
 
 
 def test_regret_matching_gives_distributions() -> None:
     _, facts = pick_facts(4, 2)
-    mixes = S.regret_matching(facts, iterations=40, rng=random.Random(1))
+    mixes = normal_form.regret_matching(facts, iterations=40, rng=random.Random(1))
     assert set(mixes) == set(range(4))
     assert all(np.isclose(sum(mix.values()), 1) for mix in mixes.values())
 
 
 def test_order_auction_values_and_release() -> None:
     _, facts = pick_facts(3, 1)
-    values = S.position_values(facts, 3, samples=100, rng=random.Random(0))
+    values = auction.position_values(facts, 3, samples=100, rng=random.Random(0))
     assert len(values) == 3
-    card, net = S.best_release(["purple+2", "purple-2"], [0], 1, values)
+    card, net = auction.best_release(["purple+2", "purple-2"], [0], 1, values)
     # net value of the chosen release is at least that of every alternative (computed by the same rule)
     assert net >= values[1] - 0  # release none: behind the earlier 0 bid, ahead of the later seat
     assert net >= values[2] + 2  # release purple-2: last, but +2 points
     assert net >= values[0] - 2  # release purple+2: first, costs 2
-    assert S.most_worth_paying(values) == max(values) - min(values)
+    assert auction.most_worth_paying(values) == max(values) - min(values)
 
 
 def test_explain_mentions_reduction_and_equilibrium() -> None:
     _, facts = pick_facts(2, 3)
-    text = S.explain(S.payoff_table(facts, majority=True))
+    text = normal_form.explain(normal_form.payoff_table(facts, majority=True))
     assert "reduce to" in text and "degenerate" in text and "plays" in text
 
 
@@ -111,7 +111,7 @@ def test_plans_are_complete_strategies() -> None:
     """36 plans for the seat revealing first (15 pairs x 2 orders + 6 with 2x), 966 for the second
     (15 pairs x 2**6 answers to the colour it has seen + 6 with 2x); labels are distinct."""
     _, facts = pick_facts(2, 3)
-    game = S.plan_game(facts)
+    game = normal_form.plan_game(facts)
     assert game.row_payoffs.shape == (36, 966)
     rows, cols = game.labels()
     assert len(set(rows)) == 36 and len(set(cols)) == 966
@@ -121,7 +121,7 @@ def test_plans_are_complete_strategies() -> None:
 def test_plan_game_plays_the_engine_with_the_chosen_reveals() -> None:
     """Each cell of the plan game equals the engine's round when the seats reveal as their plans say."""
     state, facts = pick_facts(2, 3)
-    game = S.plan_game(facts)
+    game = normal_form.plan_game(facts)
     rng = random.Random(5)
     for _ in range(40):
         i, j = rng.randrange(36), rng.randrange(966)
@@ -147,32 +147,32 @@ def test_reveal_order_changes_the_equilibrium() -> None:
     choice, that is no longer an equilibrium (she gains 2 by keeping the orange 5 for her second reveal), and the
     equilibrium of the plan game has no profitable deviation among all 36 x 966 plans."""
     _, facts = pick_facts(2, 3)
-    naive, plans = S.payoff_table(facts), S.plan_game(facts)
-    naive_mixes = S.equilibrium(naive)
-    assert S.deviation_gains(naive, *naive_mixes) == (0.0, 0.0)
-    assert S.deviation_gains(plans, *S.greedy_plans(facts, naive_mixes)) == (2.0, 0.0)
-    row_gain, col_gain = S.deviation_gains(plans, *S.equilibrium(plans))
+    naive, plans = normal_form.payoff_table(facts), normal_form.plan_game(facts)
+    naive_mixes = normal_form.equilibrium(naive)
+    assert normal_form.deviation_gains(naive, *naive_mixes) == (0.0, 0.0)
+    assert normal_form.deviation_gains(plans, *normal_form.greedy_plans(facts, naive_mixes)) == (2.0, 0.0)
+    row_gain, col_gain = normal_form.deviation_gains(plans, *normal_form.equilibrium(plans))
     assert abs(row_gain) < 1e-9 and abs(col_gain) < 1e-9
 
 
 def test_deviation_gains_rejects_bad_mixes() -> None:
     _, facts = pick_facts(2, 3)
-    game = S.payoff_table(facts)
+    game = normal_form.payoff_table(facts)
     with pytest.raises(ValueError, match="not a strategy"):
-        S.deviation_gains(game, {"red 3x": 1.0}, {"red orange": 1.0})
+        normal_form.deviation_gains(game, {"red 3x": 1.0}, {"red orange": 1.0})
     with pytest.raises(ValueError, match="add up to 1"):
-        S.deviation_gains(game, {"red orange": 0.5}, {"red orange": 1.0})
+        normal_form.deviation_gains(game, {"red orange": 0.5}, {"red orange": 1.0})
     with pytest.raises(ValueError, match="two-player"):
-        S.plan_game(pick_facts(3, 1)[1])
+        normal_form.plan_game(pick_facts(3, 1)[1])
 
 
 def test_regret_matching_curve_approaches_an_equilibrium() -> None:
     """Uneven matching pennies (row wins 2 on the first diagonal cell, 1 on the second): the equilibrium is
     row 1/2-1/2, column 1/3-2/3; regret matching's averages approach it and their exploitability falls."""
-    game = S.RoundGame((0, 1), (make_pick("red", "green"), make_pick("blue", "green")),
+    game = normal_form.RoundGame((0, 1), (make_pick("red", "green"), make_pick("blue", "green")),
                        (make_pick("red", "green"), make_pick("blue", "green")),
                        np.array([[2.0, 0.0], [0.0, 1.0]]), np.array([[0.0, 1.0], [1.0, 0.0]]))
-    x, y, curve = S.regret_matching_curve(game, 2000)
+    x, y, curve = normal_form.regret_matching_curve(game, 2000)
     assert len(curve) == 2000 and curve[-1] < 0.05 < curve[0]
     assert np.allclose(x, [1 / 2, 1 / 2], atol=0.05) and np.allclose(y, [1 / 3, 2 / 3], atol=0.05)
 
@@ -180,18 +180,18 @@ def test_regret_matching_curve_approaches_an_equilibrium() -> None:
 def test_best_deviations_name_the_profitable_plan() -> None:
     """Round 1 of seed 3 with the greedy solution as plans: Ana's best deviation shows green before orange."""
     _, facts = pick_facts(2, 3)
-    plans = S.plan_game(facts)
-    (row_label, row_gain), (_, col_gain) = S.best_deviations(plans, *S.greedy_plans(facts, S.equilibrium(S.payoff_table(facts))))
+    plans = normal_form.plan_game(facts)
+    (row_label, row_gain), (_, col_gain) = normal_form.best_deviations(plans, *normal_form.greedy_plans(facts, normal_form.equilibrium(normal_form.payoff_table(facts))))
     assert (row_label, row_gain, col_gain) == ("orange green, green first", 2.0, 0.0)
 
 
 def test_expected_values_weigh_the_cells() -> None:
     """A pure profile's expected values are its cell; a half-half mix averages two cells."""
     _, facts = pick_facts(2, 3)
-    game = S.plan_game(facts)
+    game = normal_form.plan_game(facts)
     rows, cols = game.labels()
-    assert S.expected_values(game, {rows[4]: 1.0}, {cols[7]: 1.0}) == (game.row_payoffs[4, 7], game.col_payoffs[4, 7])
-    half = S.expected_values(game, {rows[4]: 0.5, rows[5]: 0.5}, {cols[7]: 1.0})
+    assert normal_form.expected_values(game, {rows[4]: 1.0}, {cols[7]: 1.0}) == (game.row_payoffs[4, 7], game.col_payoffs[4, 7])
+    half = normal_form.expected_values(game, {rows[4]: 0.5, rows[5]: 0.5}, {cols[7]: 1.0})
     assert np.isclose(half[0], (game.row_payoffs[4, 7] + game.row_payoffs[5, 7]) / 2)
 
 
@@ -215,13 +215,13 @@ def test_a_spent_2x_card_leaves_the_analysis_with_the_option_double_card_each_ro
         state.apply("release none", player=state.current_player)
     facts = dict(state.view(second).facts)
     assert facts["doubles_spent"] == [first] == state.view(None).facts["doubles_spent"]
-    assert S.picks_of(facts, first) == PAIR_PICKS and S.picks_of(facts, second) == ALL_PICKS
-    assert set(S.picks_of(facts, first)) == set(state.legal_actions(first))
-    game = S.payoff_table(facts, (first, second))
+    assert normal_form.picks_of(facts, first) == PAIR_PICKS and normal_form.picks_of(facts, second) == ALL_PICKS
+    assert set(normal_form.picks_of(facts, first)) == set(state.legal_actions(first))
+    game = normal_form.payoff_table(facts, (first, second))
     assert game.row_picks == PAIR_PICKS and game.col_picks == ALL_PICKS and game.row_payoffs.shape == (15, 21)
-    mixes = S.regret_matching(facts, iterations=20)
+    mixes = normal_form.regret_matching(facts, iterations=20)
     assert not any(pick.double for pick in mixes[first]) and len(mixes[second]) <= 21
-    plans = S.plan_game(facts)
+    plans = normal_form.plan_game(facts)
     spent_side, holding_side = ((plans.row_picks, plans.col_picks) if plans.seats[0] == first
                                 else (plans.col_picks, plans.row_picks))
     assert not any(plan.pick.double for plan in spent_side) and any(plan.pick.double for plan in holding_side)
@@ -233,24 +233,24 @@ def test_every_equilibrium_of_a_degenerate_round_in_a_fixed_order_each_with_its_
     """Round 1 of the tutorial (seed 3) with the reveal order as a choice: several equilibria, each one checked
     against all 36 x 966 plans, the smallest supports first."""
     _, facts = pick_facts(2, 3)
-    plans = S.plan_game(facts)
-    found = S.equilibria(plans)
+    plans = normal_form.plan_game(facts)
+    found = normal_form.equilibria(plans)
     assert len(found) == len({repr(pair) for pair in found}) >= 2
     for row_mix, col_mix in found:
-        assert S.deviation_gains(plans, row_mix, col_mix) == (0.0, 0.0)  # exactly 0: no rounding noise shown
+        assert normal_form.deviation_gains(plans, row_mix, col_mix) == (0.0, 0.0)  # exactly 0: no rounding noise shown
         assert sum(row_mix.values()) == pytest.approx(1) and sum(col_mix.values()) == pytest.approx(1)
     supports = [len(row_mix) + len(col_mix) for row_mix, col_mix in found]
     assert supports == sorted(supports)
     with pytest.raises(ValueError, match="6 x 6"):
-        S.equilibria(_seven_by_seven())
+        normal_form.equilibria(_seven_by_seven())
 
 
-def _seven_by_seven() -> S.RoundGame:
+def _seven_by_seven() -> normal_form.RoundGame:
     """A game whose reduced form is 7 x 7 (rock-paper-scissors-like cycles keep every strategy)."""
     size = 7
     row = np.array([[(j - i) % size for j in range(size)] for i in range(size)], dtype=float)
     picks = tuple(ALL_PICKS[:size])
-    return S.RoundGame((0, 1), picks, picks, row, -row)
+    return normal_form.RoundGame((0, 1), picks, picks, row, -row)
 
 
 LESSON_NUMBERS = """

@@ -206,7 +206,7 @@ def test_rich_displays_of_a_game_result_worlds_and_a_round_game() -> None:
     import numpy as np
 
     from tabletop_edu.commissario.actions import ALL_PICKS
-    from tabletop_edu.commissario.strategy import RoundGame
+    from tabletop_edu.commissario.normal_form import RoundGame
     from tabletop_edu.knowledge import Worlds
 
     game = run_tournament("peek", ["random", "ismcts(iterations=2)"], players=2, games=1, seed=6).games[0]
