@@ -493,10 +493,12 @@ def test_each_game_with_beliefs_keeps_posteriors_secrets_and_scores(class_server
         teacher.command(room["code"], "reveal")
         answers = teacher.games()[0].beliefs
         assert len(answers) == len(rows) and all(answer.truth is not None for answer in answers)
-        feed = teacher.follow(room["code"])  # the game's own tables (replays: a worker thread) come a little later
+        # The game's own tables come later, from a worker thread: Commissario's solves the round for every release
+        # a seat held (about 15 s of one core at three seats, minutes on a machine whose cores are all busy).
+        feed = teacher.follow(room["code"])
         try:
             debrief = feed.next(lambda m: "game-debrief" in
-                                ((m.get("beliefs") or {}).get("debrief") or {}).get(language, ""), 120)["beliefs"]
+                                ((m.get("beliefs") or {}).get("debrief") or {}).get(language, ""), 900)["beliefs"]
         finally:
             feed.close()
         assert "&lt;img src=x&gt;Élève" in debrief["debrief"][language] and "<img" not in debrief["debrief"][language]
