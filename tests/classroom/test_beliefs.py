@@ -494,7 +494,7 @@ def test_each_game_with_beliefs_keeps_posteriors_secrets_and_scores(class_server
         answers = teacher.games()[0].beliefs
         assert len(answers) == len(rows) and all(answer.truth is not None for answer in answers)
         # The game's own tables come later, from a worker thread: Commissario's solves the round for every release
-        # a seat held (about 15 s of one core at three seats, minutes on a machine whose cores are all busy).
+        # a seat held (tens of seconds of one core at three seats, minutes on a machine whose cores are all busy).
         feed = teacher.follow(room["code"])
         try:
             debrief = feed.next(lambda m: "game-debrief" in
