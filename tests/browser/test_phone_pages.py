@@ -85,6 +85,8 @@ def seat_page(browser: Any, link: str, name: str, language: str, size: dict[str,
 
 def tap_until(page: Any, condition: str, rng: random.Random, taps: int = 60) -> None:
     """Tap the page's move buttons (as a student would) until `condition` (a JS function's body) holds."""
+    from playwright.sync_api import Error as PlaywrightError  # as the browser fixture imports it: when used
+
     check = f"() => {{ {condition} }}"
     for _ in range(taps):
         if page.evaluate(check):
@@ -93,8 +95,12 @@ def tap_until(page: Any, condition: str, rng: random.Random, taps: int = 60) -> 
                                            "document.getElementById('moves').dataset.drawn, "
                                            "document.getElementById('app').dataset.step]")
         buttons = page.locator("#moves .options button")
-        if state == "turn" and buttons.count():
-            buttons.nth(rng.randrange(buttons.count())).click()
+        count = buttons.count()
+        if state == "turn" and count:
+            try:  # the menu may be redrawn between counting its buttons and the tap: then look again
+                buttons.nth(rng.randrange(count)).click(timeout=5_000)
+            except PlaywrightError:
+                continue
             page.wait_for_function(f"([d, s]) => document.getElementById('moves').dataset.drawn !== d || "
                                    f"document.getElementById('app').dataset.step !== s || ({check})()",
                                    arg=[drawn, step])
