@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -434,5 +434,11 @@ def play_to_the_end(students: list[Student], rng: random.Random, *, first_step: 
 def run_now(work: Coroutine[Any, Any, T]) -> T:
     """`work` (a coroutine of the `Hall`: a room opened, a seat taken, a move played) run to its end here, on an
     event loop of its own, for code that has none (tests, benchmarks). A server's rooms are the server loop's:
-    there, pass the coroutine to `ClassServer.call` instead."""
-    return asyncio.run(work)
+    there, pass the coroutine to `ClassServer.call` instead. Where this thread already runs a loop (a browser
+    test's playwright), it runs on a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(work)
+    with ThreadPoolExecutor(max_workers=1) as runner:
+        return runner.submit(asyncio.run, work).result()
